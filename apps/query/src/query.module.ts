@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { CredentialsBootstrap } from './bootstrap/credentials-bootstrap.service';
+import { HealthModule } from './health/health.module';
+import { SecretsModule } from './secrets/secrets.module';
+
+/** The query side's features (HTTP API); needs CoreModule beside it. */
+@Module({
+  imports: [HealthModule, SecretsModule],
+  providers: [CredentialsBootstrap],
+  exports: [CredentialsBootstrap],
+})
+export class QueryModule {}

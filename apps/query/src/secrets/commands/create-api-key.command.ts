@@ -1,0 +1,13 @@
+import { Command } from '@nestjs/cqrs';
+import type { AuthContext } from '@app/auth';
+import type { CreateSecretDto } from '../create-secret.dto';
+import type { CreatedApiKeyView } from '../api-key.view';
+
+export class CreateApiKeyCommand extends Command<CreatedApiKeyView> {
+  constructor(
+    readonly auth: AuthContext,
+    readonly body: CreateSecretDto,
+  ) {
+    super();
+  }
+}

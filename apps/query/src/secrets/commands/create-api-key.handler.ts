@@ -1,0 +1,34 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
+import { ApiKeysRepository, PRESETS, isPermission, randomSecret, type Permission } from '@app/auth';
+import { DomainError } from '@app/http';
+import { toView, type CreatedApiKeyView } from '../api-key.view';
+import { CreateApiKeyCommand } from './create-api-key.command';
+
+@CommandHandler(CreateApiKeyCommand)
+export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand> {
+  constructor(private readonly keys: ApiKeysRepository) {}
+
+  async execute({ auth, body }: CreateApiKeyCommand): Promise<CreatedApiKeyView> {
+    const requested = [...(body.permissions ?? []), ...(body.preset ? PRESETS[body.preset] : [])];
+    const unknown = requested.filter((p) => !isPermission(p));
+    if (unknown.length > 0) throw new DomainError('invalid', `Unknown permission(s): ${unknown.join(', ')}`);
+    const permissions = [...new Set(requested as Permission[])].sort();
+    if (permissions.length === 0) throw new DomainError('invalid', 'permissions or preset must name at least one permission');
+    // A key never holds more than its creator: no escalation through key creation.
+    const beyond = permissions.filter((p) => !auth.permissions.has(p));
+    if (beyond.length > 0) throw new DomainError('forbidden', `Cannot grant permission(s) the caller lacks: ${beyond.join(', ')}`);
+    const key = {
+      id: randomUUID(),
+      customer: auth.customer,
+      description: body.description,
+      permissions,
+      secret: randomSecret(32),
+      legacy: false,
+      revoked: false,
+      createdAt: Date.now(),
+    };
+    await this.keys.save(key);
+    return { ...toView(key), secret: key.secret };
+  }
+}

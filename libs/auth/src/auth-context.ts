@@ -1,0 +1,21 @@
+import type { Permission } from './permissions';
+
+export type AuthScheme = 'hmac' | 'basic' | 'jwt';
+
+/** Who is calling, for which customer and instance, with which permissions. Set by the AuthGuard. */
+export interface AuthContext {
+  customer: string;
+  instance: string;
+  scheme: AuthScheme;
+  permissions: ReadonlySet<Permission>;
+  /** API key id (HMAC) or JWT subject or Basic login. */
+  principal: string;
+}
+
+declare module 'http' {
+  interface IncomingMessage {
+    auth?: AuthContext;
+    /** The exact body bytes as received (the HMAC covers them). */
+    rawBody?: Buffer;
+  }
+}

@@ -1,0 +1,71 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { IncomingMessage } from 'http';
+import { AppConfig, NAME_PATTERN } from '@app/config';
+import { AuthError } from './auth.error';
+import { PERMISSION_KEY, PUBLIC_KEY } from './auth.decorators';
+import { BasicAuthenticator, HmacAuthenticator, JwtAuthenticator, type Principal } from './authenticators';
+import { CustomersRepository, type Customer } from './customers.repository';
+import type { Permission } from './permissions';
+
+/**
+ * The one global guard: resolves the customer (tenancy), authenticates with HMAC, Basic or JWT, selects the
+ * instance, and checks the route's permission. 401 for anything about identity, 403 for a missing permission.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly config: AppConfig,
+    private readonly customers: CustomersRepository,
+    private readonly hmac: HmacAuthenticator,
+    private readonly basic: BasicAuthenticator,
+    private readonly jwt: JwtAuthenticator,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
+    const req = context.switchToHttp().getRequest<IncomingMessage>();
+
+    const customer = await this.customers.find(this.customerName(req));
+    if (!customer) throw new AuthError('unauthenticated', 'unknown customer');
+    const principal = await this.authenticate(req, customer);
+    const instance = this.instance(req, customer, principal);
+
+    const needed = this.reflector.getAllAndOverride<Permission | undefined>(PERMISSION_KEY, targets);
+    if (needed && !principal.permissions.has(needed)) {
+      throw new AuthError('forbidden', `missing ${needed}`, `This credential lacks the permission ${needed}`);
+    }
+    req.auth = { customer: customer.customer, instance, scheme: principal.scheme, permissions: principal.permissions, principal: principal.principal };
+    return true;
+  }
+
+  private customerName(req: IncomingMessage): string {
+    if (!this.config.baseDomain) return this.config.customer;
+    const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
+    const suffix = `.${this.config.baseDomain}`;
+    const label = host.endsWith(suffix) ? host.slice(0, -suffix.length) : '';
+    if (!NAME_PATTERN.test(label)) throw new AuthError('unauthenticated', 'host names no customer');
+    return label;
+  }
+
+  private authenticate(req: IncomingMessage, customer: Customer): Promise<Principal> | Principal {
+    const authorization = req.headers.authorization;
+    if (authorization) {
+      const [scheme, value] = authorization.split(' ', 2);
+      if (scheme?.toLowerCase() === 'basic' && value) return this.basic.authenticate(value, customer);
+      if (scheme?.toLowerCase() === 'bearer' && value) return this.jwt.authenticate(value, customer);
+      throw new AuthError('unauthenticated', 'unsupported authorization scheme');
+    }
+    return this.hmac.authenticate(req, customer);
+  }
+
+  private instance(req: IncomingMessage, customer: Customer, principal: Principal): string {
+    const sent = req.headers['x-service-instance'];
+    const instance = (Array.isArray(sent) ? sent[0] : sent) ?? customer.instances[0];
+    if (!instance || !customer.instances.includes(instance)) throw new AuthError('unauthenticated', 'unknown instance');
+    if (principal.instances && !principal.instances.includes(instance)) throw new AuthError('unauthenticated', 'instance not allowed');
+    return instance;
+  }
+}

@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'http';
+import * as jwt from 'jsonwebtoken';
+import { LRUCache } from 'lru-cache';
+import { AppConfig } from '@app/config';
+import { ApiKeysRepository } from './api-keys.repository';
+import type { AuthScheme } from './auth-context';
+import { AuthError } from './auth.error';
+import type { Customer } from './customers.repository';
+import { signatureMatches } from './hmac';
+import { NoncesRepository } from './nonces.repository';
+import { verifyPassword } from './password';
+import { PERMISSIONS, fromDotNotation, isPermission, type Permission } from './permissions';
+
+export interface Principal {
+  scheme: AuthScheme;
+  principal: string;
+  permissions: ReadonlySet<Permission>;
+  /** Instances the credential may act for; undefined = all of the customer's. */
+  instances?: readonly string[];
+}
+
+const ALL_PERMISSIONS: ReadonlySet<Permission> = new Set(PERMISSIONS);
+const NONCE_PATTERN = /^[A-Za-z0-9_-]{8,128}$/;
+const HASH_PATTERN = /^[0-9a-fA-F]{64}$/;
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** HMAC: the server tries the customer's active keys; the matching key's permissions apply. */
+@Injectable()
+export class HmacAuthenticator {
+  constructor(
+    private readonly keys: ApiKeysRepository,
+    private readonly nonces: NoncesRepository,
+  ) {}
+
+  async authenticate(req: IncomingMessage, customer: Customer): Promise<Principal> {
+    const nonce = header(req, 'x-service-nonce');
+    const hash = header(req, 'x-service-hash');
+    if (!nonce || !hash) throw new AuthError('unauthenticated', 'missing nonce or hash');
+    if (!NONCE_PATTERN.test(nonce) || !HASH_PATTERN.test(hash)) throw new AuthError('unauthenticated', 'malformed nonce or hash');
+    const provided = Buffer.from(hash, 'hex');
+    const body = req.rawBody ?? Buffer.alloc(0);
+    // Every active key is tried (no early exit), so the time taken does not tell which key matched.
+    const keys = await this.keys.activeKeys(customer.customer);
+    const match = keys.filter((key) => signatureMatches(key.secret, nonce, body, provided))[0];
+    if (!match) throw new AuthError('unauthenticated', 'no active key matches the signature');
+    if (!(await this.nonces.use(customer.customer, nonce))) throw new AuthError('unauthenticated', 'nonce reused');
+    return { scheme: 'hmac', principal: match.id, permissions: new Set(match.permissions) };
+  }
+}
+
+/** Basic: the instance credentials of the customer; all permissions. */
+@Injectable()
+export class BasicAuthenticator {
+  // scrypt is slow on purpose; a verified (hash, password) pair is remembered briefly so a busy CLI user
+  // does not pay it on every call. Keyed by a digest, so the cache never holds a password.
+  private readonly verified = new LRUCache<string, true>({ max: 10_000, ttl: 60_000 });
+
+  async authenticate(value: string, customer: Customer): Promise<Principal> {
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0 || !customer.basicPasswordHash) throw new AuthError('unauthenticated', 'basic credentials unusable');
+    const login = decoded.slice(0, colon);
+    const password = decoded.slice(colon + 1);
+    const cacheKey = createHash('sha256').update(customer.basicPasswordHash).update('\u0000').update(password).digest('hex');
+    const loginOk = login === customer.basicLogin;
+    const passwordOk = this.verified.has(cacheKey) || (await verifyPassword(password, customer.basicPasswordHash));
+    if (!loginOk || !passwordOk) throw new AuthError('unauthenticated', 'basic credentials wrong');
+    this.verified.set(cacheKey, true);
+    return { scheme: 'basic', principal: login, permissions: ALL_PERMISSIONS };
+  }
+}
+
+interface JwtClaims {
+  sub?: unknown;
+  exp?: unknown;
+  permissions?: unknown;
+  customer?: unknown;
+  instances?: unknown;
+}
+
+/** JWT of a signed-in admin user: signature and exp verified; permissions in dot notation. */
+@Injectable()
+export class JwtAuthenticator {
+  constructor(private readonly config: AppConfig) {}
+
+  authenticate(token: string, customer: Customer): Principal {
+    const key = this.config.jwtSecret ?? this.config.jwtPublicKey;
+    if (!key) throw new AuthError('unauthenticated', 'no JWT key configured');
+    let claims: JwtClaims;
+    try {
+      // The algorithm list is fixed by the key type: a token cannot choose `none` or switch HS/RS.
+      const algorithms: jwt.Algorithm[] = this.config.jwtSecret ? ['HS256'] : ['RS256', 'ES256'];
+      const decoded = jwt.verify(token, key, { algorithms, clockTolerance: 5 });
+      if (typeof decoded === 'string') throw new Error('payload is not an object');
+      claims = decoded as JwtClaims;
+    } catch (err) {
+      throw new AuthError('unauthenticated', `jwt rejected: ${(err as Error).message}`);
+    }
+    if (typeof claims.exp !== 'number') throw new AuthError('unauthenticated', 'jwt without exp');
+    if (typeof claims.sub !== 'string' || claims.sub.length === 0) throw new AuthError('unauthenticated', 'jwt without sub');
+    if (claims.customer !== undefined && claims.customer !== customer.customer) {
+      throw new AuthError('unauthenticated', 'jwt customer claim does not match');
+    }
+    if (this.config.multiCustomer && claims.customer === undefined) throw new AuthError('unauthenticated', 'jwt without customer claim');
+    if (!Array.isArray(claims.permissions)) throw new AuthError('unauthenticated', 'jwt without permissions');
+    const permissions = new Set<Permission>();
+    for (const p of claims.permissions) {
+      const name = typeof p === 'string' ? fromDotNotation(p) : '';
+      if (isPermission(name)) permissions.add(name);
+    }
+    let instances: string[] | undefined;
+    if (claims.instances !== undefined) {
+      if (!Array.isArray(claims.instances) || !claims.instances.every((i) => typeof i === 'string')) {
+        throw new AuthError('unauthenticated', 'jwt instances claim is not a string array');
+      }
+      instances = claims.instances as string[];
+    }
+    return { scheme: 'jwt', principal: claims.sub, permissions, instances };
+  }
+}

@@ -1,0 +1,10 @@
+export * from './auth-context';
+export * from './auth.decorators';
+export * from './auth.error';
+export * from './auth.module';
+export * from './api-keys.repository';
+export * from './customers.repository';
+export * from './hmac';
+export * from './permissions';
+export * from './provisioning.service';
+export { randomSecret } from './password';

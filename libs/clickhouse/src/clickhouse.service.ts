@@ -1,0 +1,97 @@
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { randomUUID } from 'node:crypto';
+import { AppConfig } from '@app/config';
+
+export type QueryParams = Record<string, unknown>;
+
+/**
+ * The one ClickHouse client of the process: the embedded engine (chdb) in DATA_DIR when CLICKHOUSE_URL is
+ * unset, a server over HTTP otherwise. Same client API, same SQL.
+ *
+ * Rules that keep both storages equivalent:
+ * - every table is named through table(): the chdb connection ignores the client's `database` option;
+ * - through chdb, clickhouse_settings become session-wide SETs, so every insert passes its own
+ *   insert_deduplication_token (a fresh one where no deduplication is wanted) and other settings go into
+ *   the SQL text, never into clickhouse_settings.
+ */
+@Injectable()
+export class ClickHouseService implements OnApplicationShutdown {
+  private readonly logger = new Logger(ClickHouseService.name);
+  readonly client: ClickHouseClient;
+  readonly database: string;
+  readonly embedded: boolean;
+
+  constructor(config: AppConfig) {
+    this.database = config.clickhouse.database;
+    this.embedded = !config.clickhouse.url;
+    if (config.clickhouse.url) {
+      this.client = createClient({
+        url: config.clickhouse.url,
+        username: config.clickhouse.user,
+        password: config.clickhouse.password,
+        request_timeout: 30_000,
+      });
+    } else {
+      // Loaded only here so a server deployment never maps the embedded engine into memory.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { createChdbConnection } = require('chdb/connection') as {
+        createChdbConnection(options: { path: string }): NonNullable<Parameters<typeof createClient>[0]>['connection'];
+      };
+      this.client = createClient({ connection: createChdbConnection({ path: config.dataDir }) });
+    }
+  }
+
+  /** Fully qualified, quoted table name. The database name is validated as an identifier at start-up. */
+  table(name: string): string {
+    return `\`${this.database}\`.\`${name}\``;
+  }
+
+  async query<T>(sql: string, params: QueryParams = {}): Promise<T[]> {
+    const rs = await this.client.query({ query: sql, query_params: params, format: 'JSONEachRow' });
+    return rs.json<T>();
+  }
+
+  async command(sql: string, params: QueryParams = {}): Promise<void> {
+    await this.client.command({ query: sql, query_params: params });
+  }
+
+  /**
+   * Inserts rows. `dedupToken` makes a retry of the same batch a no-op on tables with a deduplication
+   * window; without one a fresh token is sent, because a token left behind by an earlier insert would
+   * otherwise turn this insert into a silently dropped "duplicate" (chdb session settings).
+   */
+  async insert<T extends object>(table: string, rows: readonly T[], dedupToken?: string): Promise<void> {
+    if (rows.length === 0) return;
+    await this.client.insert({
+      table: this.table(table),
+      values: rows as T[],
+      format: 'JSONEachRow',
+      clickhouse_settings: { insert_deduplication_token: dedupToken ?? randomUUID() },
+    });
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      const result = await this.client.ping();
+      if (!result.success) return false;
+      await this.query('SELECT 1 AS ok');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    try {
+      await this.client.close();
+      if (this.embedded) {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const { drainPending } = require('chdb') as { drainPending?: () => Promise<void> };
+        await drainPending?.();
+      }
+    } catch (err) {
+      this.logger.warn(`closing ClickHouse failed: ${(err as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,5 @@
+export * from './clickhouse.service';
+export * from './clickhouse.module';
+export * from './migrator.service';
+export * from './version-clock';
+export * from './migrations';

@@ -1,0 +1,38 @@
+import type { LoggerService, LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import * as qs from 'qs';
+import type { AppConfig } from '@app/config';
+import { jsonBody } from './json-body.middleware';
+import { ServiceExpressAdapter } from './service-express.adapter';
+
+/** Up to 1,000 ids[] per DELETE; qs' default arrayLimit (20) would turn more into an object. */
+const QUERY_ARRAY_LIMIT = 1000;
+
+export interface HttpAppOptions {
+  logger?: LoggerService | LogLevel[] | false;
+}
+
+/** Builds the Express-based Nest application with the service's HTTP conventions. */
+export async function createHttpApp(rootModule: unknown, config: AppConfig, options: HttpAppOptions = {}): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(rootModule as never, new ServiceExpressAdapter(), {
+    bodyParser: false,
+    abortOnError: false,
+    logger: options.logger,
+  });
+  app.disable('x-powered-by');
+  // Express 5's default "simple" parser reads ids[]=a as a key named "ids[]".
+  app.set('query parser', (query: string) =>
+    qs.parse(query, { arrayLimit: QUERY_ARRAY_LIMIT, parameterLimit: QUERY_ARRAY_LIMIT * 2, depth: 5, throwOnLimitExceeded: false }),
+  );
+  app.use(jsonBody());
+  if (config.corsOrigins) {
+    app.enableCors({
+      origin: config.corsOrigins,
+      allowedHeaders: ['Content-Type', 'Authorization', 'X-Service-Nonce', 'X-Service-Hash', 'X-Service-Instance'],
+      exposedHeaders: ['X-Total-Count'],
+    });
+  }
+  app.enableShutdownHooks();
+  return app;
+}
