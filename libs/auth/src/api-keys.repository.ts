@@ -64,7 +64,9 @@ export class ApiKeysRepository {
     return (await this.all(customer)).find((k) => k.id === id);
   }
 
-  async save(key: ApiKey): Promise<void> {
+  /** Appends a version of the key and returns it as stored (permissions de-duplicated and sorted). */
+  async save(input: ApiKey): Promise<ApiKey> {
+    const key = { ...input, permissions: [...new Set(input.permissions)].sort() };
     await this.ch.insert('api_keys', [
       {
         customer: key.customer,
@@ -80,5 +82,6 @@ export class ApiKeysRepository {
       },
     ]);
     this.active.delete(key.customer);
+    return key;
   }
 }

@@ -13,7 +13,7 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
     const requested = [...(body.permissions ?? []), ...(body.preset ? PRESETS[body.preset] : [])];
     const unknown = requested.filter((p) => !isPermission(p));
     if (unknown.length > 0) throw new DomainError('invalid', `Unknown permission(s): ${unknown.join(', ')}`);
-    const permissions = [...new Set(requested as Permission[])].sort();
+    const permissions = requested as Permission[];
     if (permissions.length === 0) throw new DomainError('invalid', 'permissions or preset must name at least one permission');
     // A key never holds more than its creator: no escalation through key creation.
     const beyond = permissions.filter((p) => !auth.permissions.has(p));
@@ -28,7 +28,7 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
       revoked: false,
       createdAt: Date.now(),
     };
-    await this.keys.save(key);
-    return { ...toView(key), secret: key.secret };
+    const saved = await this.keys.save(key);
+    return { ...toView(saved), secret: saved.secret };
   }
 }

@@ -1,0 +1,60 @@
+import { ConfigurationError, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(3000);
+    expect(c.dataDir).toBe('./data');
+    expect(c.clickhouse).toEqual({ url: undefined, user: 'default', password: '', database: 'search_analytics' });
+    expect(c.kafka).toEqual({
+      brokers: undefined,
+      topicSearchEvents: 'search-events',
+      topicDocuments: 'catalogue-documents',
+      groupId: 'search-analytics-ingest',
+      sessionTimeoutMs: 10000,
+    });
+    expect(c.customer).toBe('demo');
+    expect(c.instances).toEqual(['live']);
+    expect(c.retentionDays).toBe(400);
+    expect(c.webhookTimeoutMs).toBe(3000);
+    expect(c.webhookAllowPrivateNetworks).toBe(false);
+    expect(c.hasConfiguredCredentials).toBe(false);
+  });
+
+  it('parses lists, booleans and the Basic credentials', () => {
+    const c = loadConfig({
+      KAFKA_BROKERS: 'k1:9092,k2:9092',
+      SERVICE_INSTANCES: 'live,stage',
+      SERVICE_BASIC_AUTH: 'ops:pass:with:colons',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      WEBHOOK_ENTITY_TYPES: 'live=synonym,landingpage;stage=menu',
+    });
+    expect(c.kafka.brokers).toEqual(['k1:9092', 'k2:9092']);
+    expect(c.instances).toEqual(['live', 'stage']);
+    expect(c.basicAuth).toEqual({ login: 'ops', password: 'pass:with:colons' });
+    expect(c.webhookAllowPrivateNetworks).toBe(true);
+    expect(c.webhookEntityTypes).toEqual({ live: ['synonym', 'landingpage'], stage: ['menu'] });
+    expect(c.hasConfiguredCredentials).toBe(true);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['CLICKHOUSE_URL', 'not a url'],
+    ['CLICKHOUSE_DATABASE', 'drop table;'],
+    ['KAFKA_BROKERS', 'localhost'],
+    ['SERVICE_INSTANCES', 'Live,,x'],
+    ['SERVICE_CUSTOMER', 'Shop_1'],
+    ['RETENTION_DAYS', '0'],
+    ['WEBHOOK_ALLOW_PRIVATE_NETWORKS', 'yes'],
+    ['SERVICE_JWT_SECRET', 'short'],
+  ])('stops with a message naming %s when it is %p', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigurationError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}=`));
+  });
+
+  it('never prints a secret value in the error', () => {
+    expect(() => loadConfig({ SERVICE_LEGACY_SECRET: 'tooshort' })).toThrow(/SERVICE_LEGACY_SECRET=\(hidden\)/);
+    expect(() => loadConfig({ SERVICE_LEGACY_SECRET: 'tooshort' })).not.toThrow(/tooshort/);
+  });
+});

@@ -1,0 +1,86 @@
+import { basicHeader, hmacHeaders, http } from './support/test-app';
+import { freshDir, runScript, startService, type Service } from './support/processes';
+
+const STANDALONE = 'apps/standalone/src/main.js';
+
+function field(banner: string, label: string): string {
+  const m = new RegExp(`${label}:\\s+(\\S+)`).exec(banner);
+  if (!m) throw new Error(`${label} not printed in:\n${banner}`);
+  return m[1];
+}
+
+describe('the built service as a process (fresh DATA_DIR, restart, revoke)', () => {
+  const dataDir = freshDir('first-start');
+  let service: Service | undefined;
+  afterEach(async () => {
+    await service?.stop();
+    service = undefined;
+  });
+
+  let password = '';
+  let legacySecret = '';
+  let key = { id: '', secret: '' };
+
+  it('prints usable credentials on the first start with nothing configured', async () => {
+    service = await startService(STANDALONE, { DATA_DIR: dataDir });
+    const banner = service.stdout();
+    expect(banner).toContain('First start: credentials were generated for customer "demo"');
+    password = field(banner, 'Basic password');
+    legacySecret = field(banner, 'Legacy secret');
+    expect(legacySecret).toMatch(/^[0-9a-f]{64}$/);
+    // Secrets go to stdout once, never through the logger (stderr/log lines).
+    expect(service.stderr()).not.toContain(legacySecret);
+
+    const listed = await http<Array<{ description: string; permissions: string[] }>>(`${service.url}/secret`, { headers: basicHeader('admin', password) });
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual([expect.objectContaining({ description: 'legacy secret', permissions: ['persistence:write', 'search:write'] })]);
+    // The legacy secret signs correctly: the request is authenticated (403 for a permission it lacks, not 401).
+    expect((await http(`${service.url}/secret`, { headers: hmacHeaders(legacySecret) })).status).toBe(403);
+    expect((await http(`${service.url}/secret`, { headers: hmacHeaders('0'.repeat(64)) })).status).toBe(401);
+
+    const created = await http<{ id: string; secret: string }>(`${service.url}/secret`, {
+      method: 'POST',
+      headers: { ...basicHeader('admin', password), 'content-type': 'application/json' },
+      body: JSON.stringify({ description: 'survives restarts', permissions: ['secret:read'] }),
+    });
+    expect(created.status).toBe(201);
+    key = created.body;
+    expect((await http(`${service.url}/secret`, { headers: hmacHeaders(key.secret) })).status).toBe(200);
+  });
+
+  it('keeps keys and credentials across a restart on the same DATA_DIR, and prints nothing again', async () => {
+    service = await startService(STANDALONE, { DATA_DIR: dataDir });
+    expect(service.stdout()).not.toContain('First start');
+    expect((await http(`${service.url}/secret`, { headers: hmacHeaders(key.secret) })).status).toBe(200);
+    const revoked = await http(`${service.url}/secret/${key.id}`, { method: 'DELETE', headers: basicHeader('admin', password) });
+    expect(revoked.status).toBe(200);
+    expect((await http(`${service.url}/secret`, { headers: hmacHeaders(key.secret) })).status).toBe(401);
+  });
+
+  it('keeps a revoked key revoked after another restart', async () => {
+    service = await startService(STANDALONE, { DATA_DIR: dataDir });
+    expect((await http(`${service.url}/secret`, { headers: hmacHeaders(key.secret) })).status).toBe(401);
+  });
+
+  it('stops at start-up with a message naming a wrong variable', async () => {
+    const result = await runScript(STANDALONE, [], { DATA_DIR: freshDir('bad-config'), PORT: 'eighty' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Invalid configuration:');
+    expect(result.stderr).toContain('PORT="eighty"');
+  });
+
+  it('provisions a customer with the CLI in multi-customer mode', async () => {
+    const dir = freshDir('cli');
+    const env = { DATA_DIR: dir, BASE_DOMAIN: 'api.example.test' };
+    const cli = await runScript('apps/query/src/cli.js', ['customer:create', 'shop2', '--instances', 'live,stage'], env);
+    expect(cli.stderr).toBe('');
+    expect(cli.code).toBe(0);
+    const pw = field(cli.stdout, 'Basic password');
+    service = await startService(STANDALONE, env);
+    const headers = { host: 'shop2.api.example.test', ...basicHeader('admin', pw) };
+    expect((await http(`${service.url}/secret`, { headers: { ...headers, 'x-service-instance': 'stage' } })).status).toBe(200);
+    expect((await http(`${service.url}/secret`, { headers: { ...headers, host: 'shop3.api.example.test' } })).status).toBe(401);
+    const again = await runScript('apps/query/src/cli.js', ['customer:create', 'Bad_Name'], env);
+    expect(again.code).toBe(2);
+  });
+});

@@ -1,0 +1,51 @@
+import { basicHeader, http, startApp, type TestApp } from './support/test-app';
+
+describe('bad input over HTTP', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp();
+  });
+  afterAll(() => t.close());
+
+  const post = (body: string | Buffer, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+    http<{ statusCode: number; message: string }>(`${t.url}/secret`, { method: 'POST', headers: { ...basicHeader(), ...headers }, body });
+
+  it('answers 400 for malformed JSON, without a stack trace', async () => {
+    const res = await post('{"description":');
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/^Malformed JSON body/);
+    expect(JSON.stringify(res.body)).not.toMatch(/at .*\.js:\d+/);
+  });
+
+  it('answers 400 for a body that is not UTF-8', async () => {
+    const res = await post(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]));
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('Request body is not valid UTF-8');
+  });
+
+  it('answers 413 for a body over the 1 MB limit of ordinary routes', async () => {
+    const res = await post(JSON.stringify({ description: 'x'.repeat(1024 * 1024) }));
+    expect(res.status).toBe(413);
+    expect(res.body.message).toBe('Request body exceeds the limit of 1048576 bytes for this route');
+  });
+
+  it('answers 415 for a body that is not JSON', async () => {
+    expect((await post('description=x', { 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(415);
+  });
+
+  it('answers 404 as JSON for an unknown route', async () => {
+    const res = await http(`${t.url}/no-such-route`, { headers: basicHeader() });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ statusCode: 404, error: 'Not Found', message: 'Cannot GET /no-such-route' });
+  });
+
+  it('answers 400 for a malformed key id', async () => {
+    expect((await http(`${t.url}/secret/not-a-uuid`, { method: 'DELETE', headers: basicHeader() })).status).toBe(400);
+  });
+
+  it('serves /health without credentials', async () => {
+    const res = await http(`${t.url}/health`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', storage: 'up' });
+  });
+});

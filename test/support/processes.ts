@@ -1,0 +1,90 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '../..');
+
+export function distEntry(relative: string): string {
+  const file = path.join(ROOT, 'dist', relative);
+  if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` (npm test does) before these tests`);
+  return file;
+}
+
+export function freshDir(prefix: string): string {
+  return mkdtempSync(path.join(tmpdir(), `${prefix}-`));
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** Only the variables a test passes, plus PATH/HOME: the developer's own environment must not leak in. */
+export function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, ...env };
+}
+
+export interface Service {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  url: string;
+  stop(): Promise<number | null>;
+}
+
+/** Starts a built app as its own process and waits until /health answers. */
+export async function startService(entry: string, env: Record<string, string>, timeoutMs = 30_000): Promise<Service> {
+  const port = Number(env.PORT ?? (await freePort()));
+  const child = spawn(process.execPath, [distEntry(entry)], { env: cleanEnv({ ...env, PORT: String(port) }), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}: ${err}`);
+    try {
+      const res = await fetch(`${url}/health`);
+      if (res.status === 200) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`service did not become healthy: ${err}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    child,
+    url,
+    stdout: () => out,
+    stderr: () => err,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** Runs a built script to completion. */
+export function runScript(entry: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [distEntry(entry), ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}

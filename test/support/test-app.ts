@@ -1,0 +1,110 @@
+import type { INestApplication } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { request } from 'node:http';
+import * as path from 'node:path';
+import * as jwt from 'jsonwebtoken';
+import { loadConfig, type AppConfig } from '@app/config';
+import { createHttpApp } from '@app/http';
+import { signRequest } from '@app/auth';
+import { StandaloneModule } from '../../apps/standalone/src/standalone.module';
+
+/**
+ * chdb binds one data directory per process: every jest worker uses its own directory, and every test file
+ * its own database, so files never see each other's rows.
+ */
+export const WORKER_DATA_DIR = path.resolve(__dirname, '../../tmp', `jest-${process.env.JEST_WORKER_ID ?? '0'}`);
+
+export const BASIC = { login: 'admin', password: 'test-password-123' };
+export const JWT_SECRET = 'jwt-secret-for-tests-0123456789abcdef';
+export const LEGACY_SECRET = 'legacy-secret-for-tests-0123456789';
+
+export interface TestApp {
+  app: INestApplication;
+  url: string;
+  config: AppConfig;
+  close(): Promise<void>;
+}
+
+export function uniqueDatabase(prefix = 't'): string {
+  return `${prefix}_${randomBytes(6).toString('hex')}`;
+}
+
+/** Boots the embedded composition app with real HTTP on an ephemeral loopback port. */
+export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const config = loadConfig({
+    DATA_DIR: WORKER_DATA_DIR,
+    CLICKHOUSE_DATABASE: uniqueDatabase(),
+    SERVICE_BASIC_AUTH: `${BASIC.login}:${BASIC.password}`,
+    SERVICE_JWT_SECRET: JWT_SECRET,
+    SERVICE_LEGACY_SECRET: LEGACY_SECRET,
+    SERVICE_INSTANCES: 'live,stage',
+    ...env,
+  });
+  const app = await createHttpApp(StandaloneModule.forRoot(config), config, { logger: false });
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  return { app, url: `http://127.0.0.1:${address.port}`, config, close: () => app.close() };
+}
+
+export function basicHeader(login = BASIC.login, password = BASIC.password): Record<string, string> {
+  return { authorization: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}` };
+}
+
+export function jwtHeader(claims: Record<string, unknown>, options: jwt.SignOptions = { expiresIn: 300 }, secret = JWT_SECRET): Record<string, string> {
+  return { authorization: `Bearer ${jwt.sign({ sub: 'user-1', ...claims }, secret, { algorithm: 'HS256', ...options })}` };
+}
+
+export function nonce(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/** The spec's HMAC headers over exactly `body` (empty string when there is none). */
+export function hmacHeaders(secret: string, body = '', n = nonce()): Record<string, string> {
+  return { 'x-service-nonce': n, 'x-service-hash': signRequest(secret, n, body), 'content-type': 'application/json' };
+}
+
+export interface HttpResult<T = unknown> {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: T;
+}
+
+/**
+ * A real HTTP request over node:http (fetch cannot set Host, which tenancy tests need). The body is sent
+ * exactly as given: a string is not re-serialised.
+ */
+export function http<T = unknown>(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<HttpResult<T>> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown = text;
+        try {
+          body = text ? JSON.parse(text) : undefined;
+        } catch {
+          /* not JSON: keep the text */
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: body as T });
+      });
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/** Creates an API key with Basic credentials and returns its secret and id. */
+export async function createKey(url: string, permissions: string[], headers = basicHeader()): Promise<{ id: string; secret: string }> {
+  const res = await http<{ id: string; secret: string }>(`${url}/secret`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ description: `test ${permissions.join(' ')}`, permissions }),
+  });
+  if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
