@@ -5,7 +5,7 @@ import { ClickHouseService } from '@app/clickhouse';
 /**
  * Nonces seen in the last 24 h, per customer: an in-process cache in front of a shared table, so a replay
  * is refused by every process. Two processes receiving the same nonce within the same few milliseconds can
- * both accept it; docs/security.md states that limit.
+ * both accept it; docs/decisions.md states that limit.
  */
 @Injectable()
 export class NoncesRepository {
