@@ -49,3 +49,21 @@ describe('ClickHouseService on the embedded engine', () => {
     expect(await ch.ping()).toBe(true);
   });
 });
+
+describe('MigratorService retention', () => {
+  it('moves the tables TTL to a changed RETENTION_DAYS at start-up', async () => {
+    const database = uniqueDatabase('ttl');
+    const first = loadConfig({ DATA_DIR: WORKER_DATA_DIR, CLICKHOUSE_DATABASE: database, RETENTION_DAYS: '400' });
+    const ch = new ClickHouseService(first);
+    await new MigratorService(ch, first).migrate(MIGRATIONS);
+    const second = loadConfig({ DATA_DIR: WORKER_DATA_DIR, CLICKHOUSE_DATABASE: database, RETENTION_DAYS: '30' });
+    await new MigratorService(ch, second).migrate(MIGRATIONS);
+    const rows = await ch.query<{ name: string; engine_full: string }>(
+      `SELECT name, engine_full FROM system.tables WHERE database = {db:String} AND name IN ('search_events', 'search_terms_hourly', 'rejected_events') ORDER BY name`,
+      { db: database },
+    );
+    expect(rows).toHaveLength(3);
+    for (const r of rows) expect(r.engine_full).toMatch(/TTL .*toIntervalDay\(30\)/);
+    await ch.onApplicationShutdown();
+  });
+});

@@ -67,7 +67,8 @@ export class ClickHouseService implements OnApplicationShutdown {
       table: this.table(table),
       values: rows as T[],
       format: 'JSONEachRow',
-      clickhouse_settings: { insert_deduplication_token: dedupToken ?? randomUUID() },
+      // The rollups fed by materialised views are deduplicated with the insert (DESIGN.md section 6).
+      clickhouse_settings: { insert_deduplication_token: dedupToken ?? randomUUID(), deduplicate_blocks_in_dependent_materialized_views: 1 },
     });
   }
 

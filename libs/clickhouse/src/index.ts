@@ -3,3 +3,4 @@ export * from './clickhouse.module';
 export * from './migrator.service';
 export * from './version-clock';
 export * from './migrations';
+export { chDateTime, fromChDateTime } from '@app/contracts';

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { AuthError } from '@app/auth';
 import { DomainError } from './domain-error';
 
-const DOMAIN_STATUS = { invalid: 400, 'not-found': 404, forbidden: 403, conflict: 409 } as const;
+const DOMAIN_STATUS = { invalid: 400, 'not-found': 404, forbidden: 403, conflict: 409, unavailable: 503 } as const;
 
 interface HttpErrorLike {
   status?: number;

@@ -1,4 +1,4 @@
-export type DomainErrorCode = 'invalid' | 'not-found' | 'forbidden' | 'conflict';
+export type DomainErrorCode = 'invalid' | 'not-found' | 'forbidden' | 'conflict' | 'unavailable';
 
 /** A rule of the domain was broken by the caller; the exception filter maps the code to a 4xx status. */
 export class DomainError extends Error {

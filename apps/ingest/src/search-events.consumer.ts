@@ -1,0 +1,171 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import type { Consumer, EachBatchPayload } from 'kafkajs';
+import { AppConfig } from '@app/config';
+import { chDateTime, validateSearchEvent, type RejectedEventRow, type SearchEventRow } from '@app/contracts';
+import { SearchEventValidator, SearchEventsRepository } from '@app/events';
+import { KafkaService } from '@app/kafka';
+import { StoredOffsets } from './stored-offsets';
+
+const MAX_BACKOFF_MS = 10_000;
+
+/** Test-only fault injection, read once at start-up: `crash-after-insert:<n>` kills the process after the n-th insert. */
+const FAILPOINT = /^crash-after-insert:(\d+)$/.exec(process.env.INGEST_FAILPOINT ?? '');
+
+/**
+ * The ingest app's Kafka consumer: per partition batch, validate, insert with
+ * insert_deduplication_token = topic:partition:first-last, and only then commit. Invalid messages go to
+ * rejected_events with their offset while the rest of the batch goes on. While ClickHouse fails: fetching
+ * stops, the insert is retried with capped backoff, nothing is committed or dropped.
+ */
+@Injectable()
+export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(SearchEventsConsumer.name);
+  private consumer?: Consumer;
+  private readonly stored = new Map<number, StoredOffsets>();
+  private inserts = 0;
+  /** Partitions of the topic assigned to this consumer at the last rebalance. */
+  assigned: number[] = [];
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly kafka: KafkaService,
+    private readonly validator: SearchEventValidator,
+    private readonly repository: SearchEventsRepository,
+  ) {}
+
+  private get topic(): string {
+    return this.config.kafka.topicSearchEvents;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.kafka.enabled) return;
+    const sessionTimeout = this.config.kafka.sessionTimeoutMs;
+    const consumer = this.kafka.kafka.consumer({
+      groupId: this.config.kafka.groupId,
+      sessionTimeout,
+      heartbeatInterval: Math.min(3000, Math.floor(sessionTimeout / 3)),
+      // Batches are formed by size or time at the fetch: up to 4 MB per partition, or whatever arrived within 200 ms.
+      maxBytesPerPartition: 4 * 1024 * 1024,
+      minBytes: 64 * 1024,
+      maxWaitTimeInMs: 200,
+    });
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      this.stored.clear();
+      this.assigned = [...(payload.memberAssignment[this.topic] ?? [])].sort((a, b) => a - b);
+      this.logger.log(`assigned partitions ${this.assigned.join(',') || '(none)'} of ${this.topic}`);
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topic: this.topic, fromBeginning: true });
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: 4,
+      eachBatch: (payload) => this.handleBatch(consumer, payload),
+    });
+    this.consumer = consumer;
+  }
+
+  /** SIGTERM: kafkajs lets the running batches finish (insert, commit), then leaves the group. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.consumer?.disconnect();
+  }
+
+  private async handleBatch(consumer: Consumer, { batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+    if (batch.isEmpty() || !isRunning() || isStale()) return;
+    const { topic, partition, messages } = batch;
+    const first = Number(messages[0].offset);
+    const last = Number(messages[messages.length - 1].offset);
+    const stored = await this.storedOffsets(partition, first);
+
+    const now = Date.now();
+    const rows: SearchEventRow[] = [];
+    const rejected: RejectedEventRow[] = [];
+    for (const message of messages) {
+      const offset = Number(message.offset);
+      if (stored.has(offset)) continue;
+      const raw = message.value?.toString('utf8') ?? '';
+      let parsed: unknown;
+      let reason: string | undefined;
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        reason = 'not JSON';
+      }
+      if (reason === undefined) {
+        const result = validateSearchEvent(parsed, this.validator.context({ source: 'kafka', now, topic, partition, offset }));
+        if (result.ok) {
+          rows.push(result.row);
+          continue;
+        }
+        reason = result.reason;
+      }
+      const named = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { customer?: unknown; instance?: unknown };
+      rejected.push({
+        customer: typeof named.customer === 'string' ? named.customer : '',
+        instance: typeof named.instance === 'string' ? named.instance : '',
+        kind: 'search-event',
+        source: 'kafka',
+        topic,
+        partition,
+        offset,
+        item_index: -1,
+        raw,
+        reason,
+        received_at: chDateTime(now),
+      });
+    }
+
+    await this.writeWithRetry(consumer, topic, rows, rejected, `${topic}:${partition}:${first}-${last}`, heartbeat, isRunning, isStale);
+    stored.inserted(last);
+    if (FAILPOINT && ++this.inserts >= Number(FAILPOINT[1])) process.kill(process.pid, 'SIGKILL');
+    // Offsets are committed only after the insert: a crash in between re-delivers, and the rows are found stored.
+    resolveOffset(messages[messages.length - 1].offset);
+    await consumer.commitOffsets([{ topic, partition, offset: String(last + 1) }]);
+  }
+
+  private async storedOffsets(partition: number, first: number): Promise<StoredOffsets> {
+    let stored = this.stored.get(partition);
+    if (!stored) {
+      const lastStored = await this.repository.lastStoredOffset(this.topic, partition);
+      const window = lastStored >= first ? await this.repository.storedOffsets(this.topic, partition, first, lastStored) : new Set<number>();
+      if (window.size > 0) this.logger.log(`partition ${partition}: ${window.size} offsets from ${first} to ${lastStored} already stored; skipping them`);
+      stored = new StoredOffsets(lastStored, window);
+      this.stored.set(partition, stored);
+    }
+    return stored;
+  }
+
+  private async writeWithRetry(
+    consumer: Consumer,
+    topic: string,
+    rows: SearchEventRow[],
+    rejected: RejectedEventRow[],
+    token: string,
+    heartbeat: () => Promise<void>,
+    isRunning: () => boolean,
+    isStale: () => boolean,
+  ): Promise<void> {
+    let paused = false;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.repository.write(rows, rejected, token);
+        if (paused) {
+          consumer.resume([{ topic }]);
+          this.logger.log(`storage is back after ${attempt} attempts; fetching resumed`);
+        }
+        return;
+      } catch (err) {
+        // Rebalanced away or stopping: nothing was committed, the next owner starts from the last commit.
+        if (!isRunning() || isStale()) throw err;
+        if (!paused) {
+          consumer.pause([{ topic }]);
+          paused = true;
+        }
+        const delay = Math.min(MAX_BACKOFF_MS, 100 * 2 ** Math.min(attempt, 10)) * (0.5 + Math.random() / 2);
+        this.logger.warn(`insert ${token} failed (attempt ${attempt}, retry in ${Math.round(delay)} ms): ${(err as Error).message}`);
+        await new Promise((r) => setTimeout(r, delay));
+        await heartbeat();
+      }
+    }
+  }
+}

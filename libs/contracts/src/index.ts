@@ -1,0 +1,5 @@
+export * from './bot-detector';
+export * from './normalise-phrase';
+export * from './rejected-event';
+export * from './search-event';
+export * from './ch-time';

@@ -1,0 +1,142 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { BotDetector } from './bot-detector';
+import { chDateTime } from './ch-time';
+import { normalisePhrase } from './normalise-phrase';
+
+/**
+ * A search event as producers send it (DESIGN.md section 5). Over HTTP customer and instance come from the
+ * authenticated request; on Kafka both are required.
+ */
+export interface SearchEvent {
+  id?: string;
+  customer?: string;
+  instance?: string;
+  ts?: string | number;
+  phrase: string;
+  language: string;
+  hits: number;
+  userAgent?: string;
+  bot?: boolean;
+  sessionId?: string;
+}
+
+/** A row of `search_events`. The user agent is not stored; a session id only as a hash. */
+export interface SearchEventRow {
+  event_id: string;
+  customer: string;
+  instance: string;
+  ts: string;
+  phrase: string;
+  raw_phrase: string;
+  language: string;
+  hits: number;
+  bot: boolean;
+  session_hash: string;
+  source: EventSource;
+  topic: string;
+  partition: number;
+  offset: number;
+  received_at: string;
+}
+
+export type EventSource = 'http' | 'kafka';
+
+export const MAX_PHRASE_LENGTH = 500;
+export const MAX_EVENTS_PER_REQUEST = 10_000;
+/** Clock skew tolerated for producer timestamps. */
+export const MAX_FUTURE_MS = 5 * 60 * 1000;
+
+const FIELDS = new Set(['id', 'customer', 'instance', 'ts', 'phrase', 'language', 'hits', 'userAgent', 'bot', 'sessionId']);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+/** Letters and '-' only (BCP 47 shaped: de, en, de-ch, zh-hant). */
+export const LANGUAGE_PATTERN = /^[a-z]{2,8}(-[a-z]{1,8})*$/i;
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+export interface ValidationContext {
+  /** Receive time (ms); the timestamp of events that carry none. */
+  now: number;
+  retentionDays: number;
+  bots: BotDetector;
+  source: EventSource;
+  /** HTTP: the authenticated customer and instance, which the items may repeat but not contradict. */
+  customer?: string;
+  instance?: string;
+  topic?: string;
+  partition?: number;
+  offset?: number;
+}
+
+export type Validated = { ok: true; row: SearchEventRow } | { ok: false; reason: string };
+
+const fail = (reason: string): Validated => ({ ok: false, reason });
+
+function parseTs(ts: unknown): number | string {
+  if (typeof ts === 'number') return Number.isInteger(ts) && ts > 0 ? ts : 'ts must be an ISO-8601 string or epoch milliseconds';
+  if (typeof ts === 'string' && ISO_8601.test(ts)) {
+    const ms = Date.parse(ts);
+    if (!Number.isNaN(ms)) return ms;
+  }
+  return 'ts must be an ISO-8601 string or epoch milliseconds';
+}
+
+/** Validates and normalises one event; the reason names the field. Never throws. */
+export function validateSearchEvent(input: unknown, ctx: ValidationContext): Validated {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return fail('event must be a JSON object');
+  const e = input as Record<string, unknown>;
+  const unknown = Object.keys(e).filter((k) => !FIELDS.has(k));
+  if (unknown.length > 0) return fail(`unknown field ${unknown[0]}`);
+
+  let customer = ctx.customer;
+  let instance = ctx.instance;
+  if (ctx.source === 'http') {
+    if (e.customer !== undefined && e.customer !== ctx.customer) return fail('customer does not match the authenticated customer');
+    if (e.instance !== undefined && e.instance !== ctx.instance) return fail('instance does not match the authenticated instance');
+  } else {
+    if (typeof e.customer !== 'string' || !NAME.test(e.customer)) return fail('customer is required (a lower-case name)');
+    if (typeof e.instance !== 'string' || !NAME.test(e.instance)) return fail('instance is required (a lower-case name)');
+    customer = e.customer;
+    instance = e.instance;
+  }
+
+  if (e.id !== undefined && (typeof e.id !== 'string' || !UUID.test(e.id))) return fail('id must be a UUID');
+  if (typeof e.phrase !== 'string') return fail('phrase is required (a string)');
+  if ([...e.phrase].length > MAX_PHRASE_LENGTH) return fail(`phrase is longer than ${MAX_PHRASE_LENGTH} characters`);
+  const phrase = normalisePhrase(e.phrase);
+  if (phrase.length === 0) return fail('phrase is empty');
+  if (typeof e.language !== 'string' || !LANGUAGE_PATTERN.test(e.language)) return fail('language is required (letters and -, e.g. de or de-ch)');
+  if (typeof e.hits !== 'number' || !Number.isInteger(e.hits) || e.hits < 0 || e.hits > 0xffffffff) return fail('hits must be an integer >= 0');
+  if (e.userAgent !== undefined && (typeof e.userAgent !== 'string' || e.userAgent.length > 2000)) return fail('userAgent must be a string of at most 2000 characters');
+  if (e.bot !== undefined && typeof e.bot !== 'boolean') return fail('bot must be a boolean');
+  if (e.sessionId !== undefined && (typeof e.sessionId !== 'string' || e.sessionId.length > 200)) return fail('sessionId must be a string of at most 200 characters');
+
+  let ts = ctx.now;
+  if (e.ts !== undefined) {
+    const parsed = parseTs(e.ts);
+    if (typeof parsed === 'string') return fail(parsed);
+    ts = parsed;
+  }
+  if (ts > ctx.now + MAX_FUTURE_MS) return fail('ts is more than 5 minutes in the future');
+  if (ts < ctx.now - ctx.retentionDays * 86_400_000) return fail(`ts is older than the retention of ${ctx.retentionDays} days`);
+
+  return {
+    ok: true,
+    row: {
+      event_id: (e.id as string | undefined)?.toLowerCase() ?? randomUUID(),
+      customer: customer!,
+      instance: instance!,
+      ts: chDateTime(ts),
+      phrase,
+      raw_phrase: e.phrase,
+      language: e.language.toLowerCase(),
+      hits: e.hits,
+      bot: ctx.bots.isBot(e.bot as boolean | undefined, e.userAgent as string | undefined),
+      session_hash: typeof e.sessionId === 'string' ? createHash('sha256').update(`${customer}:${e.sessionId}`).digest('hex') : '',
+      source: ctx.source,
+      topic: ctx.topic ?? '',
+      partition: ctx.partition ?? -1,
+      offset: ctx.offset ?? -1,
+      received_at: chDateTime(ctx.now),
+    },
+  };
+}

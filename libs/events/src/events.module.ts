@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { KafkaModule, KafkaService } from '@app/kafka';
+import { EventIntake, InProcessEventIntake, KafkaEventIntake } from './event-intake';
+import { SearchEventValidator } from './search-event-validator';
+import { SearchEventsRepository } from './search-events.repository';
+
+/** Search-event validation, storage and the intake transport (Kafka when KAFKA_BROKERS is set). */
+@Module({
+  imports: [KafkaModule],
+  providers: [
+    SearchEventValidator,
+    SearchEventsRepository,
+    {
+      provide: EventIntake,
+      inject: [AppConfig, SearchEventValidator, SearchEventsRepository, KafkaService],
+      useFactory: (config: AppConfig, validator: SearchEventValidator, repository: SearchEventsRepository, kafka: KafkaService) =>
+        config.kafka.brokers ? new KafkaEventIntake(validator, repository, kafka, config) : new InProcessEventIntake(validator, repository),
+    },
+  ],
+  exports: [EventIntake, SearchEventValidator, SearchEventsRepository],
+})
+export class EventsModule {}

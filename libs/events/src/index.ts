@@ -1,0 +1,5 @@
+export * from './event-intake';
+export * from './events.module';
+export * from './insert-batcher';
+export * from './search-event-validator';
+export * from './search-events.repository';

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { ClickHouseService } from '@app/clickhouse';
+import type { RejectedEventRow, SearchEventRow } from '@app/contracts';
+
+/** Every ClickHouse statement about search events written by the intake and the ingest app. */
+@Injectable()
+export class SearchEventsRepository {
+  constructor(private readonly ch: ClickHouseService) {}
+
+  /**
+   * Writes accepted and rejected rows. With a token, a retry of the same batch is deduplicated (rollup
+   * included); each table gets its own token derived from it.
+   */
+  async write(events: readonly SearchEventRow[], rejected: readonly RejectedEventRow[], token?: string): Promise<void> {
+    await this.ch.insert('rejected_events', rejected, token && `${token}:rejected`);
+    await this.ch.insert('search_events', events, token && `${token}:events`);
+  }
+
+  /** The highest offset of this topic partition stored in ClickHouse (events or rejected), or -1. */
+  async lastStoredOffset(topic: string, partition: number): Promise<number> {
+    const rows = await this.ch.query<{ last: string | null }>(
+      `SELECT max(last_offset) AS last FROM ${this.ch.table('ingest_offsets')} WHERE topic = {topic:String} AND partition = {partition:Int32}`,
+      { topic, partition },
+    );
+    const last = rows[0]?.last;
+    return last === null || last === undefined ? -1 : Number(last);
+  }
+
+  /** Offsets of this topic partition in [from, to] already stored (events or rejected). */
+  async storedOffsets(topic: string, partition: number, from: number, to: number): Promise<Set<number>> {
+    const params = { topic, partition, from, to };
+    const where = `source = 'kafka' AND topic = {topic:String} AND partition = {partition:Int32} AND offset BETWEEN {from:Int64} AND {to:Int64}`;
+    const rows = await this.ch.query<{ offset: string }>(
+      `SELECT offset FROM ${this.ch.table('search_events')} WHERE ${where}
+       UNION ALL SELECT offset FROM ${this.ch.table('rejected_events')} WHERE ${where}`,
+      params,
+    );
+    return new Set(rows.map((r) => Number(r.offset)));
+  }
+}

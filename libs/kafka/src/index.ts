@@ -1,0 +1,2 @@
+export * from './kafka.module';
+export * from './kafka.service';
