@@ -1,25 +1,10 @@
-import { ClickHouseService } from '@app/clickhouse';
+import { SearchEventsRepository, type StoredCounts } from '@app/events';
 import type { TestApp } from './test-app';
 
-export interface StoredCounts {
-  events: number;
-  distinctEvents: number;
-  rollup: number;
-  rejected: number;
-}
+export type { StoredCounts };
 
-/** What ClickHouse holds for a customer: raw events (and distinct ids), the rollup's sum, rejected events. */
-export async function storedCounts(t: TestApp, customer = 'demo'): Promise<StoredCounts> {
-  const ch = t.app.get(ClickHouseService);
-  const [row] = await ch.query<{ events: string; distinct_events: string; rollup: string; rejected: string }>(
-    `SELECT
-       (SELECT count() FROM ${ch.table('search_events')} WHERE customer = {c:String}) AS events,
-       (SELECT uniqExact(event_id) FROM ${ch.table('search_events')} WHERE customer = {c:String}) AS distinct_events,
-       (SELECT sum(searches) FROM ${ch.table('search_terms_hourly')} WHERE customer = {c:String}) AS rollup,
-       (SELECT count() FROM ${ch.table('rejected_events')} WHERE customer = {c:String}) AS rejected`,
-    { c: customer },
-  );
-  return { events: Number(row.events), distinctEvents: Number(row.distinct_events), rollup: Number(row.rollup), rejected: Number(row.rejected) };
+export function storedCounts(t: TestApp, customer = 'demo'): Promise<StoredCounts> {
+  return t.app.get(SearchEventsRepository).counts(customer);
 }
 
 /** Polls until `check` holds or the time is up; returns the last value either way. */

@@ -41,7 +41,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     SERVICE_INSTANCES: 'live,stage',
     ...env,
   });
-  const app = await createHttpApp(StandaloneModule.forRoot(config), config, { logger: false });
+  // TEST_LOGS=1 shows the apps' logs while debugging a test.
+  const app = await createHttpApp(StandaloneModule.forRoot(config), config, { logger: process.env.TEST_LOGS ? undefined : false });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   return { app, url: `http://127.0.0.1:${address.port}`, config, close: () => app.close() };

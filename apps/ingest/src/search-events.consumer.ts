@@ -7,6 +7,8 @@ import { KafkaService } from '@app/kafka';
 import { StoredOffsets } from './stored-offsets';
 
 const MAX_BACKOFF_MS = 10_000;
+/** Errors after which kafkajs must rejoin the group (what its runner checks). */
+const REBALANCE_ERRORS = new Set(['REBALANCE_IN_PROGRESS', 'NOT_COORDINATOR_FOR_GROUP', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID']);
 
 /** Test-only fault injection, read once at start-up: `crash-after-insert:<n>` kills the process after the n-th insert. */
 const FAILPOINT = /^crash-after-insert:(\d+)$/.exec(process.env.INGEST_FAILPOINT ?? '');
@@ -23,6 +25,7 @@ export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeAppli
   private consumer?: Consumer;
   private readonly stored = new Map<number, StoredOffsets>();
   private inserts = 0;
+  private stopping = false;
   /** Partitions of the topic assigned to this consumer at the last rebalance. */
   assigned: number[] = [];
 
@@ -38,7 +41,16 @@ export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeAppli
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.kafka.enabled) return;
+    if (this.kafka.enabled) await this.start();
+  }
+
+  /** SIGTERM: kafkajs lets the running batches finish (insert, commit), then leaves the group. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    await this.consumer?.disconnect();
+  }
+
+  private async start(): Promise<void> {
     const sessionTimeout = this.config.kafka.sessionTimeoutMs;
     const consumer = this.kafka.kafka.consumer({
       groupId: this.config.kafka.groupId,
@@ -54,6 +66,13 @@ export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeAppli
       this.assigned = [...(payload.memberAssignment[this.topic] ?? [])].sort((a, b) => a - b);
       this.logger.log(`assigned partitions ${this.assigned.join(',') || '(none)'} of ${this.topic}`);
     });
+    // kafkajs restarts itself after retriable errors only; the consumer must resume alone after any crash.
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (payload.restart || this.stopping) return;
+      this.logger.error(`consumer crashed (${payload.error.message}); restarting in 1 s`);
+      setTimeout(() => void this.restart(consumer), 1000);
+    });
+    this.consumer = consumer;
     await consumer.connect();
     await consumer.subscribe({ topic: this.topic, fromBeginning: true });
     await consumer.run({
@@ -62,15 +81,21 @@ export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeAppli
       partitionsConsumedConcurrently: 4,
       eachBatch: (payload) => this.handleBatch(consumer, payload),
     });
-    this.consumer = consumer;
   }
 
-  /** SIGTERM: kafkajs lets the running batches finish (insert, commit), then leaves the group. */
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.consumer?.disconnect();
+  private async restart(crashed: Consumer): Promise<void> {
+    if (this.stopping || this.consumer !== crashed) return;
+    await crashed.disconnect().catch(() => undefined);
+    this.assigned = [];
+    try {
+      await this.start();
+    } catch (err) {
+      this.logger.error(`restart failed (${(err as Error).message}); trying again in 5 s`);
+      setTimeout(() => void this.restart(this.consumer!), 5000);
+    }
   }
 
-  private async handleBatch(consumer: Consumer, { batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+  private async handleBatch(consumer: Consumer, { batch, resolveOffset, commitOffsetsIfNecessary, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     if (batch.isEmpty() || !isRunning() || isStale()) return;
     const { topic, partition, messages } = batch;
     const first = Number(messages[0].offset);
@@ -119,8 +144,14 @@ export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeAppli
     stored.inserted(last);
     if (FAILPOINT && ++this.inserts >= Number(FAILPOINT[1])) process.kill(process.pid, 'SIGKILL');
     // Offsets are committed only after the insert: a crash in between re-delivers, and the rows are found stored.
+    // For the same reason a failed commit loses nothing. A rebalance error is rethrown so kafkajs rejoins the group.
     resolveOffset(messages[messages.length - 1].offset);
-    await consumer.commitOffsets([{ topic, partition, offset: String(last + 1) }]);
+    try {
+      await commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: String(last + 1) }] }] });
+    } catch (err) {
+      if (REBALANCE_ERRORS.has((err as { type?: string }).type ?? '')) throw err;
+      this.logger.warn(`commit of ${topic}:${partition}@${last + 1} failed, the rows are stored: ${(err as Error).message}`);
+    }
   }
 
   private async storedOffsets(partition: number, first: number): Promise<StoredOffsets> {

@@ -2,6 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { ClickHouseService } from '@app/clickhouse';
 import type { RejectedEventRow, SearchEventRow } from '@app/contracts';
 
+export interface StoredCounts {
+  events: number;
+  distinctEvents: number;
+  rollup: number;
+  rejected: number;
+}
+
 /** Every ClickHouse statement about search events written by the intake and the ingest app. */
 @Injectable()
 export class SearchEventsRepository {
@@ -36,5 +43,18 @@ export class SearchEventsRepository {
       params,
     );
     return new Set(rows.map((r) => Number(r.offset)));
+  }
+
+  /** What is stored for a customer: raw events (and distinct ids), the rollup's sum, rejected events. */
+  async counts(customer: string): Promise<StoredCounts> {
+    const [row] = await this.ch.query<Record<'events' | 'distinct_events' | 'rollup' | 'rejected', string | number>>(
+      `SELECT
+         (SELECT count() FROM ${this.ch.table('search_events')} WHERE customer = {c:String}) AS events,
+         (SELECT uniqExact(event_id) FROM ${this.ch.table('search_events')} WHERE customer = {c:String}) AS distinct_events,
+         (SELECT sum(searches) FROM ${this.ch.table('search_terms_hourly')} WHERE customer = {c:String}) AS rollup,
+         (SELECT count() FROM ${this.ch.table('rejected_events')} WHERE customer = {c:String}) AS rejected`,
+      { c: customer },
+    );
+    return { events: Number(row.events), distinctEvents: Number(row.distinct_events), rollup: Number(row.rollup), rejected: Number(row.rejected) };
   }
 }

@@ -1,0 +1,2 @@
+export * from './ingest.module';
+export * from './search-events.consumer';

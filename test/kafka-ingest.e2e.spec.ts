@@ -1,0 +1,107 @@
+import { ClickHouseService } from '@app/clickhouse';
+import { SearchEventsConsumer } from '@app/ingest';
+import { LEGACY_SECRET, hmacHeaders, http, startApp, uniqueDatabase, type TestApp } from './support/test-app';
+import { caughtUp, describeKafka, produceEvents, startKafka, type KafkaBroker } from './support/kafka';
+import { eventually, storedCounts } from './support/storage';
+
+const TOPIC = 'search-events';
+const PARTITIONS = 4;
+
+describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS, real broker protocol)', () => {
+  let broker: KafkaBroker;
+  beforeAll(async () => {
+    broker = await startKafka({ [TOPIC]: PARTITIONS });
+  });
+  afterAll(() => broker.stop());
+
+  const kafkaEnv = (group: string) => ({ KAFKA_BROKERS: broker.brokers, KAFKA_TOPIC_SEARCH_EVENTS: TOPIC, KAFKA_GROUP_ID: group, KAFKA_SESSION_TIMEOUT_MS: '6000' });
+
+  describe('one consumer', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startApp(kafkaEnv('single'));
+    });
+    afterAll(() => t.close());
+
+    it('stores events produced to the broker exactly once, rollup included', async () => {
+      await produceEvents(broker, TOPIC, 5000, { customer: 'once' });
+      const counts = await eventually(() => storedCounts(t, 'once'), (c) => c.events >= 5000);
+      expect(counts).toEqual({ events: 5000, distinctEvents: 5000, rollup: 5000, rejected: 0 });
+      await eventually(() => caughtUp(broker, 'single', TOPIC), Boolean);
+      expect(await storedCounts(t, 'once')).toEqual({ events: 5000, distinctEvents: 5000, rollup: 5000, rejected: 0 });
+    });
+
+    it('keeps poison messages in rejected_events with their reason and ingests the good ones of the batch', async () => {
+      const base = { customer: 'poison', instance: 'live', language: 'en', hits: 1 };
+      const poison = [
+        'this is not json',
+        JSON.stringify({ ...base, phrase: undefined }),
+        JSON.stringify({ ...base, phrase: 'negative', hits: -1 }),
+        JSON.stringify({ ...base, phrase: 'future', ts: Date.now() + 60 * 60 * 1000 }),
+        JSON.stringify({ ...base, phrase: 'x'.repeat(10 * 1024) }),
+      ];
+      const good = Array.from({ length: 10 }, (_, i) => JSON.stringify({ ...base, phrase: `good ${i}` }));
+      // One key: all in one partition, so poison and good messages share batches.
+      await broker.producer.send({ topic: TOPIC, acks: -1, messages: [...poison, ...good].map((value) => ({ key: 'same', value })) });
+      await eventually(() => storedCounts(t, 'poison'), (c) => c.events >= 10);
+      const ch = t.app.get(ClickHouseService);
+      const rejected = await eventually(
+        () => ch.query<{ reason: string; topic: string; partition: number; offset: string | number; raw: string }>(
+          `SELECT reason, topic, partition, offset, raw FROM ${ch.table('rejected_events')} WHERE raw LIKE '%poison%' OR raw = 'this is not json' ORDER BY offset`,
+        ),
+        (rows) => rows.length >= 5,
+      );
+      expect(rejected.map((r) => r.reason)).toEqual([
+        'not JSON',
+        'phrase is required (a string)',
+        'hits must be an integer >= 0',
+        'ts is more than 5 minutes in the future',
+        'phrase is longer than 500 characters',
+      ]);
+      expect(rejected[0].raw).toBe('this is not json');
+      expect(new Set(rejected.map((r) => r.topic))).toEqual(new Set([TOPIC]));
+      expect(new Set(rejected.map((r) => r.partition)).size).toBe(1);
+      const offsets = rejected.map((r) => Number(r.offset));
+      expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
+      expect((await storedCounts(t, 'poison')).events).toBe(10);
+    });
+
+    it('keeps every event once when ClickHouse fails for a while', async () => {
+      const ch = t.app.get(ClickHouseService);
+      await ch.command(`DETACH TABLE ${ch.table('search_events')} SYNC`);
+      await produceEvents(broker, TOPIC, 2000, { customer: 'outage' }, 'outage');
+      await new Promise((r) => setTimeout(r, 3000)); // inserts fail and are retried meanwhile
+      await ch.command(`ATTACH TABLE ${ch.table('search_events')}`);
+      const counts = await eventually(() => storedCounts(t, 'outage'), (c) => c.events >= 2000, 40_000);
+      await eventually(() => caughtUp(broker, 'single', TOPIC), Boolean);
+      expect(await storedCounts(t, 'outage')).toEqual({ events: 2000, distinctEvents: 2000, rollup: 2000, rejected: 0 });
+      expect(counts.events).toBe(2000);
+    });
+
+    it('produces POST /events to Kafka and answers after the ack', async () => {
+      const body = JSON.stringify({ events: [{ phrase: 'via kafka', language: 'en', hits: 2 }, { phrase: 'bad', language: 'en', hits: -1 }] });
+      const res = await http(`${t.url}/events`, { method: 'POST', headers: hmacHeaders(LEGACY_SECRET, body), body });
+      expect(res.status).toBe(202);
+      expect(res.body).toEqual({ accepted: 1, rejected: [{ index: 1, reason: 'hits must be an integer >= 0' }] });
+      const counts = await eventually(() => storedCounts(t), (c) => c.events >= 1);
+      expect(counts).toMatchObject({ events: 1, rollup: 1, rejected: 1 });
+    });
+  });
+
+  it('splits the partitions between two consumers of one group and counts exactly', async () => {
+    const database = uniqueDatabase();
+    const a = await startApp({ ...kafkaEnv('pair'), CLICKHOUSE_DATABASE: database });
+    const b = await startApp({ ...kafkaEnv('pair'), CLICKHOUSE_DATABASE: database });
+    try {
+      const assigned = () => [a, b].map((x) => x.app.get(SearchEventsConsumer).assigned);
+      const split = await eventually(async () => assigned(), ([x, y]) => x.length > 0 && y.length > 0 && x.length + y.length === PARTITIONS, 30_000);
+      expect([...split[0], ...split[1]].sort()).toEqual([0, 1, 2, 3]);
+      await produceEvents(broker, TOPIC, 4000, { customer: 'pair' }, 'pair');
+      await eventually(() => caughtUp(broker, 'pair', TOPIC), Boolean, 40_000);
+      expect(await storedCounts(a, 'pair')).toEqual({ events: 4000, distinctEvents: 4000, rollup: 4000, rejected: 0 });
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  }, 120_000);
+});
