@@ -5,8 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -f /usr/include/librdkafka/rdkafka_mock.h ]; then
   if [ "${1:-}" = "--install" ]; then
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq librdkafka-dev gcc >/dev/null
+    as_root=""
+    [ "$(id -u)" = "0" ] || as_root="sudo"
+    $as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq librdkafka-dev gcc >/dev/null
   else
     echo "librdkafka-dev is missing: apt-get install librdkafka-dev (or run with --install as root)" >&2
     exit 1

@@ -1,4 +1,6 @@
 import { ClickHouseService } from '@app/clickhouse';
+import { validateSearchEvent } from '@app/contracts';
+import { SearchEventValidator, SearchEventsRepository } from '@app/events';
 import { SearchEventsConsumer } from '@app/ingest';
 import { LEGACY_SECRET, hmacHeaders, http, startApp, uniqueDatabase, type TestApp } from './support/test-app';
 import { caughtUp, describeKafka, produceEvents, startKafka, type KafkaBroker } from './support/kafka';
@@ -10,7 +12,7 @@ const PARTITIONS = 4;
 describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS, real broker protocol)', () => {
   let broker: KafkaBroker;
   beforeAll(async () => {
-    broker = await startKafka({ [TOPIC]: PARTITIONS });
+    broker = await startKafka({ [TOPIC]: PARTITIONS, reformed: 1 });
   });
   afterAll(() => broker.stop());
 
@@ -104,4 +106,29 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
       await b.close();
     }
   }, 120_000);
+
+  it('skips rows a killed consumer stored when the retry is fetched with other boundaries', async () => {
+    const values = Array.from({ length: 300 }, (_, i) => JSON.stringify({ customer: 'reformed', instance: 'live', phrase: `r${i}`, language: 'en', hits: 1 }));
+    await broker.producer.send({ topic: 'reformed', acks: -1, messages: values.map((value) => ({ value })) });
+    const database = uniqueDatabase();
+    // What a consumer killed after inserting offsets 0-99, before committing, leaves behind.
+    const before = await startApp({ CLICKHOUSE_DATABASE: database });
+    const validator = before.app.get(SearchEventValidator);
+    const rows = values.slice(0, 100).map((value, offset) => {
+      const r = validateSearchEvent(JSON.parse(value), validator.context({ source: 'kafka', topic: 'reformed', partition: 0, offset }));
+      if (!r.ok) throw new Error(r.reason);
+      return r.row;
+    });
+    await before.app.get(SearchEventsRepository).write(rows, [], 'reformed:0:0-99');
+    await before.close();
+
+    // The restarted consumer has no commit and fetches 0-299 in one batch: token reformed:0:0-299 dedups nothing.
+    const after = await startApp({ ...kafkaEnv('reformed'), KAFKA_TOPIC_SEARCH_EVENTS: 'reformed', CLICKHOUSE_DATABASE: database });
+    try {
+      await eventually(() => caughtUp(broker, 'reformed', 'reformed'), Boolean);
+      expect(await storedCounts(after, 'reformed')).toEqual({ events: 300, distinctEvents: 300, rollup: 300, rejected: 0 });
+    } finally {
+      await after.close();
+    }
+  }, 60_000);
 });
