@@ -1,5 +1,9 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { basicHeader, hmacHeaders, http } from './support/test-app';
 import { freshDir, runScript, startService, type Service } from './support/processes';
+
+const run = promisify(execFile);
 
 const STANDALONE = 'apps/standalone/src/main.js';
 
@@ -34,7 +38,12 @@ describe('the built service as a process (fresh DATA_DIR, restart, revoke)', () 
     const listed = await http<Array<{ description: string; permissions: string[] }>>(`${service.url}/secret`, { headers: basicHeader('admin', password) });
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual([expect.objectContaining({ description: 'legacy secret', permissions: ['persistence:write', 'search:write'] })]);
-    // The legacy secret signs correctly: the request is authenticated (403 for a permission it lacks, not 401).
+    // The signed example printed in the banner works as pasted.
+    const example = /Try it: send one signed search event with the legacy secret\n\n([\s\S]*?)\n\nand list/.exec(banner)?.[1];
+    expect(example).toBeDefined();
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', example!.replace(/localhost:\d+/, service.url.replace('http://', ''))]);
+    expect(JSON.parse(stdout)).toEqual({ accepted: 1, rejected: [] });
+    // The legacy secret is an Importer: authenticated (403, not 401) where it lacks the permission.
     expect((await http(`${service.url}/secret`, { headers: hmacHeaders(legacySecret) })).status).toBe(403);
     expect((await http(`${service.url}/secret`, { headers: hmacHeaders('0'.repeat(64)) })).status).toBe(401);
 

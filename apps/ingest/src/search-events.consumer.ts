@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import type { Consumer, EachBatchPayload } from 'kafkajs';
 import { AppConfig } from '@app/config';
 import { chDateTime, validateSearchEvent, type RejectedEventRow, type SearchEventRow } from '@app/contracts';
-import { SearchEventValidator, SearchEventsRepository } from '@app/events';
+import { InsertBatcher, SearchEventValidator, SearchEventsRepository } from '@app/events';
 import { KafkaService } from '@app/kafka';
 import { StoredOffsets } from './stored-offsets';
 
@@ -26,6 +26,11 @@ export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeAppli
   private readonly stored = new Map<number, StoredOffsets>();
   private inserts = 0;
   private stopping = false;
+  /** Bumped at every rebalance: a retrying insert of an earlier generation gives up (its partitions moved on). */
+  private generation = 0;
+  // Concurrent batches of all partitions share one insert: the test broker hands out small batches, and
+  // ClickHouse prefers few large inserts.
+  private readonly batcher = new InsertBatcher((events, rejected, token) => this.writeWithRetry(events, rejected, token!), { lingerMs: 20 });
   /** Partitions of the topic assigned to this consumer at the last rebalance. */
   assigned: number[] = [];
 
@@ -56,12 +61,15 @@ export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeAppli
       groupId: this.config.kafka.groupId,
       sessionTimeout,
       heartbeatInterval: Math.min(3000, Math.floor(sessionTimeout / 3)),
-      // Batches are formed by size or time at the fetch: up to 4 MB per partition, or whatever arrived within 200 ms.
-      maxBytesPerPartition: 4 * 1024 * 1024,
+      // Batches are formed by size or time at the fetch: up to 1 MB per partition and 8 MB per fetch, or whatever
+      // arrived within 200 ms; concurrent batches then share one insert (20 ms linger). The byte caps bound memory.
+      maxBytesPerPartition: 1024 * 1024,
+      maxBytes: 8 * 1024 * 1024,
       minBytes: 64 * 1024,
       maxWaitTimeInMs: 200,
     });
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      this.generation++;
       this.stored.clear();
       this.assigned = [...(payload.memberAssignment[this.topic] ?? [])].sort((a, b) => a - b);
       this.logger.log(`assigned partitions ${this.assigned.join(',') || '(none)'} of ${this.topic}`);
@@ -78,8 +86,8 @@ export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeAppli
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: 4,
-      eachBatch: (payload) => this.handleBatch(consumer, payload),
+      partitionsConsumedConcurrently: 64,
+      eachBatch: (payload) => this.handleBatch(payload),
     });
   }
 
@@ -95,7 +103,7 @@ export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeAppli
     }
   }
 
-  private async handleBatch(consumer: Consumer, { batch, resolveOffset, commitOffsetsIfNecessary, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+  private async handleBatch({ batch, resolveOffset, commitOffsetsIfNecessary, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     if (batch.isEmpty() || !isRunning() || isStale()) return;
     const { topic, partition, messages } = batch;
     const first = Number(messages[0].offset);
@@ -140,7 +148,7 @@ export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeAppli
       });
     }
 
-    await this.writeWithRetry(consumer, topic, rows, rejected, `${topic}:${partition}:${first}-${last}`, heartbeat, isRunning, isStale);
+    await this.withHeartbeats(this.batcher.add(rows, rejected, { key: `${topic}:${partition}:${first}-${last}` }), heartbeat);
     stored.inserted(last);
     if (FAILPOINT && ++this.inserts >= Number(FAILPOINT[1])) process.kill(process.pid, 'SIGKILL');
     // Offsets are committed only after the insert: a crash in between re-delivers, and the rows are found stored.
@@ -166,36 +174,43 @@ export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeAppli
     return stored;
   }
 
-  private async writeWithRetry(
-    consumer: Consumer,
-    topic: string,
-    rows: SearchEventRow[],
-    rejected: RejectedEventRow[],
-    token: string,
-    heartbeat: () => Promise<void>,
-    isRunning: () => boolean,
-    isStale: () => boolean,
-  ): Promise<void> {
+  /** Keeps the group membership alive while a batch waits for its (possibly retried) insert. */
+  private async withHeartbeats(insert: Promise<void>, heartbeat: () => Promise<void>): Promise<void> {
+    let done = false;
+    const settled = insert.finally(() => (done = true));
+    while (!done) {
+      await Promise.race([settled, new Promise((r) => setTimeout(r, 1000))]);
+      if (!done) await heartbeat();
+    }
+    await settled;
+  }
+
+  /**
+   * Inserts with the token of every offset range in it, retrying with capped backoff while storage fails:
+   * fetching is paused, nothing is committed, and the retry sends the same rows with the same token, so a
+   * partly applied attempt is deduplicated.
+   */
+  private async writeWithRetry(rows: SearchEventRow[], rejected: RejectedEventRow[], token: string): Promise<void> {
+    const generation = this.generation;
     let paused = false;
     for (let attempt = 1; ; attempt++) {
       try {
         await this.repository.write(rows, rejected, token);
         if (paused) {
-          consumer.resume([{ topic }]);
+          this.consumer?.resume([{ topic: this.topic }]);
           this.logger.log(`storage is back after ${attempt} attempts; fetching resumed`);
         }
         return;
       } catch (err) {
-        // Rebalanced away or stopping: nothing was committed, the next owner starts from the last commit.
-        if (!isRunning() || isStale()) throw err;
+        // Stopping or rebalanced: nothing was committed; the partitions' next owner starts from the last commit.
+        if (this.stopping || generation !== this.generation) throw err;
         if (!paused) {
-          consumer.pause([{ topic }]);
+          this.consumer?.pause([{ topic: this.topic }]);
           paused = true;
         }
         const delay = Math.min(MAX_BACKOFF_MS, 100 * 2 ** Math.min(attempt, 10)) * (0.5 + Math.random() / 2);
-        this.logger.warn(`insert ${token} failed (attempt ${attempt}, retry in ${Math.round(delay)} ms): ${(err as Error).message}`);
+        this.logger.warn(`insert failed (attempt ${attempt}, retry in ${Math.round(delay)} ms): ${(err as Error).message}`);
         await new Promise((r) => setTimeout(r, delay));
-        await heartbeat();
       }
     }
   }

@@ -49,7 +49,7 @@ export class InProcessEventIntake extends EventIntake {
         ? `http:${customer}:${instance}:${createHash('sha256').update(ids.join(',')).digest('hex')}`
         : undefined;
     try {
-      await this.batcher.add(batch.rows, batch.rejected, token);
+      await this.batcher.add(batch.rows, batch.rejected, { token });
     } catch (err) {
       throw unavailable(this.logger, 'Storage', err);
     }

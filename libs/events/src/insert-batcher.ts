@@ -5,13 +5,22 @@ type Flush = (events: SearchEventRow[], rejected: RejectedEventRow[], token?: st
 interface Pending {
   events: readonly SearchEventRow[];
   rejected: readonly RejectedEventRow[];
+  key?: string;
   resolve: () => void;
   reject: (err: unknown) => void;
 }
 
+export interface AddOptions {
+  /** An insert of its own with this deduplication token (a client retry of the same request is dropped). */
+  token?: string;
+  /** Joins a shared insert whose token is made of the keys of everything in it (e.g. Kafka offset ranges). */
+  key?: string;
+}
+
 /**
- * Group commit for the embedded transport: requests arriving while an insert runs share the next one, and
- * each request's promise settles when its rows are durably written (or the insert failed).
+ * Group commit: additions arriving while an insert runs (or within `lingerMs`) share the next insert, and each
+ * addition's promise settles when its rows are durably written or the insert failed. Used by POST /events on
+ * the embedded transport and by the Kafka consumer across partitions.
  */
 export class InsertBatcher {
   private queue: Pending[] = [];
@@ -19,34 +28,37 @@ export class InsertBatcher {
 
   constructor(
     private readonly flush: Flush,
-    private readonly maxRows = 200_000,
+    private readonly options: { maxRows?: number; lingerMs?: number } = {},
   ) {}
 
-  /** Rows with a token get an insert of their own, so a retry of the same request is deduplicated. */
-  add(events: readonly SearchEventRow[], rejected: readonly RejectedEventRow[], token?: string): Promise<void> {
-    if (token) return this.flush([...events], [...rejected], token);
+  add(events: readonly SearchEventRow[], rejected: readonly RejectedEventRow[], options: AddOptions = {}): Promise<void> {
+    if (options.token) return this.flush([...events], [...rejected], options.token);
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ events, rejected, resolve, reject });
+      this.queue.push({ events, rejected, key: options.key, resolve, reject });
       if (!this.flushing) void this.drain();
     });
   }
 
   private async drain(): Promise<void> {
     this.flushing = true;
-    // Let requests of the same event-loop turn join the first insert.
-    await new Promise((r) => setImmediate(r));
+    const linger = this.options.lingerMs ?? 0;
+    // Let additions of the same moment join the first insert.
+    await new Promise((r) => (linger > 0 ? setTimeout(r, linger) : setImmediate(r)));
+    const maxRows = this.options.maxRows ?? 200_000;
     while (this.queue.length > 0) {
       const batch: Pending[] = [];
       let rows = 0;
-      while (this.queue.length > 0 && (batch.length === 0 || rows + this.queue[0].events.length <= this.maxRows)) {
+      while (this.queue.length > 0 && (batch.length === 0 || rows + this.queue[0].events.length <= maxRows)) {
         const next = this.queue.shift()!;
         rows += next.events.length;
         batch.push(next);
       }
+      const keys = batch.map((p) => p.key).filter((k): k is string => k !== undefined);
       try {
         await this.flush(
           batch.flatMap((p) => p.events),
           batch.flatMap((p) => p.rejected),
+          keys.length > 0 ? keys.sort().join(',') : undefined,
         );
         for (const p of batch) p.resolve();
       } catch (err) {

@@ -1,0 +1,181 @@
+/**
+ * npm run bench:ingest — 1M events through Kafka into ClickHouse, side by side in one run with (a) the same rows
+ * inserted directly and (b) ClickHouse's Kafka table engine consuming the same topic; then freshness at 10k
+ * events/s. Every contender runs alone, in its own process, against the Kafka test broker.
+ * BENCH_EVENTS changes the count (default 1,000,000).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { Kafka, Partitioners, logLevel, type Producer } from 'kafkajs';
+import { searchEvents } from './generator';
+import { peakRssMb } from './proc';
+
+const ROOT = path.resolve(__dirname, '../..');
+const MOCK = path.join(ROOT, '.kafka-mock', 'kafka-mock');
+const COUNT = Number(process.env.BENCH_EVENTS ?? 1_000_000);
+// The mock keeps about 5 MB per partition: 48 partitions hold 1M events (~150 bytes each) with room to spare.
+const PARTITIONS = 48;
+const TOPIC = 'bench-events';
+/** Keep in step with the start:ingest script in package.json. */
+const INGEST_HEAP_FLAG = '--max-old-space-size=192';
+const FRESH_TOPIC = 'bench-fresh';
+
+function log(line: string): void {
+  process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+}
+
+// BENCH_PROFILE=<dir> writes a V8 CPU profile of each child there (what limits the ingest rate).
+const PROFILE = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`] : [];
+
+function spawnNode(script: string, args: string[], env: Record<string, string>, readStdout = true, nodeFlags: string[] = []): ChildProcess {
+  return spawn(process.execPath, [...PROFILE, ...nodeFlags, script, ...args], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['pipe', readStdout ? 'pipe' : 'ignore', 'inherit'],
+  });
+}
+
+function waitForLine(child: ChildProcess, prefix: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const line = buffer.split('\n').find((l) => l.startsWith(prefix));
+      if (line) {
+        child.stdout!.off('data', onData);
+        resolve(line.slice(prefix.length).trim());
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`child exited with ${code} before ${prefix}`)));
+  });
+}
+
+async function produce(producer: Producer, topic: string, events: Iterable<object>, chunk = 48_000): Promise<number> {
+  let sent = 0;
+  let messages: Array<{ key: string; value: string }> = [];
+  const inFlight: Promise<unknown>[] = [];
+  for (const event of events) {
+    messages.push({ key: String(sent++), value: JSON.stringify(event) });
+    if (messages.length === chunk) {
+      inFlight.push(producer.send({ topic, acks: -1, messages }));
+      messages = [];
+      if (inFlight.length >= 2) await inFlight.shift();
+    }
+  }
+  if (messages.length > 0) inFlight.push(producer.send({ topic, acks: -1, messages }));
+  await Promise.all(inFlight);
+  return sent;
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(MOCK)) throw new Error(`${MOCK} is missing: run scripts/build-kafka-mock.sh --install`);
+  const mock = spawn(MOCK, ['1', `${TOPIC}:${PARTITIONS}`, `${FRESH_TOPIC}:8`]);
+  const brokers = await new Promise<string>((r) => mock.stdout.once('data', (d: Buffer) => r(d.toString().trim())));
+  const kafka = new Kafka({ clientId: 'bench', brokers: [brokers], logLevel: logLevel.NOTHING });
+  const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+  const admin = kafka.admin();
+  await producer.connect();
+  await admin.connect();
+  const dataDir = (name: string) => mkdtempSync(path.join(tmpdir(), `bench-${name}-`));
+  const base = { KAFKA_BROKERS: brokers, KAFKA_TOPIC_SEARCH_EVENTS: TOPIC, CLICKHOUSE_DATABASE: 'bench', BENCH_EVENTS: String(COUNT), BENCH_PARTITIONS: String(PARTITIONS) };
+
+  log(`producing ${COUNT} events to ${PARTITIONS} partitions`);
+  let t = performance.now();
+  await produce(producer, TOPIC, searchEvents(COUNT));
+  const produceSeconds = (performance.now() - t) / 1000;
+  const offsets = await admin.fetchTopicOffsets(TOPIC);
+  const stored = offsets.reduce((n, o) => n + Number(o.high) - Number(o.low), 0);
+  if (stored !== COUNT) throw new Error(`the broker holds ${stored} of ${COUNT} events (retention): use more partitions`);
+  log(`produced in ${produceSeconds.toFixed(1)} s`);
+
+  // Ours: the real ingest app, timed from start to every offset committed.
+  log('ours: ingest app');
+  // Started as `npm run start:ingest` starts it (same V8 heap ceiling).
+  const ingest = spawnNode(path.join(ROOT, 'dist/apps/ingest/src/main.js'), [], { ...base, DATA_DIR: dataDir('ingest'), KAFKA_GROUP_ID: 'bench-ingest' }, false, [
+    INGEST_HEAP_FLAG,
+  ]);
+  t = performance.now();
+  let first = 0;
+  let committed = 0;
+  let peak = 0;
+  while (committed < COUNT && performance.now() - t < 900_000) {
+    await new Promise((r) => setTimeout(r, 250));
+    const [group] = await admin.fetchOffsets({ groupId: 'bench-ingest', topics: [TOPIC] });
+    committed = group.partitions.reduce((n, p) => n + Math.max(0, Number(p.offset)), 0);
+    if (committed > 0 && first === 0) first = performance.now();
+    peak = Math.max(peak, peakRssMb(ingest.pid!));
+  }
+  const done = performance.now();
+  peak = Math.max(peak, peakRssMb(ingest.pid!));
+  ingest.kill('SIGTERM');
+  await new Promise((r) => ingest.once('exit', r));
+  const ours = {
+    totalSeconds: (done - t) / 1000,
+    steadySeconds: (done - first) / 1000,
+    eventsPerSecond: Math.round(committed / ((done - first) / 1000)),
+    peakRssMb: peak,
+  };
+  log(`ours: ${JSON.stringify(ours)}`);
+
+  log('(a) direct inserts');
+  const directChild = spawnNode(path.join(__dirname, 'ingest-worker.js'), ['direct'], { ...base, DATA_DIR: dataDir('direct') });
+  const direct = JSON.parse(await waitForLine(directChild, 'RESULT ')) as { eventsPerSecond: number; insertSeconds: number };
+  log(`(a): ${JSON.stringify(direct)}`);
+
+  log('(b) ClickHouse Kafka engine');
+  const engineChild = spawnNode(path.join(__dirname, 'ingest-worker.js'), ['kafka-engine'], { ...base, DATA_DIR: dataDir('engine') });
+  const engine = JSON.parse(await waitForLine(engineChild, 'RESULT ')) as { eventsPerSecond: number; totalSeconds: number; steadySeconds: number; rows: number };
+  log(`(b): ${JSON.stringify(engine)}`);
+
+  log('freshness at 10k events/s');
+  const freshChild = spawnNode(path.join(__dirname, 'ingest-worker.js'), ['freshness'], {
+    ...base,
+    KAFKA_TOPIC_SEARCH_EVENTS: FRESH_TOPIC,
+    KAFKA_GROUP_ID: 'bench-fresh',
+    DATA_DIR: dataDir('fresh'),
+  });
+  await waitForLine(freshChild, 'READY');
+  await new Promise((r) => setTimeout(r, 2000));
+  const seconds = 20;
+  const rate = 10_000;
+  const tick = 100; // ms: 1,000 events and one probe per tick
+  for (let i = 0; i < (seconds * 1000) / tick; i++) {
+    const due = performance.now() + tick;
+    const now = Date.now();
+    const events = [...searchEvents((rate * tick) / 1000, { seed: i + 1, end: now, spanMs: 1 })];
+    events.push({ ...events[0], customer: 'probe', phrase: `probe ${i}`, ts: Date.now() });
+    await producer.send({ topic: FRESH_TOPIC, acks: -1, messages: events.map((e, k) => ({ key: `${i}-${k}`, value: JSON.stringify(e) })) });
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  }
+  await new Promise((r) => setTimeout(r, 3000));
+  freshChild.stdin!.write('stop\n');
+  const fresh = JSON.parse(await waitForLine(freshChild, 'RESULT ')) as { probes: number; p50: number; p95: number; max: number };
+  log(`freshness: ${JSON.stringify(fresh)}`);
+
+  await producer.disconnect();
+  await admin.disconnect();
+  mock.kill('SIGTERM');
+
+  const ratio = (x: number, y: number) => `${(x / y).toFixed(2)}x`;
+  process.stdout.write(`
+## Ingest benchmark (${COUNT.toLocaleString('en')} events, ${PARTITIONS} partitions, Kafka test broker, ${new Date().toISOString().slice(0, 10)})
+
+| contender | events/s | ours relative | time |
+|---|---|---|---|
+| ours: ingest app (validate, normalise, bot detection, insert, commit) | ${ours.eventsPerSecond.toLocaleString('en')} | 1.00x | ${ours.steadySeconds.toFixed(1)} s steady, ${ours.totalSeconds.toFixed(1)} s with start-up |
+| (a) same rows inserted directly with @clickhouse/client | ${direct.eventsPerSecond.toLocaleString('en')} | ${ratio(ours.eventsPerSecond, direct.eventsPerSecond)} | ${direct.insertSeconds.toFixed(1)} s of inserts |
+| (b) ClickHouse Kafka table engine (chdb) | ${engine.eventsPerSecond.toLocaleString('en')} | ${ratio(ours.eventsPerSecond, engine.eventsPerSecond)} | ${engine.steadySeconds.toFixed(1)} s steady, ${engine.totalSeconds.toFixed(1)} s total |
+
+Freshness at 10,000 events/s (produced -> stored, ${fresh.probes} probes): p50 ${fresh.p50} ms, p95 ${fresh.p95} ms, max ${fresh.max} ms.
+Peak RSS of the ingest process: ${ours.peakRssMb} MB. Producing took ${produceSeconds.toFixed(1)} s.
+`);
+  process.exit(0);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${(err as Error).stack}\n`);
+  process.exit(1);
+});
