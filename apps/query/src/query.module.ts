@@ -1,12 +1,15 @@
 import { Module } from '@nestjs/common';
 import { CredentialsBootstrap } from './bootstrap/credentials-bootstrap.service';
+import { ConfigurationModule } from './configuration/configuration.module';
+import { EntitiesModule } from './entities/entities.module';
 import { EventsFeatureModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
+import { NotificationsFeatureModule } from './notifications/notifications.module';
 import { SecretsModule } from './secrets/secrets.module';
 
 /** The query side's features (HTTP API); needs CoreModule beside it. */
 @Module({
-  imports: [HealthModule, SecretsModule, EventsFeatureModule],
+  imports: [HealthModule, SecretsModule, EventsFeatureModule, ConfigurationModule, EntitiesModule, NotificationsFeatureModule],
   providers: [CredentialsBootstrap],
   exports: [CredentialsBootstrap],
 })

@@ -5,6 +5,7 @@ import { AuthModule } from '@app/auth';
 import { ClickHouseModule } from '@app/clickhouse';
 import { AppConfig, ConfigModule } from '@app/config';
 import { HttpModule } from '@app/http';
+import { NotificationsModule } from '@app/notifications';
 
 /**
  * What every HTTP-serving app stands on: configuration, storage with migrations, the CQRS buses, the global
@@ -15,7 +16,7 @@ export class CoreModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CoreModule,
-      imports: [ConfigModule.forRoot(config), ClickHouseModule, AuthModule, HttpModule, CqrsModule.forRoot()],
+      imports: [ConfigModule.forRoot(config), ClickHouseModule, AuthModule, HttpModule, NotificationsModule, CqrsModule.forRoot()],
       providers: [
         {
           provide: APP_PIPE,

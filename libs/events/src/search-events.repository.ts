@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ClickHouseService } from '@app/clickhouse';
 import type { RejectedEventRow, SearchEventRow } from '@app/contracts';
+import { NotificationsRepository } from '@app/notifications';
 
 export interface StoredCounts {
   events: number;
@@ -12,15 +13,38 @@ export interface StoredCounts {
 /** Every ClickHouse statement about search events written by the intake and the ingest app. */
 @Injectable()
 export class SearchEventsRepository {
-  constructor(private readonly ch: ClickHouseService) {}
+  constructor(
+    private readonly ch: ClickHouseService,
+    private readonly notifications: NotificationsRepository,
+  ) {}
 
   /**
-   * Writes accepted and rejected rows. With a token, a retry of the same batch is deduplicated (rollup
+   * Writes accepted and rejected rows; rejected events also leave a notification for their instance (at most
+   * one per instance per hour). With a token, a retry of the same batch is deduplicated (rollup
    * included); each table gets its own token derived from it.
    */
   async write(events: readonly SearchEventRow[], rejected: readonly RejectedEventRow[], token?: string): Promise<void> {
     await this.ch.insert('rejected_events', rejected, token && `${token}:rejected`);
     await this.ch.insert('search_events', events, token && `${token}:events`);
+    await this.notifyRejected(rejected);
+  }
+
+  private async notifyRejected(rejected: readonly RejectedEventRow[]): Promise<void> {
+    const byInstance = new Map<string, RejectedEventRow[]>();
+    for (const r of rejected) {
+      if (!r.customer || !r.instance) continue;
+      const key = `${r.customer}\u0000${r.instance}`;
+      const rows = byInstance.get(key);
+      if (rows) rows.push(r);
+      else byInstance.set(key, [r]);
+    }
+    for (const rows of byInstance.values()) {
+      const { customer, instance, reason } = rows[0];
+      await this.notifications.recordThrottled(customer, instance, 'events-rejected', `Search events were rejected, e.g.: ${reason}`, {
+        rejectedInBatch: rows.length,
+        example: reason,
+      });
+    }
   }
 
   /** The highest offset of this topic partition stored in ClickHouse (events or rejected), or -1. */

@@ -1,0 +1,21 @@
+import { Type } from 'class-transformer';
+import { IsDefined, IsObject, IsString, MaxLength, ValidateNested } from 'class-validator';
+
+export class WebhookConfigDto {
+  /** Absolute http(s) URL, or "" to disable the webhook. */
+  @IsString()
+  @MaxLength(2048)
+  url!: string;
+}
+
+export class ConfigurationDto {
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => WebhookConfigDto)
+  webhookConfig!: WebhookConfigDto;
+}
+
+export interface ConfigurationView {
+  webhookConfig: { url: string };
+}

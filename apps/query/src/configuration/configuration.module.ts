@@ -1,0 +1,15 @@
+import { Global, Module } from '@nestjs/common';
+import { WebhookDeliveryService } from '../webhooks/webhook-delivery.service';
+import { ConfigurationController } from './configuration.controller';
+import { GetConfigurationHandler } from './get-configuration.handler';
+import { InstanceConfigRepository } from './instance-config.repository';
+import { UpdateConfigurationHandler } from './update-configuration.handler';
+
+/** Instance configuration and the webhook it configures. */
+@Global()
+@Module({
+  controllers: [ConfigurationController],
+  providers: [InstanceConfigRepository, UpdateConfigurationHandler, GetConfigurationHandler, WebhookDeliveryService],
+  exports: [WebhookDeliveryService],
+})
+export class ConfigurationModule {}

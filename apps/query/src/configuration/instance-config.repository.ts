@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { ClickHouseService, chDateTime, nextVersion } from '@app/clickhouse';
+
+/** Per-instance configuration as append-only versioned rows; the latest version is the configuration. */
+@Injectable()
+export class InstanceConfigRepository {
+  constructor(private readonly ch: ClickHouseService) {}
+
+  /** The webhook URL, "" when none is set or it was disabled. */
+  async webhookUrl(customer: string, instance: string): Promise<string> {
+    const rows = await this.ch.query<{ webhook_url: string }>(
+      `SELECT webhook_url FROM ${this.ch.table('instance_config')}
+       WHERE customer = {customer:String} AND instance = {instance:String} ORDER BY version DESC LIMIT 1`,
+      { customer, instance },
+    );
+    return rows[0]?.webhook_url ?? '';
+  }
+
+  async saveWebhookUrl(customer: string, instance: string, url: string, changedBy: string): Promise<void> {
+    await this.ch.insert('instance_config', [
+      { customer, instance, version: nextVersion(), webhook_url: url, changed_by: changedBy, changed_at: chDateTime() },
+    ]);
+  }
+}

@@ -1,0 +1,22 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { AppConfig } from '@app/config';
+import { DomainError } from '@app/http';
+import { webhookUrlProblem } from '../webhooks/address-policy';
+import type { ConfigurationView } from './configuration.dto';
+import { InstanceConfigRepository } from './instance-config.repository';
+import { UpdateConfigurationCommand } from './update-configuration.command';
+
+@CommandHandler(UpdateConfigurationCommand)
+export class UpdateConfigurationHandler implements ICommandHandler<UpdateConfigurationCommand> {
+  constructor(
+    private readonly repository: InstanceConfigRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  async execute({ auth, webhookUrl }: UpdateConfigurationCommand): Promise<ConfigurationView> {
+    const problem = webhookUrlProblem(webhookUrl, this.config.webhookAllowPrivateNetworks);
+    if (problem) throw new DomainError('invalid', problem);
+    await this.repository.saveWebhookUrl(auth.customer, auth.instance, webhookUrl, `${auth.scheme}:${auth.principal}`);
+    return { webhookConfig: { url: webhookUrl } };
+  }
+}

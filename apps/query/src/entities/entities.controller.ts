@@ -1,0 +1,91 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseBoolPipe, Put, Query, Req, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { Request, Response } from 'express';
+import { Auth, RequirePermission, type AuthContext } from '@app/auth';
+import { DomainError } from '@app/http';
+import { idsFromQuery } from '../common/ids-query';
+import { PaginationDto } from '../common/pagination.dto';
+import { setTotalCount } from '../common/total-count';
+import { DeleteEntitiesCommand } from './delete-entities.command';
+import { BulkEntitiesDto, ENTITY_ID, EntityBodyDto, type EntityView } from './entity.dto';
+import { EntityTypePipe } from './entity-type.pipe';
+import type { EntityType } from './entity-types';
+import { GetEntityQuery } from './get-entity.query';
+import { ListEntitiesQuery } from './list-entities.query';
+import { SaveEntitiesCommand, type SaveEntitiesResult } from './save-entities.command';
+
+const autosavePipe = new ParseBoolPipe({ optional: true, exceptionFactory: () => new DomainError('invalid', 'autosave must be true or false') });
+
+function entityId(id: string): string {
+  if (!ENTITY_ID.test(id)) throw new DomainError('invalid', 'id must be 1-200 characters of letters, digits and . _ : -');
+  return id;
+}
+
+/** The webhook's entity types: saves and deletes call the instance's webhook before they answer. */
+@Controller('entities/:type')
+export class EntitiesController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Get()
+  @RequirePermission('entities:read')
+  async list(@Auth() auth: AuthContext, @Param('type', EntityTypePipe) type: EntityType, @Query() page: PaginationDto, @Res({ passthrough: true }) res: Response): Promise<EntityView[]> {
+    const { items, total } = await this.queries.execute(new ListEntitiesQuery(auth, type, page._start, page._end));
+    setTotalCount(res, total);
+    return items;
+  }
+
+  @Get(':id')
+  @RequirePermission('entities:read')
+  get(@Auth() auth: AuthContext, @Param('type', EntityTypePipe) type: EntityType, @Param('id') id: string): Promise<EntityView> {
+    return this.queries.execute(new GetEntityQuery(auth, type, entityId(id)));
+  }
+
+  /** 201 when created, 200 when updated; `?autosave=true` stores a revision only (200, no webhook). */
+  @Put(':id')
+  @RequirePermission('entities:write')
+  async save(
+    @Auth() auth: AuthContext,
+    @Param('type', EntityTypePipe) type: EntityType,
+    @Param('id') id: string,
+    @Query('autosave', autosavePipe) autosave: boolean | undefined,
+    @Body() body: EntityBodyDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<EntityView> {
+    const result = await this.commands.execute(new SaveEntitiesCommand(auth, type, [{ ...body, id: entityId(id) }], autosave ?? false));
+    res.status(result.created.length > 0 && !autosave ? 201 : 200);
+    return result.items[0];
+  }
+
+  /** Bulk change: one webhook call per action (created ids in one, updated ids in another). */
+  @Put()
+  @HttpCode(200)
+  @RequirePermission('entities:write')
+  saveMany(
+    @Auth() auth: AuthContext,
+    @Param('type', EntityTypePipe) type: EntityType,
+    @Query('autosave', autosavePipe) autosave: boolean | undefined,
+    @Body() body: BulkEntitiesDto,
+  ): Promise<SaveEntitiesResult> {
+    return this.commands.execute(new SaveEntitiesCommand(auth, type, body.items, autosave ?? false));
+  }
+
+  @Delete(':id')
+  @HttpCode(200)
+  @RequirePermission('entities:write')
+  async remove(@Auth() auth: AuthContext, @Param('type', EntityTypePipe) type: EntityType, @Param('id') id: string): Promise<{ ok: true }> {
+    await this.commands.execute(new DeleteEntitiesCommand(auth, type, [entityId(id)], true));
+    return { ok: true };
+  }
+
+  /** `?ids[]=a&ids[]=b`; unknown ids are ignored. */
+  @Delete()
+  @HttpCode(200)
+  @RequirePermission('entities:write')
+  async removeMany(@Auth() auth: AuthContext, @Param('type', EntityTypePipe) type: EntityType, @Req() req: Request): Promise<{ ok: true; deleted: string[] }> {
+    const deleted = await this.commands.execute(new DeleteEntitiesCommand(auth, type, idsFromQuery(req.query as Record<string, unknown>), false));
+    return { ok: true, deleted };
+  }
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { DeleteEntitiesHandler } from './delete-entities.handler';
+import { EntitiesController } from './entities.controller';
+import { EntitiesRepository } from './entities.repository';
+import { GetEntityHandler } from './get-entity.handler';
+import { ListEntitiesHandler } from './list-entities.handler';
+import { SaveEntitiesHandler } from './save-entities.handler';
+
+@Module({
+  controllers: [EntitiesController],
+  providers: [EntitiesRepository, SaveEntitiesHandler, DeleteEntitiesHandler, GetEntityHandler, ListEntitiesHandler],
+  exports: [EntitiesRepository],
+})
+export class EntitiesModule {}

@@ -1,0 +1,25 @@
+/** The spec's entity types (the webhook's `type` values). */
+export const ENTITY_TYPES = [
+  'landingpage',
+  'component',
+  'menu',
+  'stream',
+  'filter',
+  'banner',
+  'category',
+  'synonym',
+  'antonym',
+  'recommendation',
+  'productfeed',
+] as const;
+
+export type EntityType = (typeof ENTITY_TYPES)[number];
+
+export function isEntityType(value: string): value is EntityType {
+  return (ENTITY_TYPES as readonly string[]).includes(value);
+}
+
+/** Deleting a page sends `delete`, any other type `remove` (the spec's Events section). */
+export function removeAction(type: EntityType): 'delete' | 'remove' {
+  return type === 'landingpage' ? 'delete' : 'remove';
+}

@@ -1,0 +1,22 @@
+import { Command } from '@nestjs/cqrs';
+import type { AuthContext } from '@app/auth';
+import type { EntityItemDto, EntityView } from './entity.dto';
+import type { EntityType } from './entity-types';
+
+export interface SaveEntitiesResult {
+  created: string[];
+  updated: string[];
+  items: EntityView[];
+}
+
+/** Creates or updates entities of one type (one item for PUT /entities/:type/:id). */
+export class SaveEntitiesCommand extends Command<SaveEntitiesResult> {
+  constructor(
+    readonly auth: AuthContext,
+    readonly type: EntityType,
+    readonly items: readonly EntityItemDto[],
+    readonly autosave: boolean,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,13 @@
+import { Query } from '@nestjs/cqrs';
+import type { NotificationView } from '@app/notifications';
+
+export class ListNotificationsQuery extends Query<{ items: NotificationView[]; total: number }> {
+  constructor(
+    readonly customer: string,
+    readonly instance: string,
+    readonly start: number,
+    readonly end: number,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,36 @@
+import { Controller, Delete, Get, HttpCode, Query, Req, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { Request, Response } from 'express';
+import { Auth, RequirePermission, type AuthContext } from '@app/auth';
+import type { NotificationView } from '@app/notifications';
+import { idsFromQuery } from '../common/ids-query';
+import { PaginationDto } from '../common/pagination.dto';
+import { setTotalCount } from '../common/total-count';
+import { DeleteNotificationsCommand } from './delete-notifications.command';
+import { ListNotificationsQuery } from './list-notifications.query';
+
+@Controller('notifications')
+export class NotificationsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  /** Newest first, with X-Total-Count. */
+  @Get()
+  @RequirePermission('notifications:read')
+  async list(@Auth() auth: AuthContext, @Query() page: PaginationDto, @Res({ passthrough: true }) res: Response): Promise<NotificationView[]> {
+    const { items, total } = await this.queries.execute(new ListNotificationsQuery(auth.customer, auth.instance, page._start, page._end));
+    setTotalCount(res, total);
+    return items;
+  }
+
+  /** `?ids[]=a&ids[]=b`: 400 when ids is not an array (and nothing is deleted); unknown ids are ignored. */
+  @Delete()
+  @HttpCode(200)
+  @RequirePermission('notifications:write')
+  async remove(@Auth() auth: AuthContext, @Req() req: Request): Promise<{ ok: true }> {
+    await this.commands.execute(new DeleteNotificationsCommand(auth.customer, auth.instance, idsFromQuery(req.query as Record<string, unknown>)));
+    return { ok: true };
+  }
+}

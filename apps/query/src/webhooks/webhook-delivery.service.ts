@@ -1,0 +1,108 @@
+import { Injectable, Logger } from '@nestjs/common';
+import * as dns from 'node:dns';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { AppConfig } from '@app/config';
+import { NotificationsRepository } from '@app/notifications';
+import { InstanceConfigRepository } from '../configuration/instance-config.repository';
+import { ipLiteral, isPublicAddress, safeOrigin } from './address-policy';
+
+export type WebhookAction = 'create' | 'update' | 'remove' | 'delete';
+
+export interface WebhookCall {
+  customer: string;
+  instance: string;
+  type: string;
+  ids: string[];
+  action: WebhookAction;
+}
+
+export type DeliveryOutcome = 'delivered' | 'failed' | 'disabled' | 'filtered';
+
+/**
+ * The spec's webhook: one POST per change, synchronous inside the save, no retry, no redirects, a timeout of
+ * WEBHOOK_TIMEOUT_MS. A failure is logged and recorded as a notification; the save itself still succeeds.
+ * Unless WEBHOOK_ALLOW_PRIVATE_NETWORKS, the address actually connected to must be public (checked in the DNS
+ * lookup of the connection, so a host name resolving to 10.0.0.1 is refused too).
+ */
+@Injectable()
+export class WebhookDeliveryService {
+  private readonly logger = new Logger('Webhook');
+  /** The resolver behind the connection's lookup; tests may point it at fixed answers. */
+  static resolve: typeof dns.lookup = dns.lookup;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly instanceConfig: InstanceConfigRepository,
+    private readonly notifications: NotificationsRepository,
+  ) {}
+
+  async deliver(call: WebhookCall): Promise<DeliveryOutcome> {
+    if (call.ids.length === 0) return 'disabled';
+    const url = await this.instanceConfig.webhookUrl(call.customer, call.instance);
+    if (!url) return 'disabled';
+    const narrowed = this.config.webhookEntityTypes?.[call.instance];
+    if (narrowed && !narrowed.includes(call.type)) return 'filtered';
+    try {
+      await this.post(url, JSON.stringify(call));
+      return 'delivered';
+    } catch (err) {
+      const reason = (err as Error).message;
+      const origin = safeOrigin(url);
+      this.logger.warn(`delivery to ${origin} failed (${call.type} ${call.action} of ${call.ids.length}): ${reason}`);
+      await this.notifications
+        .record(call.customer, call.instance, 'webhook-failed', `Webhook delivery to ${origin} failed: ${reason}`, {
+          type: call.type,
+          action: call.action,
+          ids: call.ids,
+        })
+        .catch((e: unknown) => this.logger.error(`could not record the failed delivery: ${(e as Error).message}`));
+      return 'failed';
+    }
+  }
+
+  private post(target: string, body: string): Promise<void> {
+    const url = new URL(target);
+    const allowPrivate = this.config.webhookAllowPrivateNetworks;
+    const literal = ipLiteral(url);
+    if (literal && !allowPrivate && !isPublicAddress(literal)) return Promise.reject(new Error(`${literal} is not a public address`));
+    const timeoutMs = this.config.webhookTimeoutMs;
+    return new Promise<void>((resolve, reject) => {
+      const transport = url.protocol === 'https:' ? https : http;
+      const req = transport.request(
+        url,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'search-analytics-webhook/1' },
+          lookup: allowPrivate ? undefined : publicOnlyLookup,
+          agent: false,
+        },
+        (res) => {
+          res.resume();
+          const status = res.statusCode ?? 0;
+          if (status >= 200 && status < 300) resolve();
+          else reject(new Error(status >= 300 && status < 400 ? `answered ${status} (redirects are not followed)` : `answered ${status}`));
+        },
+      );
+      const timer = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      req.on('close', () => clearTimeout(timer));
+      req.on('error', (err) => reject(err));
+      req.end(body);
+    });
+  }
+}
+
+/** dns.lookup for connections that may only reach public addresses: every resolved address must be public. */
+const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+  WebhookDeliveryService.resolve(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, '', 0);
+    const list = addresses as unknown as dns.LookupAddress[];
+    const refused = list.find((a) => !isPublicAddress(a.address));
+    if (list.length === 0 || refused) {
+      return callback(new Error(`${hostname} resolves to ${refused?.address ?? 'nothing'}, which is not a public address`), '', 0);
+    }
+    if ((options as dns.LookupOptions).all) (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+    else callback(null, list[0].address, list[0].family);
+  });
+};
