@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ClickHouseService } from '@app/clickhouse';
-import { LEGACY_SECRET, createKey, hmacHeaders, http, startApp, type TestApp } from './support/test-app';
+import { LEGACY_SECRET, basicHeader, createKey, hmacHeaders, http, startApp, type TestApp } from './support/test-app';
 import { storedCounts } from './support/storage';
 
 describe('POST /events on the embedded transport (e2e over HTTP)', () => {
@@ -103,6 +103,16 @@ describe('POST /events on the embedded transport (e2e over HTTP)', () => {
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toContain('events must contain no more than 10000 elements');
     expect((await storedCounts(t)).events).toBe(before.events);
+  });
+
+  it('leaves one notification per instance and hour for rejected events', async () => {
+    const rejectedNotes = async () =>
+      (await http<Array<{ kind: string; message: string }>>(`${t.url}/notifications?_end=100`, { headers: basicHeader() })).body.filter((n) => n.kind === 'events-rejected');
+    await send({ events: [{ phrase: 'x', language: 'en', hits: -5 }] });
+    await send({ events: [{ phrase: 'y', language: 'en', hits: -6 }] });
+    const notes = await rejectedNotes();
+    expect(notes).toHaveLength(1);
+    expect(notes[0].message).toBe('Search events were rejected, e.g.: phrase is empty');
   });
 
   it('needs search:write', async () => {
