@@ -5,11 +5,12 @@ import { EntitiesModule } from './entities/entities.module';
 import { EventsFeatureModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { NotificationsFeatureModule } from './notifications/notifications.module';
+import { SearchTermsModule } from './search-terms/search-terms.module';
 import { SecretsModule } from './secrets/secrets.module';
 
 /** The query side's features (HTTP API); needs CoreModule beside it. */
 @Module({
-  imports: [HealthModule, SecretsModule, EventsFeatureModule, ConfigurationModule, EntitiesModule, NotificationsFeatureModule],
+  imports: [HealthModule, SecretsModule, EventsFeatureModule, ConfigurationModule, EntitiesModule, NotificationsFeatureModule, SearchTermsModule],
   providers: [CredentialsBootstrap],
   exports: [CredentialsBootstrap],
 })

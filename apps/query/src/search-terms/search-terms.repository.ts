@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import { ClickHouseService } from '@app/clickhouse';
+
+export interface TermsFilter {
+  customer: string;
+  instance: string;
+  zeroHits: boolean;
+  includeBots: boolean;
+  language?: string;
+  /** Start of the window's first hour and of the current hour, in ms (UTC). */
+  fromHour: number;
+  toHour: number;
+  start: number;
+  limit: number;
+}
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const seconds = (ms: number) => Math.floor(ms / 1000);
+const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * Every ClickHouse query of GET /search-terms. Counts come from the rollups, never from raw events: whole UTC
+ * days from search_terms_daily, the hours before the first whole day and of the current day from
+ * search_terms_hourly. The sum equals a raw count over [fromHour, toHour + 1 h).
+ */
+@Injectable()
+export class SearchTermsRepository {
+  constructor(private readonly ch: ClickHouseService) {}
+
+  async terms(f: TermsFilter): Promise<{ rows: Array<{ phrase: string; count: number }>; total: number }> {
+    const firstDay = Math.ceil(f.fromHour / DAY) * DAY;
+    const today = Math.floor(f.toHour / DAY) * DAY;
+    const daily = firstDay < today;
+    const params = {
+      customer: f.customer,
+      instance: f.instance,
+      zero: f.zeroHits ? 1 : 0,
+      bots: f.includeBots ? [0, 1] : [0],
+      language: f.language ?? '',
+      // Whole days [firstDay, today) from the daily table; hours [fromHour, firstDay) and [today, toHour] from the
+      // hourly one (everything hourly when the window holds no whole day).
+      d1: date(firstDay),
+      d2: date(today),
+      h1: seconds(f.fromHour),
+      h2: seconds(daily ? firstDay : f.toHour + HOUR),
+      h3: seconds(daily ? today : f.toHour + HOUR),
+      h4: seconds(f.toHour + HOUR),
+      start: f.start,
+      limit: f.limit,
+    };
+    const common = `customer = {customer:String} AND instance = {instance:String} AND zero_hits = {zero:UInt8} AND bot IN {bots:Array(UInt8)}
+      ${f.language ? 'AND language = {language:String}' : ''}`;
+    const source = `
+      SELECT phrase, searches FROM ${this.ch.table('search_terms_hourly')}
+      WHERE ${common} AND ((hour >= toDateTime({h1:UInt32}, 'UTC') AND hour < toDateTime({h2:UInt32}, 'UTC'))
+                        OR (hour >= toDateTime({h3:UInt32}, 'UTC') AND hour < toDateTime({h4:UInt32}, 'UTC')))
+      ${daily ? `UNION ALL SELECT phrase, searches FROM ${this.ch.table('search_terms_daily')} WHERE ${common} AND day >= {d1:Date} AND day < {d2:Date}` : ''}`;
+    const rows = await this.ch.query<{ phrase: string; count: string | number; total: string | number }>(
+      `SELECT phrase, sum(searches) AS count, count() OVER () AS total FROM (${source})
+       GROUP BY phrase ORDER BY count DESC, phrase ASC LIMIT {limit:UInt32} OFFSET {start:UInt32}`,
+      params,
+    );
+    if (rows.length > 0 || f.start === 0) {
+      return { rows: rows.map((r) => ({ phrase: r.phrase, count: Number(r.count) })), total: Number(rows[0]?.total ?? 0) };
+    }
+    // A page past the end has no row to carry the total.
+    const [{ total }] = await this.ch.query<{ total: string | number }>(`SELECT uniqExact(phrase) AS total FROM (${source})`, params);
+    return { rows: [], total: Number(total) };
+  }
+
+  /**
+   * Entities whose searchPhrases (normalised) contain one of the phrases: those with the filter's language or
+   * no language, or any language when there is no filter.
+   */
+  async handlers(customer: string, instance: string, phrases: readonly string[], language?: string): Promise<Map<string, Array<{ type: string; id: string }>>> {
+    const found = new Map<string, Array<{ type: string; id: string }>>();
+    if (phrases.length === 0) return found;
+    const rows = await this.ch.query<{ type: string; id: string; handled: string[] }>(
+      `SELECT type, id, arrayIntersect(handled_phrases, {phrases:Array(String)}) AS handled FROM (
+         SELECT type, id, handled_phrases, language, deleted FROM ${this.ch.table('entities')}
+         WHERE customer = {customer:String} AND instance = {instance:String} AND kind = 'save'
+         ORDER BY type, id, version DESC LIMIT 1 BY type, id
+       ) WHERE NOT deleted AND hasAny(handled_phrases, {phrases:Array(String)})
+         ${language ? "AND (language = '' OR language = {language:String})" : ''}
+       ORDER BY type, id`,
+      { customer, instance, phrases, language: language ?? '' },
+    );
+    for (const r of rows) {
+      for (const phrase of r.handled) {
+        const list = found.get(phrase) ?? [];
+        list.push({ type: r.type, id: r.id });
+        found.set(phrase, list);
+      }
+    }
+    return found;
+  }
+}
