@@ -5,6 +5,14 @@ import { AppConfig } from '@app/config';
 
 export type QueryParams = Record<string, unknown>;
 
+/** Storage was asked for work after it closed (process shutting down): the client should retry elsewhere. */
+export class StorageUnavailableError extends Error {
+  constructor() {
+    super('storage is shutting down');
+    this.name = 'StorageUnavailableError';
+  }
+}
+
 /**
  * The one ClickHouse client of the process: the embedded engine (chdb) in DATA_DIR when CLICKHOUSE_URL is
  * unset, a server over HTTP otherwise. Same client API, same SQL.
@@ -21,6 +29,8 @@ export class ClickHouseService implements OnApplicationShutdown {
   readonly client: ClickHouseClient;
   readonly database: string;
   readonly embedded: boolean;
+  private pending = 0;
+  private closed = false;
 
   constructor(config: AppConfig) {
     this.database = config.clickhouse.database;
@@ -47,13 +57,23 @@ export class ClickHouseService implements OnApplicationShutdown {
     return `\`${this.database}\`.\`${name}\``;
   }
 
-  async query<T>(sql: string, params: QueryParams = {}): Promise<T[]> {
-    const rs = await this.client.query({ query: sql, query_params: params, format: 'JSONEachRow' });
-    return rs.json<T>();
+  /** Counts operations in flight, so shutdown can wait for them; refuses new ones once closed. */
+  private async run<T>(operation: () => Promise<T>): Promise<T> {
+    if (this.closed) throw new StorageUnavailableError();
+    this.pending++;
+    try {
+      return await operation();
+    } finally {
+      this.pending--;
+    }
+  }
+
+  query<T>(sql: string, params: QueryParams = {}): Promise<T[]> {
+    return this.run(async () => (await this.client.query({ query: sql, query_params: params, format: 'JSONEachRow' })).json<T>());
   }
 
   async command(sql: string, params: QueryParams = {}): Promise<void> {
-    await this.client.command({ query: sql, query_params: params });
+    await this.run(() => this.client.command({ query: sql, query_params: params }));
   }
 
   /**
@@ -63,13 +83,13 @@ export class ClickHouseService implements OnApplicationShutdown {
    */
   async insert<T extends object>(table: string, rows: readonly T[], dedupToken?: string): Promise<void> {
     if (rows.length === 0) return;
-    await this.client.insert({
+    await this.run(() => this.client.insert({
       table: this.table(table),
       values: rows as T[],
       format: 'JSONEachRow',
       // The rollups fed by materialised views are deduplicated with the insert (DESIGN.md section 6).
       clickhouse_settings: { insert_deduplication_token: dedupToken ?? randomUUID(), deduplicate_blocks_in_dependent_materialized_views: 1 },
-    });
+    }));
   }
 
   async ping(): Promise<boolean> {
@@ -83,7 +103,11 @@ export class ClickHouseService implements OnApplicationShutdown {
     }
   }
 
+  /** Waits (up to 10 s) for operations in flight, then closes; later operations get StorageUnavailableError. */
   async onApplicationShutdown(): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (this.pending > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    this.closed = true;
     try {
       await this.client.close();
       if (this.embedded) {

@@ -90,6 +90,9 @@ class EnvironmentVariables {
   @IsOptional() @IsIn(['true', 'false'], { message: 'WEBHOOK_ALLOW_PRIVATE_NETWORKS must be true or false' })
   WEBHOOK_ALLOW_PRIVATE_NETWORKS?: string;
 
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(60000)
+  SEARCH_TERMS_CACHE_MS?: number;
+
   @IsOptional()
   @Matches(/^[a-z0-9-]+=[a-z,]+(;[a-z0-9-]+=[a-z,]+)*$/, {
     message: 'WEBHOOK_ENTITY_TYPES must look like live=synonym,landingpage;stage=menu',
@@ -128,6 +131,8 @@ export class AppConfig {
   readonly webhookTimeoutMs!: number;
   readonly webhookAllowPrivateNetworks!: boolean;
   readonly webhookEntityTypes?: Record<string, string[]>;
+  /** How long a GET /search-terms answer may be reused; 0 turns the cache off. */
+  readonly searchTermsCacheMs!: number;
 
   /** Embedded when no credential source is configured: the first start generates one (DESIGN.md section 3). */
   get hasConfiguredCredentials(): boolean {
@@ -202,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookTimeoutMs: vars.WEBHOOK_TIMEOUT_MS ?? 3000,
     webhookAllowPrivateNetworks: vars.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
     webhookEntityTypes: entityTypes,
+    searchTermsCacheMs: vars.SEARCH_TERMS_CACHE_MS ?? 1000,
   });
   if (config.jwtSecret && config.jwtPublicKey) {
     throw new ConfigurationError('Invalid configuration:\n  SERVICE_JWT_SECRET and SERVICE_JWT_PUBLIC_KEY are both set: choose HS256 (secret) or RS256/ES256 (public key)');

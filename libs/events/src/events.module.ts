@@ -1,14 +1,17 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { KafkaModule, KafkaService } from '@app/kafka';
+import { DataVersions } from './data-versions';
 import { EventIntake, InProcessEventIntake, KafkaEventIntake } from './event-intake';
 import { SearchEventValidator } from './search-event-validator';
 import { SearchEventsRepository } from './search-events.repository';
 
 /** Search-event validation, storage and the intake transport (Kafka when KAFKA_BROKERS is set). */
+@Global()
 @Module({
   imports: [KafkaModule],
   providers: [
+    DataVersions,
     SearchEventValidator,
     SearchEventsRepository,
     {
@@ -18,6 +21,6 @@ import { SearchEventsRepository } from './search-events.repository';
         config.kafka.brokers ? new KafkaEventIntake(validator, repository, kafka, config) : new InProcessEventIntake(validator, repository),
     },
   ],
-  exports: [EventIntake, SearchEventValidator, SearchEventsRepository],
+  exports: [EventIntake, SearchEventValidator, SearchEventsRepository, DataVersions],
 })
 export class EventsModule {}

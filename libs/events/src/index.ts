@@ -1,3 +1,4 @@
+export * from './data-versions';
 export * from './event-intake';
 export * from './events.module';
 export * from './insert-batcher';

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ClickHouseService } from '@app/clickhouse';
 import type { RejectedEventRow, SearchEventRow } from '@app/contracts';
 import { NotificationsRepository } from '@app/notifications';
+import { DataVersions } from './data-versions';
 
 export interface StoredCounts {
   events: number;
@@ -16,6 +17,7 @@ export class SearchEventsRepository {
   constructor(
     private readonly ch: ClickHouseService,
     private readonly notifications: NotificationsRepository,
+    private readonly versions: DataVersions,
   ) {}
 
   /**
@@ -26,6 +28,8 @@ export class SearchEventsRepository {
   async write(events: readonly SearchEventRow[], rejected: readonly RejectedEventRow[], token?: string): Promise<void> {
     await this.ch.insert('rejected_events', rejected, token && `${token}:rejected`);
     await this.ch.insert('search_events', events, token && `${token}:events`);
+    const touched = new Map(events.map((e) => [`${e.customer}\u0000${e.instance}`, e]));
+    for (const e of touched.values()) this.versions.bump(e.customer, e.instance);
     await this.notifyRejected(rejected);
   }
 

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { AuthError } from '@app/auth';
+import { StorageUnavailableError } from '@app/clickhouse';
 import { DomainError } from './domain-error';
 
 const DOMAIN_STATUS = { invalid: 400, 'not-found': 404, forbidden: 403, conflict: 409, unavailable: 503 } as const;
@@ -36,6 +37,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return exception.code === 'forbidden'
         ? { status: 403, body: { statusCode: 403, error: 'Forbidden', message: exception.publicMessage ?? 'Forbidden' } }
         : { status: 401, body: { statusCode: 401, error: 'Unauthorized', message: 'Missing or invalid credentials' } };
+    }
+    if (exception instanceof StorageUnavailableError) {
+      return { status: 503, body: { statusCode: 503, error: 'Service Unavailable', message: 'The service is shutting down; retry' } };
     }
     if (exception instanceof DomainError) {
       const status = DOMAIN_STATUS[exception.code];

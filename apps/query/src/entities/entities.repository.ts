@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ClickHouseService, chDateTime, fromChDateTime, nextVersion } from '@app/clickhouse';
 import { normalisePhrase } from '@app/contracts';
+import { DataVersions } from '@app/events';
 import type { EntityView } from './entity.dto';
 import type { EntityType } from './entity-types';
 
@@ -27,7 +28,10 @@ interface EntityRow {
  */
 @Injectable()
 export class EntitiesRepository {
-  constructor(private readonly ch: ClickHouseService) {}
+  constructor(
+    private readonly ch: ClickHouseService,
+    private readonly versions: DataVersions,
+  ) {}
 
   private current(where: string): string {
     return `SELECT id, search_phrases, language, data, changed_at, deleted FROM ${this.ch.table('entities')}
@@ -76,6 +80,7 @@ export class EntitiesRepository {
         changed_at: chDateTime(now),
       })),
     );
+    this.versions.bump(customer, instance);
     return now;
   }
 }

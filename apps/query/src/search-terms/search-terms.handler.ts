@@ -1,5 +1,8 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
+import { AppConfig } from '@app/config';
+import { DataVersions } from '@app/events';
 import { SearchTermsRepository } from './search-terms.repository';
 import type { SearchTermView } from './search-terms.dto';
 import { SearchTermsQuery } from './search-terms.query';
@@ -11,15 +14,39 @@ export function termId(customer: string, instance: string, phrase: string): stri
   return createHash('sha256').update(`${customer}\u0000${instance}\u0000${phrase}`).digest('hex').slice(0, 32);
 }
 
+type Answer = { items: SearchTermView[]; total: number };
+
+/**
+ * Answers are cached per request and window hour: admin screens repeat the same request, and the embedded engine
+ * runs one query at a time. An entry is dropped as soon as this process writes events or entities of the instance
+ * (DataVersions) and lives at most SEARCH_TERMS_CACHE_MS otherwise (writes of a separate ingest process).
+ */
 @QueryHandler(SearchTermsQuery)
 export class SearchTermsHandler implements IQueryHandler<SearchTermsQuery> {
-  constructor(private readonly repository: SearchTermsRepository) {}
+  private readonly cache?: LRUCache<string, Answer>;
 
-  async execute({ criteria: c }: SearchTermsQuery): Promise<{ items: SearchTermView[]; total: number }> {
+  constructor(
+    private readonly repository: SearchTermsRepository,
+    private readonly versions: DataVersions,
+    config: AppConfig,
+  ) {
+    if (config.searchTermsCacheMs > 0) this.cache = new LRUCache<string, Answer>({ max: 5_000, ttl: config.searchTermsCacheMs });
+  }
+
+  async execute({ criteria: c }: SearchTermsQuery): Promise<Answer> {
     // One "now" for the whole request: whole hours from the hour of now - since through the current hour.
     const now = Date.now();
     const toHour = Math.floor(now / HOUR) * HOUR;
     const fromHour = Math.floor((now - c.sinceDays * 24 * HOUR) / HOUR) * HOUR;
+    const key = JSON.stringify([c, fromHour, this.versions.get(c.customer, c.instance)]);
+    const cached = this.cache?.get(key);
+    if (cached) return cached;
+    const answer = await this.compute(c, fromHour, toHour);
+    this.cache?.set(key, answer);
+    return answer;
+  }
+
+  private async compute(c: SearchTermsQuery['criteria'], fromHour: number, toHour: number): Promise<Answer> {
     const language = c.language?.toLowerCase();
     const { rows, total } = await this.repository.terms({
       customer: c.customer,

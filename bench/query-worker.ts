@@ -1,0 +1,72 @@
+/**
+ * Loads the query benchmark's data set into an embedded engine (skipped when DATA_DIR already holds it) and times
+ * the raw-events scan that the rollups replace. Prints `RESULT {json}`.
+ */
+import { ClickHouseService, MIGRATIONS, MigratorService } from '@app/clickhouse';
+import { loadConfig } from '@app/config';
+import { BotDetector, validateSearchEvent, type SearchEventRow } from '@app/contracts';
+import { searchEvents } from './generator';
+import { quantile } from './proc';
+import { SCENARIOS } from './query-scenarios';
+
+const DAY = 24 * 3_600_000;
+const count = Number(process.env.BENCH_EVENTS ?? 10_000_000);
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const ch = new ClickHouseService(config);
+  await new MigratorService(ch, config).migrate(MIGRATIONS);
+  const stored = Number((await ch.query<{ c: string }>(`SELECT count() AS c FROM ${ch.table('search_events')} WHERE customer = 'demo'`))[0].c);
+  let loadSeconds = 0;
+  if (stored < count) {
+    const started = performance.now();
+    const bots = new BotDetector();
+    const now = Date.now();
+    let batch: SearchEventRow[] = [];
+    let n = 0;
+    for (const e of searchEvents(count, { customer: 'demo', spanMs: 30 * DAY, end: now - 1000 })) {
+      const r = validateSearchEvent(e, { now, retentionDays: 400, bots, source: 'kafka', topic: 'load', partition: 0, offset: n++ });
+      if (r.ok) batch.push(r.row);
+      if (batch.length === 200_000) {
+        await ch.insert('search_events', batch, `load:${n}`);
+        batch = [];
+        process.stderr.write(`loaded ${n}\r`);
+      }
+    }
+    await ch.insert('search_events', batch, `load:${n}`);
+    await ch.command(`OPTIMIZE TABLE ${ch.table('search_terms_daily')} FINAL`);
+    loadSeconds = (performance.now() - started) / 1000;
+  }
+  const [stats] = await ch.query<Record<string, string | number>>(
+    `SELECT (SELECT count() FROM ${ch.table('search_events')}) AS events,
+            (SELECT count() FROM ${ch.table('search_terms_hourly')}) AS hourly_rows,
+            (SELECT count() FROM ${ch.table('search_terms_daily')}) AS daily_rows,
+            (SELECT uniqExact(phrase) FROM ${ch.table('search_events')}) AS phrases`,
+  );
+
+  // The raw scan the rollups replace: the same answer from search_events.
+  const raw: Record<string, { p50: number; p95: number }> = {};
+  for (const s of SCENARIOS) {
+    const times: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const t = performance.now();
+      await ch.query(
+        `SELECT phrase, count() AS c, count() OVER () AS total FROM ${ch.table('search_events')}
+         WHERE customer = 'demo' AND instance = 'live' AND ts >= toStartOfHour(now() - toIntervalDay({days:UInt32}))
+           AND (hits = 0) = {zero:Bool} AND NOT bot ${s.language ? 'AND language = {language:String}' : ''}
+         GROUP BY phrase ORDER BY c DESC, phrase LIMIT 10`,
+        { days: s.days, zero: !s.hits, language: s.language ?? '' },
+      );
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    raw[s.name] = { p50: Math.round(quantile(times, 0.5)), p95: Math.round(quantile(times, 0.95)) };
+  }
+  process.stdout.write(`RESULT ${JSON.stringify({ loadSeconds, stats, raw })}\n`);
+  await ch.onApplicationShutdown();
+}
+
+main().catch((err) => {
+  process.stderr.write(`${(err as Error).stack}\n`);
+  process.exit(1);
+});

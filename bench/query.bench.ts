@@ -1,0 +1,106 @@
+/**
+ * npm run bench:query — GET /search-terms at 10M events over 30 days (200k phrases, Zipf; 5 languages; 5 % bots;
+ * 10 % zero hits): latency p50/p95 of sequential requests, and requests/s and latency under load from autocannon
+ * (10 connections, 10 s), for since=1d, 7d and 30d, hits=false, with and without a language; beside the raw
+ * scan of search_events for the same answer. The data set is kept in tmp/bench-query and reused.
+ */
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { quantile } from './proc';
+import { SCENARIOS, queryString } from './query-scenarios';
+
+const ROOT = path.resolve(__dirname, '../..');
+const DATA_DIR = process.env.BENCH_DATA_DIR ?? path.join(ROOT, 'tmp', 'bench-query');
+const BASIC = 'bench:bench-password-1';
+const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR, CLICKHOUSE_DATABASE: 'bench', SERVICE_BASIC_AUTH: BASIC, BENCH_EVENTS: process.env.BENCH_EVENTS ?? '10000000' };
+
+function run(script: string, extraEnv: Record<string, string> = {}) {
+  return spawn(process.execPath, [script], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
+}
+
+async function startApp(cacheMs: string): Promise<{ app: ReturnType<typeof run>; base: string }> {
+  const port = 3900 + Math.floor(Math.random() * 90);
+  const app = run(path.join(ROOT, 'dist/apps/standalone/src/main.js'), { PORT: String(port), SEARCH_TERMS_CACHE_MS: cacheMs });
+  app.stdout.resume();
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${base}/health`)).ok) return { app, base };
+    } catch {
+      /* starting */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the app did not start');
+}
+
+async function load(url: string, authorization: string): Promise<autocannon.Result> {
+  const result = await autocannon({ url, connections: 10, duration: 10, headers: { authorization } });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors under load`);
+  return result;
+}
+
+async function main(): Promise<void> {
+  process.stderr.write('loading (or reusing) the data set and timing raw scans\n');
+  const worker = run(path.join(__dirname, 'query-worker.js'));
+  let out = '';
+  worker.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  await new Promise((r) => worker.once('exit', r));
+  const result = JSON.parse(/RESULT (.*)/.exec(out)![1]) as { loadSeconds: number; stats: Record<string, number>; raw: Record<string, { p50: number; p95: number }> };
+
+  const authorization = `Basic ${Buffer.from(BASIC).toString('base64')}`;
+  const sequential = async (url: string) => {
+    for (let i = 0; i < 5; i++) await (await fetch(url, { headers: { authorization } })).text(); // warm-up
+    const times: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const t = performance.now();
+      const res = await fetch(url, { headers: { authorization } });
+      await res.text();
+      if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+      times.push(performance.now() - t);
+    }
+    return times.sort((a, b) => a - b);
+  };
+
+  // Computed answers first (cache off), then the same load with the default answer cache.
+  const cold: Record<string, { times: number[]; load: autocannon.Result }> = {};
+  const uncached = await startApp('0');
+  for (const s of SCENARIOS) {
+    const url = `${uncached.base}/search-terms?${queryString(s)}`;
+    cold[s.name] = { times: await sequential(url), load: await load(url, authorization) };
+    process.stderr.write(`${s.name}: computed ${Math.round(cold[s.name].load.requests.average)} req/s\n`);
+  }
+  uncached.app.kill('SIGTERM');
+  await new Promise((r) => uncached.app.once('exit', r));
+  const cached = await startApp('1000');
+  const rows: string[] = [];
+  for (const s of SCENARIOS) {
+    const { times, load: c } = cold[s.name];
+    const warm = await load(`${cached.base}/search-terms?${queryString(s)}`, authorization);
+    const raw = result.raw[s.name];
+    rows.push(
+      `| ${s.name} | ${quantile(times, 0.5).toFixed(1)} | ${quantile(times, 0.95).toFixed(1)} | ${Math.round(c.requests.average)} | ${c.latency.p50} | ${c.latency.p97_5} | ${Math.round(warm.requests.average)} | ${warm.latency.p97_5} | ${raw.p50} | ${raw.p95} |`,
+    );
+    process.stderr.write(`${rows[rows.length - 1]}\n`);
+  }
+  cached.app.kill('SIGTERM');
+  const st = result.stats;
+  process.stdout.write(`
+## Query benchmark (${Number(st.events).toLocaleString('en')} events over 30 days, ${Number(st.phrases).toLocaleString('en')} distinct phrases, ${new Date().toISOString().slice(0, 10)})
+
+Rollup rows: hourly ${Number(st.hourly_rows).toLocaleString('en')}, daily ${Number(st.daily_rows).toLocaleString('en')}.${result.loadSeconds ? ` Loading took ${result.loadSeconds.toFixed(0)} s.` : ''}
+
+Computed: answer cache off (SEARCH_TERMS_CACHE_MS=0), every request aggregates the rollups. Sequential: one client, 50 requests. Load: autocannon, 10 connections, 10 s. Cached: the default 1 s answer cache. Raw scan: the same answer from search_events, timed inside the engine.
+
+| request | computed p50 ms | computed p95 ms | computed under load req/s | load p50 ms | load p97.5 ms | cached under load req/s | cached p97.5 ms | raw scan p50 ms | raw scan p95 ms |
+|---|---|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+`);
+  process.exit(0);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${(err as Error).stack}\n`);
+  process.exit(1);
+});
