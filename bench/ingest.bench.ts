@@ -71,7 +71,7 @@ async function produce(producer: Producer, topic: string, events: Iterable<objec
 
 async function main(): Promise<void> {
   if (!existsSync(MOCK)) throw new Error(`${MOCK} is missing: run scripts/build-kafka-mock.sh --install`);
-  const mock = spawn(MOCK, ['1', `${TOPIC}:${PARTITIONS}`, `${FRESH_TOPIC}:8`]);
+  const mock = spawn(MOCK, ['1', `${TOPIC}:${PARTITIONS}`, `${FRESH_TOPIC}:8`, 'catalogue-documents:1']);
   const brokers = await new Promise<string>((r) => mock.stdout.once('data', (d: Buffer) => r(d.toString().trim())));
   const kafka = new Kafka({ clientId: 'bench', brokers: [brokers], logLevel: logLevel.NOTHING });
   const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });

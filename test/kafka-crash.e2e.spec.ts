@@ -9,7 +9,7 @@ describeKafka('an ingest process killed between insert and commit (real process,
   let broker: KafkaBroker;
   let service: Service | undefined;
   beforeAll(async () => {
-    broker = await startKafka({ [TOPIC]: 4 });
+    broker = await startKafka({ [TOPIC]: 4, 'catalogue-documents': 1 });
   });
   afterAll(async () => {
     await service?.stop();

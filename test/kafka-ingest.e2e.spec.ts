@@ -1,8 +1,8 @@
 import { ClickHouseService } from '@app/clickhouse';
 import { validateSearchEvent } from '@app/contracts';
 import { SearchEventValidator, SearchEventsRepository } from '@app/events';
-import { SearchEventsConsumer } from '@app/ingest';
-import { LEGACY_SECRET, hmacHeaders, http, startApp, uniqueDatabase, type TestApp } from './support/test-app';
+import { IngestConsumer } from '@app/ingest';
+import { LEGACY_SECRET, basicHeader, hmacHeaders, http, startApp, uniqueDatabase, type TestApp } from './support/test-app';
 import { caughtUp, describeKafka, produceEvents, startKafka, type KafkaBroker } from './support/kafka';
 import { eventually, storedCounts } from './support/storage';
 
@@ -12,7 +12,7 @@ const PARTITIONS = 4;
 describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS, real broker protocol)', () => {
   let broker: KafkaBroker;
   beforeAll(async () => {
-    broker = await startKafka({ [TOPIC]: PARTITIONS, reformed: 1 });
+    broker = await startKafka({ [TOPIC]: PARTITIONS, reformed: 1, 'catalogue-documents': 2 });
   });
   afterAll(() => broker.stop());
 
@@ -80,6 +80,19 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
       expect(counts.events).toBe(2000);
     });
 
+    it('ingests catalogue documents from their topic; the latest write of an id wins', async () => {
+      const doc = (id: string, rating: number | string) => ({ key: id, value: JSON.stringify({ customer: 'demo', instance: 'live', id, rating }) });
+      await broker.producer.send({ topic: 'catalogue-documents', acks: -1, messages: [doc('k1', 0.2), doc('k2', 0.2), doc('k1', 0.9), doc('k3', 'high')] });
+      const check = async () => (await http<Record<string, unknown>>(`${t.url}/ranking-mix-config/check-data`, { headers: basicHeader() })).body.rating;
+      expect(await eventually(check, (r) => JSON.stringify(r) === JSON.stringify({ result: true }))).toEqual({ result: true });
+      const body = JSON.stringify({ documents: [{ id: 'k1', rating: 0.2 }] });
+      expect((await http(`${t.url}/documents`, { method: 'PUT', headers: hmacHeaders(LEGACY_SECRET, body), body })).status).toBe(202);
+      expect(await eventually(check, (r) => JSON.stringify(r) !== JSON.stringify({ result: true }))).toEqual({ result: false, reasons: ['No ranking mix data.'] });
+      const ch = t.app.get(ClickHouseService);
+      const rejected = await ch.query<{ reason: string; kind: string }>(`SELECT reason, kind FROM ${ch.table('rejected_events')} WHERE kind = 'document'`);
+      expect(rejected).toEqual([{ reason: 'rating must be a number or null', kind: 'document' }]);
+    });
+
     it('produces POST /events to Kafka and answers after the ack', async () => {
       const body = JSON.stringify({ events: [{ phrase: 'via kafka', language: 'en', hits: 2 }, { phrase: 'bad', language: 'en', hits: -1 }] });
       const res = await http(`${t.url}/events`, { method: 'POST', headers: hmacHeaders(LEGACY_SECRET, body), body });
@@ -95,7 +108,7 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
     const a = await startApp({ ...kafkaEnv('pair'), CLICKHOUSE_DATABASE: database });
     const b = await startApp({ ...kafkaEnv('pair'), CLICKHOUSE_DATABASE: database });
     try {
-      const assigned = () => [a, b].map((x) => x.app.get(SearchEventsConsumer).assigned);
+      const assigned = () => [a, b].map((x) => x.app.get(IngestConsumer).assigned[TOPIC] ?? []);
       const split = await eventually(async () => assigned(), ([x, y]) => x.length > 0 && y.length > 0 && x.length + y.length === PARTITIONS, 30_000);
       expect([...split[0], ...split[1]].sort()).toEqual([0, 1, 2, 3]);
       await produceEvents(broker, TOPIC, 4000, { customer: 'pair' }, 'pair');

@@ -1,2 +1,2 @@
 export * from './ingest.module';
-export * from './search-events.consumer';
+export * from './ingest.consumer';

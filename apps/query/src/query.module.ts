@@ -1,16 +1,18 @@
 import { Module } from '@nestjs/common';
 import { CredentialsBootstrap } from './bootstrap/credentials-bootstrap.service';
 import { ConfigurationModule } from './configuration/configuration.module';
+import { DocumentsModule } from './documents/documents.module';
 import { EntitiesModule } from './entities/entities.module';
 import { EventsFeatureModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { NotificationsFeatureModule } from './notifications/notifications.module';
+import { RankingMixModule } from './ranking-mix/ranking-mix.module';
 import { SearchTermsModule } from './search-terms/search-terms.module';
 import { SecretsModule } from './secrets/secrets.module';
 
 /** The query side's features (HTTP API); needs CoreModule beside it. */
 @Module({
-  imports: [HealthModule, SecretsModule, EventsFeatureModule, ConfigurationModule, EntitiesModule, NotificationsFeatureModule, SearchTermsModule],
+  imports: [HealthModule, SecretsModule, EventsFeatureModule, ConfigurationModule, EntitiesModule, NotificationsFeatureModule, SearchTermsModule, DocumentsModule, RankingMixModule],
   providers: [CredentialsBootstrap],
   exports: [CredentialsBootstrap],
 })

@@ -3,3 +3,4 @@ export * from './normalise-phrase';
 export * from './rejected-event';
 export * from './search-event';
 export * from './ch-time';
+export * from './catalogue-document';

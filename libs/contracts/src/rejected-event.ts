@@ -1,3 +1,4 @@
+import { chDateTime } from './ch-time';
 import type { EventSource } from './search-event';
 
 /** A row of `rejected_events`: nothing is dropped silently; the raw payload is kept with its reason. */
@@ -13,4 +14,21 @@ export interface RejectedEventRow {
   raw: string;
   reason: string;
   received_at: string;
+}
+
+/** A rejected item of an HTTP request, kept with its index. */
+export function rejectedHttpItem(customer: string, instance: string, kind: RejectedEventRow['kind'], index: number, item: unknown, reason: string, now: number): RejectedEventRow {
+  return {
+    customer,
+    instance,
+    kind,
+    source: 'http',
+    topic: '',
+    partition: -1,
+    offset: -1,
+    item_index: index,
+    raw: JSON.stringify(item) ?? 'undefined',
+    reason,
+    received_at: chDateTime(now),
+  };
 }

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { AppConfig } from '@app/config';
-import { fromChDateTime, type SearchEvent } from '@app/contracts';
+import { fromChDateTime, type SearchEvent, type SearchEventRow } from '@app/contracts';
 import { DomainError } from '@app/http';
 import { KafkaService } from '@app/kafka';
 import { InsertBatcher } from './insert-batcher';
@@ -31,7 +31,7 @@ function unavailable(logger: Logger, what: string, err: unknown): DomainError {
 @Injectable()
 export class InProcessEventIntake extends EventIntake {
   private readonly logger = new Logger('EventIntake');
-  private readonly batcher: InsertBatcher;
+  private readonly batcher: InsertBatcher<SearchEventRow>;
 
   constructor(
     private readonly validator: SearchEventValidator,

@@ -2,6 +2,8 @@ import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { KafkaModule, KafkaService } from '@app/kafka';
 import { DataVersions } from './data-versions';
+import { DocumentIntake } from './document-intake';
+import { DocumentsRepository } from './documents.repository';
 import { EventIntake, InProcessEventIntake, KafkaEventIntake } from './event-intake';
 import { SearchEventValidator } from './search-event-validator';
 import { SearchEventsRepository } from './search-events.repository';
@@ -12,6 +14,8 @@ import { SearchEventsRepository } from './search-events.repository';
   imports: [KafkaModule],
   providers: [
     DataVersions,
+    DocumentsRepository,
+    DocumentIntake,
     SearchEventValidator,
     SearchEventsRepository,
     {
@@ -21,6 +25,6 @@ import { SearchEventsRepository } from './search-events.repository';
         config.kafka.brokers ? new KafkaEventIntake(validator, repository, kafka, config) : new InProcessEventIntake(validator, repository),
     },
   ],
-  exports: [EventIntake, SearchEventValidator, SearchEventsRepository, DataVersions],
+  exports: [EventIntake, SearchEventValidator, SearchEventsRepository, DataVersions, DocumentsRepository, DocumentIntake],
 })
 export class EventsModule {}

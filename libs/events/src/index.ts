@@ -4,3 +4,5 @@ export * from './events.module';
 export * from './insert-batcher';
 export * from './search-event-validator';
 export * from './search-events.repository';
+export * from './document-intake';
+export * from './documents.repository';

@@ -1,9 +1,9 @@
-import type { RejectedEventRow, SearchEventRow } from '@app/contracts';
+import type { RejectedEventRow } from '@app/contracts';
 
-type Flush = (events: SearchEventRow[], rejected: RejectedEventRow[], token?: string) => Promise<void>;
+type Flush<Row> = (rows: Row[], rejected: RejectedEventRow[], token?: string) => Promise<void>;
 
-interface Pending {
-  events: readonly SearchEventRow[];
+interface Pending<Row> {
+  events: readonly Row[];
   rejected: readonly RejectedEventRow[];
   key?: string;
   resolve: () => void;
@@ -22,16 +22,16 @@ export interface AddOptions {
  * addition's promise settles when its rows are durably written or the insert failed. Used by POST /events on
  * the embedded transport and by the Kafka consumer across partitions.
  */
-export class InsertBatcher {
-  private queue: Pending[] = [];
+export class InsertBatcher<Row> {
+  private queue: Pending<Row>[] = [];
   private flushing = false;
 
   constructor(
-    private readonly flush: Flush,
+    private readonly flush: Flush<Row>,
     private readonly options: { maxRows?: number; lingerMs?: number } = {},
   ) {}
 
-  add(events: readonly SearchEventRow[], rejected: readonly RejectedEventRow[], options: AddOptions = {}): Promise<void> {
+  add(events: readonly Row[], rejected: readonly RejectedEventRow[], options: AddOptions = {}): Promise<void> {
     if (options.token) return this.flush([...events], [...rejected], options.token);
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ events, rejected, key: options.key, resolve, reject });
@@ -46,7 +46,7 @@ export class InsertBatcher {
     await new Promise((r) => (linger > 0 ? setTimeout(r, linger) : setImmediate(r)));
     const maxRows = this.options.maxRows ?? 200_000;
     while (this.queue.length > 0) {
-      const batch: Pending[] = [];
+      const batch: Pending<Row>[] = [];
       let rows = 0;
       while (this.queue.length > 0 && (batch.length === 0 || rows + this.queue[0].events.length <= maxRows)) {
         const next = this.queue.shift()!;

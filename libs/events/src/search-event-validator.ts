@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { BotDetector, chDateTime, validateSearchEvent, type RejectedEventRow, type SearchEventRow, type ValidationContext } from '@app/contracts';
+import { BotDetector, rejectedHttpItem, validateSearchEvent, type RejectedEventRow, type SearchEventRow, type ValidationContext } from '@app/contracts';
 
 export interface ValidatedBatch {
   rows: SearchEventRow[];
@@ -33,19 +33,7 @@ export class SearchEventValidator {
         return;
       }
       batch.reasons.push({ index, reason: result.reason });
-      batch.rejected.push({
-        customer,
-        instance,
-        kind: 'search-event',
-        source: 'http',
-        topic: '',
-        partition: -1,
-        offset: -1,
-        item_index: index,
-        raw: JSON.stringify(item) ?? 'undefined',
-        reason: result.reason,
-        received_at: chDateTime(ctx.now),
-      });
+      batch.rejected.push(rejectedHttpItem(customer, instance, 'search-event', index, item, result.reason, ctx.now));
     });
     return batch;
   }

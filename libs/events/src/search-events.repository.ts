@@ -61,12 +61,12 @@ export class SearchEventsRepository {
     return last === null || last === undefined ? -1 : Number(last);
   }
 
-  /** Offsets of this topic partition in [from, to] already stored (events or rejected). */
-  async storedOffsets(topic: string, partition: number, from: number, to: number): Promise<Set<number>> {
+  /** Offsets of this topic partition in [from, to] already stored in `table` or as rejected. */
+  async storedOffsets(table: 'search_events' | 'documents', topic: string, partition: number, from: number, to: number): Promise<Set<number>> {
     const params = { topic, partition, from, to };
     const where = `source = 'kafka' AND topic = {topic:String} AND partition = {partition:Int32} AND offset BETWEEN {from:Int64} AND {to:Int64}`;
     const rows = await this.ch.query<{ offset: string }>(
-      `SELECT offset FROM ${this.ch.table('search_events')} WHERE ${where}
+      `SELECT offset FROM ${this.ch.table(table)} WHERE ${where}
        UNION ALL SELECT offset FROM ${this.ch.table('rejected_events')} WHERE ${where}`,
       params,
     );
@@ -80,7 +80,7 @@ export class SearchEventsRepository {
          (SELECT count() FROM ${this.ch.table('search_events')} WHERE customer = {c:String}) AS events,
          (SELECT uniqExact(event_id) FROM ${this.ch.table('search_events')} WHERE customer = {c:String}) AS distinct_events,
          (SELECT sum(searches) FROM ${this.ch.table('search_terms_hourly')} WHERE customer = {c:String}) AS rollup,
-         (SELECT count() FROM ${this.ch.table('rejected_events')} WHERE customer = {c:String}) AS rejected`,
+         (SELECT count() FROM ${this.ch.table('rejected_events')} WHERE customer = {c:String} AND kind = 'search-event') AS rejected`,
       { c: customer },
     );
     return { events: Number(row.events), distinctEvents: Number(row.distinct_events), rollup: Number(row.rollup), rejected: Number(row.rejected) };

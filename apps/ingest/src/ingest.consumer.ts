@@ -1,9 +1,10 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { Consumer, EachBatchPayload } from 'kafkajs';
 import { AppConfig } from '@app/config';
-import { chDateTime, validateSearchEvent, type RejectedEventRow, type SearchEventRow } from '@app/contracts';
-import { InsertBatcher, SearchEventValidator, SearchEventsRepository } from '@app/events';
+import { chDateTime, validateDocument, validateSearchEvent, type RejectedEventRow } from '@app/contracts';
+import { DocumentsRepository, InsertBatcher, SearchEventValidator, SearchEventsRepository } from '@app/events';
 import { KafkaService } from '@app/kafka';
+import type { IngestPipeline } from './ingest-pipeline';
 import { StoredOffsets } from './stored-offsets';
 
 const MAX_BACKOFF_MS = 10_000;
@@ -14,35 +15,52 @@ const REBALANCE_ERRORS = new Set(['REBALANCE_IN_PROGRESS', 'NOT_COORDINATOR_FOR_
 const FAILPOINT = /^crash-after-insert:(\d+)$/.exec(process.env.INGEST_FAILPOINT ?? '');
 
 /**
- * The ingest app's Kafka consumer: per partition batch, validate, insert with
- * insert_deduplication_token = topic:partition:first-last, and only then commit. Invalid messages go to
- * rejected_events with their offset while the rest of the batch goes on. While ClickHouse fails: fetching
+ * The ingest app's Kafka consumer, for search events and catalogue documents: per partition batch, validate,
+ * insert with insert_deduplication_token = topic:partition:first-last, and only then commit. Invalid messages go
+ * to rejected_events with their offset while the rest of the batch goes on. While ClickHouse fails: fetching
  * stops, the insert is retried with capped backoff, nothing is committed or dropped.
  */
 @Injectable()
-export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(SearchEventsConsumer.name);
+export class IngestConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(IngestConsumer.name);
   private consumer?: Consumer;
-  private readonly stored = new Map<number, StoredOffsets>();
+  /** Per topic: its pipeline, and a batcher through which concurrent batches of all partitions share one insert
+   * (the test broker hands out small batches, and ClickHouse prefers few large inserts). */
+  private readonly topics = new Map<string, { pipeline: IngestPipeline; batcher: InsertBatcher<object> }>();
+  private readonly stored = new Map<string, StoredOffsets>();
   private inserts = 0;
   private stopping = false;
   /** Bumped at every rebalance: a retrying insert of an earlier generation gives up (its partitions moved on). */
   private generation = 0;
-  // Concurrent batches of all partitions share one insert: the test broker hands out small batches, and
-  // ClickHouse prefers few large inserts.
-  private readonly batcher = new InsertBatcher((events, rejected, token) => this.writeWithRetry(events, rejected, token!), { lingerMs: 20 });
-  /** Partitions of the topic assigned to this consumer at the last rebalance. */
-  assigned: number[] = [];
+  /** Partitions per topic assigned to this consumer at the last rebalance. */
+  assigned: Record<string, number[]> = {};
 
   constructor(
     private readonly config: AppConfig,
     private readonly kafka: KafkaService,
-    private readonly validator: SearchEventValidator,
-    private readonly repository: SearchEventsRepository,
-  ) {}
-
-  private get topic(): string {
-    return this.config.kafka.topicSearchEvents;
+    validator: SearchEventValidator,
+    private readonly events: SearchEventsRepository,
+    documents: DocumentsRepository,
+  ) {
+    const pipelines: Record<string, IngestPipeline> = {
+      [config.kafka.topicSearchEvents]: {
+        table: 'search_events',
+        kind: 'search-event',
+        validate: (value, m) => validateSearchEvent(value, validator.context({ source: 'kafka', ...m })),
+        write: (rows, rejected, token) => events.write(rows as never, rejected, token),
+      },
+      [config.kafka.topicDocuments]: {
+        table: 'documents',
+        kind: 'document',
+        // Same id -> same partition (keyed by id), so offsets order the writes of one document; the message time
+        // in ns plus the offset makes a version comparable with the in-process transport's clock.
+        validate: (value, m) => validateDocument(value, { source: 'kafka', now: m.now, topic: m.topic, partition: m.partition, offset: m.offset, version: String(BigInt(m.timestamp) * 1_000_000n + BigInt(m.offset % 1_000_000)) }),
+        write: (rows, rejected, token) => documents.write(rows as never, rejected, token),
+      },
+    };
+    for (const [topic, pipeline] of Object.entries(pipelines)) {
+      this.topics.set(topic, { pipeline, batcher: new InsertBatcher<object>((rows, rejected, token) => this.writeWithRetry(topic, pipeline, rows, rejected, token!), { lingerMs: 20 }) });
+    }
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -71,8 +89,11 @@ export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeAppli
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
       this.generation++;
       this.stored.clear();
-      this.assigned = [...(payload.memberAssignment[this.topic] ?? [])].sort((a, b) => a - b);
-      this.logger.log(`assigned partitions ${this.assigned.join(',') || '(none)'} of ${this.topic}`);
+      this.assigned = {};
+      for (const topic of this.topics.keys()) {
+        this.assigned[topic] = [...(payload.memberAssignment[topic] ?? [])].sort((a, b) => a - b);
+        this.logger.log(`assigned partitions ${this.assigned[topic].join(',') || '(none)'} of ${topic}`);
+      }
     });
     // kafkajs restarts itself after retriable errors only; the consumer must resume alone after any crash.
     consumer.on(consumer.events.CRASH, ({ payload }) => {
@@ -82,7 +103,7 @@ export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeAppli
     });
     this.consumer = consumer;
     await consumer.connect();
-    await consumer.subscribe({ topic: this.topic, fromBeginning: true });
+    await consumer.subscribe({ topics: [...this.topics.keys()], fromBeginning: true });
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
@@ -94,7 +115,7 @@ export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeAppli
   private async restart(crashed: Consumer): Promise<void> {
     if (this.stopping || this.consumer !== crashed) return;
     await crashed.disconnect().catch(() => undefined);
-    this.assigned = [];
+    this.assigned = {};
     try {
       await this.start();
     } catch (err) {
@@ -106,12 +127,13 @@ export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeAppli
   private async handleBatch({ batch, resolveOffset, commitOffsetsIfNecessary, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     if (batch.isEmpty() || !isRunning() || isStale()) return;
     const { topic, partition, messages } = batch;
+    const { pipeline, batcher } = this.topics.get(topic)!;
     const first = Number(messages[0].offset);
     const last = Number(messages[messages.length - 1].offset);
-    const stored = await this.storedOffsets(partition, first);
+    const stored = await this.storedOffsets(pipeline, topic, partition, first);
 
     const now = Date.now();
-    const rows: SearchEventRow[] = [];
+    const rows: object[] = [];
     const rejected: RejectedEventRow[] = [];
     for (const message of messages) {
       const offset = Number(message.offset);
@@ -125,7 +147,7 @@ export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeAppli
         reason = 'not JSON';
       }
       if (reason === undefined) {
-        const result = validateSearchEvent(parsed, this.validator.context({ source: 'kafka', now, topic, partition, offset }));
+        const result = pipeline.validate(parsed, { now, topic, partition, offset, timestamp: message.timestamp });
         if (result.ok) {
           rows.push(result.row);
           continue;
@@ -136,7 +158,7 @@ export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeAppli
       rejected.push({
         customer: typeof named.customer === 'string' ? named.customer : '',
         instance: typeof named.instance === 'string' ? named.instance : '',
-        kind: 'search-event',
+        kind: pipeline.kind,
         source: 'kafka',
         topic,
         partition,
@@ -148,7 +170,7 @@ export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeAppli
       });
     }
 
-    await this.withHeartbeats(this.batcher.add(rows, rejected, { key: `${topic}:${partition}:${first}-${last}` }), heartbeat);
+    await this.withHeartbeats(batcher.add(rows, rejected, { key: `${topic}:${partition}:${first}-${last}` }), heartbeat);
     stored.inserted(last);
     if (FAILPOINT && ++this.inserts >= Number(FAILPOINT[1])) process.kill(process.pid, 'SIGKILL');
     // Offsets are committed only after the insert: a crash in between re-delivers, and the rows are found stored.
@@ -162,14 +184,15 @@ export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeAppli
     }
   }
 
-  private async storedOffsets(partition: number, first: number): Promise<StoredOffsets> {
-    let stored = this.stored.get(partition);
+  private async storedOffsets(pipeline: IngestPipeline, topic: string, partition: number, first: number): Promise<StoredOffsets> {
+    const key = `${topic}:${partition}`;
+    let stored = this.stored.get(key);
     if (!stored) {
-      const lastStored = await this.repository.lastStoredOffset(this.topic, partition);
-      const window = lastStored >= first ? await this.repository.storedOffsets(this.topic, partition, first, lastStored) : new Set<number>();
-      if (window.size > 0) this.logger.log(`partition ${partition}: ${window.size} offsets from ${first} to ${lastStored} already stored; skipping them`);
+      const lastStored = await this.events.lastStoredOffset(topic, partition);
+      const window = lastStored >= first ? await this.events.storedOffsets(pipeline.table, topic, partition, first, lastStored) : new Set<number>();
+      if (window.size > 0) this.logger.log(`${key}: ${window.size} offsets from ${first} to ${lastStored} already stored; skipping them`);
       stored = new StoredOffsets(lastStored, window);
-      this.stored.set(partition, stored);
+      this.stored.set(key, stored);
     }
     return stored;
   }
@@ -190,14 +213,14 @@ export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeAppli
    * fetching is paused, nothing is committed, and the retry sends the same rows with the same token, so a
    * partly applied attempt is deduplicated.
    */
-  private async writeWithRetry(rows: SearchEventRow[], rejected: RejectedEventRow[], token: string): Promise<void> {
+  private async writeWithRetry(topic: string, pipeline: IngestPipeline, rows: object[], rejected: RejectedEventRow[], token: string): Promise<void> {
     const generation = this.generation;
     let paused = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.repository.write(rows, rejected, token);
+        await pipeline.write(rows, rejected, token);
         if (paused) {
-          this.consumer?.resume([{ topic: this.topic }]);
+          this.consumer?.resume([{ topic }]);
           this.logger.log(`storage is back after ${attempt} attempts; fetching resumed`);
         }
         return;
@@ -205,7 +228,7 @@ export class SearchEventsConsumer implements OnApplicationBootstrap, BeforeAppli
         // Stopping or rebalanced: nothing was committed; the partitions' next owner starts from the last commit.
         if (this.stopping || generation !== this.generation) throw err;
         if (!paused) {
-          this.consumer?.pause([{ topic: this.topic }]);
+          this.consumer?.pause([{ topic }]);
           paused = true;
         }
         const delay = Math.min(MAX_BACKOFF_MS, 100 * 2 ** Math.min(attempt, 10)) * (0.5 + Math.random() / 2);

@@ -1,0 +1,90 @@
+import { chDateTime } from './ch-time';
+import { LANGUAGE_PATTERN, type EventSource } from './search-event';
+
+/** The ranking-mix boost fields, in the spec's order. */
+export const BOOST_FIELDS = ['new', 'sold', 'basket', 'view', 'revenue', 'rating', 'profit_margin'] as const;
+export type BoostField = (typeof BOOST_FIELDS)[number];
+
+export const MAX_DOCUMENTS_PER_REQUEST = 10_000;
+const ID = /^[^\s\u0000]{1,500}$/;
+const NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+const FIELDS = new Set<string>(['customer', 'instance', 'id', 'language', 'deleted', ...BOOST_FIELDS]);
+
+/** A row of `documents`: the latest version of (customer, instance, id, language) is the document. */
+export type DocumentRow = {
+  customer: string;
+  instance: string;
+  id: string;
+  language: string;
+  version: string;
+  deleted: boolean;
+  source: EventSource;
+  topic: string;
+  partition: number;
+  offset: number;
+  received_at: string;
+} & Record<BoostField, number | null>;
+
+export interface DocumentContext {
+  now: number;
+  source: EventSource;
+  /** A monotonic version (see DESIGN.md section 5): never wall-clock ties. */
+  version: string;
+  customer?: string;
+  instance?: string;
+  topic?: string;
+  partition?: number;
+  offset?: number;
+}
+
+export type ValidatedDocument = { ok: true; row: DocumentRow } | { ok: false; reason: string };
+
+/**
+ * Validates one catalogue document. A boost field is a finite number or null/missing ("no data"); anything
+ * else (a string, NaN written as a string, a boolean) is rejected with a reason naming the field.
+ */
+export function validateDocument(input: unknown, ctx: DocumentContext): ValidatedDocument {
+  const fail = (reason: string): ValidatedDocument => ({ ok: false, reason });
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return fail('document must be a JSON object');
+  const d = input as Record<string, unknown>;
+  const unknown = Object.keys(d).find((k) => !FIELDS.has(k));
+  if (unknown) return fail(`unknown field ${unknown}`);
+  let customer = ctx.customer;
+  let instance = ctx.instance;
+  if (ctx.source === 'http') {
+    if (d.customer !== undefined && d.customer !== ctx.customer) return fail('customer does not match the authenticated customer');
+    if (d.instance !== undefined && d.instance !== ctx.instance) return fail('instance does not match the authenticated instance');
+  } else {
+    if (typeof d.customer !== 'string' || !NAME.test(d.customer)) return fail('customer is required (a lower-case name)');
+    if (typeof d.instance !== 'string' || !NAME.test(d.instance)) return fail('instance is required (a lower-case name)');
+    customer = d.customer;
+    instance = d.instance;
+  }
+  if (typeof d.id !== 'string' || !ID.test(d.id)) return fail('id is required (1-500 characters, no spaces)');
+  if (d.language !== undefined && (typeof d.language !== 'string' || !LANGUAGE_PATTERN.test(d.language))) return fail('language must be letters and -, e.g. de or de-ch');
+  if (d.deleted !== undefined && typeof d.deleted !== 'boolean') return fail('deleted must be a boolean');
+  const values = {} as Record<BoostField, number | null>;
+  for (const field of BOOST_FIELDS) {
+    const v = d[field];
+    if (v === undefined || v === null) values[field] = null;
+    else if (typeof v === 'number' && Number.isFinite(v)) values[field] = v;
+    else return fail(`${field} must be a number or null`);
+  }
+  return {
+    ok: true,
+    row: {
+      customer: customer!,
+      instance: instance!,
+      id: d.id,
+      language: typeof d.language === 'string' ? d.language.toLowerCase() : '',
+      version: ctx.version,
+      deleted: d.deleted === true,
+      ...values,
+      source: ctx.source,
+      topic: ctx.topic ?? '',
+      partition: ctx.partition ?? -1,
+      offset: ctx.offset ?? -1,
+      received_at: chDateTime(ctx.now),
+    },
+  };
+}
