@@ -14,16 +14,7 @@ export interface ApiKey {
   createdAt: number;
 }
 
-interface ApiKeyRow {
-  id: string;
-  customer: string;
-  description: string;
-  permissions: Permission[];
-  secret: string;
-  legacy: boolean;
-  revoked: boolean;
-  created_at: string;
-}
+type ApiKeyRow = Omit<ApiKey, 'createdAt'> & { created_at: string };
 
 /**
  * API keys as append-only versioned rows; a key's state is its latest version. Active keys are cached per

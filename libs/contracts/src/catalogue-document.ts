@@ -1,4 +1,5 @@
 import { chDateTime } from './ch-time';
+import { itemTenant } from './item-tenant';
 import { LANGUAGE_PATTERN, type EventSource } from './search-event';
 
 /** The ranking-mix boost fields, in the spec's order. */
@@ -7,7 +8,6 @@ export type BoostField = (typeof BOOST_FIELDS)[number];
 
 export const MAX_DOCUMENTS_PER_REQUEST = 10_000;
 const ID = /^[^\s\u0000]{1,500}$/;
-const NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const FIELDS = new Set<string>(['customer', 'instance', 'id', 'language', 'deleted', ...BOOST_FIELDS]);
 
 /** A row of `documents`: the latest version of (customer, instance, id, language) is the document. */
@@ -49,17 +49,9 @@ export function validateDocument(input: unknown, ctx: DocumentContext): Validate
   const d = input as Record<string, unknown>;
   const unknown = Object.keys(d).find((k) => !FIELDS.has(k));
   if (unknown) return fail(`unknown field ${unknown}`);
-  let customer = ctx.customer;
-  let instance = ctx.instance;
-  if (ctx.source === 'http') {
-    if (d.customer !== undefined && d.customer !== ctx.customer) return fail('customer does not match the authenticated customer');
-    if (d.instance !== undefined && d.instance !== ctx.instance) return fail('instance does not match the authenticated instance');
-  } else {
-    if (typeof d.customer !== 'string' || !NAME.test(d.customer)) return fail('customer is required (a lower-case name)');
-    if (typeof d.instance !== 'string' || !NAME.test(d.instance)) return fail('instance is required (a lower-case name)');
-    customer = d.customer;
-    instance = d.instance;
-  }
+  const tenant = itemTenant(d, ctx);
+  if (typeof tenant === 'string') return fail(tenant);
+  const { customer, instance } = tenant;
   if (typeof d.id !== 'string' || !ID.test(d.id)) return fail('id is required (1-500 characters, no spaces)');
   if (d.language !== undefined && (typeof d.language !== 'string' || !LANGUAGE_PATTERN.test(d.language))) return fail('language must be letters and -, e.g. de or de-ch');
   if (d.deleted !== undefined && typeof d.deleted !== 'boolean') return fail('deleted must be a boolean');
@@ -73,8 +65,8 @@ export function validateDocument(input: unknown, ctx: DocumentContext): Validate
   return {
     ok: true,
     row: {
-      customer: customer!,
-      instance: instance!,
+      customer,
+      instance,
       id: d.id,
       language: typeof d.language === 'string' ? d.language.toLowerCase() : '',
       version: ctx.version,

@@ -4,3 +4,4 @@ export * from './rejected-event';
 export * from './search-event';
 export * from './ch-time';
 export * from './catalogue-document';
+export * from './item-tenant';

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { BotDetector } from './bot-detector';
 import { chDateTime } from './ch-time';
+import { itemTenant } from './item-tenant';
 import { normalisePhrase } from './normalise-phrase';
 
 /**
@@ -48,7 +49,6 @@ export const MAX_FUTURE_MS = 5 * 60 * 1000;
 
 const FIELDS = new Set(['id', 'customer', 'instance', 'ts', 'phrase', 'language', 'hits', 'userAgent', 'bot', 'sessionId']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 /** Letters and '-' only (BCP 47 shaped: de, en, de-ch, zh-hant). */
 export const LANGUAGE_PATTERN = /^[a-z]{2,8}(-[a-z]{1,8})*$/i;
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
@@ -87,17 +87,9 @@ export function validateSearchEvent(input: unknown, ctx: ValidationContext): Val
   const unknown = Object.keys(e).filter((k) => !FIELDS.has(k));
   if (unknown.length > 0) return fail(`unknown field ${unknown[0]}`);
 
-  let customer = ctx.customer;
-  let instance = ctx.instance;
-  if (ctx.source === 'http') {
-    if (e.customer !== undefined && e.customer !== ctx.customer) return fail('customer does not match the authenticated customer');
-    if (e.instance !== undefined && e.instance !== ctx.instance) return fail('instance does not match the authenticated instance');
-  } else {
-    if (typeof e.customer !== 'string' || !NAME.test(e.customer)) return fail('customer is required (a lower-case name)');
-    if (typeof e.instance !== 'string' || !NAME.test(e.instance)) return fail('instance is required (a lower-case name)');
-    customer = e.customer;
-    instance = e.instance;
-  }
+  const tenant = itemTenant(e, ctx);
+  if (typeof tenant === 'string') return fail(tenant);
+  const { customer, instance } = tenant;
 
   if (e.id !== undefined && (typeof e.id !== 'string' || !UUID.test(e.id))) return fail('id must be a UUID');
   if (typeof e.phrase !== 'string') return fail('phrase is required (a string)');
@@ -123,8 +115,8 @@ export function validateSearchEvent(input: unknown, ctx: ValidationContext): Val
     ok: true,
     row: {
       event_id: (e.id as string | undefined)?.toLowerCase() ?? randomUUID(),
-      customer: customer!,
-      instance: instance!,
+      customer,
+      instance,
       ts: chDateTime(ts),
       phrase,
       raw_phrase: e.phrase,

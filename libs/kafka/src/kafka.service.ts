@@ -20,7 +20,7 @@ export class KafkaService implements OnApplicationShutdown {
     this.kafkaClient ??= new Kafka({
       clientId: 'search-analytics',
       brokers: this.config.kafka.brokers,
-      logLevel: process.env.KAFKAJS_DEBUG ? logLevel.INFO : logLevel.WARN,
+      logLevel: logLevel.WARN,
       logCreator: () => (entry: LogEntry) => this.log(entry),
       retry: { retries: 8, initialRetryTime: 200, maxRetryTime: 5_000 },
     });
