@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   await producer.connect();
   await admin.connect();
   const dataDir = (name: string) => mkdtempSync(path.join(tmpdir(), `bench-${name}-`));
-  const base = { KAFKA_BROKERS: brokers, KAFKA_TOPIC_SEARCH_EVENTS: TOPIC, CLICKHOUSE_DATABASE: 'bench', BENCH_EVENTS: String(COUNT), BENCH_PARTITIONS: String(PARTITIONS) };
+  const base = { PORT: '0', KAFKA_BROKERS: brokers, KAFKA_TOPIC_SEARCH_EVENTS: TOPIC, CLICKHOUSE_DATABASE: 'bench', BENCH_EVENTS: String(COUNT), BENCH_PARTITIONS: String(PARTITIONS) };
 
   log(`producing ${COUNT} events to ${PARTITIONS} partitions`);
   let t = performance.now();

@@ -31,6 +31,8 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
       expect(counts).toEqual({ events: 5000, distinctEvents: 5000, rollup: 5000, rejected: 0 });
       await eventually(() => caughtUp(broker, 'single', TOPIC), Boolean);
       expect(await storedCounts(t, 'once')).toEqual({ events: 5000, distinctEvents: 5000, rollup: 5000, rejected: 0 });
+      // Caught up: the consume loop is healthy and nothing waits.
+      expect(t.app.get(IngestConsumer).health()).toMatchObject({ running: true, stalled: false, lag: 0 });
     });
 
     it('keeps poison messages in rejected_events with their reason and ingests the good ones of the batch', async () => {

@@ -4,6 +4,7 @@ import { AppConfig } from '@app/config';
 import { chDateTime, validateDocument, validateSearchEvent, type RejectedEventRow } from '@app/contracts';
 import { DocumentsRepository, InsertBatcher, SearchEventValidator, SearchEventsRepository } from '@app/events';
 import { KafkaService } from '@app/kafka';
+import { MetricsService } from '@app/metrics';
 import type { IngestPipeline } from './ingest-pipeline';
 import { StoredOffsets } from './stored-offsets';
 
@@ -34,6 +35,9 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   private generation = 0;
   /** Partitions per topic assigned to this consumer at the last rebalance. */
   assigned: Record<string, number[]> = {};
+  /** Messages behind per topic:partition at its last batch, and when a batch last completed. */
+  private readonly lag = new Map<string, number>();
+  private lastProgressAt = Date.now();
 
   constructor(
     private readonly config: AppConfig,
@@ -41,6 +45,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     validator: SearchEventValidator,
     private readonly events: SearchEventsRepository,
     documents: DocumentsRepository,
+    private readonly metrics: MetricsService,
   ) {
     const pipelines: Record<string, IngestPipeline> = {
       [config.kafka.topicSearchEvents]: {
@@ -67,6 +72,16 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     if (this.kafka.enabled) await this.start();
   }
 
+  /**
+   * Liveness of the consume loop: stalled when no batch completed for `stallMs` while messages wait (the lag at
+   * the partitions' last batches is not zero).
+   */
+  health(stallMs = 60_000): { running: boolean; stalled: boolean; lag: number; sinceProgressMs: number } {
+    const lag = [...this.lag.values()].reduce((a, b) => a + b, 0);
+    const sinceProgressMs = Date.now() - this.lastProgressAt;
+    return { running: Boolean(this.consumer) && !this.stopping, stalled: lag > 0 && sinceProgressMs > stallMs, lag, sinceProgressMs };
+  }
+
   /** SIGTERM: kafkajs lets the running batches finish (insert, commit), then leaves the group. */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
@@ -89,11 +104,17 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
       this.generation++;
       this.stored.clear();
+      this.lag.clear();
       this.assigned = {};
       for (const topic of this.topics.keys()) {
         this.assigned[topic] = [...(payload.memberAssignment[topic] ?? [])].sort((a, b) => a - b);
         this.logger.log(`assigned partitions ${this.assigned[topic].join(',') || '(none)'} of ${topic}`);
       }
+    });
+    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+      this.lastProgressAt = Date.now();
+      this.lag.set(`${payload.topic}:${payload.partition}`, Number(payload.offsetLag));
+      this.metrics.consumerLag.set({ topic: payload.topic, partition: String(payload.partition) }, Number(payload.offsetLag));
     });
     // kafkajs restarts itself after retriable errors only; the consumer must resume alone after any crash.
     consumer.on(consumer.events.CRASH, ({ payload }) => {

@@ -1,16 +1,17 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
+import { createHttpApp } from '@app/http';
 import { configOrExit } from '@app/query/serve';
 import { IngestAppModule } from './ingest-app.module';
 
+/** The ingest app: consumes Kafka; serves only /health and /metrics on PORT. */
 async function main(): Promise<void> {
   const config = configOrExit();
   if (!config.kafka.brokers) {
     process.stderr.write('Invalid configuration:\n  KAFKA_BROKERS must be set for the ingest app\n');
     process.exit(1);
   }
-  const app = await NestFactory.createApplicationContext(IngestAppModule.forRoot(config));
-  app.enableShutdownHooks();
+  const app = await createHttpApp(IngestAppModule.forRoot(config), config);
+  await app.listen(config.port);
 }
 
 void main();

@@ -5,6 +5,7 @@ import { AuthModule, ProvisioningService } from '@app/auth';
 import { ClickHouseModule } from '@app/clickhouse';
 import { ConfigModule, NAME_PATTERN, type AppConfig } from '@app/config';
 import { EventsModule, SearchEventsRepository } from '@app/events';
+import { MetricsModule } from '@app/metrics';
 import { NotificationsModule } from '@app/notifications';
 import { configOrExit } from './serve';
 
@@ -23,7 +24,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function withContext<T>(config: AppConfig, work: (ctx: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>) => Promise<T>): Promise<T> {
-  @Module({ imports: [ConfigModule.forRoot(config), ClickHouseModule, AuthModule, NotificationsModule, EventsModule] })
+  @Module({ imports: [ConfigModule.forRoot(config), ClickHouseModule, AuthModule, NotificationsModule, MetricsModule, EventsModule] })
   class CliModule {}
   const ctx = await NestFactory.createApplicationContext(CliModule, { logger: ['error', 'warn'] });
   try {

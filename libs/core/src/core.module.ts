@@ -5,6 +5,7 @@ import { AuthModule } from '@app/auth';
 import { ClickHouseModule } from '@app/clickhouse';
 import { AppConfig, ConfigModule } from '@app/config';
 import { HttpModule } from '@app/http';
+import { MetricsModule } from '@app/metrics';
 import { NotificationsModule } from '@app/notifications';
 
 /**
@@ -16,7 +17,7 @@ export class CoreModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CoreModule,
-      imports: [ConfigModule.forRoot(config), ClickHouseModule, AuthModule, HttpModule, NotificationsModule, CqrsModule.forRoot()],
+      imports: [ConfigModule.forRoot(config), ClickHouseModule, AuthModule, HttpModule, NotificationsModule, MetricsModule, CqrsModule.forRoot()],
       providers: [
         {
           provide: APP_PIPE,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ClickHouseService } from '@app/clickhouse';
 import type { RejectedEventRow, SearchEventRow } from '@app/contracts';
 import { NotificationsRepository } from '@app/notifications';
+import { MetricsService } from '@app/metrics';
 import { DataVersions } from './data-versions';
 
 export interface StoredCounts {
@@ -18,6 +19,7 @@ export class SearchEventsRepository {
     private readonly ch: ClickHouseService,
     private readonly notifications: NotificationsRepository,
     private readonly versions: DataVersions,
+    private readonly metrics: MetricsService,
   ) {}
 
   /**
@@ -27,7 +29,12 @@ export class SearchEventsRepository {
    */
   async write(events: readonly SearchEventRow[], rejected: readonly RejectedEventRow[], token?: string): Promise<void> {
     await this.ch.insert('rejected_events', rejected, token && `${token}:rejected`);
+    const stop = this.metrics.insertSeconds.startTimer({ table: 'search_events' });
     await this.ch.insert('search_events', events, token && `${token}:events`);
+    stop();
+    this.metrics.batchSize.observe({ table: 'search_events' }, events.length);
+    if (events.length > 0) this.metrics.itemsAccepted.inc({ kind: 'search-event', source: events[0].source }, events.length);
+    if (rejected.length > 0) this.metrics.rejected('search-event', rejected[0].source, rejected.map((r) => r.reason));
     const touched = new Map(events.map((e) => [`${e.customer}\u0000${e.instance}`, e]));
     for (const e of touched.values()) this.versions.bump(e.customer, e.instance);
     await this.notifyRejected(rejected);

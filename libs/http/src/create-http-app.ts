@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import * as qs from 'qs';
 import type { AppConfig } from '@app/config';
+import { MetricsService, httpMetrics } from '@app/metrics';
 import { jsonBody } from './json-body.middleware';
 import { ServiceExpressAdapter } from './service-express.adapter';
 
@@ -25,6 +26,7 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
   app.set('query parser', (query: string) =>
     qs.parse(query, { arrayLimit: QUERY_ARRAY_LIMIT, parameterLimit: QUERY_ARRAY_LIMIT * 2, depth: 5, throwOnLimitExceeded: false }),
   );
+  app.use(httpMetrics(app.get(MetricsService)));
   app.use(jsonBody());
   if (config.corsOrigins) {
     app.enableCors({

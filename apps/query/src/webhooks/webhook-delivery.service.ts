@@ -4,6 +4,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { AppConfig } from '@app/config';
+import { MetricsService } from '@app/metrics';
 import { NotificationsRepository } from '@app/notifications';
 import { InstanceConfigRepository } from '../configuration/instance-config.repository';
 import { ipLiteral, isPublicAddress, safeOrigin } from './address-policy';
@@ -36,9 +37,16 @@ export class WebhookDeliveryService {
     private readonly config: AppConfig,
     private readonly instanceConfig: InstanceConfigRepository,
     private readonly notifications: NotificationsRepository,
+    private readonly metrics: MetricsService,
   ) {}
 
   async deliver(call: WebhookCall): Promise<DeliveryOutcome> {
+    const outcome = await this.attempt(call);
+    this.metrics.webhookDeliveries.inc({ outcome });
+    return outcome;
+  }
+
+  private async attempt(call: WebhookCall): Promise<DeliveryOutcome> {
     if (call.ids.length === 0) return 'disabled';
     const url = await this.instanceConfig.webhookUrl(call.customer, call.instance);
     if (!url) return 'disabled';

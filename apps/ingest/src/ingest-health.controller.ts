@@ -1,0 +1,32 @@
+import { Controller, Get, HttpCode, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { ClickHouseService, MigratorService } from '@app/clickhouse';
+import { IngestConsumer } from './ingest.consumer';
+
+/** Probes of the ingest app (its only HTTP routes besides /metrics). */
+@Controller('health')
+export class IngestHealthController {
+  constructor(
+    private readonly consumer: IngestConsumer,
+    private readonly ch: ClickHouseService,
+    private readonly migrator: MigratorService,
+  ) {}
+
+  /** Liveness: unhealthy (503) when the consume loop has not progressed for 60 s while messages wait. */
+  @Get(['', 'live'])
+  @HttpCode(200)
+  live(@Res({ passthrough: true }) res: Response): ReturnType<IngestConsumer['health']> {
+    const health = this.consumer.health();
+    if (health.stalled || !health.running) res.status(503);
+    return health;
+  }
+
+  /** Readiness: migrations ran, storage answers, the consumer runs. */
+  @Get('ready')
+  @HttpCode(200)
+  async ready(@Res({ passthrough: true }) res: Response): Promise<{ ready: boolean }> {
+    const ready = this.migrator.migrated && this.consumer.health().running && (await this.ch.ping());
+    if (!ready) res.status(503);
+    return { ready };
+  }
+}

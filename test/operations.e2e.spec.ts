@@ -1,0 +1,47 @@
+import { LEGACY_SECRET, basicHeader, hmacHeaders, http, startApp, type TestApp } from './support/test-app';
+
+describe('probes and Prometheus metrics', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp();
+  });
+  afterAll(() => t.close());
+
+  const metrics = async () => {
+    const res = await http<string>(`${t.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toContain('text/plain');
+    return res.body;
+  };
+
+  it('answers liveness and readiness without credentials', async () => {
+    expect((await http(`${t.url}/health/live`)).body).toEqual({ status: 'ok' });
+    const ready = await http(`${t.url}/health/ready`);
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ok', storage: 'up', migrated: true });
+  });
+
+  it('counts accepted and rejected events, the rejection reason folded into a bounded label', async () => {
+    const body = JSON.stringify({ events: [{ phrase: 'm', language: 'en', hits: 1 }, { phrase: 'n', language: 'en', hits: -1 }, { phrase: 'o', language: 'en', hits: 1, colour: 'red' }] });
+    expect((await http(`${t.url}/events`, { method: 'POST', headers: hmacHeaders(LEGACY_SECRET, body), body })).status).toBe(202);
+    const text = await metrics();
+    expect(text).toMatch(/ingest_items_accepted_total\{kind="search-event",source="http"\} 1\n/);
+    expect(text).toMatch(/ingest_items_rejected_total\{kind="search-event",source="http",reason="hits must be an integer >= N"\} 1\n/);
+    expect(text).toMatch(/ingest_items_rejected_total\{kind="search-event",source="http",reason="unknown field"\} 1\n/);
+    expect(text).toMatch(/clickhouse_insert_seconds_count\{table="search_events"\} [1-9]/);
+  });
+
+  it('times HTTP requests by route pattern and status, never by raw path', async () => {
+    await http(`${t.url}/search-terms?since=2d`, { headers: basicHeader() });
+    await http(`${t.url}/entities/synonym/abc-123`, { headers: basicHeader() });
+    const text = await metrics();
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/search-terms",status="200"\} [1-9]/);
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/entities\/:type\/:id",status="404"\} 1/);
+    expect(text).not.toContain('abc-123');
+  });
+
+  it('counts webhook deliveries by outcome', async () => {
+    await http(`${t.url}/entities/menu/m1`, { method: 'PUT', headers: { ...basicHeader(), 'content-type': 'application/json' }, body: '{}' });
+    expect(await metrics()).toMatch(/webhook_deliveries_total\{outcome="disabled"\} [1-9]/);
+  });
+});
