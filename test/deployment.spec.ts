@@ -23,6 +23,7 @@ describe('docker-compose.yml and Dockerfile', () => {
     };
     dropIds(schema);
     const ajv = new Ajv2019({ strict: false, allErrors: true });
+    ajv.addFormat('duration', /^(\d+(\.\d+)?(ns|us|ms|s|m|h))+$/); // Compose durations: 5s, 1m30s
     const valid = ajv.validate(schema, compose);
     expect(ajv.errors ?? []).toEqual([]);
     expect(valid).toBe(true);

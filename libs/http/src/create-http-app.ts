@@ -5,6 +5,7 @@ import * as qs from 'qs';
 import type { AppConfig } from '@app/config';
 import { MetricsService, httpMetrics } from '@app/metrics';
 import { jsonBody } from './json-body.middleware';
+import { serveOpenApi } from './openapi';
 import { ServiceExpressAdapter } from './service-express.adapter';
 
 /** Up to 1,000 ids[] per DELETE; qs' default arrayLimit (20) would turn more into an object. */
@@ -35,6 +36,7 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
       exposedHeaders: ['X-Total-Count'],
     });
   }
+  serveOpenApi(app);
   app.enableShutdownHooks();
   return app;
 }

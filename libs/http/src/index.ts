@@ -3,3 +3,4 @@ export * from './create-http-app';
 export * from './http.module';
 export * from './json-body.middleware';
 export * from './domain-error';
+export * from './openapi';

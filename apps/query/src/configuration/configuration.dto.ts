@@ -1,14 +1,17 @@
 import { Type } from 'class-transformer';
+import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined, IsObject, IsString, MaxLength, ValidateNested } from 'class-validator';
 
 export class WebhookConfigDto {
   /** Absolute http(s) URL, or "" to disable the webhook. */
+  @ApiProperty({ example: 'https://hooks.example.com/search?token=...', description: 'Absolute http(s) URL, or "" to disable the webhook' })
   @IsString()
   @MaxLength(2048)
   url!: string;
 }
 
 export class ConfigurationDto {
+  @ApiProperty({ type: () => WebhookConfigDto })
   @IsDefined()
   @IsObject()
   @ValidateNested()

@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseBoolPipe, Put, Query, Req, Res } from '@nestjs/common';
+import { ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Request, Response } from 'express';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
@@ -9,12 +10,14 @@ import { setTotalCount } from '../common/total-count';
 import { DeleteEntitiesCommand } from './delete-entities.command';
 import { BulkEntitiesDto, ENTITY_ID, EntityBodyDto, type EntityView } from './entity.dto';
 import { EntityTypePipe } from './entity-type.pipe';
-import type { EntityType } from './entity-types';
+import { ENTITY_TYPES, type EntityType } from './entity-types';
 import { GetEntityQuery } from './get-entity.query';
 import { ListEntitiesQuery } from './list-entities.query';
 import { SaveEntitiesCommand, type SaveEntitiesResult } from './save-entities.command';
 
 const autosavePipe = new ParseBoolPipe({ optional: true, exceptionFactory: () => new DomainError('invalid', 'autosave must be true or false') });
+
+const AUTOSAVE = { name: 'autosave', required: false, enum: ['true', 'false'], description: 'Store a revision only: no state change, no webhook call' };
 
 function entityId(id: string): string {
   if (!ENTITY_ID.test(id)) throw new DomainError('invalid', 'id must be 1-200 characters of letters, digits and . _ : -');
@@ -22,6 +25,8 @@ function entityId(id: string): string {
 }
 
 /** The webhook's entity types: saves and deletes call the instance's webhook before they answer. */
+@ApiTags('entities')
+@ApiParam({ name: 'type', enum: ENTITY_TYPES })
 @Controller('entities/:type')
 export class EntitiesController {
   constructor(
@@ -31,6 +36,7 @@ export class EntitiesController {
 
   @Get()
   @RequirePermission('entities:read')
+  @ApiResponse({ status: 200, headers: { 'X-Total-Count': { description: 'Number of items before pagination', schema: { type: 'integer' } } } })
   async list(@Auth() auth: AuthContext, @Param('type', EntityTypePipe) type: EntityType, @Query() page: PaginationDto, @Res({ passthrough: true }) res: Response): Promise<EntityView[]> {
     const { items, total } = await this.queries.execute(new ListEntitiesQuery(auth, type, page._start, page._end));
     setTotalCount(res, total);
@@ -46,6 +52,7 @@ export class EntitiesController {
   /** 201 when created, 200 when updated; `?autosave=true` stores a revision only (200, no webhook). */
   @Put(':id')
   @RequirePermission('entities:write')
+  @ApiQuery(AUTOSAVE)
   async save(
     @Auth() auth: AuthContext,
     @Param('type', EntityTypePipe) type: EntityType,
@@ -63,6 +70,7 @@ export class EntitiesController {
   @Put()
   @HttpCode(200)
   @RequirePermission('entities:write')
+  @ApiQuery(AUTOSAVE)
   saveMany(
     @Auth() auth: AuthContext,
     @Param('type', EntityTypePipe) type: EntityType,
@@ -84,6 +92,7 @@ export class EntitiesController {
   @Delete()
   @HttpCode(200)
   @RequirePermission('entities:write')
+  @ApiQuery({ name: 'ids[]', type: [String], required: true, description: 'Repeated: ids[]=a&ids[]=b (at most 1,000)' })
   async removeMany(@Auth() auth: AuthContext, @Param('type', EntityTypePipe) type: EntityType, @Req() req: Request): Promise<{ ok: true; deleted: string[] }> {
     const deleted = await this.commands.execute(new DeleteEntitiesCommand(auth, type, idsFromQuery(req.query as Record<string, unknown>), false));
     return { ok: true, deleted };

@@ -1,4 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Query, Req, Res } from '@nestjs/common';
+import { ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Request, Response } from 'express';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
@@ -19,6 +20,7 @@ export class NotificationsController {
   /** Newest first, with X-Total-Count. */
   @Get()
   @RequirePermission('notifications:read')
+  @ApiResponse({ status: 200, headers: { 'X-Total-Count': { description: 'Number of items before pagination', schema: { type: 'integer' } } } })
   async list(@Auth() auth: AuthContext, @Query() page: PaginationDto, @Res({ passthrough: true }) res: Response): Promise<NotificationView[]> {
     const { items, total } = await this.queries.execute(new ListNotificationsQuery(auth.customer, auth.instance, page._start, page._end));
     setTotalCount(res, total);
@@ -29,6 +31,7 @@ export class NotificationsController {
   @Delete()
   @HttpCode(200)
   @RequirePermission('notifications:write')
+  @ApiQuery({ name: 'ids[]', type: [String], required: true, description: 'Repeated: ids[]=a&ids[]=b (at most 1,000)' })
   async remove(@Auth() auth: AuthContext, @Req() req: Request): Promise<{ ok: true }> {
     await this.commands.execute(new DeleteNotificationsCommand(auth.customer, auth.instance, idsFromQuery(req.query as Record<string, unknown>)));
     return { ok: true };

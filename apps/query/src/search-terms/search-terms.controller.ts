@@ -1,4 +1,5 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
 import type { Response } from 'express';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
@@ -18,6 +19,7 @@ export class SearchTermsController {
   /** Terms of the window, count desc then phrase asc; X-Total-Count holds the number of terms before paging. */
   @Get()
   @RequirePermission('search:read')
+  @ApiResponse({ status: 200, headers: { 'X-Total-Count': { description: 'Number of items before pagination', schema: { type: 'integer' } } } })
   async list(@Auth() auth: AuthContext, @Query() q: SearchTermsDto, @Res({ passthrough: true }) res: Response): Promise<SearchTermView[]> {
     const sinceDays = Number(q.since.slice(0, -1));
     if (sinceDays > this.config.retentionDays) {

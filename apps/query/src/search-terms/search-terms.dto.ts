@@ -1,21 +1,26 @@
 import { IsIn, IsOptional, Matches } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { PaginationDto } from '../common/pagination.dto';
 
 /** The spec's query parameters and defaults; every bad value is a 400 naming the parameter. */
 export class SearchTermsDto extends PaginationDto {
+  @ApiPropertyOptional({ description: 'Look-back in whole days, up to RETENTION_DAYS', default: '1d', example: '7d' })
   @IsOptional()
   @Matches(/^[1-9][0-9]{0,5}d$/, { message: 'since must be a number of days such as 1d, 7d or 30d' })
   since: string = '1d';
 
+  @ApiPropertyOptional({ description: 'Shop language, e.g. de; all when omitted', example: 'de' })
   @IsOptional()
   @Matches(/^[A-Za-z]+(-[A-Za-z]+)*$/, { message: 'language must contain only letters and -' })
   @Matches(/^.{1,35}$/, { message: 'language must be at most 35 characters' })
   language?: string;
 
+  @ApiPropertyOptional({ enum: ['true', 'false'], default: 'false', description: 'Include detected bot traffic' })
   @IsOptional()
   @IsIn(['true', 'false'], { message: 'includeBotTraffic must be true or false' })
   includeBotTraffic: 'true' | 'false' = 'false';
 
+  @ApiPropertyOptional({ enum: ['true', 'false'], default: 'true', description: 'true: terms that found results; false: zero-result terms with status' })
   @IsOptional()
   @IsIn(['true', 'false'], { message: 'hits must be true or false' })
   hits: 'true' | 'false' = 'true';

@@ -1,18 +1,22 @@
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PRESETS, type PresetName } from '@app/auth';
 
 export class CreateSecretDto {
+  @ApiProperty({ maxLength: 200, example: 'shop connector' })
   @IsString()
   @Length(1, 200)
   description!: string;
 
   /** Colon notation, e.g. search:read. Unknown names are a 400 naming them. */
+  @ApiPropertyOptional({ type: [String], example: ['search:read'], description: 'Colon notation; only permissions the caller holds' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(50)
   @IsString({ each: true })
   permissions?: string[];
 
+  @ApiPropertyOptional({ enum: Object.keys(PRESETS), description: 'importer = search:write + persistence:write' })
   @IsOptional()
   @IsIn(Object.keys(PRESETS))
   preset?: PresetName;
