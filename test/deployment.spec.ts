@@ -23,7 +23,11 @@ describe('docker-compose.yml and Dockerfile', () => {
     };
     dropIds(schema);
     const ajv = new Ajv2019({ strict: false, allErrors: true });
-    ajv.addFormat('duration', /^(\d+(\.\d+)?(ns|us|ms|s|m|h))+$/); // Compose durations: 5s, 1m30s
+    // The schema's own formats: Compose durations (5s, 1m30s), port mappings, exposed ports, subnets.
+    ajv.addFormat('duration', /^(\d+(\.\d+)?(ns|us|ms|s|m|h))+$/);
+    ajv.addFormat('ports', /^((\[?[0-9a-fA-F:.]+\]?:)?\d+(-\d+)?:)?\d+(-\d+)?(\/(tcp|udp|sctp))?$/);
+    ajv.addFormat('expose', /^\d+(-\d+)?(\/(tcp|udp|sctp))?$/);
+    ajv.addFormat('subnet_ip_address', /^[0-9a-fA-F:.]+\/\d{1,3}$/);
     const valid = ajv.validate(schema, compose);
     expect(ajv.errors ?? []).toEqual([]);
     expect(valid).toBe(true);
