@@ -39,6 +39,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     SERVICE_JWT_SECRET: JWT_SECRET,
     SERVICE_LEGACY_SECRET: LEGACY_SECRET,
     SERVICE_INSTANCES: 'live,stage',
+    LOG_LEVEL: process.env.TEST_LOGS ? 'debug' : 'silent',
     ...env,
   });
   // TEST_LOGS=1 shows the apps' logs while debugging a test.

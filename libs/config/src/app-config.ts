@@ -94,6 +94,9 @@ class EnvironmentVariables {
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(60000)
   SEARCH_TERMS_CACHE_MS?: number;
 
+  @IsOptional() @IsIn(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], { message: 'LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent' })
+  LOG_LEVEL?: string;
+
   @IsOptional()
   @Matches(/^[a-z0-9-]+=[a-z,]+(;[a-z0-9-]+=[a-z,]+)*$/, {
     message: 'WEBHOOK_ENTITY_TYPES must look like live=synonym,landingpage;stage=menu',
@@ -134,6 +137,7 @@ export class AppConfig {
   readonly webhookEntityTypes?: Record<string, string[]>;
   /** How long a GET /search-terms answer may be reused; 0 turns the cache off. */
   readonly searchTermsCacheMs!: number;
+  readonly logLevel!: string;
 
   /** Embedded when no credential source is configured: the first start generates one (DESIGN.md section 3). */
   get hasConfiguredCredentials(): boolean {
@@ -209,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookAllowPrivateNetworks: vars.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
     webhookEntityTypes: entityTypes,
     searchTermsCacheMs: vars.SEARCH_TERMS_CACHE_MS ?? 1000,
+    logLevel: vars.LOG_LEVEL ?? 'info',
   });
   if (config.jwtSecret && config.jwtPublicKey) {
     throw new ConfigurationError('Invalid configuration:\n  SERVICE_JWT_SECRET and SERVICE_JWT_PUBLIC_KEY are both set: choose HS256 (secret) or RS256/ES256 (public key)');

@@ -5,6 +5,7 @@ import { AuthModule } from '@app/auth';
 import { ClickHouseModule } from '@app/clickhouse';
 import { AppConfig, ConfigModule } from '@app/config';
 import { HttpModule } from '@app/http';
+import { LoggingModule } from '@app/logging';
 import { MetricsModule } from '@app/metrics';
 import { NotificationsModule } from '@app/notifications';
 
@@ -17,7 +18,7 @@ export class CoreModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CoreModule,
-      imports: [ConfigModule.forRoot(config), ClickHouseModule, AuthModule, HttpModule, NotificationsModule, MetricsModule, CqrsModule.forRoot()],
+      imports: [ConfigModule.forRoot(config), LoggingModule.forRoot(config), ClickHouseModule, AuthModule, HttpModule, NotificationsModule, MetricsModule, CqrsModule.forRoot()],
       providers: [
         {
           provide: APP_PIPE,

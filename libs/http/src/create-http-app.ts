@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import * as qs from 'qs';
 import type { AppConfig } from '@app/config';
 import { MetricsService, httpMetrics } from '@app/metrics';
+import { Logger } from 'nestjs-pino';
 import { jsonBody } from './json-body.middleware';
 import { serveOpenApi } from './openapi';
 import { ServiceExpressAdapter } from './service-express.adapter';
@@ -20,8 +21,11 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
   const app = await NestFactory.create<NestExpressApplication>(rootModule as never, new ServiceExpressAdapter(), {
     bodyParser: false,
     abortOnError: false,
+    // Start-up lines are buffered and then written through pino, as JSON like every other line.
+    bufferLogs: options.logger === undefined,
     logger: options.logger,
   });
+  if (options.logger === undefined) app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   // Express 5's default "simple" parser reads ids[]=a as a key named "ids[]".
   app.set('query parser', (query: string) =>
