@@ -1,7 +1,10 @@
-import type { Response } from 'express';
+/** The response methods this needs; Express and Fastify replies both have `header`. */
+interface HeaderTarget {
+  header(name: string, value: string): unknown;
+}
 
 /** X-Total-Count, readable by browsers across origins. */
-export function setTotalCount(res: Response, total: number): void {
-  res.setHeader('X-Total-Count', String(total));
-  res.setHeader('Access-Control-Expose-Headers', 'X-Total-Count');
+export function setTotalCount(res: HeaderTarget, total: number): void {
+  res.header('X-Total-Count', String(total));
+  res.header('Access-Control-Expose-Headers', 'X-Total-Count');
 }
