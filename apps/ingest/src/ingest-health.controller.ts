@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { ClickHouseService, MigratorService } from '@app/clickhouse';
 import { IngestConsumer } from './ingest.consumer';
 
@@ -15,7 +15,7 @@ export class IngestHealthController {
   /** Liveness: unhealthy (503) when the consume loop has not progressed for 60 s while messages wait. */
   @Get(['', 'live'])
   @HttpCode(200)
-  live(@Res({ passthrough: true }) res: Response): ReturnType<IngestConsumer['health']> {
+  live(@Res({ passthrough: true }) res: FastifyReply): ReturnType<IngestConsumer['health']> {
     const health = this.consumer.health();
     if (health.stalled || !health.running) res.status(503);
     return health;
@@ -24,7 +24,7 @@ export class IngestHealthController {
   /** Readiness: migrations ran, storage answers, the consumer runs. */
   @Get('ready')
   @HttpCode(200)
-  async ready(@Res({ passthrough: true }) res: Response): Promise<{ ready: boolean }> {
+  async ready(@Res({ passthrough: true }) res: FastifyReply): Promise<{ ready: boolean }> {
     const ready = this.migrator.migrated && this.consumer.health().running && (await this.ch.ping());
     if (!ready) res.status(503);
     return { ready };

@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import type { Response } from 'express';
+import { HttpAdapterHost } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { AuthError } from '@app/auth';
 import { StorageUnavailableError } from '@app/clickhouse';
@@ -24,11 +24,13 @@ interface HttpErrorLike {
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('HttpError');
 
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
-    const res = host.switchToHttp().getResponse<Response>();
-    if (res.headersSent) return;
+    const res = host.switchToHttp().getResponse<object>();
+    if (this.adapterHost.httpAdapter.isHeadersSent(res)) return;
     const { status, body } = this.describe(exception);
-    res.status(status).json(body);
+    this.adapterHost.httpAdapter.reply(res, body, status);
   }
 
   private describe(exception: unknown): { status: number; body: Record<string, unknown> } {

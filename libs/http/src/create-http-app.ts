@@ -1,24 +1,54 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Logger } from 'nestjs-pino';
 import * as qs from 'qs';
 import type { AppConfig } from '@app/config';
-import { MetricsService, httpMetrics } from '@app/metrics';
-import { Logger } from 'nestjs-pino';
-import { jsonBody } from './json-body.middleware';
+import { requestIdFrom } from '@app/logging';
+import { MetricsService, registerHttpMetrics } from '@app/metrics';
+import { LARGE_BODY_LIMIT, registerJsonBody } from './body-parser';
 import { serveOpenApi } from './openapi';
-import { ServiceExpressAdapter } from './service-express.adapter';
 
 /** Up to 1,000 ids[] per DELETE; qs' default arrayLimit (20) would turn more into an object. */
 const QUERY_ARRAY_LIMIT = 1000;
+/** Node's default 16 KB header limit covers the request line too; 1,000 ids[] need more. */
+export const MAX_HEADER_BYTES = 128 * 1024;
 
 export interface HttpAppOptions {
   logger?: LoggerService | LogLevel[] | false;
 }
 
-/** Builds the Express-based Nest application with the service's HTTP conventions. */
-export async function createHttpApp(rootModule: unknown, config: AppConfig, options: HttpAppOptions = {}): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(rootModule as never, new ServiceExpressAdapter(), {
+const ROUTES = new WeakMap<object, string[]>();
+
+/** `METHOD /pattern` of every route the app registered (for the OpenAPI coverage test). */
+export function registeredRoutes(app: object): string[] {
+  return ROUTES.get(app) ?? [];
+}
+
+/**
+ * Builds the Nest application on Fastify (measured faster than Express for this service, README) with the
+ * service's HTTP conventions: raw-body JSON parsing, qs query strings, the header limit, metrics, OpenAPI.
+ */
+export async function createHttpApp(rootModule: unknown, config: AppConfig, options: HttpAppOptions = {}): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: LARGE_BODY_LIMIT,
+    maxParamLength: 500,
+    // Express-style ids[]=a&ids[]=b arrays, as the spec's DELETE /notifications uses them.
+    querystringParser: (query: string) => qs.parse(query, { arrayLimit: QUERY_ARRAY_LIMIT, parameterLimit: QUERY_ARRAY_LIMIT * 2, depth: 5, throwOnLimitExceeded: false }),
+    serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => createServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler),
+    return503OnClosing: true,
+    genReqId: (req: IncomingMessage) => requestIdFrom(req.headers),
+  });
+  const fastify = adapter.getInstance();
+  fastify.addHook('onRequest', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
+  });
+  const routes: string[] = [];
+  fastify.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule as never, adapter, {
     bodyParser: false,
     abortOnError: false,
     // Start-up lines are buffered and then written through pino, as JSON like every other line.
@@ -26,13 +56,9 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
     logger: options.logger,
   });
   if (options.logger === undefined) app.useLogger(app.get(Logger));
-  app.disable('x-powered-by');
-  // Express 5's default "simple" parser reads ids[]=a as a key named "ids[]".
-  app.set('query parser', (query: string) =>
-    qs.parse(query, { arrayLimit: QUERY_ARRAY_LIMIT, parameterLimit: QUERY_ARRAY_LIMIT * 2, depth: 5, throwOnLimitExceeded: false }),
-  );
-  app.use(httpMetrics(app.get(MetricsService)));
-  app.use(jsonBody());
+  ROUTES.set(app, routes);
+  registerJsonBody(fastify);
+  registerHttpMetrics(fastify, app.get(MetricsService));
   if (config.corsOrigins) {
     app.enableCors({
       origin: config.corsOrigins,

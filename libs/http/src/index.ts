@@ -1,6 +1,6 @@
 export * from './all-exceptions.filter';
 export * from './create-http-app';
 export * from './http.module';
-export * from './json-body.middleware';
+export * from './body-parser';
 export * from './domain-error';
 export * from './openapi';

@@ -1,14 +1,15 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MetricsService } from './metrics.service';
 
+type Stop = (labels: { method: string; route: string; status: string }) => number;
+
 /** Times every request, labelled by the matched route pattern (never the raw path: ids would explode series). */
-export function httpMetrics(metrics: MetricsService) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const stop = metrics.httpSeconds.startTimer();
-    res.on('finish', () => {
-      const route = (req.route as { path?: string } | undefined)?.path;
-      stop({ method: req.method, route: route ? `${req.baseUrl}${route}` : 'unmatched', status: String(res.statusCode) });
-    });
-    next();
-  };
+export function registerHttpMetrics(fastify: FastifyInstance, metrics: MetricsService): void {
+  const started = new WeakMap<FastifyRequest, Stop>();
+  fastify.addHook('onRequest', async (req) => {
+    started.set(req, metrics.httpSeconds.startTimer() as Stop);
+  });
+  fastify.addHook('onResponse', async (req, reply) => {
+    started.get(req)?.({ method: req.method, route: req.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) });
+  });
 }

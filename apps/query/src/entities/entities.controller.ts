@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseBoolPipe, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
 import { DomainError } from '@app/http';
 import { idsFromQuery } from '../common/ids-query';
@@ -37,7 +37,7 @@ export class EntitiesController {
   @Get()
   @RequirePermission('entities:read')
   @ApiResponse({ status: 200, headers: { 'X-Total-Count': { description: 'Number of items before pagination', schema: { type: 'integer' } } } })
-  async list(@Auth() auth: AuthContext, @Param('type', EntityTypePipe) type: EntityType, @Query() page: PaginationDto, @Res({ passthrough: true }) res: Response): Promise<EntityView[]> {
+  async list(@Auth() auth: AuthContext, @Param('type', EntityTypePipe) type: EntityType, @Query() page: PaginationDto, @Res({ passthrough: true }) res: FastifyReply): Promise<EntityView[]> {
     const { items, total } = await this.queries.execute(new ListEntitiesQuery(auth, type, page._start, page._end));
     setTotalCount(res, total);
     return items;
@@ -59,7 +59,7 @@ export class EntitiesController {
     @Param('id') id: string,
     @Query('autosave', autosavePipe) autosave: boolean | undefined,
     @Body() body: EntityBodyDto,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<EntityView> {
     const result = await this.commands.execute(new SaveEntitiesCommand(auth, type, [{ ...body, id: entityId(id) }], autosave ?? false));
     res.status(result.created.length > 0 && !autosave ? 201 : 200);
@@ -93,7 +93,7 @@ export class EntitiesController {
   @HttpCode(200)
   @RequirePermission('entities:write')
   @ApiQuery({ name: 'ids[]', type: [String], required: true, description: 'Repeated: ids[]=a&ids[]=b (at most 1,000)' })
-  async removeMany(@Auth() auth: AuthContext, @Param('type', EntityTypePipe) type: EntityType, @Req() req: Request): Promise<{ ok: true; deleted: string[] }> {
+  async removeMany(@Auth() auth: AuthContext, @Param('type', EntityTypePipe) type: EntityType, @Req() req: FastifyRequest): Promise<{ ok: true; deleted: string[] }> {
     const deleted = await this.commands.execute(new DeleteEntitiesCommand(auth, type, idsFromQuery(req.query as Record<string, unknown>), false));
     return { ok: true, deleted };
   }

@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { Public } from '@app/auth';
 import { ClickHouseService, MigratorService } from '@app/clickhouse';
 
@@ -17,7 +17,7 @@ export class HealthController {
   /** 200 when storage answers, 503 otherwise. */
   @Get()
   @HttpCode(200)
-  async health(@Res({ passthrough: true }) res: Response): Promise<Health> {
+  async health(@Res({ passthrough: true }) res: FastifyReply): Promise<Health> {
     const up = await this.ch.ping();
     if (!up) res.status(503);
     return up ? { status: 'ok', storage: 'up' } : { status: 'unavailable', storage: 'down' };
@@ -32,7 +32,7 @@ export class HealthController {
   /** Readiness: migrations ran and storage answers. */
   @Get('ready')
   @HttpCode(200)
-  async ready(@Res({ passthrough: true }) res: Response): Promise<Health & { migrated: boolean }> {
+  async ready(@Res({ passthrough: true }) res: FastifyReply): Promise<Health & { migrated: boolean }> {
     const up = await this.ch.ping();
     const ok = up && this.migrator.migrated;
     if (!ok) res.status(503);

@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, HttpCode, Query, Req, Res } from '@nestjs/common';
 import { ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
 import type { NotificationView } from '@app/notifications';
 import { idsFromQuery } from '../common/ids-query';
@@ -21,7 +21,7 @@ export class NotificationsController {
   @Get()
   @RequirePermission('notifications:read')
   @ApiResponse({ status: 200, headers: { 'X-Total-Count': { description: 'Number of items before pagination', schema: { type: 'integer' } } } })
-  async list(@Auth() auth: AuthContext, @Query() page: PaginationDto, @Res({ passthrough: true }) res: Response): Promise<NotificationView[]> {
+  async list(@Auth() auth: AuthContext, @Query() page: PaginationDto, @Res({ passthrough: true }) res: FastifyReply): Promise<NotificationView[]> {
     const { items, total } = await this.queries.execute(new ListNotificationsQuery(auth.customer, auth.instance, page._start, page._end));
     setTotalCount(res, total);
     return items;
@@ -32,7 +32,7 @@ export class NotificationsController {
   @HttpCode(200)
   @RequirePermission('notifications:write')
   @ApiQuery({ name: 'ids[]', type: [String], required: true, description: 'Repeated: ids[]=a&ids[]=b (at most 1,000)' })
-  async remove(@Auth() auth: AuthContext, @Req() req: Request): Promise<{ ok: true }> {
+  async remove(@Auth() auth: AuthContext, @Req() req: FastifyRequest): Promise<{ ok: true }> {
     await this.commands.execute(new DeleteNotificationsCommand(auth.customer, auth.instance, idsFromQuery(req.query as Record<string, unknown>)));
     return { ok: true };
   }

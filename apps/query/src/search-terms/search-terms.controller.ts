@@ -1,7 +1,7 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
 import { AppConfig } from '@app/config';
 import { DomainError } from '@app/http';
@@ -20,7 +20,7 @@ export class SearchTermsController {
   @Get()
   @RequirePermission('search:read')
   @ApiResponse({ status: 200, headers: { 'X-Total-Count': { description: 'Number of items before pagination', schema: { type: 'integer' } } } })
-  async list(@Auth() auth: AuthContext, @Query() q: SearchTermsDto, @Res({ passthrough: true }) res: Response): Promise<SearchTermView[]> {
+  async list(@Auth() auth: AuthContext, @Query() q: SearchTermsDto, @Res({ passthrough: true }) res: FastifyReply): Promise<SearchTermView[]> {
     const sinceDays = Number(q.since.slice(0, -1));
     if (sinceDays > this.config.retentionDays) {
       throw new DomainError('invalid', `since must be at most ${this.config.retentionDays}d (the retention)`);

@@ -1,0 +1,39 @@
+import { BadRequestException, PayloadTooLargeException, UnsupportedMediaTypeException } from '@nestjs/common';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/** DESIGN.md section 8: 10 MB for the bulk intake routes, 1 MB elsewhere; over it 413. */
+export const LARGE_BODY_LIMIT = 10 * 1024 * 1024;
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const LARGE_BODY_ROUTES = new Set(['POST /events', 'PUT /documents']);
+
+const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Every body is read as bytes (the HMAC covers exactly these) and kept as `rawBody`, then parsed as JSON: 400 for
+ * invalid UTF-8 or JSON, 413 over the route's limit, 415 for another content type.
+ */
+export function registerJsonBody(fastify: FastifyInstance): void {
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: LARGE_BODY_LIMIT }, (req: FastifyRequest, body: Buffer | string, done) => {
+    const raw = Buffer.isBuffer(body) ? body : Buffer.from(body);
+    const limit = LARGE_BODY_ROUTES.has(`${req.method} ${req.routeOptions.url}`) ? LARGE_BODY_LIMIT : DEFAULT_BODY_LIMIT;
+    if (raw.length > limit) return done(new PayloadTooLargeException(`Request body exceeds the limit of ${limit} bytes for this route`), undefined);
+    // The guard reads it from the request object Nest hands to guards (the Fastify request).
+    (req as unknown as { rawBody?: Buffer }).rawBody = raw;
+    if (raw.length === 0) return done(null, undefined);
+    const type = req.headers['content-type'];
+    if (type && !JSON_TYPE.test(type)) return done(new UnsupportedMediaTypeException('Content-Type must be application/json'), undefined);
+    let text: string;
+    try {
+      text = utf8.decode(raw);
+    } catch {
+      return done(new BadRequestException('Request body is not valid UTF-8'), undefined);
+    }
+    try {
+      done(null, JSON.parse(text));
+    } catch (e) {
+      done(new BadRequestException(`Malformed JSON body: ${(e as Error).message}`), undefined);
+    }
+  });
+}
