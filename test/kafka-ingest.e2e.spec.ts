@@ -75,6 +75,8 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
       await ch.command(`DETACH TABLE ${ch.table('search_events')} SYNC`);
       await produceEvents(broker, TOPIC, 2000, { customer: 'outage' }, 'outage');
       await new Promise((r) => setTimeout(r, 3000)); // inserts fail and are retried meanwhile
+      // The consume loop reports itself stalled while messages wait (60 s in production, 1 s here).
+      expect(t.app.get(IngestConsumer).health(1000)).toMatchObject({ running: true, stalled: true });
       await ch.command(`ATTACH TABLE ${ch.table('search_events')}`);
       const counts = await eventually(() => storedCounts(t, 'outage'), (c) => c.events >= 2000, 40_000);
       await eventually(() => caughtUp(broker, 'single', TOPIC), Boolean);

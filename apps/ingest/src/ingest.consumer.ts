@@ -111,10 +111,16 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
         this.logger.log(`assigned partitions ${this.assigned[topic].join(',') || '(none)'} of ${topic}`);
       }
     });
+    // kafkajs' offsetLag is what remains after the batch: when a batch starts, the batch itself waits too (so one
+    // stuck on storage still shows); when it ends, only the remainder does.
+    const recordLag = (topic: string, partition: number, waiting: number) => {
+      this.lag.set(`${topic}:${partition}`, waiting);
+      this.metrics.consumerLag.set({ topic, partition: String(partition) }, waiting);
+    };
+    consumer.on(consumer.events.START_BATCH_PROCESS, ({ payload }) => recordLag(payload.topic, payload.partition, Number(payload.offsetLag) + payload.batchSize));
     consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
       this.lastProgressAt = Date.now();
-      this.lag.set(`${payload.topic}:${payload.partition}`, Number(payload.offsetLag));
-      this.metrics.consumerLag.set({ topic: payload.topic, partition: String(payload.partition) }, Number(payload.offsetLag));
+      recordLag(payload.topic, payload.partition, Number(payload.offsetLag));
     });
     // kafkajs restarts itself after retriable errors only; the consumer must resume alone after any crash.
     consumer.on(consumer.events.CRASH, ({ payload }) => {
