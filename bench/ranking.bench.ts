@@ -44,7 +44,7 @@ async function load(env: Record<string, string>): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const env = { PATH: process.env.PATH ?? '', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'bench-ranking-')), CLICKHOUSE_DATABASE: 'bench', SERVICE_BASIC_AUTH: BASIC };
+  const env = { PATH: process.env.PATH ?? '', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'bench-ranking-')), CLICKHOUSE_DATABASE: 'bench', SERVICE_BASIC_AUTH: BASIC, RATE_LIMIT_PER_MINUTE: '0' };
   process.stderr.write(`loading ${COUNT} documents\n`);
   const loadSeconds = await load(env);
   const port = 3990 + Math.floor(Math.random() * 9);

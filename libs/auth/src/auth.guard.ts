@@ -8,6 +8,15 @@ import { BasicAuthenticator, HmacAuthenticator, JwtAuthenticator, type Principal
 import { CustomersRepository, type Customer } from './customers.repository';
 import type { Permission } from './permissions';
 
+/** The customer a request addresses: SERVICE_CUSTOMER, or with BASE_DOMAIN the Host's label left of it. */
+export function customerOf(req: IncomingMessage, config: AppConfig): string | undefined {
+  if (!config.baseDomain) return config.customer;
+  const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
+  const suffix = `.${config.baseDomain}`;
+  const label = host.endsWith(suffix) ? host.slice(0, -suffix.length) : '';
+  return NAME_PATTERN.test(label) ? label : undefined;
+}
+
 /**
  * The one global guard: resolves the customer (tenancy), authenticates with HMAC, Basic or JWT, selects the
  * instance, and checks the route's permission. 401 for anything about identity, 403 for a missing permission.
@@ -42,12 +51,9 @@ export class AuthGuard implements CanActivate {
   }
 
   private customerName(req: IncomingMessage): string {
-    if (!this.config.baseDomain) return this.config.customer;
-    const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
-    const suffix = `.${this.config.baseDomain}`;
-    const label = host.endsWith(suffix) ? host.slice(0, -suffix.length) : '';
-    if (!NAME_PATTERN.test(label)) throw new AuthError('unauthenticated', 'host names no customer');
-    return label;
+    const name = customerOf(req, this.config);
+    if (!name) throw new AuthError('unauthenticated', 'host names no customer');
+    return name;
   }
 
   private authenticate(req: IncomingMessage, customer: Customer): Promise<Principal> | Principal {

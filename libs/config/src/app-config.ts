@@ -94,6 +94,9 @@ class EnvironmentVariables {
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(60000)
   SEARCH_TERMS_CACHE_MS?: number;
 
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(10_000_000)
+  RATE_LIMIT_PER_MINUTE?: number;
+
   @IsOptional() @IsIn(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], { message: 'LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent' })
   LOG_LEVEL?: string;
 
@@ -138,6 +141,8 @@ export class AppConfig {
   /** How long a GET /search-terms answer may be reused; 0 turns the cache off. */
   readonly searchTermsCacheMs!: number;
   readonly logLevel!: string;
+  /** Requests per customer per minute and process; 0 turns rate limiting off. */
+  readonly rateLimitPerMinute!: number;
 
   /** Embedded when no credential source is configured: the first start generates one (DESIGN.md section 3). */
   get hasConfiguredCredentials(): boolean {
@@ -214,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookEntityTypes: entityTypes,
     searchTermsCacheMs: vars.SEARCH_TERMS_CACHE_MS ?? 1000,
     logLevel: vars.LOG_LEVEL ?? 'info',
+    rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE ?? 6000,
   });
   if (config.jwtSecret && config.jwtPublicKey) {
     throw new ConfigurationError('Invalid configuration:\n  SERVICE_JWT_SECRET and SERVICE_JWT_PUBLIC_KEY are both set: choose HS256 (secret) or RS256/ES256 (public key)');
