@@ -49,3 +49,22 @@ describe('bad input over HTTP', () => {
     expect(res.body).toEqual({ status: 'ok', storage: 'up' });
   });
 });
+
+describe('deeply nested JSON', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers 400 naming the limit instead of walking it, and accepts 64 levels', async () => {
+    const nested = (n: number) => '['.repeat(n) + ']'.repeat(n);
+    const put = (body: string) => http<{ message: string }>(`${t.url}/entities/menu`, { method: 'PUT', headers: { ...basicHeader(), 'content-type': 'application/json' }, body });
+    const deep = await put(nested(3000));
+    expect(deep.status).toBe(400);
+    expect(deep.body.message).toBe('JSON body is nested deeper than 64 levels');
+    expect((await put(JSON.stringify({ items: [{ id: 'x', data: JSON.parse(`{"a":${nested(60)}}`) }] }))).status).toBe(200);
+    // Brackets inside strings are text, not nesting.
+    expect((await put(JSON.stringify({ items: [{ id: 'y', searchPhrases: ['['.repeat(500)] }] }))).status).toBe(200);
+  });
+});

@@ -62,7 +62,7 @@ export function nonce(): string {
 }
 
 /** The spec's HMAC headers over exactly `body` (empty string when there is none). */
-export function hmacHeaders(secret: string, body = '', n = nonce()): Record<string, string> {
+export function hmacHeaders(secret: string, body: string | Buffer = '', n = nonce()): Record<string, string> {
   return { 'x-service-nonce': n, 'x-service-hash': signRequest(secret, n, body), 'content-type': 'application/json' };
 }
 
@@ -81,7 +81,9 @@ export function http<T = unknown>(
   options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
 ): Promise<HttpResult<T>> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
+    // A body is always framed with Content-Length (Node sends DELETE and GET bodies unframed otherwise).
+    const headers = options.body === undefined ? options.headers : { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) };
+    const req = request(url, { method: options.method ?? 'GET', headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {

@@ -7,6 +7,25 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const LARGE_BODY_ROUTES = new Set(['POST /events', 'PUT /documents']);
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
+/** Deeper JSON is refused before anything walks it (validation and transformation recurse). */
+export const MAX_JSON_DEPTH = 64;
+
+/** Nesting depth of JSON text, scanned without recursion; brackets inside strings do not count. */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) max = Math.max(max, ++depth);
+    else if (c === 93 || c === 125) depth--;
+  }
+  return max;
+}
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
@@ -30,6 +49,7 @@ export function registerJsonBody(fastify: FastifyInstance): void {
     } catch {
       return done(new BadRequestException('Request body is not valid UTF-8'), undefined);
     }
+    if (jsonDepth(text) > MAX_JSON_DEPTH) return done(new BadRequestException(`JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
     try {
       done(null, JSON.parse(text));
     } catch (e) {
