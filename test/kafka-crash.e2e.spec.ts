@@ -38,8 +38,10 @@ describeKafka('an ingest process killed between insert and commit (real process,
 
     await produceEvents(broker, TOPIC, 4000, {}, 'while-down');
 
+    const restartedAt = Date.now();
     service = await startService(STANDALONE, env);
     expect(await eventually(() => caughtUp(broker, 'crash', TOPIC), Boolean, 60_000)).toBe(true);
+    process.stderr.write(`ingest killed: caught up (10,000 events) ${Date.now() - restartedAt} ms after the restart began\n`);
     // The re-delivered batch held rows the killed process had stored (here with the same boundaries, which the
     // mock broker keeps; kafka-ingest.e2e.spec.ts covers other boundaries).
     expect(service.stdout()).toMatch(/offsets from \d+ to \d+ already stored; skipping them/);

@@ -78,7 +78,9 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
       // The consume loop reports itself stalled while messages wait (60 s in production, 1 s here).
       expect(t.app.get(IngestConsumer).health(1000)).toMatchObject({ running: true, stalled: true });
       await ch.command(`ATTACH TABLE ${ch.table('search_events')}`);
+      const attachedAt = Date.now();
       const counts = await eventually(() => storedCounts(t, 'outage'), (c) => c.events >= 2000, 40_000);
+      process.stderr.write(`storage outage: all 2000 events stored ${Date.now() - attachedAt} ms after storage came back\n`);
       await eventually(() => caughtUp(broker, 'single', TOPIC), Boolean);
       expect(await storedCounts(t, 'outage')).toEqual({ events: 2000, distinctEvents: 2000, rollup: 2000, rejected: 0 });
       expect(counts.events).toBe(2000);
