@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ClickHouseService } from '@app/clickhouse';
 import { validateSearchEvent } from '@app/contracts';
 import { SearchEventValidator, SearchEventsRepository } from '@app/events';
@@ -106,6 +107,19 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
       expect(res.body).toEqual({ accepted: 1, rejected: [{ index: 1, reason: 'hits must be an integer >= 0' }] });
       const counts = await eventually(() => storedCounts(t), (c) => c.events >= 1);
       expect(counts).toMatchObject({ events: 1, rollup: 1, rejected: 1 });
+    });
+
+    it('does not count a retried POST /events twice over Kafka when its events carry ids', async () => {
+      const events = [1, 2, 3].map((i) => ({ id: randomUUID(), phrase: `kafka retry ${i}`, language: 'en', hits: 1 }));
+      const body = JSON.stringify({ events });
+      const before = (await storedCounts(t)).events;
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const res = await http(`${t.url}/events`, { method: 'POST', headers: hmacHeaders(LEGACY_SECRET, body), body });
+        expect(res.body).toEqual({ accepted: 3, rejected: [] });
+      }
+      await eventually(() => caughtUp(broker, 'single', TOPIC), Boolean);
+      await new Promise((r) => setTimeout(r, 500));
+      expect((await storedCounts(t)).events - before).toBe(3);
     });
   });
 

@@ -18,6 +18,16 @@ export abstract class EventIntake {
   abstract submit(customer: string, instance: string, items: readonly unknown[]): Promise<IntakeResult>;
 }
 
+/**
+ * A request whose events all carry ids has a token derived from them: the same request sent again (a client
+ * retry) has the same token and is not counted twice.
+ */
+function requestToken(customer: string, instance: string, items: readonly unknown[]): string | undefined {
+  const ids = items.map((i) => (i as { id?: unknown })?.id);
+  if (items.length === 0 || !ids.every((id) => typeof id === 'string')) return undefined;
+  return `http:${customer}:${instance}:${createHash('sha256').update(ids.join(',')).digest('hex')}`;
+}
+
 function unavailable(logger: Logger, what: string, err: unknown): DomainError {
   logger.error(`${what} failed: ${(err as Error).message}`);
   return new DomainError('unavailable', `${what} is unavailable; nothing of this request was accepted, retry later`);
@@ -43,12 +53,9 @@ export class InProcessEventIntake extends EventIntake {
 
   async submit(customer: string, instance: string, items: readonly unknown[]): Promise<IntakeResult> {
     const batch = this.validator.validateHttp(customer, instance, items);
-    const ids = items.map((i) => (i as { id?: unknown })?.id);
-    const token =
-      items.length > 0 && ids.every((id) => typeof id === 'string')
-        ? `http:${customer}:${instance}:${createHash('sha256').update(ids.join(',')).digest('hex')}`
-        : undefined;
+    const token = requestToken(customer, instance, items);
     try {
+      // Embedded: the token is the insert's deduplication token, so a retry is dropped by ClickHouse itself.
       await this.batcher.add(batch.rows, batch.rejected, { token });
     } catch (err) {
       throw unavailable(this.logger, 'Storage', err);
@@ -57,7 +64,11 @@ export class InProcessEventIntake extends EventIntake {
   }
 }
 
-/** Kafka transport: answers after the broker acknowledged every accepted event (acks=all). */
+/**
+ * Kafka transport: answers after the broker acknowledged every accepted event (acks=all). A retried request with
+ * ids (same token within a day) is answered without producing again; a crash between the broker's ack and
+ * recording the token leaves that one request countable twice.
+ */
 @Injectable()
 export class KafkaEventIntake extends EventIntake {
   private readonly logger = new Logger('EventIntake');
@@ -90,11 +101,16 @@ export class KafkaEventIntake extends EventIntake {
       };
       return { key: sessionId ?? row.event_id, value: JSON.stringify(event) };
     });
+    const token = requestToken(customer, instance, items);
     try {
+      if (token && (await this.repository.requestSeen(customer, instance, token))) {
+        return { accepted: batch.rows.length, rejected: batch.reasons };
+      }
       if (messages.length > 0) {
         const producer = await this.kafka.producer();
         await producer.send({ topic: this.config.kafka.topicSearchEvents, acks: -1, messages });
       }
+      if (token) await this.repository.recordRequest(customer, instance, token);
       await this.repository.write([], batch.rejected);
     } catch (err) {
       throw unavailable(this.logger, 'Event transport', err);
