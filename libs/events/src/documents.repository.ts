@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ClickHouseService } from '@app/clickhouse';
 import { BOOST_FIELDS, type BoostField, type DocumentRow, type RejectedEventRow } from '@app/contracts';
-import { MetricsService } from '@app/metrics';
+import { IngestWriter } from './ingest-writer';
 
 export interface FieldStats {
   /** Documents with a value (not null). */
@@ -22,17 +22,11 @@ export interface DocumentStats {
 export class DocumentsRepository {
   constructor(
     private readonly ch: ClickHouseService,
-    private readonly metrics: MetricsService,
+    private readonly writer: IngestWriter,
   ) {}
 
   async write(rows: readonly DocumentRow[], rejected: readonly RejectedEventRow[], token?: string): Promise<void> {
-    await this.ch.insert('rejected_events', rejected, token && `${token}:rejected`);
-    const stop = this.metrics.insertSeconds.startTimer({ table: 'documents' });
-    await this.ch.insert('documents', rows, token && `${token}:documents`);
-    stop();
-    this.metrics.batchSize.observe({ table: 'documents' }, rows.length);
-    if (rows.length > 0) this.metrics.itemsAccepted.inc({ kind: 'document', source: rows[0].source }, rows.length);
-    if (rejected.length > 0) this.metrics.rejected('document', rejected[0].source, rejected.map((r) => r.reason));
+    await this.writer.write({ table: 'documents', kind: 'document', tokenSuffix: 'documents' }, rows, rejected, token);
   }
 
   /** One pass over the instance's current, not deleted documents. */

@@ -5,6 +5,7 @@ import { DataVersions } from './data-versions';
 import { DocumentIntake } from './document-intake';
 import { DocumentsRepository } from './documents.repository';
 import { EventIntake, InProcessEventIntake, KafkaEventIntake } from './event-intake';
+import { IngestWriter } from './ingest-writer';
 import { SearchEventValidator } from './search-event-validator';
 import { SearchEventsRepository } from './search-events.repository';
 
@@ -14,6 +15,7 @@ import { SearchEventsRepository } from './search-events.repository';
   imports: [KafkaModule],
   providers: [
     DataVersions,
+    IngestWriter,
     DocumentsRepository,
     DocumentIntake,
     SearchEventValidator,

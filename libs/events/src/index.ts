@@ -6,3 +6,4 @@ export * from './search-event-validator';
 export * from './search-events.repository';
 export * from './document-intake';
 export * from './documents.repository';
+export * from './ingest-writer';

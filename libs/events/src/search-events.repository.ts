@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { ClickHouseService } from '@app/clickhouse';
 import type { RejectedEventRow, SearchEventRow } from '@app/contracts';
 import { NotificationsRepository } from '@app/notifications';
-import { MetricsService } from '@app/metrics';
 import { DataVersions } from './data-versions';
+import { IngestWriter } from './ingest-writer';
 
 export interface StoredCounts {
   events: number;
@@ -19,22 +19,15 @@ export class SearchEventsRepository {
     private readonly ch: ClickHouseService,
     private readonly notifications: NotificationsRepository,
     private readonly versions: DataVersions,
-    private readonly metrics: MetricsService,
+    private readonly writer: IngestWriter,
   ) {}
 
   /**
-   * Writes accepted and rejected rows; rejected events also leave a notification for their instance (at most
-   * one per instance per hour). With a token, a retry of the same batch is deduplicated (rollup
-   * included); each table gets its own token derived from it.
+   * Writes accepted and rejected rows (IngestWriter); rejected events also leave a notification for their
+   * instance (at most one per instance per hour), and this process's answer caches learn of the change.
    */
   async write(events: readonly SearchEventRow[], rejected: readonly RejectedEventRow[], token?: string): Promise<void> {
-    await this.ch.insert('rejected_events', rejected, token && `${token}:rejected`);
-    const stop = this.metrics.insertSeconds.startTimer({ table: 'search_events' });
-    await this.ch.insert('search_events', events, token && `${token}:events`);
-    stop();
-    this.metrics.batchSize.observe({ table: 'search_events' }, events.length);
-    if (events.length > 0) this.metrics.itemsAccepted.inc({ kind: 'search-event', source: events[0].source }, events.length);
-    if (rejected.length > 0) this.metrics.rejected('search-event', rejected[0].source, rejected.map((r) => r.reason));
+    await this.writer.write({ table: 'search_events', kind: 'search-event', tokenSuffix: 'events' }, events, rejected, token);
     const touched = new Map(events.map((e) => [`${e.customer}\u0000${e.instance}`, e]));
     for (const e of touched.values()) this.versions.bump(e.customer, e.instance);
     await this.notifyRejected(rejected);
