@@ -1,11 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { nextVersion } from '@app/clickhouse';
 import { AppConfig } from '@app/config';
-import { rejectedHttpItem, validateDocument, type DocumentRow, type RejectedEventRow } from '@app/contracts';
-import { DomainError } from '@app/http';
+import { validateDocument } from '@app/contracts';
 import { KafkaService } from '@app/kafka';
 import { DocumentsRepository } from './documents.repository';
-import type { IntakeResult } from './event-intake';
+import { unavailable, type IntakeResult } from './event-intake';
+import { validateItems } from './validate-items';
 
 /**
  * PUT /documents: items validated one by one; in-process they are written before the answer, with Kafka they are
@@ -24,20 +24,9 @@ export class DocumentIntake {
 
   async submit(customer: string, instance: string, items: readonly unknown[]): Promise<IntakeResult> {
     const now = Date.now();
-    const rows: DocumentRow[] = [];
-    const accepted: unknown[] = [];
-    const rejected: RejectedEventRow[] = [];
-    const reasons: IntakeResult['rejected'] = [];
-    items.forEach((item, index) => {
-      const result = validateDocument(item, { source: 'http', now, version: nextVersion(), customer, instance });
-      if (result.ok) {
-        rows.push(result.row);
-        accepted.push(item);
-      } else {
-        reasons.push({ index, reason: result.reason });
-        rejected.push(rejectedHttpItem(customer, instance, 'document', index, item, result.reason, now));
-      }
-    });
+    const { rows, indexes, rejected, reasons } = validateItems(customer, instance, 'document', items, now, (item) =>
+      validateDocument(item, { source: 'http', now, version: nextVersion(), customer, instance }),
+    );
     try {
       if (!this.config.kafka.brokers) {
         await this.repository.write(rows, rejected);
@@ -47,14 +36,13 @@ export class DocumentIntake {
           await producer.send({
             topic: this.config.kafka.topicDocuments,
             acks: -1,
-            messages: rows.map((row, i) => ({ key: row.id, value: JSON.stringify({ ...(accepted[i] as object), customer, instance }) })),
+            messages: rows.map((row, i) => ({ key: row.id, value: JSON.stringify({ ...(items[indexes[i]] as object), customer, instance }) })),
           });
         }
         await this.repository.write([], rejected);
       }
     } catch (err) {
-      this.logger.error(`writing documents failed: ${(err as Error).message}`);
-      throw new DomainError('unavailable', 'Storage is unavailable; nothing of this request was accepted, retry later');
+      throw unavailable(this.logger, 'Storage', err);
     }
     return { accepted: rows.length, rejected: reasons };
   }

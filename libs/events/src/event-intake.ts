@@ -28,7 +28,7 @@ function requestToken(customer: string, instance: string, items: readonly unknow
   return `http:${customer}:${instance}:${createHash('sha256').update(ids.join(',')).digest('hex')}`;
 }
 
-function unavailable(logger: Logger, what: string, err: unknown): DomainError {
+export function unavailable(logger: Logger, what: string, err: unknown): DomainError {
   logger.error(`${what} failed: ${(err as Error).message}`);
   return new DomainError('unavailable', `${what} is unavailable; nothing of this request was accepted, retry later`);
 }

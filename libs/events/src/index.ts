@@ -7,3 +7,4 @@ export * from './search-events.repository';
 export * from './document-intake';
 export * from './documents.repository';
 export * from './ingest-writer';
+export * from './validate-items';

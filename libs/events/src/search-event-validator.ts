@@ -1,17 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { BotDetector, rejectedHttpItem, validateSearchEvent, type RejectedEventRow, type SearchEventRow, type ValidationContext } from '@app/contracts';
+import { BotDetector, validateSearchEvent, type SearchEventRow, type ValidationContext } from '@app/contracts';
+import { validateItems, type ValidatedBatch } from './validate-items';
 
-export interface ValidatedBatch {
-  rows: SearchEventRow[];
-  /** Request index of each accepted row. */
-  indexes: number[];
-  rejected: RejectedEventRow[];
-  /** Index in the request and reason of each rejected item, for the 202 answer. */
-  reasons: Array<{ index: number; reason: string }>;
-}
-
-/** Validates items one by one, so one bad item is rejected with its index instead of failing the batch. */
+/** Search-event validation with the service's retention and one bot-verdict cache. */
 @Injectable()
 export class SearchEventValidator {
   readonly bots = new BotDetector();
@@ -22,19 +14,8 @@ export class SearchEventValidator {
     return { now: Date.now(), retentionDays: this.config.retentionDays, bots: this.bots, ...extra };
   }
 
-  validateHttp(customer: string, instance: string, items: readonly unknown[]): ValidatedBatch {
+  validateHttp(customer: string, instance: string, items: readonly unknown[]): ValidatedBatch<SearchEventRow> {
     const ctx = this.context({ source: 'http', customer, instance });
-    const batch: ValidatedBatch = { rows: [], indexes: [], rejected: [], reasons: [] };
-    items.forEach((item, index) => {
-      const result = validateSearchEvent(item, ctx);
-      if (result.ok) {
-        batch.rows.push(result.row);
-        batch.indexes.push(index);
-        return;
-      }
-      batch.reasons.push({ index, reason: result.reason });
-      batch.rejected.push(rejectedHttpItem(customer, instance, 'search-event', index, item, result.reason, ctx.now));
-    });
-    return batch;
+    return validateItems(customer, instance, 'search-event', items, ctx.now, (item) => validateSearchEvent(item, ctx));
   }
 }
