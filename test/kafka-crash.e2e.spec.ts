@@ -27,8 +27,8 @@ describeKafka('an ingest process killed between insert and commit (real process,
     };
     await produceEvents(broker, TOPIC, 6000, {}, 'before');
 
-    // Killed by its failpoint right after its 3rd insert, before that batch's commit.
-    service = await startService(STANDALONE, { ...env, INGEST_FAILPOINT: 'crash-after-insert:3' });
+    // Killed right after its 3rd insert, before that batch's commit (a preload script, not production code).
+    service = await startService(STANDALONE, { ...env, CRASH_AFTER_INSERTS: '3' }, 30_000, ['crash-after-insert.js']);
     const signal = await new Promise<NodeJS.Signals | null>((resolve) => {
       if (service!.child.exitCode !== null || service!.child.signalCode) return resolve(service!.child.signalCode);
       service!.child.once('exit', (_code, sig) => resolve(sig));

@@ -33,7 +33,7 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
       await eventually(() => caughtUp(broker, 'single', TOPIC), Boolean);
       expect(await storedCounts(t, 'once')).toEqual({ events: 5000, distinctEvents: 5000, rollup: 5000, rejected: 0 });
       // Caught up: the consume loop is healthy and nothing waits.
-      expect(t.app.get(IngestConsumer).health()).toMatchObject({ running: true, stalled: false, lag: 0 });
+      expect(await t.app.get(IngestConsumer).health()).toMatchObject({ running: true, stalled: false, lag: 0 });
     });
 
     it('keeps poison messages in rejected_events with their reason and ingests the good ones of the batch', async () => {
@@ -77,7 +77,7 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
       await produceEvents(broker, TOPIC, 2000, { customer: 'outage' }, 'outage');
       await new Promise((r) => setTimeout(r, 3000)); // inserts fail and are retried meanwhile
       // The consume loop reports itself stalled while messages wait (60 s in production, 1 s here).
-      expect(t.app.get(IngestConsumer).health(1000)).toMatchObject({ running: true, stalled: true });
+      expect(await t.app.get(IngestConsumer).health(1000)).toMatchObject({ running: true, stalled: true });
       await ch.command(`ATTACH TABLE ${ch.table('search_events')}`);
       const attachedAt = Date.now();
       const counts = await eventually(() => storedCounts(t, 'outage'), (c) => c.events >= 2000, 40_000);

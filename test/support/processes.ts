@@ -40,10 +40,11 @@ export interface Service {
   stop(): Promise<number | null>;
 }
 
-/** Starts a built app as its own process and waits until /health answers. */
-export async function startService(entry: string, env: Record<string, string>, timeoutMs = 30_000): Promise<Service> {
+/** Starts a built app as its own process (with `preload` scripts from test/support) and waits until /health answers. */
+export async function startService(entry: string, env: Record<string, string>, timeoutMs = 30_000, preload: string[] = []): Promise<Service> {
   const port = Number(env.PORT ?? (await freePort()));
-  const child = spawn(process.execPath, [distEntry(entry)], { env: cleanEnv({ ...env, PORT: String(port) }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = [...preload.flatMap((p) => ['--require', path.join(__dirname, p)]), distEntry(entry)];
+  const child = spawn(process.execPath, args, { env: cleanEnv({ ...env, PORT: String(port) }), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));

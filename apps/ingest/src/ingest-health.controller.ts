@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ClickHouseService, MigratorService } from '@app/clickhouse';
+import type { ConsumerHealth } from './consumer-health';
 import { IngestConsumer } from './ingest.consumer';
 
 /** Probes of the ingest app (its only HTTP routes besides /metrics). */
@@ -12,11 +13,11 @@ export class IngestHealthController {
     private readonly migrator: MigratorService,
   ) {}
 
-  /** Liveness: unhealthy (503) when the consume loop has not progressed for 60 s while messages wait. */
+  /** Liveness: unhealthy (503) when a partition has had messages waiting for 60 s without progress (STALL_THRESHOLD_MS). */
   @Get(['', 'live'])
   @HttpCode(200)
-  live(@Res({ passthrough: true }) res: FastifyReply): ReturnType<IngestConsumer['health']> {
-    const health = this.consumer.health();
+  async live(@Res({ passthrough: true }) res: FastifyReply): Promise<ConsumerHealth> {
+    const health = await this.consumer.health();
     if (health.stalled || !health.running) res.status(503);
     return health;
   }
@@ -25,7 +26,7 @@ export class IngestHealthController {
   @Get('ready')
   @HttpCode(200)
   async ready(@Res({ passthrough: true }) res: FastifyReply): Promise<{ ready: boolean }> {
-    const ready = this.migrator.migrated && this.consumer.health().running && (await this.ch.ping());
+    const ready = this.migrator.migrated && (await this.consumer.health()).running && (await this.ch.ping());
     if (!ready) res.status(503);
     return { ready };
   }

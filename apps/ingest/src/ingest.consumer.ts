@@ -1,70 +1,59 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import type { Consumer, EachBatchPayload } from 'kafkajs';
+import type { Admin, Consumer, EachBatchPayload } from 'kafkajs';
 import { AppConfig } from '@app/config';
-import { chDateTime, validateDocument, validateSearchEvent, type RejectedEventRow } from '@app/contracts';
+import type { RejectedEventRow } from '@app/contracts';
 import { DocumentsRepository, InsertBatcher, SearchEventValidator, SearchEventsRepository } from '@app/events';
 import { KafkaService } from '@app/kafka';
 import { MetricsService } from '@app/metrics';
-import type { IngestPipeline } from './ingest-pipeline';
-import { StoredOffsets } from './stored-offsets';
+import { PartitionProgress, STALL_THRESHOLD_MS, type ConsumerHealth } from './consumer-health';
+import { decodeMessage, ingestPipelines, messageHash, type IngestPipeline, type KafkaRow } from './ingest-pipeline';
+import { OffsetsRepository } from './offsets.repository';
+import { PartitionLedger } from './partition-ledger';
+import { retryUntilDone } from './retry-policy';
 
-const MAX_BACKOFF_MS = 10_000;
 /** Errors after which kafkajs must rejoin the group (what its runner checks). */
 const REBALANCE_ERRORS = new Set(['REBALANCE_IN_PROGRESS', 'NOT_COORDINATOR_FOR_GROUP', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID']);
-
-/** Test-only fault injection, read once at start-up: `crash-after-insert:<n>` kills the process after the n-th insert. */
-const FAILPOINT = /^crash-after-insert:(\d+)$/.exec(process.env.INGEST_FAILPOINT ?? '');
+const isRebalance = (err: unknown) => REBALANCE_ERRORS.has((err as { type?: string })?.type ?? '');
 
 /**
- * The ingest app's Kafka consumer, for search events and catalogue documents: per partition batch, validate,
- * insert with insert_deduplication_token = topic:partition:first-last, and only then commit. Invalid messages go
- * to rejected_events with their offset while the rest of the batch goes on. While ClickHouse fails: fetching
- * stops, the insert is retried with capped backoff, nothing is committed or dropped.
+ * The ingest app's Kafka consumer, for search events and catalogue documents. The exactly-once rule, per
+ * partition batch (handleBatch):
+ *   1. skip the offsets ClickHouse already holds for these very messages (PartitionLedger);
+ *   2. insert the rest, invalid ones as rejected rows, with the token topic:partition:first-last (retried with
+ *      capped backoff while storage fails, fetching paused, nothing committed);
+ *   3. only then commit.
+ * A rebalance while an insert is retried abandons the batch: no attempt starts after it, and the batch returns to
+ * kafkajs (which rejoins only then) once the attempt in flight has settled, so nothing of it lands after the
+ * partition's next owner read what is stored.
  */
 @Injectable()
 export class IngestConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(IngestConsumer.name);
   private consumer?: Consumer;
-  /** Per topic: its pipeline, and a batcher through which concurrent batches of all partitions share one insert
-   * (the test broker hands out small batches, and ClickHouse prefers few large inserts). */
-  private readonly topics = new Map<string, { pipeline: IngestPipeline; batcher: InsertBatcher<object> }>();
-  private readonly stored = new Map<string, StoredOffsets>();
-  private inserts = 0;
+  private admin?: Admin;
+  /** Per topic: its pipeline, and a batcher through which concurrent batches of all partitions share one insert. */
+  private readonly topics = new Map<string, { pipeline: IngestPipeline; batcher: InsertBatcher<KafkaRow> }>();
+  private readonly ledgers = new Map<string, Promise<PartitionLedger>>();
+  private readonly progress = new PartitionProgress();
+  private lastProbeAt = 0;
   private stopping = false;
-  /** Bumped at every rebalance: a retrying insert of an earlier generation gives up (its partitions moved on). */
-  private generation = 0;
+  /** Set when a heartbeat reports a rebalance; cleared when the consumer has rejoined. */
+  private rebalancing = false;
   /** Partitions per topic assigned to this consumer at the last rebalance. */
   assigned: Record<string, number[]> = {};
-  /** Messages behind per topic:partition at its last batch, and when a batch last completed. */
-  private readonly lag = new Map<string, number>();
-  private lastProgressAt = Date.now();
 
   constructor(
     private readonly config: AppConfig,
     private readonly kafka: KafkaService,
-    validator: SearchEventValidator,
-    private readonly events: SearchEventsRepository,
-    documents: DocumentsRepository,
+    private readonly offsets: OffsetsRepository,
     private readonly metrics: MetricsService,
+    validator: SearchEventValidator,
+    events: SearchEventsRepository,
+    documents: DocumentsRepository,
   ) {
-    const pipelines: Record<string, IngestPipeline> = {
-      [config.kafka.topicSearchEvents]: {
-        table: 'search_events',
-        kind: 'search-event',
-        validate: (value, m) => validateSearchEvent(value, validator.context({ source: 'kafka', ...m })),
-        write: (rows, rejected, token) => events.write(rows as never, rejected, token),
-      },
-      [config.kafka.topicDocuments]: {
-        table: 'documents',
-        kind: 'document',
-        // Same id -> same partition (keyed by id), so offsets order the writes of one document; the message time
-        // in ns plus the offset makes a version comparable with the in-process transport's clock.
-        validate: (value, m) => validateDocument(value, { source: 'kafka', now: m.now, topic: m.topic, partition: m.partition, offset: m.offset, version: String(BigInt(m.timestamp) * 1_000_000n + BigInt(m.offset % 1_000_000)) }),
-        write: (rows, rejected, token) => documents.write(rows as never, rejected, token),
-      },
-    };
-    for (const [topic, pipeline] of Object.entries(pipelines)) {
-      this.topics.set(topic, { pipeline, batcher: new InsertBatcher<object>((rows, rejected, token) => this.writeWithRetry(topic, pipeline, rows, rejected, token!), { lingerMs: 20 }) });
+    for (const [topic, pipeline] of ingestPipelines(config, validator, events, documents)) {
+      const batcher = new InsertBatcher<KafkaRow>((rows, rejected, token) => this.writeWithRetry(topic, pipeline, rows, rejected, token!), { lingerMs: 20 });
+      this.topics.set(topic, { pipeline, batcher });
     }
   }
 
@@ -73,19 +62,23 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   }
 
   /**
-   * Liveness of the consume loop: stalled when no batch completed for `stallMs` while messages wait (the lag at
-   * the partitions' last batches is not zero).
+   * Liveness of the consume loop: stalled when an assigned partition has had messages waiting for `stallMs`
+   * without a completed batch, including a partition this process no longer fetches (its lag is asked of the
+   * broker, at most every 2 s).
    */
-  health(stallMs = 60_000): { running: boolean; stalled: boolean; lag: number; sinceProgressMs: number } {
-    const lag = [...this.lag.values()].reduce((a, b) => a + b, 0);
-    const sinceProgressMs = Date.now() - this.lastProgressAt;
-    return { running: Boolean(this.consumer) && !this.stopping, stalled: lag > 0 && sinceProgressMs > stallMs, lag, sinceProgressMs };
+  async health(stallMs = STALL_THRESHOLD_MS): Promise<ConsumerHealth> {
+    if (this.consumer && Date.now() - this.lastProbeAt > 2000) {
+      this.lastProbeAt = Date.now();
+      await this.probeLag(Math.min(5000, stallMs / 2)).catch((err: Error) => this.logger.warn(`lag probe failed: ${err.message}`));
+    }
+    return this.progress.health(Boolean(this.consumer) && !this.stopping, stallMs);
   }
 
   /** SIGTERM: kafkajs lets the running batches finish (insert, commit), then leaves the group. */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     await this.consumer?.disconnect();
+    await this.admin?.disconnect();
   }
 
   private async start(): Promise<void> {
@@ -101,27 +94,11 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       minBytes: 64 * 1024,
       maxWaitTimeInMs: 200,
     });
-    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-      this.generation++;
-      this.stored.clear();
-      this.lag.clear();
-      this.assigned = {};
-      for (const topic of this.topics.keys()) {
-        this.assigned[topic] = [...(payload.memberAssignment[topic] ?? [])].sort((a, b) => a - b);
-        this.logger.log(`assigned partitions ${this.assigned[topic].join(',') || '(none)'} of ${topic}`);
-      }
-    });
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => this.joined(consumer, payload.memberAssignment));
     // kafkajs' offsetLag is what remains after the batch: when a batch starts, the batch itself waits too (so one
     // stuck on storage still shows); when it ends, only the remainder does.
-    const recordLag = (topic: string, partition: number, waiting: number) => {
-      this.lag.set(`${topic}:${partition}`, waiting);
-      this.metrics.consumerLag.set({ topic, partition: String(partition) }, waiting);
-    };
-    consumer.on(consumer.events.START_BATCH_PROCESS, ({ payload }) => recordLag(payload.topic, payload.partition, Number(payload.offsetLag) + payload.batchSize));
-    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
-      this.lastProgressAt = Date.now();
-      recordLag(payload.topic, payload.partition, Number(payload.offsetLag));
-    });
+    consumer.on(consumer.events.START_BATCH_PROCESS, ({ payload }) => this.recordLag(payload.topic, payload.partition, Number(payload.offsetLag) + payload.batchSize));
+    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => this.recordLag(payload.topic, payload.partition, Number(payload.offsetLag), true));
     // kafkajs restarts itself after retriable errors only; the consumer must resume alone after any crash.
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (payload.restart || this.stopping) return;
@@ -137,6 +114,25 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       partitionsConsumedConcurrently: 64,
       eachBatch: (payload) => this.handleBatch(payload),
     });
+  }
+
+  /** Every join starts clean: no pause survives it (kafkajs keeps pauses across rejoins) and ledgers are re-read. */
+  private joined(consumer: Consumer, assignment: Record<string, number[]>): void {
+    this.rebalancing = false;
+    this.ledgers.clear();
+    consumer.resume([...this.topics.keys()].map((topic) => ({ topic })));
+    this.assigned = {};
+    for (const topic of this.topics.keys()) {
+      this.assigned[topic] = [...(assignment[topic] ?? [])].sort((a, b) => a - b);
+      this.logger.log(`assigned partitions ${this.assigned[topic].join(',') || '(none)'} of ${topic}`);
+    }
+    this.progress.assign(Object.entries(this.assigned).flatMap(([topic, partitions]) => partitions.map((partition) => ({ topic, partition }))));
+  }
+
+  private recordLag(topic: string, partition: number, waiting: number, done = false): void {
+    if (done) this.progress.progressed(topic, partition, waiting);
+    else this.progress.lag(topic, partition, waiting);
+    this.metrics.consumerLag.set({ topic, partition: String(partition) }, waiting);
   }
 
   private async restart(crashed: Consumer): Promise<void> {
@@ -157,110 +153,114 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     const { pipeline, batcher } = this.topics.get(topic)!;
     const first = Number(messages[0].offset);
     const last = Number(messages[messages.length - 1].offset);
-    const stored = await this.storedOffsets(pipeline, topic, partition, first);
+    const ledger = await this.ledger(pipeline, topic, partition);
 
+    // 1. Only what ClickHouse does not hold yet for these very messages.
     const now = Date.now();
-    const rows: object[] = [];
+    const rows: KafkaRow[] = [];
     const rejected: RejectedEventRow[] = [];
+    const verdicts = { stored: 0, replaced: 0 };
     for (const message of messages) {
       const offset = Number(message.offset);
-      if (stored.has(offset)) continue;
-      const raw = message.value?.toString('utf8') ?? '';
-      let parsed: unknown;
-      let reason: string | undefined;
-      try {
-        parsed = JSON.parse(raw);
-      } catch {
-        reason = 'not JSON';
-      }
-      if (reason === undefined) {
-        const result = pipeline.validate(parsed, { now, topic, partition, offset, timestamp: message.timestamp });
-        if (result.ok) {
-          rows.push(result.row);
-          continue;
-        }
-        reason = result.reason;
-      }
-      const named = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { customer?: unknown; instance?: unknown };
-      rejected.push({
-        customer: typeof named.customer === 'string' ? named.customer : '',
-        instance: typeof named.instance === 'string' ? named.instance : '',
-        kind: pipeline.kind,
-        source: 'kafka',
-        topic,
-        partition,
-        offset,
-        item_index: -1,
-        raw,
-        reason,
-        received_at: chDateTime(now),
-      });
+      const hash = messageHash(message);
+      const verdict = await ledger.verdict(offset, hash);
+      if (verdict !== 'new') verdicts[verdict]++;
+      if (verdict === 'stored') continue;
+      const decoded = decodeMessage(pipeline, message, { now, topic, partition, offset, timestamp: message.timestamp }, hash);
+      if ('row' in decoded) rows.push(decoded.row);
+      else rejected.push(decoded.rejected);
+    }
+    if (verdicts.stored > 0) this.logger.log(`${topic}:${partition}: ${verdicts.stored} offsets from ${first} to ${last} already stored; skipping them`);
+    if (verdicts.replaced > 0) {
+      this.logger.warn(`${topic}:${partition}: ${verdicts.replaced} offsets from ${first} hold other messages than the ones stored there (topic recreated or cluster replaced); storing them`);
     }
 
-    await this.withHeartbeats(batcher.add(rows, rejected, { key: `${topic}:${partition}:${first}-${last}` }), heartbeat);
-    stored.inserted(last);
-    if (FAILPOINT && ++this.inserts >= Number(FAILPOINT[1])) process.kill(process.pid, 'SIGKILL');
-    // Offsets are committed only after the insert: a crash in between re-delivers, and the rows are found stored.
-    // For the same reason a failed commit loses nothing. A rebalance error is rethrown so kafkajs rejoins the group.
+    // 2. Insert (shared with other partitions' batches), keeping the membership alive while it is retried.
+    await this.untilInserted(batcher.add(rows, rejected, { key: `${topic}:${partition}:${first}-${last}` }), heartbeat);
+    ledger.inserted(last);
+
+    // 3. Commit. A crash before it re-delivers the batch and the ledger finds the rows stored; a failed commit loses
+    // nothing for the same reason. A rebalance error is rethrown so kafkajs rejoins the group.
     resolveOffset(messages[messages.length - 1].offset);
     try {
       await commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: String(last + 1) }] }] });
     } catch (err) {
-      if (REBALANCE_ERRORS.has((err as { type?: string }).type ?? '')) throw err;
+      if (isRebalance(err)) throw err;
       this.logger.warn(`commit of ${topic}:${partition}@${last + 1} failed, the rows are stored: ${(err as Error).message}`);
     }
   }
 
-  private async storedOffsets(pipeline: IngestPipeline, topic: string, partition: number, first: number): Promise<StoredOffsets> {
+  private ledger(pipeline: IngestPipeline, topic: string, partition: number): Promise<PartitionLedger> {
     const key = `${topic}:${partition}`;
-    let stored = this.stored.get(key);
-    if (!stored) {
-      const lastStored = await this.events.lastStoredOffset(topic, partition);
-      const window = lastStored >= first ? await this.events.storedOffsets(pipeline.table, topic, partition, first, lastStored) : new Set<number>();
-      if (window.size > 0) this.logger.log(`${key}: ${window.size} offsets from ${first} to ${lastStored} already stored; skipping them`);
-      stored = new StoredOffsets(lastStored, window);
-      this.stored.set(key, stored);
+    let ledger = this.ledgers.get(key);
+    if (!ledger) {
+      ledger = PartitionLedger.open(this.offsets, pipeline.table, topic, partition);
+      ledger.catch(() => this.ledgers.delete(key));
+      this.ledgers.set(key, ledger);
     }
-    return stored;
+    return ledger;
   }
 
-  /** Keeps the group membership alive while a batch waits for its (possibly retried) insert. */
-  private async withHeartbeats(insert: Promise<void>, heartbeat: () => Promise<void>): Promise<void> {
+  /**
+   * Waits for the batch's insert while heartbeating. When a heartbeat reports a rebalance, the insert is abandoned
+   * (no new attempt starts) and this still waits for the attempt in flight before handing the error to kafkajs,
+   * which rejoins only after every batch returned: the next owner cannot read stored offsets before it settled.
+   */
+  private async untilInserted(insert: Promise<unknown>, heartbeat: () => Promise<void>): Promise<void> {
     let done = false;
     const settled = insert.finally(() => (done = true));
+    settled.catch(() => undefined);
     while (!done) {
-      await Promise.race([settled, new Promise((r) => setTimeout(r, 1000))]);
-      if (!done) await heartbeat();
+      await Promise.race([settled, new Promise((r) => setTimeout(r, 1000))]).catch(() => undefined);
+      if (done) break;
+      try {
+        await heartbeat();
+      } catch (err) {
+        if (isRebalance(err)) this.rebalancing = true;
+        await settled.catch(() => undefined);
+        throw err;
+      }
     }
     await settled;
   }
 
   /**
-   * Inserts with the token of every offset range in it, retrying with capped backoff while storage fails:
-   * fetching is paused, nothing is committed, and the retry sends the same rows with the same token, so a
-   * partly applied attempt is deduplicated.
+   * The insert of a shared batch, retried with capped backoff while storage fails: fetching of the topic is paused,
+   * nothing is committed, and every retry sends the same rows with the same token, so a partly applied attempt is
+   * deduplicated. Rows the store refuses for their data never reach this loop (IngestWriter isolates them).
    */
-  private async writeWithRetry(topic: string, pipeline: IngestPipeline, rows: object[], rejected: RejectedEventRow[], token: string): Promise<void> {
-    const generation = this.generation;
+  private async writeWithRetry(topic: string, pipeline: IngestPipeline, rows: KafkaRow[], rejected: RejectedEventRow[], token: string) {
     let paused = false;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await pipeline.write(rows, rejected, token);
-        if (paused) {
-          this.consumer?.resume([{ topic }]);
-          this.logger.log(`storage is back after ${attempt} attempts; fetching resumed`);
-        }
-        return;
-      } catch (err) {
-        // Stopping or rebalanced: nothing was committed; the partitions' next owner starts from the last commit.
-        if (this.stopping || generation !== this.generation) throw err;
-        if (!paused) {
+    try {
+      return await retryUntilDone(() => pipeline.write(rows, rejected, token), {
+        abandoned: () => this.stopping || this.rebalancing,
+        onFirstFailure: () => {
           this.consumer?.pause([{ topic }]);
           paused = true;
-        }
-        const delay = Math.min(MAX_BACKOFF_MS, 100 * 2 ** Math.min(attempt, 10)) * (0.5 + Math.random() / 2);
-        this.logger.warn(`insert failed (attempt ${attempt}, retry in ${Math.round(delay)} ms): ${(err as Error).message}`);
-        await new Promise((r) => setTimeout(r, delay));
+        },
+        onFailure: (err, attempt, delay) => this.logger.warn(`insert failed (attempt ${attempt}, retry in ${Math.round(delay)} ms): ${(err as Error).message}`),
+      });
+    } finally {
+      if (paused) {
+        this.consumer?.resume([{ topic }]);
+        this.logger.log('storage insert settled; fetching resumed');
+      }
+    }
+  }
+
+  /** Asks the broker how far behind the partitions without recent progress are (high watermark - committed). */
+  private async probeLag(idleMs: number): Promise<void> {
+    const idle = this.progress.idle(idleMs);
+    if (idle.length === 0) return;
+    if (!this.admin) {
+      this.admin = this.kafka.kafka.admin();
+      await this.admin.connect();
+    }
+    for (const topic of new Set(idle.map((p) => p.topic))) {
+      const [ends, committed] = await Promise.all([this.admin.fetchTopicOffsets(topic), this.admin.fetchOffsets({ groupId: this.config.kafka.groupId, topics: [topic] })]);
+      const done = new Map(committed[0]?.partitions.filter((p) => Number(p.offset) >= 0).map((p) => [p.partition, Number(p.offset)]) ?? []);
+      for (const end of ends) {
+        if (idle.some((p) => p.topic === topic && p.partition === end.partition)) this.progress.lag(topic, end.partition, Math.max(0, Number(end.high) - (done.get(end.partition) ?? Number(end.low))));
       }
     }
   }

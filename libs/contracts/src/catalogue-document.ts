@@ -1,6 +1,7 @@
 import { chDateTime } from './ch-time';
 import { itemTenant } from './item-tenant';
 import { LANGUAGE_PATTERN, type EventSource } from './search-event';
+import { textProblem } from './text';
 
 /** The ranking-mix boost fields, in the spec's order. */
 export const BOOST_FIELDS = ['new', 'sold', 'basket', 'view', 'revenue', 'rating', 'profit_margin'] as const;
@@ -52,6 +53,8 @@ export function validateDocument(input: unknown, ctx: DocumentContext): Validate
   const tenant = itemTenant(d, ctx);
   if (typeof tenant === 'string') return fail(tenant);
   const { customer, instance } = tenant;
+  const idProblem = typeof d.id === 'string' ? textProblem('id', d.id) : undefined;
+  if (idProblem) return fail(idProblem);
   if (typeof d.id !== 'string' || !ID.test(d.id)) return fail('id is required (1-500 characters, no spaces)');
   if (d.language !== undefined && (typeof d.language !== 'string' || !LANGUAGE_PATTERN.test(d.language))) return fail('language must be letters and -, e.g. de or de-ch');
   if (d.deleted !== undefined && typeof d.deleted !== 'boolean') return fail('deleted must be a boolean');

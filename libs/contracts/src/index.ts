@@ -5,3 +5,4 @@ export * from './search-event';
 export * from './ch-time';
 export * from './catalogue-document';
 export * from './item-tenant';
+export * from './text';

@@ -14,6 +14,8 @@ export interface RejectedEventRow {
   raw: string;
   reason: string;
   received_at: string;
+  /** Kafka only: the hash of the message (timestamp and value), so its offset is known to be stored. */
+  message_hash?: string;
 }
 
 /** A rejected item of an HTTP request, kept with its index. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ClickHouseService } from '@app/clickhouse';
 import { BOOST_FIELDS, type BoostField, type DocumentRow, type RejectedEventRow } from '@app/contracts';
-import { IngestWriter } from './ingest-writer';
+import { IngestWriter, type Refused } from './ingest-writer';
 
 export interface FieldStats {
   /** Documents with a value (not null). */
@@ -25,8 +25,8 @@ export class DocumentsRepository {
     private readonly writer: IngestWriter,
   ) {}
 
-  async write(rows: readonly DocumentRow[], rejected: readonly RejectedEventRow[], token?: string): Promise<void> {
-    await this.writer.write({ table: 'documents', kind: 'document', tokenSuffix: 'documents' }, rows, rejected, token);
+  async write(rows: readonly DocumentRow[], rejected: readonly RejectedEventRow[], token?: string): Promise<Refused<DocumentRow>> {
+    return this.writer.write({ table: 'documents', kind: 'document', tokenSuffix: 'documents' }, rows, rejected, token);
   }
 
   /** One pass over the instance's current, not deleted documents. */

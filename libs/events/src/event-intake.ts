@@ -7,6 +7,7 @@ import { KafkaService } from '@app/kafka';
 import { InsertBatcher } from './insert-batcher';
 import { SearchEventValidator } from './search-event-validator';
 import { SearchEventsRepository } from './search-events.repository';
+import { intakeAnswer } from './validate-items';
 
 export interface IntakeResult {
   accepted: number;
@@ -56,11 +57,10 @@ export class InProcessEventIntake extends EventIntake {
     const token = requestToken(customer, instance, items);
     try {
       // Embedded: the token is the insert's deduplication token, so a retry is dropped by ClickHouse itself.
-      await this.batcher.add(batch.rows, batch.rejected, { token });
+      return intakeAnswer(batch, await this.batcher.add(batch.rows, batch.rejected, { token }));
     } catch (err) {
       throw unavailable(this.logger, 'Storage', err);
     }
-    return { accepted: batch.rows.length, rejected: batch.reasons };
   }
 }
 

@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { ClickHouseService } from '@app/clickhouse';
-import type { RejectedEventRow } from '@app/contracts';
+import { chDateTime, type RejectedEventRow } from '@app/contracts';
 import { MetricsService } from '@app/metrics';
+import { isDataError, storageReason } from './storage-errors';
 
 export interface IngestTarget {
   table: 'search_events' | 'documents';
@@ -10,24 +11,85 @@ export interface IngestTarget {
   tokenSuffix: string;
 }
 
+/** Rows the store refused, by identity, with the store's reason. */
+export type Refused<Row> = ReadonlyMap<Row, string>;
+
+/** The fields every ingested row shares: where it came from, so a refused row is kept with its offset. */
+export interface IngestRow {
+  customer: string;
+  instance: string;
+  source: RejectedEventRow['source'];
+  topic: string;
+  partition: number;
+  offset: number;
+  /** Kafka only: see PartitionLedger in the ingest app. */
+  message_hash?: string;
+}
+
 /**
- * The write shared by events and documents: rejected rows, then the accepted rows, with their metrics. With a
+ * The write shared by events and documents: the accepted rows, then the rejected ones, with their metrics. With a
  * token, each table gets its own token derived from it, so a retried batch is dropped (rollups included).
+ *
+ * Safety net behind validation: an insert that ClickHouse refuses for its data (not for a connection or server
+ * failure, which the caller retries) is split in halves until the refused rows are alone; those go to
+ * rejected_events with the store's reason and the rest is stored. A refused insert stores nothing (each batch is
+ * one block, far under max_insert_block_size), so the halves, with tokens derived from the batch's, count once.
  */
 @Injectable()
 export class IngestWriter {
+  private readonly logger = new Logger(IngestWriter.name);
+
   constructor(
     private readonly ch: ClickHouseService,
     private readonly metrics: MetricsService,
   ) {}
 
-  async write<Row extends { source: string }>(target: IngestTarget, rows: readonly Row[], rejected: readonly RejectedEventRow[], token?: string): Promise<void> {
-    await this.ch.insert('rejected_events', rejected, token && `${token}:rejected`);
+  /** Answers the rows the store refused (now in rejected_events) with the store's reason. */
+  async write<Row extends IngestRow>(target: IngestTarget, rows: readonly Row[], rejected: readonly RejectedEventRow[], token?: string): Promise<Refused<Row>> {
     const stop = this.metrics.insertSeconds.startTimer({ table: target.table });
-    await this.ch.insert(target.table, rows, token && `${token}:${target.tokenSuffix}`);
+    const refused: Array<{ row: Row; reason: string }> = [];
+    await this.insertIsolating(target.table, rows, token && `${token}:${target.tokenSuffix}`, refused);
     stop();
-    this.metrics.batchSize.observe({ table: target.table }, rows.length);
-    if (rows.length > 0) this.metrics.itemsAccepted.inc({ kind: target.kind, source: rows[0].source }, rows.length);
-    if (rejected.length > 0) this.metrics.rejected(target.kind, rejected[0].source, rejected.map((r) => r.reason));
+    if (refused.length > 0) this.logger.warn(`${refused.length} row(s) refused by storage kept in rejected_events, e.g. ${refused[0].reason}`);
+    const allRejected = [...rejected, ...refused.map(({ row, reason }) => refusedRow(target.kind, row, reason))];
+    await this.ch.insert('rejected_events', allRejected, token && `${token}:rejected`);
+    const stored = rows.length - refused.length;
+    this.metrics.batchSize.observe({ table: target.table }, stored);
+    if (stored > 0) this.metrics.itemsAccepted.inc({ kind: target.kind, source: rows[0].source }, stored);
+    if (allRejected.length > 0) this.metrics.rejected(target.kind, allRejected[0].source, allRejected.map((r) => r.reason));
+    return new Map(refused.map((r) => [r.row, r.reason]));
   }
+
+  private async insertIsolating<Row extends object>(table: string, rows: readonly Row[], token: string | undefined, refused: Array<{ row: Row; reason: string }>): Promise<void> {
+    try {
+      await this.ch.insert(table, rows, token);
+    } catch (err) {
+      if (!isDataError(err) || rows.length === 0) throw err;
+      if (rows.length === 1) {
+        refused.push({ row: rows[0], reason: storageReason(err) });
+        return;
+      }
+      const half = Math.ceil(rows.length / 2);
+      await this.insertIsolating(table, rows.slice(0, half), token && `${token}/a`, refused);
+      await this.insertIsolating(table, rows.slice(half), token && `${token}/b`, refused);
+    }
+  }
+}
+
+/** A row the store refused, kept with its origin (offset included, so the ingest consumer counts it as stored). */
+function refusedRow(kind: RejectedEventRow['kind'], row: IngestRow, reason: string): RejectedEventRow {
+  return {
+    customer: row.customer,
+    instance: row.instance,
+    kind,
+    source: row.source,
+    topic: row.topic,
+    partition: row.partition,
+    offset: row.offset,
+    item_index: -1,
+    raw: JSON.stringify(row),
+    reason,
+    received_at: chDateTime(),
+    message_hash: row.message_hash,
+  };
 }

@@ -1,12 +1,14 @@
 import type { RejectedEventRow } from '@app/contracts';
+import type { Refused } from './ingest-writer';
 
-type Flush<Row> = (rows: Row[], rejected: RejectedEventRow[], token?: string) => Promise<void>;
+/** Writes rows and rejected rows; answers the rows the store refused (by identity). */
+type Flush<Row> = (rows: Row[], rejected: RejectedEventRow[], token?: string) => Promise<Refused<Row>>;
 
 interface Pending<Row> {
   events: readonly Row[];
   rejected: readonly RejectedEventRow[];
   key?: string;
-  resolve: () => void;
+  resolve: (refused: Refused<Row>) => void;
   reject: (err: unknown) => void;
 }
 
@@ -19,8 +21,9 @@ export interface AddOptions {
 
 /**
  * Group commit: additions arriving while an insert runs (or within `lingerMs`) share the next insert, and each
- * addition's promise settles when its rows are durably written or the insert failed. Used by POST /events on
- * the embedded transport and by the Kafka consumer across partitions.
+ * addition's promise settles when its rows are durably written (answering those of its rows the store refused)
+ * or the insert failed. Used by POST /events on the embedded transport and by the Kafka consumer across
+ * partitions.
  */
 export class InsertBatcher<Row> {
   private queue: Pending<Row>[] = [];
@@ -31,9 +34,9 @@ export class InsertBatcher<Row> {
     private readonly options: { maxRows?: number; lingerMs?: number } = {},
   ) {}
 
-  add(events: readonly Row[], rejected: readonly RejectedEventRow[], options: AddOptions = {}): Promise<void> {
+  add(events: readonly Row[], rejected: readonly RejectedEventRow[], options: AddOptions = {}): Promise<Refused<Row>> {
     if (options.token) return this.flush([...events], [...rejected], options.token);
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<Refused<Row>>((resolve, reject) => {
       this.queue.push({ events, rejected, key: options.key, resolve, reject });
       if (!this.flushing) void this.drain();
     });
@@ -55,12 +58,12 @@ export class InsertBatcher<Row> {
       }
       const keys = batch.map((p) => p.key).filter((k): k is string => k !== undefined);
       try {
-        await this.flush(
+        const refused = await this.flush(
           batch.flatMap((p) => p.events),
           batch.flatMap((p) => p.rejected),
           keys.length > 0 ? keys.sort().join(',') : undefined,
         );
-        for (const p of batch) p.resolve();
+        for (const p of batch) p.resolve(refused.size === 0 ? refused : new Map(p.events.filter((row) => refused.has(row)).map((row) => [row, refused.get(row)!])));
       } catch (err) {
         for (const p of batch) p.reject(err);
       }

@@ -3,7 +3,7 @@ import { ClickHouseService } from '@app/clickhouse';
 import type { RejectedEventRow, SearchEventRow } from '@app/contracts';
 import { NotificationsRepository } from '@app/notifications';
 import { DataVersions } from './data-versions';
-import { IngestWriter } from './ingest-writer';
+import { IngestWriter, type Refused } from './ingest-writer';
 
 export interface StoredCounts {
   events: number;
@@ -26,11 +26,12 @@ export class SearchEventsRepository {
    * Writes accepted and rejected rows (IngestWriter); rejected events also leave a notification for their
    * instance (at most one per instance per hour), and this process's answer caches learn of the change.
    */
-  async write(events: readonly SearchEventRow[], rejected: readonly RejectedEventRow[], token?: string): Promise<void> {
-    await this.writer.write({ table: 'search_events', kind: 'search-event', tokenSuffix: 'events' }, events, rejected, token);
+  async write(events: readonly SearchEventRow[], rejected: readonly RejectedEventRow[], token?: string): Promise<Refused<SearchEventRow>> {
+    const refused = await this.writer.write({ table: 'search_events', kind: 'search-event', tokenSuffix: 'events' }, events, rejected, token);
     const touched = new Map(events.map((e) => [`${e.customer}\u0000${e.instance}`, e]));
     for (const e of touched.values()) this.versions.bump(e.customer, e.instance);
     await this.notifyRejected(rejected);
+    return refused;
   }
 
   private async notifyRejected(rejected: readonly RejectedEventRow[]): Promise<void> {
@@ -63,28 +64,6 @@ export class SearchEventsRepository {
 
   async recordRequest(customer: string, instance: string, token: string): Promise<void> {
     await this.ch.insert('intake_requests', [{ customer, instance, token, received_at: Math.floor(Date.now() / 1000) }]);
-  }
-
-  /** The highest offset of this topic partition stored in ClickHouse (events or rejected), or -1. */
-  async lastStoredOffset(topic: string, partition: number): Promise<number> {
-    const rows = await this.ch.query<{ last: string | null }>(
-      `SELECT max(last_offset) AS last FROM ${this.ch.table('ingest_offsets')} WHERE topic = {topic:String} AND partition = {partition:Int32}`,
-      { topic, partition },
-    );
-    const last = rows[0]?.last;
-    return last === null || last === undefined ? -1 : Number(last);
-  }
-
-  /** Offsets of this topic partition in [from, to] already stored in `table` or as rejected. */
-  async storedOffsets(table: 'search_events' | 'documents', topic: string, partition: number, from: number, to: number): Promise<Set<number>> {
-    const params = { topic, partition, from, to };
-    const where = `source = 'kafka' AND topic = {topic:String} AND partition = {partition:Int32} AND offset BETWEEN {from:Int64} AND {to:Int64}`;
-    const rows = await this.ch.query<{ offset: string }>(
-      `SELECT offset FROM ${this.ch.table(table)} WHERE ${where}
-       UNION ALL SELECT offset FROM ${this.ch.table('rejected_events')} WHERE ${where}`,
-      params,
-    );
-    return new Set(rows.map((r) => Number(r.offset)));
   }
 
   /** What is stored for a customer: raw events (and distinct ids), the rollup's sum, rejected events. */

@@ -1,4 +1,5 @@
 import { rejectedHttpItem, type RejectedEventRow } from '@app/contracts';
+import type { Refused } from './ingest-writer';
 
 export interface ValidatedBatch<Row> {
   rows: Row[];
@@ -30,4 +31,11 @@ export function validateItems<Row>(
     batch.rejected.push(rejectedHttpItem(customer, instance, kind, index, item, result.reason, now));
   });
   return batch;
+}
+
+/** The 202 answer: what was stored, and every rejected index with its reason (those the store refused included). */
+export function intakeAnswer<Row>(batch: ValidatedBatch<Row>, refused: Refused<Row>): { accepted: number; rejected: Array<{ index: number; reason: string }> } {
+  if (refused.size === 0) return { accepted: batch.rows.length, rejected: batch.reasons };
+  const byStore = batch.rows.flatMap((row, i) => (refused.has(row) ? [{ index: batch.indexes[i], reason: refused.get(row)! }] : []));
+  return { accepted: batch.rows.length - byStore.length, rejected: [...batch.reasons, ...byStore].sort((a, b) => a.index - b.index) };
 }

@@ -1,0 +1,63 @@
+/** A consumer that has had messages waiting and made no progress on them for this long is stalled (liveness). */
+export const STALL_THRESHOLD_MS = 60_000;
+
+interface PartitionState {
+  /** Messages waiting behind the partition's position, as last seen (batch events or a broker probe). */
+  lag: number;
+  /** When a batch of it last completed, or when it was assigned. */
+  progressAt: number;
+}
+
+export interface ConsumerHealth {
+  running: boolean;
+  stalled: boolean;
+  lag: number;
+  sinceProgressMs: number;
+}
+
+/**
+ * Per assigned partition: its lag and when it last made progress. A partition that has had lag for longer than the
+ * threshold without a completed batch is stalled, whether its batch is stuck (storage down) or it is not fetched
+ * at all (paused); the lag of a partition that is not fetched comes from the broker (`probe`).
+ */
+export class PartitionProgress {
+  private readonly partitions = new Map<string, PartitionState>();
+
+  /** A new assignment: partitions kept keep their lag (a pause may have survived the rejoin), the rest go. */
+  assign(topicPartitions: Array<{ topic: string; partition: number }>, now = Date.now()): void {
+    const keys = new Set(topicPartitions.map(({ topic, partition }) => `${topic}:${partition}`));
+    for (const key of this.partitions.keys()) if (!keys.has(key)) this.partitions.delete(key);
+    for (const key of keys) if (!this.partitions.has(key)) this.partitions.set(key, { lag: 0, progressAt: now });
+  }
+
+  lag(topic: string, partition: number, lag: number): void {
+    const state = this.partitions.get(`${topic}:${partition}`);
+    if (state) state.lag = lag;
+  }
+
+  progressed(topic: string, partition: number, lag: number, now = Date.now()): void {
+    const state = this.partitions.get(`${topic}:${partition}`);
+    if (state) Object.assign(state, { lag, progressAt: now });
+  }
+
+  /** Partitions without progress for `idleMs`: the ones whose lag the broker should tell. */
+  idle(idleMs: number, now = Date.now()): Array<{ topic: string; partition: number }> {
+    return [...this.partitions.entries()]
+      .filter(([, s]) => now - s.progressAt >= idleMs)
+      .map(([key]) => ({ topic: key.slice(0, key.lastIndexOf(':')), partition: Number(key.slice(key.lastIndexOf(':') + 1)) }));
+  }
+
+  health(running: boolean, stallMs = STALL_THRESHOLD_MS, now = Date.now()): ConsumerHealth {
+    let lag = 0;
+    let stalled = false;
+    let oldest = now;
+    for (const s of this.partitions.values()) {
+      lag += s.lag;
+      if (s.lag > 0) {
+        oldest = Math.min(oldest, s.progressAt);
+        if (now - s.progressAt > stallMs) stalled = true;
+      }
+    }
+    return { running, stalled, lag, sinceProgressMs: now - oldest };
+  }
+}

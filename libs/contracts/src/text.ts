@@ -1,0 +1,10 @@
+/**
+ * Why a string field cannot be stored as text, naming the field; undefined when it can. A lone UTF-16 surrogate
+ * (what `slice()` leaves of an emoji) is refused by ClickHouse's JSON input (the whole insert fails), and a NUL
+ * is never part of a search phrase or an id; both are rejected items, never a failed insert.
+ */
+export function textProblem(field: string, value: string): string | undefined {
+  if (!value.isWellFormed()) return `${field} is not well-formed Unicode (a lone surrogate)`;
+  if (value.includes('\u0000')) return `${field} contains a NUL character`;
+  return undefined;
+}
