@@ -1,13 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { AppConfig } from '@app/config';
 import { fromChDateTime, type SearchEvent, type SearchEventRow } from '@app/contracts';
 import { DomainError } from '@app/http';
 import { KafkaService } from '@app/kafka';
 import { InsertBatcher } from './insert-batcher';
+import { IntakeClaimsRepository, claimOutcome } from './intake-claims';
 import { SearchEventValidator } from './search-event-validator';
 import { SearchEventsRepository } from './search-events.repository';
-import { intakeAnswer } from './validate-items';
+import { intakeAnswer, type ValidatedBatch } from './validate-items';
 
 export interface IntakeResult {
   accepted: number;
@@ -64,26 +65,77 @@ export class InProcessEventIntake extends EventIntake {
   }
 }
 
+/** How long a request waits for an identical one that another request (of any process) is producing. */
+const CLAIM_WAIT_MS = 10_000;
+
 /**
- * Kafka transport: answers after the broker acknowledged every accepted event (acks=all). A retried request with
- * ids (same token within a day) is answered without producing again; a crash between the broker's ack and
- * recording the token leaves that one request countable twice.
+ * Kafka transport: answers after the broker acknowledged every accepted event (acks=all, idempotent producer).
+ * Rejected items are written first, so an answer given after the broker's ack never has to say that nothing was
+ * accepted. A request whose events all carry ids is claimed first (IntakeClaimsRepository): of identical requests
+ * arriving together, at one process or several, exactly one produces and the others answer with its outcome; a
+ * retry of an acknowledged request within a day is answered without producing again. A crash between the broker's
+ * ack and recording it leaves that request countable twice once its claim expired (CLAIM_TTL_MS).
  */
 @Injectable()
 export class KafkaEventIntake extends EventIntake {
   private readonly logger = new Logger('EventIntake');
+  /** Identical requests in flight in this process share one outcome. */
+  private readonly inFlight = new Map<string, Promise<IntakeResult>>();
 
   constructor(
     private readonly validator: SearchEventValidator,
     private readonly repository: SearchEventsRepository,
+    private readonly claims: IntakeClaimsRepository,
     private readonly kafka: KafkaService,
     private readonly config: AppConfig,
   ) {
     super();
   }
 
-  async submit(customer: string, instance: string, items: readonly unknown[]): Promise<IntakeResult> {
+  submit(customer: string, instance: string, items: readonly unknown[]): Promise<IntakeResult> {
+    const token = requestToken(customer, instance, items);
+    if (!token) return this.accept(customer, instance, items);
+    let result = this.inFlight.get(token);
+    if (!result) {
+      result = this.accept(customer, instance, items, token).finally(() => this.inFlight.delete(token));
+      this.inFlight.set(token, result);
+    }
+    return result;
+  }
+
+  private async accept(customer: string, instance: string, items: readonly unknown[], token?: string): Promise<IntakeResult> {
     const batch = this.validator.validateHttp(customer, instance, items);
+    const answer = { accepted: batch.rows.length, rejected: batch.reasons };
+    const claim = randomUUID();
+    try {
+      await this.repository.write([], batch.rejected, token);
+      if (token && (await this.claimed(customer, instance, token, claim)) === 'accepted') return answer;
+      await this.produce(customer, instance, items, batch);
+    } catch (err) {
+      if (token) await this.claims.record(customer, instance, token, claim, 'released').catch(() => undefined);
+      throw unavailable(this.logger, 'Event transport', err);
+    }
+    if (token) {
+      await this.claims.record(customer, instance, token, claim, 'acked').catch((err: Error) => this.logger.warn(`the broker acknowledged request ${token} but recording it failed: ${err.message}`));
+    }
+    return answer;
+  }
+
+  /** Claims the token; resolves 'mine' when this request produces, 'accepted' when an identical one did. */
+  private async claimed(customer: string, instance: string, token: string, claim: string): Promise<'mine' | 'accepted'> {
+    await this.claims.record(customer, instance, token, claim, 'claimed');
+    const deadline = Date.now() + CLAIM_WAIT_MS;
+    for (;;) {
+      const { rows, nowMicros } = await this.claims.read(customer, instance, token);
+      const outcome = claimOutcome(rows, claim, nowMicros);
+      if (outcome !== 'wait') return outcome;
+      if (Date.now() > deadline) throw new Error(`an identical request is still being produced after ${CLAIM_WAIT_MS} ms`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  private async produce(customer: string, instance: string, items: readonly unknown[], batch: ValidatedBatch<SearchEventRow>): Promise<void> {
+    if (batch.rows.length === 0) return;
     // The message carries what the ingest app needs to rebuild the same row: the id and timestamp fixed here,
     // the bot verdict instead of the user agent (which is not passed on).
     const messages = batch.rows.map((row, i) => {
@@ -101,20 +153,7 @@ export class KafkaEventIntake extends EventIntake {
       };
       return { key: sessionId ?? row.event_id, value: JSON.stringify(event) };
     });
-    const token = requestToken(customer, instance, items);
-    try {
-      if (token && (await this.repository.requestSeen(customer, instance, token))) {
-        return { accepted: batch.rows.length, rejected: batch.reasons };
-      }
-      if (messages.length > 0) {
-        const producer = await this.kafka.producer();
-        await producer.send({ topic: this.config.kafka.topicSearchEvents, acks: -1, messages });
-      }
-      if (token) await this.repository.recordRequest(customer, instance, token);
-      await this.repository.write([], batch.rejected);
-    } catch (err) {
-      throw unavailable(this.logger, 'Event transport', err);
-    }
-    return { accepted: batch.rows.length, rejected: batch.reasons };
+    const producer = await this.kafka.producer();
+    await producer.send({ topic: this.config.kafka.topicSearchEvents, acks: -1, messages });
   }
 }

@@ -6,6 +6,7 @@ import { DocumentIntake } from './document-intake';
 import { DocumentsRepository } from './documents.repository';
 import { EventIntake, InProcessEventIntake, KafkaEventIntake } from './event-intake';
 import { IngestWriter } from './ingest-writer';
+import { IntakeClaimsRepository } from './intake-claims';
 import { SearchEventValidator } from './search-event-validator';
 import { SearchEventsRepository } from './search-events.repository';
 
@@ -20,11 +21,12 @@ import { SearchEventsRepository } from './search-events.repository';
     DocumentIntake,
     SearchEventValidator,
     SearchEventsRepository,
+    IntakeClaimsRepository,
     {
       provide: EventIntake,
-      inject: [AppConfig, SearchEventValidator, SearchEventsRepository, KafkaService],
-      useFactory: (config: AppConfig, validator: SearchEventValidator, repository: SearchEventsRepository, kafka: KafkaService) =>
-        config.kafka.brokers ? new KafkaEventIntake(validator, repository, kafka, config) : new InProcessEventIntake(validator, repository),
+      inject: [AppConfig, SearchEventValidator, SearchEventsRepository, IntakeClaimsRepository, KafkaService],
+      useFactory: (config: AppConfig, validator: SearchEventValidator, repository: SearchEventsRepository, claims: IntakeClaimsRepository, kafka: KafkaService) =>
+        config.kafka.brokers ? new KafkaEventIntake(validator, repository, claims, kafka, config) : new InProcessEventIntake(validator, repository),
     },
   ],
   exports: [EventIntake, SearchEventValidator, SearchEventsRepository, DataVersions, DocumentsRepository, DocumentIntake],

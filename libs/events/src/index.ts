@@ -8,3 +8,4 @@ export * from './document-intake';
 export * from './documents.repository';
 export * from './ingest-writer';
 export * from './validate-items';
+export * from './intake-claims';

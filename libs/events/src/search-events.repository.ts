@@ -52,20 +52,6 @@ export class SearchEventsRepository {
     }
   }
 
-  /** Whether a POST /events request with this token was acknowledged within the last day (Kafka transport). */
-  async requestSeen(customer: string, instance: string, token: string): Promise<boolean> {
-    const rows = await this.ch.query(
-      `SELECT 1 FROM ${this.ch.table('intake_requests')}
-       WHERE customer = {customer:String} AND instance = {instance:String} AND token = {token:String} AND received_at > now() - INTERVAL 1 DAY LIMIT 1`,
-      { customer, instance, token },
-    );
-    return rows.length > 0;
-  }
-
-  async recordRequest(customer: string, instance: string, token: string): Promise<void> {
-    await this.ch.insert('intake_requests', [{ customer, instance, token, received_at: Math.floor(Date.now() / 1000) }]);
-  }
-
   /** What is stored for a customer: raw events (and distinct ids), the rollup's sum, rejected events. */
   async counts(customer: string): Promise<StoredCounts> {
     const [row] = await this.ch.query<Record<'events' | 'distinct_events' | 'rollup' | 'rejected', string | number>>(

@@ -5,12 +5,13 @@ import { dailyRollupMigration } from './0004-daily-rollup';
 import { documentsMigration } from './0005-documents';
 import { intakeRequestsMigration } from './0006-intake-requests';
 import { messageHashesMigration } from './0007-message-hashes';
+import { intakeClaimsMigration } from './0008-intake-claims';
 import type { Migration } from './migration';
 
 export type { Migration, MigrationContext } from './migration';
 
 /** Applied in this order; never reorder or edit an applied migration, add a new one. */
-export const MIGRATIONS: readonly Migration[] = [authMigration, searchEventsMigration, configurationMigration, dailyRollupMigration, documentsMigration, intakeRequestsMigration, messageHashesMigration];
+export const MIGRATIONS: readonly Migration[] = [authMigration, searchEventsMigration, configurationMigration, dailyRollupMigration, documentsMigration, intakeRequestsMigration, messageHashesMigration, intakeClaimsMigration];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */
 export const RETENTION_TTL: Readonly<Record<string, string>> = {
