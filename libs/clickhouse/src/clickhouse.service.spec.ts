@@ -2,6 +2,7 @@ import { loadConfig } from '@app/config';
 import { WORKER_DATA_DIR, uniqueDatabase } from '../../../test/support/test-app';
 import { ClickHouseService, insertSettings } from './clickhouse.service';
 import { MigratorService } from './migrator.service';
+import { VersionClock } from './version-clock';
 import { MIGRATIONS } from './migrations';
 
 describe('ClickHouseService on the embedded engine', () => {
@@ -110,6 +111,17 @@ describe('ClickHouseService on the embedded engine', () => {
     expect(await migrator.migrate(MIGRATIONS)).toEqual([]);
     const recorded = await ch.query<{ id: string }>(`SELECT id FROM ${ch.table('schema_migrations')} ORDER BY id`);
     expect(recorded.map((r) => r.id)).toEqual(MIGRATIONS.map((m) => m.id));
+  });
+
+  it('hands out versions from the store clock, increasing across clocks of the processes and within one', async () => {
+    const [first] = await new VersionClock(ch).next();
+    const now = jest.spyOn(Date, 'now').mockReturnValue(Date.now() - 3_600_000); // this process an hour behind
+    try {
+      const later = await new VersionClock(ch).next(3);
+      expect(later.map(BigInt).every((v, i, all) => v > BigInt(first) && (i === 0 || v > all[i - 1]))).toBe(true);
+    } finally {
+      now.mockRestore();
+    }
   });
 
   it('answers ping while the engine is open', async () => {
