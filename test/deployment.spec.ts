@@ -41,6 +41,16 @@ describe('docker-compose.yml and Dockerfile', () => {
     expect(ingest.ports).toBeUndefined();
   });
 
+  it('runs ClickHouse on a current LTS line inside the supported range (24.8 LTS through 26.x)', () => {
+    const image = String((compose.services.clickhouse as Record<string, unknown>).image);
+    const match = /^clickhouse\/clickhouse-server:(\d+)\.(\d+)(\.[\d.]+)?$/.exec(image);
+    expect(match).not.toBeNull();
+    const [major, minor] = [Number(match![1]), Number(match![2])];
+    expect([3, 8]).toContain(minor); // LTS releases are the x.3 and x.8 lines
+    expect(major * 100 + minor).toBeGreaterThanOrEqual(2608); // the newest LTS as of late 2026 (docs/operations.md)
+    expect(major).toBeLessThanOrEqual(26);
+  });
+
   it('gives the apps only environment names the configuration knows, and values it accepts', () => {
     const known = new Set(configVariableNames());
     for (const name of ['ingest', 'query']) {

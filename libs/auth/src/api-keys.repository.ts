@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { ClickHouseService, chDateTime, fromChDateTime, nextVersion } from '@app/clickhouse';
+import { ClickHouseService, VersionClock, chDateTime, fromChDateTime } from '@app/clickhouse';
 import type { Permission } from './permissions';
 
 export interface ApiKey {
@@ -26,7 +26,10 @@ export class ApiKeysRepository {
   static readonly CACHE_TTL_MS = 2_000;
   private readonly active = new LRUCache<string, ApiKey[]>({ max: 10_000, ttl: ApiKeysRepository.CACHE_TTL_MS });
 
-  constructor(private readonly ch: ClickHouseService) {}
+  constructor(
+    private readonly ch: ClickHouseService,
+    private readonly clock: VersionClock,
+  ) {}
 
   /** Latest version of every key of the customer, revoked ones included. */
   async all(customer: string): Promise<ApiKey[]> {
@@ -58,11 +61,12 @@ export class ApiKeysRepository {
   /** Appends a version of the key and returns it as stored (permissions de-duplicated and sorted). */
   async save(input: ApiKey): Promise<ApiKey> {
     const key = { ...input, permissions: [...new Set(input.permissions)].sort() };
+    const [version] = await this.clock.next();
     await this.ch.insert('api_keys', [
       {
         customer: key.customer,
         id: key.id,
-        version: nextVersion(),
+        version,
         description: key.description,
         permissions: key.permissions,
         secret: key.secret,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { ClickHouseService, chDateTime, nextVersion } from '@app/clickhouse';
+import { ClickHouseService, VersionClock, chDateTime } from '@app/clickhouse';
 
 export interface Customer {
   customer: string;
@@ -24,7 +24,10 @@ export class CustomersRepository {
   // Short TTL: another process provisioning or changing a customer is seen within seconds.
   private readonly cache = new LRUCache<string, { value: Customer | null }>({ max: 10_000, ttl: 2_000 });
 
-  constructor(private readonly ch: ClickHouseService) {}
+  constructor(
+    private readonly ch: ClickHouseService,
+    private readonly clock: VersionClock,
+  ) {}
 
   async find(customer: string): Promise<Customer | undefined> {
     const hit = this.cache.get(customer);
@@ -42,10 +45,11 @@ export class CustomersRepository {
   }
 
   async save(c: Customer): Promise<void> {
+    const [version] = await this.clock.next();
     await this.ch.insert('customers', [
       {
         customer: c.customer,
-        version: nextVersion(),
+        version,
         instances: c.instances,
         basic_login: c.basicLogin,
         basic_password_hash: c.basicPasswordHash,

@@ -1,7 +1,8 @@
 import { loadConfig } from '@app/config';
 import { WORKER_DATA_DIR, uniqueDatabase } from '../../../test/support/test-app';
-import { ClickHouseService } from './clickhouse.service';
+import { ClickHouseService, insertSettings } from './clickhouse.service';
 import { MigratorService } from './migrator.service';
+import { VersionClock } from './version-clock';
 import { MIGRATIONS } from './migrations';
 
 describe('ClickHouseService on the embedded engine', () => {
@@ -33,6 +34,73 @@ describe('ClickHouseService on the embedded engine', () => {
     expect(await count()).toBe(before + 2);
   });
 
+  describe('insert semantics stated by every insert, whatever the server defaults (ClickHouse 24.8 to 26.x)', () => {
+    /** What the service hands to the client for each insert, seen at the client seam. */
+    const recordInserts = () => {
+      const spy = jest.spyOn(ch.client, 'insert');
+      let calls: (typeof spy.mock.calls)[number][] = [];
+      return {
+        settings: () => calls.map(([params]) => params.clickhouse_settings ?? {}),
+        restore: () => {
+          calls = [...spy.mock.calls];
+          spy.mockRestore();
+        },
+      };
+    };
+
+    it('sends async_insert = 0, deduplication on (and into the views) and a token of its own with each insert', async () => {
+      const seen = recordInserts();
+      try {
+        await ch.insert('dedup', [{ id: 100 }], 'token-100');
+        await ch.insert('dedup', [{ id: 101 }]);
+        await ch.insert('dedup', [{ id: 102 }]);
+      } finally {
+        seen.restore();
+      }
+      const sent = seen.settings();
+      expect(sent).toHaveLength(3);
+      for (const settings of sent) {
+        expect(settings).toEqual({
+          async_insert: 0,
+          insert_deduplicate: 1,
+          deduplicate_insert: 'enable',
+          deduplicate_blocks_in_dependent_materialized_views: 1,
+          materialized_views_ignore_errors: 0,
+          insert_deduplication_token: expect.any(String),
+        });
+      }
+      const tokens = sent.map((s) => s.insert_deduplication_token);
+      expect(tokens[0]).toBe('token-100');
+      expect(new Set(tokens).size).toBe(3);
+    });
+
+    it('leaves those settings in force on the embedded engine (read back from system.settings)', async () => {
+      await ch.insert('dedup', [{ id: 103 }]);
+      const rows = await ch.query<{ name: string; value: string }>(
+        `SELECT name, value FROM system.settings WHERE name IN {names:Array(String)} ORDER BY name`,
+        { names: ['async_insert', 'insert_deduplicate', 'deduplicate_insert', 'deduplicate_blocks_in_dependent_materialized_views', 'materialized_views_ignore_errors'] },
+      );
+      expect(Object.fromEntries(rows.map((r) => [r.name, r.value]))).toEqual({
+        async_insert: '0',
+        insert_deduplicate: '1',
+        deduplicate_insert: 'enable',
+        deduplicate_blocks_in_dependent_materialized_views: '1',
+        materialized_views_ignore_errors: '0',
+      });
+    });
+
+    it('sends only settings the server knows: a 24.8 server has no deduplicate_insert (added in 26.2)', () => {
+      const known = new Set(['async_insert', 'insert_deduplicate', 'deduplicate_blocks_in_dependent_materialized_views', 'materialized_views_ignore_errors', 'insert_deduplication_token']);
+      expect(insertSettings(known, 't')).toEqual({
+        async_insert: 0,
+        insert_deduplicate: 1,
+        deduplicate_blocks_in_dependent_materialized_views: 1,
+        materialized_views_ignore_errors: 0,
+        insert_deduplication_token: 't',
+      });
+    });
+  });
+
   it('binds parameters instead of concatenating them', async () => {
     const hostile = `x' OR 1=1 --`;
     const rows = await ch.query<{ v: string }>('SELECT {v:String} AS v', { v: hostile });
@@ -43,6 +111,17 @@ describe('ClickHouseService on the embedded engine', () => {
     expect(await migrator.migrate(MIGRATIONS)).toEqual([]);
     const recorded = await ch.query<{ id: string }>(`SELECT id FROM ${ch.table('schema_migrations')} ORDER BY id`);
     expect(recorded.map((r) => r.id)).toEqual(MIGRATIONS.map((m) => m.id));
+  });
+
+  it('hands out versions from the store clock, increasing across clocks of the processes and within one', async () => {
+    const [first] = await new VersionClock(ch).next();
+    const now = jest.spyOn(Date, 'now').mockReturnValue(Date.now() - 3_600_000); // this process an hour behind
+    try {
+      const later = await new VersionClock(ch).next(3);
+      expect(later.map(BigInt).every((v, i, all) => v > BigInt(first) && (i === 0 || v > all[i - 1]))).toBe(true);
+    } finally {
+      now.mockRestore();
+    }
   });
 
   it('answers ping while the engine is open', async () => {

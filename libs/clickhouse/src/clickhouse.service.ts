@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { randomUUID } from 'node:crypto';
 import { AppConfig } from '@app/config';
 
@@ -11,6 +11,33 @@ export class StorageUnavailableError extends Error {
     super('storage is shutting down');
     this.name = 'StorageUnavailableError';
   }
+}
+
+/**
+ * The semantics every insert states for itself, so a server's defaults (or an operator's profile) cannot change
+ * them. Supported: ClickHouse 24.8 LTS through 26.x (docs/operations.md).
+ * - async_insert = 0: 26.2 turned asynchronous inserts on by default; an insert must be in its tables (and its
+ *   rollups) when it is answered, and be deduplicated by its token like a synchronous one.
+ * - insert_deduplicate = 1, and deduplicate_insert = 'enable' where the server has it (26.2+, where it overrides
+ *   insert_deduplicate unless it is 'backward_compatible_choice'): a retried batch with the same token is dropped.
+ * - deduplicate_blocks_in_dependent_materialized_views = 1 (default 0 before 26.2): the rollups fed by
+ *   materialised views are deduplicated with the insert, so a retry is not counted twice there either.
+ * - materialized_views_ignore_errors = 0: a view that fails fails the insert, so it is retried, not half-stored.
+ * - insert_deduplication_token: the caller's, or a fresh one (through chdb settings stay in force for the
+ *   session, and a token left behind would make a later insert a silently dropped "duplicate").
+ * Settings the server does not know are left out (an unknown setting fails the query).
+ */
+const PINNED_INSERT_SETTINGS: Readonly<Record<string, string | number>> = {
+  async_insert: 0,
+  insert_deduplicate: 1,
+  deduplicate_insert: 'enable',
+  deduplicate_blocks_in_dependent_materialized_views: 1,
+  materialized_views_ignore_errors: 0,
+};
+
+export function insertSettings(known: ReadonlySet<string>, token: string): ClickHouseSettings {
+  const pinned = Object.entries(PINNED_INSERT_SETTINGS).filter(([name]) => known.has(name));
+  return { ...Object.fromEntries(pinned), insert_deduplication_token: token } as ClickHouseSettings;
 }
 
 /**
@@ -31,6 +58,8 @@ export class ClickHouseService implements OnApplicationShutdown {
   readonly embedded: boolean;
   private pending = 0;
   private closed = false;
+  /** The pinned insert settings this server knows, looked up once (see insertSettings). */
+  private knownInsertSettings?: Promise<ReadonlySet<string>>;
 
   constructor(config: AppConfig) {
     this.database = config.clickhouse.database;
@@ -77,19 +106,33 @@ export class ClickHouseService implements OnApplicationShutdown {
   }
 
   /**
-   * Inserts rows. `dedupToken` makes a retry of the same batch a no-op on tables with a deduplication
-   * window; without one a fresh token is sent, because a token left behind by an earlier insert would
-   * otherwise turn this insert into a silently dropped "duplicate" (chdb session settings).
+   * Inserts rows, synchronously and with the semantics of insertSettings(). `dedupToken` makes a retry of the
+   * same batch a no-op on tables with a deduplication window (in the rollups too); without one a fresh token is
+   * sent, because a token left behind by an earlier insert would otherwise turn this insert into a silently
+   * dropped "duplicate" (chdb session settings).
    */
   async insert<T extends object>(table: string, rows: readonly T[], dedupToken?: string): Promise<void> {
     if (rows.length === 0) return;
+    const known = await this.insertSettingNames();
     await this.run(() => this.client.insert({
       table: this.table(table),
       values: rows as T[],
       format: 'JSONEachRow',
-      // The rollups fed by materialised views are deduplicated with the insert (DESIGN.md section 6).
-      clickhouse_settings: { insert_deduplication_token: dedupToken ?? randomUUID(), deduplicate_blocks_in_dependent_materialized_views: 1 },
+      clickhouse_settings: insertSettings(known, dedupToken ?? randomUUID()),
     }));
+  }
+
+  private insertSettingNames(): Promise<ReadonlySet<string>> {
+    this.knownInsertSettings ??= this.query<{ name: string }>(`SELECT name FROM system.settings WHERE name IN {names:Array(String)}`, {
+      names: Object.keys(PINNED_INSERT_SETTINGS),
+    }).then(
+      (rows) => new Set(rows.map((r) => r.name)),
+      (err: unknown) => {
+        this.knownInsertSettings = undefined; // storage not reachable yet: ask again with the next insert
+        throw err;
+      },
+    );
+    return this.knownInsertSettings;
   }
 
   /** Whether storage answers a query (a bare ping would not prove the engine or the database works). */

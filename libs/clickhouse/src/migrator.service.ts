@@ -1,10 +1,14 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { ClickHouseService } from './clickhouse.service';
+import { MigrationLock } from './migration-lock';
 import { MIGRATIONS, RETENTION_TTL, type Migration } from './migrations';
 import { chDateTime } from '@app/contracts';
 
-/** Applies the ordered migrations at start-up and records each; running it twice changes nothing. */
+/**
+ * Applies the ordered migrations at start-up and records each; running it twice changes nothing, and processes
+ * starting together apply each migration once (a lock across processes).
+ */
 @Injectable()
 export class MigratorService implements OnModuleInit {
   private readonly logger = new Logger(MigratorService.name);
@@ -23,25 +27,48 @@ export class MigratorService implements OnModuleInit {
     await this.migrate(MIGRATIONS);
   }
 
+  /**
+   * Applies the migrations not yet recorded. Several processes may start together (two ingest apps and the query
+   * app on a fresh server): one takes the migration lock and applies them, the others wait until they are
+   * recorded (or take the lock over from a holder that died, see MigrationLock). Returns the ids applied here.
+   */
   async migrate(migrations: readonly Migration[]): Promise<string[]> {
     await this.ch.command(`CREATE DATABASE IF NOT EXISTS \`${this.ch.database}\``);
     await this.ch.command(`CREATE TABLE IF NOT EXISTS ${this.ch.table('schema_migrations')} (
       id String, applied_at DateTime64(3, 'UTC')
     ) ENGINE = ReplacingMergeTree ORDER BY id`);
-    const applied = new Set(
-      (await this.ch.query<{ id: string }>(`SELECT DISTINCT id FROM ${this.ch.table('schema_migrations')}`)).map((r) => r.id),
-    );
+    const pending = async () => {
+      const applied = new Set((await this.ch.query<{ id: string }>(`SELECT DISTINCT id FROM ${this.ch.table('schema_migrations')}`)).map((r) => r.id));
+      return migrations.filter((m) => !applied.has(m.id));
+    };
+    const done: string[] = [];
+    if ((await pending()).length > 0) {
+      const lock = new MigrationLock(this.ch);
+      if (await lock.acquire(async () => (await pending()).length === 0)) {
+        try {
+          // Read again under the lock: the previous holder may have applied some.
+          done.push(...(await this.apply(await pending(), lock)));
+        } finally {
+          await lock.release();
+        }
+      }
+    }
+    await this.alignRetention();
+    this.ready = true;
+    return done;
+  }
+
+  private async apply(migrations: readonly Migration[], lock: MigrationLock): Promise<string[]> {
     const ctx = { table: (name: string) => this.ch.table(name), retentionDays: this.config.retentionDays };
     const done: string[] = [];
     for (const migration of migrations) {
-      if (applied.has(migration.id)) continue;
+      // A holder that stalled past the lease lost the lock to another process: stop rather than run beside it.
+      if (!(await lock.held())) throw new Error(`migration lock lost before ${migration.id}; another process continues`);
       for (const statement of migration.statements(ctx)) await this.ch.command(statement);
       await this.ch.insert('schema_migrations', [{ id: migration.id, applied_at: chDateTime() }]);
       done.push(migration.id);
       this.logger.log(`applied migration ${migration.id}`);
     }
-    await this.alignRetention();
-    this.ready = true;
     return done;
   }
 

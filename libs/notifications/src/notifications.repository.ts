@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { randomUUID } from 'node:crypto';
-import { ClickHouseService, chDateTime, fromChDateTime, nextVersion } from '@app/clickhouse';
+import { ClickHouseService, VersionClock, chDateTime, fromChDateTime } from '@app/clickhouse';
 
 export type NotificationKind = 'webhook-failed' | 'events-rejected';
 
@@ -28,12 +28,16 @@ export class NotificationsRepository {
   /** Throttle keys recorded in this process within the last hour. */
   private readonly recent = new LRUCache<string, true>({ max: 100_000, ttl: 60 * 60 * 1000 });
 
-  constructor(private readonly ch: ClickHouseService) {}
+  constructor(
+    private readonly ch: ClickHouseService,
+    private readonly clock: VersionClock,
+  ) {}
 
   async record(customer: string, instance: string, kind: NotificationKind, message: string, details: Record<string, unknown> = {}): Promise<string> {
     const id = randomUUID();
+    const [version] = await this.clock.next();
     await this.ch.insert('notifications', [
-      { customer, instance, id, version: nextVersion(), kind, message, details: JSON.stringify(details), deleted: false, created_at: chDateTime() },
+      { customer, instance, id, version, kind, message, details: JSON.stringify(details), deleted: false, created_at: chDateTime() },
     ]);
     return id;
   }
@@ -97,9 +101,10 @@ export class NotificationsRepository {
        ) WHERE NOT deleted`,
       { customer, instance, ids },
     );
+    const versions = await this.clock.next(existing.length);
     await this.ch.insert(
       'notifications',
-      existing.map((r) => ({ customer, instance, id: r.id, version: nextVersion(), kind: r.kind, message: r.message, details: r.details, deleted: true, created_at: r.created_at })),
+      existing.map((r, i) => ({ customer, instance, id: r.id, version: versions[i], kind: r.kind, message: r.message, details: r.details, deleted: true, created_at: r.created_at })),
     );
     return existing.length;
   }

@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { ClickHouseService, chDateTime, nextVersion } from '@app/clickhouse';
+import { ClickHouseService, VersionClock, chDateTime } from '@app/clickhouse';
 
 /** Per-instance configuration as append-only versioned rows; the latest version is the configuration. */
 @Injectable()
 export class InstanceConfigRepository {
-  constructor(private readonly ch: ClickHouseService) {}
+  constructor(
+    private readonly ch: ClickHouseService,
+    private readonly clock: VersionClock,
+  ) {}
 
   /** The webhook URL, "" when none is set or it was disabled. */
   async webhookUrl(customer: string, instance: string): Promise<string> {
@@ -17,8 +20,9 @@ export class InstanceConfigRepository {
   }
 
   async saveWebhookUrl(customer: string, instance: string, url: string, changedBy: string): Promise<void> {
+    const [version] = await this.clock.next();
     await this.ch.insert('instance_config', [
-      { customer, instance, version: nextVersion(), webhook_url: url, changed_by: changedBy, changed_at: chDateTime() },
+      { customer, instance, version, webhook_url: url, changed_by: changedBy, changed_at: chDateTime() },
     ]);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ClickHouseService, chDateTime, fromChDateTime, nextVersion } from '@app/clickhouse';
+import { ClickHouseService, VersionClock, chDateTime, fromChDateTime } from '@app/clickhouse';
 import { normalisePhrase } from '@app/contracts';
 import { DataVersions } from '@app/events';
 import type { EntityView } from './entity.dto';
@@ -31,6 +31,7 @@ export class EntitiesRepository {
   constructor(
     private readonly ch: ClickHouseService,
     private readonly versions: DataVersions,
+    private readonly clock: VersionClock,
   ) {}
 
   private current(where: string): string {
@@ -62,14 +63,15 @@ export class EntitiesRepository {
   /** Appends the changes in one insert and returns the time they carry. */
   async append(customer: string, instance: string, type: EntityType, changes: readonly EntityChange[], changedBy: string): Promise<number> {
     const now = Date.now();
+    const versions = await this.clock.next(changes.length);
     await this.ch.insert(
       'entities',
-      changes.map((c) => ({
+      changes.map((c, i) => ({
         customer,
         instance,
         type,
         id: c.id,
-        version: nextVersion(),
+        version: versions[i],
         kind: c.kind,
         deleted: c.deleted,
         search_phrases: c.searchPhrases,

@@ -1,9 +1,10 @@
 import type { Migration } from './migration';
+import { rollupBackfill } from './rollup-backfill';
 
 /**
  * A daily rollup beside the hourly one: GET /search-terms reads whole days here and only the hours at the
  * window's edges from the hourly table (an hourly rollup barely compresses a long tail of phrases over 30 days).
- * The backfill covers events stored before this migration; the view covers everything after it. The first,
+ * The backfill covers the events the view did not see (stored before it existed); the view covers everything after. The first,
  * partial day of a window is always read from the hourly table, so the daily TTL can equal the retention.
  */
 export const dailyRollupMigration: Migration = {
@@ -27,10 +28,7 @@ export const dailyRollupMigration: Migration = {
       SELECT customer, instance, hits = 0 AS zero_hits, bot, toDate(ts) AS day, language, phrase, count() AS searches
       FROM ${table('search_events')}
       GROUP BY customer, instance, zero_hits, bot, day, language, phrase`,
-    `INSERT INTO ${table('search_terms_daily')}
-      SELECT customer, instance, hits = 0 AS zero_hits, bot, toDate(ts) AS day, language, phrase, count() AS searches
-      FROM ${table('search_events')}
-      WHERE (SELECT count() FROM ${table('search_terms_daily')}) = 0
-      GROUP BY customer, instance, zero_hits, bot, day, language, phrase`,
+    // Counts exactly what the view did not (rollup-backfill.ts); the migration lock keeps it to one process.
+    rollupBackfill(table('search_terms_daily'), table('search_events'), { column: 'day', expression: 'toDate(ts)' }),
   ],
 };
