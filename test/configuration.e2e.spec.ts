@@ -1,18 +1,16 @@
 import { ClickHouseService, chDateTime, nextVersion } from '@app/clickhouse';
-import { WebhookDeliveryService } from '../apps/query/src/webhooks/webhook-delivery.service';
+import { HostResolver } from '../apps/query/src/webhooks/host-resolver';
 import { basicHeader, createKey, hmacHeaders, http, startApp, type TestApp } from './support/test-app';
 import { Receiver } from './support/receiver';
 
 describe('PUT /configuration and notifications (private networks not allowed)', () => {
   let t: TestApp;
   let writer: { secret: string };
-  const original = WebhookDeliveryService.resolve;
   beforeAll(async () => {
     t = await startApp({ WEBHOOK_TIMEOUT_MS: '1000' });
     writer = await createKey(t.url, ['configuration:write', 'configuration:read']);
   });
   afterAll(async () => {
-    WebhookDeliveryService.resolve = original;
     await t.close();
   });
 
@@ -80,8 +78,11 @@ describe('PUT /configuration and notifications (private networks not allowed)', 
     const latest = async () => (await http<Array<{ message: string }>>(`${t.url}/notifications`, { headers: basicHeader() })).body[0]?.message;
 
     it('refuses at delivery a host name that resolves to 10.0.0.1 and leaves a notification', async () => {
-      WebhookDeliveryService.resolve = ((host: string, options: object, callback: (e: null, a: Array<{ address: string; family: number }>) => void) =>
-        host === 'internal.example.test' ? callback(null, [{ address: '10.0.0.1', family: 4 }]) : original(host, options, callback as never)) as never;
+      const resolver = t.app.get(HostResolver);
+      const real = resolver.lookup.bind(resolver);
+      jest.spyOn(resolver, 'lookup').mockImplementation((host, options, callback) =>
+        host === 'internal.example.test' ? callback(null, [{ address: '10.0.0.1', family: 4 }]) : real(host, options, callback),
+      );
       expect((await putConfig('http://internal.example.test/hook')).status).toBe(200);
       expect((await http(`${t.url}/entities/synonym/s1`, { method: 'PUT', headers: { ...basicHeader(), 'content-type': 'application/json' }, body: '{}' })).status).toBe(201);
       expect(await latest()).toBe('Webhook delivery to http://internal.example.test failed: internal.example.test resolves to 10.0.0.1, which is not a public address');

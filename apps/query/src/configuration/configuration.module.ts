@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { HostResolver } from '../webhooks/host-resolver';
 import { WebhookDeliveryService } from '../webhooks/webhook-delivery.service';
 import { ConfigurationController } from './configuration.controller';
 import { GetConfigurationHandler } from './get-configuration.handler';
@@ -9,7 +10,7 @@ import { UpdateConfigurationHandler } from './update-configuration.handler';
 @Global()
 @Module({
   controllers: [ConfigurationController],
-  providers: [InstanceConfigRepository, UpdateConfigurationHandler, GetConfigurationHandler, WebhookDeliveryService],
+  providers: [InstanceConfigRepository, UpdateConfigurationHandler, GetConfigurationHandler, WebhookDeliveryService, HostResolver],
   exports: [WebhookDeliveryService],
 })
 export class ConfigurationModule {}

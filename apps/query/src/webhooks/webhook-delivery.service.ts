@@ -8,6 +8,7 @@ import { MetricsService } from '@app/metrics';
 import { NotificationsRepository } from '@app/notifications';
 import { InstanceConfigRepository } from '../configuration/instance-config.repository';
 import { ipLiteral, isPublicAddress, safeOrigin } from './address-policy';
+import { HostResolver } from './host-resolver';
 
 export type WebhookAction = 'create' | 'update' | 'remove' | 'delete';
 
@@ -30,15 +31,17 @@ export type DeliveryOutcome = 'delivered' | 'failed' | 'disabled' | 'filtered';
 @Injectable()
 export class WebhookDeliveryService {
   private readonly logger = new Logger('Webhook');
-  /** The resolver behind the connection's lookup; tests may point it at fixed answers. */
-  static resolve: typeof dns.lookup = dns.lookup;
+  private readonly publicOnlyLookup: LookupFunction;
 
   constructor(
+    resolver: HostResolver,
     private readonly config: AppConfig,
     private readonly instanceConfig: InstanceConfigRepository,
     private readonly notifications: NotificationsRepository,
     private readonly metrics: MetricsService,
-  ) {}
+  ) {
+    this.publicOnlyLookup = publicOnly(resolver);
+  }
 
   async deliver(call: WebhookCall): Promise<DeliveryOutcome> {
     const outcome = await this.attempt(call);
@@ -83,7 +86,7 @@ export class WebhookDeliveryService {
         {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'search-analytics-webhook/1' },
-          lookup: allowPrivate ? undefined : publicOnlyLookup,
+          lookup: allowPrivate ? undefined : this.publicOnlyLookup,
           agent: false,
         },
         (res) => {
@@ -101,11 +104,11 @@ export class WebhookDeliveryService {
   }
 }
 
-/** dns.lookup for connections that may only reach public addresses: every resolved address must be public. */
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  WebhookDeliveryService.resolve(hostname, { ...options, all: true }, (err, addresses) => {
+/** A lookup for connections that may only reach public addresses: every resolved address must be public. */
+const publicOnly = (resolver: HostResolver): LookupFunction => (hostname, options, callback) => {
+  resolver.lookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, '', 0);
-    const list = addresses as unknown as dns.LookupAddress[];
+    const list = addresses;
     const refused = list.find((a) => !isPublicAddress(a.address));
     if (list.length === 0 || refused) {
       return callback(new Error(`${hostname} resolves to ${refused?.address ?? 'nothing'}, which is not a public address`), '', 0);
