@@ -9,7 +9,7 @@ import { PartitionProgress, STALL_THRESHOLD_MS, type ConsumerHealth } from './co
 import { decodeMessage, ingestPipelines, messageHash, type IngestPipeline, type KafkaRow } from './ingest-pipeline';
 import { OffsetsRepository } from './offsets.repository';
 import { PartitionLedger } from './partition-ledger';
-import { retryUntilDone } from './retry-policy';
+import { retryUntilDone, settledWithHeartbeats } from './retry-policy';
 
 /** Errors after which kafkajs must rejoin the group (what its runner checks). */
 const REBALANCE_ERRORS = new Set(['REBALANCE_IN_PROGRESS', 'NOT_COORDINATOR_FOR_GROUP', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID']);
@@ -176,7 +176,9 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     }
 
     // 2. Insert (shared with other partitions' batches), keeping the membership alive while it is retried.
-    await this.untilInserted(batcher.add(rows, rejected, { key: `${topic}:${partition}:${first}-${last}` }), heartbeat);
+    await settledWithHeartbeats(batcher.add(rows, rejected, { key: `${topic}:${partition}:${first}-${last}` }), heartbeat, (err) => {
+      if (isRebalance(err)) this.rebalancing = true;
+    });
     ledger.inserted(last);
 
     // 3. Commit. A crash before it re-delivers the batch and the ledger finds the rows stored; a failed commit loses
@@ -199,29 +201,6 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       this.ledgers.set(key, ledger);
     }
     return ledger;
-  }
-
-  /**
-   * Waits for the batch's insert while heartbeating. When a heartbeat reports a rebalance, the insert is abandoned
-   * (no new attempt starts) and this still waits for the attempt in flight before handing the error to kafkajs,
-   * which rejoins only after every batch returned: the next owner cannot read stored offsets before it settled.
-   */
-  private async untilInserted(insert: Promise<unknown>, heartbeat: () => Promise<void>): Promise<void> {
-    let done = false;
-    const settled = insert.finally(() => (done = true));
-    settled.catch(() => undefined);
-    while (!done) {
-      await Promise.race([settled, new Promise((r) => setTimeout(r, 1000))]).catch(() => undefined);
-      if (done) break;
-      try {
-        await heartbeat();
-      } catch (err) {
-        if (isRebalance(err)) this.rebalancing = true;
-        await settled.catch(() => undefined);
-        throw err;
-      }
-    }
-    await settled;
   }
 
   /**

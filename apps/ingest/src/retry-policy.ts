@@ -41,3 +41,27 @@ export async function retryUntilDone<T>(attempt: () => Promise<T>, options: Retr
     }
   }
 }
+
+/**
+ * Waits for `work` while calling `heartbeat` every second, so the group membership outlives a long retry. When a
+ * heartbeat fails (e.g. the group rebalances), `onHeartbeatError` abandons the work, and the error is thrown only
+ * once `work` has settled: kafkajs rejoins only after every batch returned, so nothing sent for this batch can
+ * land after the partition's next owner read what is stored.
+ */
+export async function settledWithHeartbeats(work: Promise<unknown>, heartbeat: () => Promise<void>, onHeartbeatError: (err: unknown) => void): Promise<void> {
+  let done = false;
+  const settled = work.finally(() => (done = true));
+  settled.catch(() => undefined);
+  while (!done) {
+    await Promise.race([settled, new Promise((r) => setTimeout(r, 1000))]).catch(() => undefined);
+    if (done) break;
+    try {
+      await heartbeat();
+    } catch (err) {
+      onHeartbeatError(err);
+      await settled.catch(() => undefined);
+      throw err;
+    }
+  }
+  await settled;
+}

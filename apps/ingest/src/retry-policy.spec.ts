@@ -1,0 +1,50 @@
+import { BatchAbandonedError, backoffMs, retryUntilDone, settledWithHeartbeats } from './retry-policy';
+
+const rebalance = Object.assign(new Error('The group is rebalancing'), { type: 'REBALANCE_IN_PROGRESS' });
+
+describe('settledWithHeartbeats', () => {
+  it('hands a rebalance to kafkajs only after the insert in flight settled', async () => {
+    const events: string[] = [];
+    const insert = new Promise<void>((resolve) => setTimeout(() => (events.push('insert landed'), resolve()), 1500));
+    const abandon = jest.fn();
+    await expect(
+      settledWithHeartbeats(insert, async () => {
+        events.push('heartbeat');
+        throw rebalance;
+      }, abandon),
+    ).rejects.toBe(rebalance);
+    events.push('returned to kafkajs');
+    expect(events).toEqual(['heartbeat', 'insert landed', 'returned to kafkajs']);
+    expect(abandon).toHaveBeenCalledWith(rebalance);
+  });
+
+  it('resolves with the insert and heartbeats while it waits', async () => {
+    const heartbeat = jest.fn(async () => undefined);
+    await settledWithHeartbeats(new Promise((r) => setTimeout(r, 2200)), heartbeat, jest.fn());
+    expect(heartbeat).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('retryUntilDone', () => {
+  it('sends no attempt once abandoned, and the error makes kafkajs rejoin', async () => {
+    let abandoned = false;
+    const attempt = jest.fn(async () => {
+      abandoned = true; // the group rebalanced while this attempt failed
+      throw new Error('storage down');
+    });
+    const err = await retryUntilDone(attempt, { abandoned: () => abandoned, onFailure: jest.fn() }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BatchAbandonedError);
+    expect((err as BatchAbandonedError).type).toBe('REBALANCE_IN_PROGRESS');
+    expect(attempt).toHaveBeenCalledTimes(1);
+  });
+
+  it('retries until the attempt succeeds', async () => {
+    let calls = 0;
+    const result = await retryUntilDone(async () => (++calls < 3 ? Promise.reject(new Error('down')) : 'stored'), { abandoned: () => false, onFailure: jest.fn() });
+    expect([result, calls]).toEqual(['stored', 3]);
+  });
+
+  it('backs off exponentially up to the cap', () => {
+    expect([1, 2, 3, 10, 20].map((n) => backoffMs(n, 10_000, () => 1))).toEqual([200, 400, 800, 10_000, 10_000]);
+  });
+});
