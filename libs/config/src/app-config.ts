@@ -115,6 +115,9 @@ class EnvironmentVariables {
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(10_000_000)
   RATE_LIMIT_PER_MINUTE?: number;
 
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(10_000_000)
+  AUTH_FAILURES_PER_MINUTE?: number;
+
   @IsOptional() @IsIn(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], { message: 'LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent' })
   LOG_LEVEL?: string;
 
@@ -161,8 +164,10 @@ export class AppConfig {
   /** How long a GET /search-terms answer may be reused; 0 turns the cache off. */
   readonly searchTermsCacheMs!: number;
   readonly logLevel!: string;
-  /** Requests per customer per minute and process; 0 turns rate limiting off. */
+  /** Authenticated requests per customer per minute and process; 0 turns rate limiting off. */
   readonly rateLimitPerMinute!: number;
+  /** Failed authentications per client address per minute and process before that address gets 429; 0 = off. */
+  readonly authFailuresPerMinute!: number;
 
   /** Embedded when no credential source is configured: the first start generates one (DESIGN.md section 3). */
   get hasConfiguredCredentials(): boolean {
@@ -241,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     searchTermsCacheMs: vars.SEARCH_TERMS_CACHE_MS ?? 1000,
     logLevel: vars.LOG_LEVEL ?? 'info',
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE ?? 6000,
+    authFailuresPerMinute: vars.AUTH_FAILURES_PER_MINUTE ?? 60,
   });
   if (config.jwtSecret && config.jwtPublicKey) {
     throw new ConfigurationError('Invalid configuration:\n  SERVICE_JWT_SECRET and SERVICE_JWT_PUBLIC_KEY are both set: choose HS256 (secret) or RS256/ES256 (public key)');
