@@ -1,4 +1,6 @@
-import { ProvisioningService, type GeneratedCredentials } from '@app/auth';
+import { ApiKeysRepository, CustomersRepository, ProvisioningService, type GeneratedCredentials } from '@app/auth';
+import { ClickHouseService, VersionClock } from '@app/clickhouse';
+import { AppConfig } from '@app/config';
 import { basicHeader, hmacHeaders, http, jwtHeader, startApp, type TestApp } from './support/test-app';
 
 describe('multi-customer mode with BASE_DOMAIN (e2e over HTTP)', () => {
@@ -55,5 +57,51 @@ describe('multi-customer mode with BASE_DOMAIN (e2e over HTTP)', () => {
     const headers = { ...host('shop2'), ...basicHeader(shop2.basicLogin, shop2.basicPassword) };
     expect((await keys({ ...headers, 'x-service-instance': 'stage' })).status).toBe(401);
     expect((await keys({ ...headers, 'x-service-instance': 'live' })).status).toBe(200);
+  });
+});
+
+describe('unknown Host labels with BASE_DOMAIN (negative cache)', () => {
+  let t: TestApp;
+  let customerLookups: () => number;
+  beforeAll(async () => {
+    t = await startApp({ BASE_DOMAIN: 'api.example.test', SERVICE_BASIC_AUTH: '', SERVICE_LEGACY_SECRET: '' });
+    await t.app.get(ProvisioningService).createCustomer('shop1', ['live']);
+    // Counts the storage queries that read the customers table; the queries still run (a spy, not a stub).
+    const query = jest.spyOn(t.app.get(ClickHouseService), 'query');
+    customerLookups = () => query.mock.calls.filter(([sql]) => sql.includes(t.app.get(ClickHouseService).table('customers'))).length;
+  });
+  afterAll(() => t.close());
+
+  const keys = (label: string, headers: Record<string, string> = basicHeader()) => http(`${t.url}/secret`, { headers: { host: `${label}.api.example.test`, ...headers } });
+
+  it('costs at most one storage lookup within 5 s, however many requests and labels arrive', async () => {
+    const before = customerLookups();
+    const started = Date.now();
+    // 20 at once, then the same label and a new one every 200 ms for 3.5 s.
+    const statuses = (await Promise.all(Array.from({ length: 20 }, () => keys('nosuch')))).map((r) => r.status);
+    for (let i = 0; Date.now() - started < 3_500; i++) {
+      statuses.push((await keys('nosuch')).status, (await keys(`nosuch-${i}`)).status);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(statuses.length).toBeGreaterThan(40);
+    expect(new Set(statuses)).toEqual(new Set([401]));
+    expect(customerLookups() - before).toBeLessThanOrEqual(1);
+  });
+
+  it('serves a customer created by another process within 5 s', async () => {
+    await keys('shop2');
+    // Another process (the CLI's customer:create on a ClickHouse server): its own repositories, the same storage.
+    const ch = t.app.get(ClickHouseService);
+    const other = new ProvisioningService(t.app.get(AppConfig), new CustomersRepository(ch, new VersionClock(ch)), new ApiKeysRepository(ch, new VersionClock(ch)));
+    const shop2 = await other.createCustomer('shop2', ['live']);
+    const created = Date.now();
+    let status = 0;
+    while (Date.now() - created < 6_000 && status !== 200) {
+      status = (await keys('shop2', basicHeader(shop2.basicLogin, shop2.basicPassword))).status;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(200);
+    expect(Date.now() - created).toBeLessThan(5_000);
   });
 });

@@ -40,6 +40,9 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     SERVICE_LEGACY_SECRET: LEGACY_SECRET,
     SERVICE_INSTANCES: 'live,stage',
     LOG_LEVEL: process.env.TEST_LOGS ? 'debug' : 'silent',
+    // The suites send hundreds of deliberate failures from 127.0.0.1 (the authentication matrix, the fuzzer):
+    // the per-address limit of failed authentications is off unless a suite sets it (test/rate-limit.e2e.spec.ts).
+    AUTH_FAILURES_PER_MINUTE: '0',
     ...env,
   });
   // TEST_LOGS=1 shows the apps' logs while debugging a test.
@@ -78,12 +81,13 @@ export interface HttpResult<T = unknown> {
  */
 export function http<T = unknown>(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; localAddress?: string } = {},
 ): Promise<HttpResult<T>> {
   return new Promise((resolve, reject) => {
     // A body is always framed with Content-Length (Node sends DELETE and GET bodies unframed otherwise).
     const headers = options.body === undefined ? options.headers : { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) };
-    const req = request(url, { method: options.method ?? 'GET', headers }, (res) => {
+    // localAddress: the client address the request comes from (127.0.0.2 etc. reach a loopback server on Linux).
+    const req = request(url, { method: options.method ?? 'GET', headers, localAddress: options.localAddress }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {

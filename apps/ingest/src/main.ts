@@ -3,7 +3,7 @@ import { createHttpApp } from '@app/http';
 import { configOrExit } from '@app/query/serve';
 import { IngestAppModule } from './ingest-app.module';
 
-/** The ingest app: consumes Kafka; serves only /health and /metrics on PORT. */
+/** The ingest app: consumes Kafka; serves only /health and /metrics on HOST:PORT. */
 async function main(): Promise<void> {
   const config = configOrExit();
   if (!config.kafka.brokers) {
@@ -11,7 +11,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const app = await createHttpApp(IngestAppModule.forRoot(config), config);
-  await app.listen(config.port);
+  await app.listen(config.port, config.host);
 }
 
 void main();

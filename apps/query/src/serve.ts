@@ -17,11 +17,11 @@ export function configOrExit(): AppConfig {
   }
 }
 
-/** Starts an HTTP-serving app on PORT and prints the first-start credentials, if any. */
+/** Starts an HTTP-serving app on HOST:PORT and prints the first-start credentials, if any. */
 export async function serve(rootModule: (config: AppConfig) => unknown): Promise<INestApplication> {
   const config = configOrExit();
   const app = await createHttpApp(rootModule(config), config);
-  await app.listen(config.port);
+  await app.listen(config.port, config.host);
   const generated = app.get(CredentialsBootstrap).takeGenerated();
   if (generated) process.stdout.write(firstStartBanner(generated, `http://localhost:${config.port}`, config.dataDir));
   return app;

@@ -1,4 +1,4 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { IncomingMessage } from 'http';
 import { AppConfig, NAME_PATTERN } from '@app/config';
@@ -6,6 +6,7 @@ import { AuthError } from './auth.error';
 import { PERMISSION_KEY, PUBLIC_KEY } from './auth.decorators';
 import { BasicAuthenticator, HmacAuthenticator, JwtAuthenticator, type Principal } from './authenticators';
 import { CustomersRepository, type Customer } from './customers.repository';
+import { clientAddress, FailedAuthLimiter } from './failed-auth.limiter';
 import type { Permission } from './permissions';
 
 /** The customer a request addresses: SERVICE_CUSTOMER, or with BASE_DOMAIN the Host's label left of it. */
@@ -20,6 +21,7 @@ export function customerOf(req: IncomingMessage, config: AppConfig): string | un
 /**
  * The one global guard: resolves the customer (tenancy), authenticates with HMAC, Basic or JWT, selects the
  * instance, and checks the route's permission. 401 for anything about identity, 403 for a missing permission.
+ * An address with too many failed authentications gets 429 before any of that work (FailedAuthLimiter).
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -30,17 +32,29 @@ export class AuthGuard implements CanActivate {
     private readonly hmac: HmacAuthenticator,
     private readonly basic: BasicAuthenticator,
     private readonly jwt: JwtAuthenticator,
+    private readonly failures: FailedAuthLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
     const req = context.switchToHttp().getRequest<IncomingMessage>();
+    const address = clientAddress(req);
+    const wait = this.failures.retryAfter(address);
+    if (wait > 0) {
+      context.switchToHttp().getResponse<{ header(name: string, value: string): unknown }>().header('Retry-After', String(wait));
+      const message = `Too many failed authentications from this address; retry in ${wait} s`;
+      throw new HttpException({ statusCode: 429, error: 'Too Many Requests', message }, HttpStatus.TOO_MANY_REQUESTS);
+    }
 
-    const customer = await this.customers.find(this.customerName(req));
-    if (!customer) throw new AuthError('unauthenticated', 'unknown customer');
-    const principal = await this.authenticate(req, customer);
-    const instance = this.instance(req, customer, principal);
+    let identity: { customer: Customer; principal: Principal; instance: string };
+    try {
+      identity = await this.identify(req);
+    } catch (err) {
+      if (err instanceof AuthError) this.failures.recordFailure(address);
+      throw err;
+    }
+    const { customer, principal, instance } = identity;
 
     const needed = this.reflector.getAllAndOverride<Permission | undefined>(PERMISSION_KEY, targets);
     if (needed && !principal.permissions.has(needed)) {
@@ -48,6 +62,13 @@ export class AuthGuard implements CanActivate {
     }
     req.auth = { customer: customer.customer, instance, scheme: principal.scheme, permissions: principal.permissions, principal: principal.principal };
     return true;
+  }
+
+  private async identify(req: IncomingMessage): Promise<{ customer: Customer; principal: Principal; instance: string }> {
+    const customer = await this.customers.find(this.customerName(req));
+    if (!customer) throw new AuthError('unauthenticated', 'unknown customer');
+    const principal = await this.authenticate(req, customer);
+    return { customer, principal, instance: this.instance(req, customer, principal) };
   }
 
   private customerName(req: IncomingMessage): string {

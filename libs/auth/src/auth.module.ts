@@ -7,12 +7,14 @@ import { ApiKeysRepository } from './api-keys.repository';
 import { AuthGuard } from './auth.guard';
 import { BasicAuthenticator, HmacAuthenticator, JwtAuthenticator } from './authenticators';
 import { CustomersRepository } from './customers.repository';
+import { FailedAuthLimiter } from './failed-auth.limiter';
 import { NoncesRepository } from './nonces.repository';
 import { ProvisioningService } from './provisioning.service';
 
 /**
- * Registers the global guards (as APP_GUARD, so every app and test gets them): the per-customer rate limit first,
- * then authentication.
+ * Registers the global guards (as APP_GUARD, so every app and test gets them), in this order: authentication
+ * (with the per-address limit of failed authentications), then the per-customer rate limit of authenticated
+ * requests.
  */
 @Global()
 @Module({
@@ -24,7 +26,6 @@ import { ProvisioningService } from './provisioning.service';
     }),
   ],
   providers: [
-    { provide: APP_GUARD, useClass: CustomerThrottlerGuard },
     ApiKeysRepository,
     CustomersRepository,
     NoncesRepository,
@@ -32,7 +33,9 @@ import { ProvisioningService } from './provisioning.service';
     BasicAuthenticator,
     JwtAuthenticator,
     ProvisioningService,
+    FailedAuthLimiter,
     { provide: APP_GUARD, useClass: AuthGuard },
+    { provide: APP_GUARD, useClass: CustomerThrottlerGuard },
   ],
   exports: [ApiKeysRepository, CustomersRepository, ProvisioningService],
 })

@@ -4,11 +4,12 @@ import { ThrottlerGuard, type ThrottlerModuleOptions, type ThrottlerStorage } fr
 import type { IncomingMessage } from 'http';
 import { AppConfig } from '@app/config';
 import { PUBLIC_KEY } from './auth.decorators';
-import { customerOf } from './auth.guard';
 
 /**
  * Rate limiting per customer (429 with Retry-After), so one noisy integration cannot starve the others. It runs
- * before authentication, so floods of bad credentials count too. Public routes (probes, metrics) are not limited.
+ * after authentication and counts authenticated requests only: failed authentications are limited apart, per
+ * client address (FailedAuthLimiter), so nobody can spend a customer's budget with bad credentials. Public routes
+ * (probes, metrics) are not limited.
  */
 @Injectable()
 export class CustomerThrottlerGuard extends ThrottlerGuard {
@@ -22,7 +23,8 @@ export class CustomerThrottlerGuard extends ThrottlerGuard {
   }
 
   protected override async getTracker(req: Record<string, unknown>): Promise<string> {
-    return customerOf(req as unknown as IncomingMessage, this.config) ?? '(no customer)';
+    // Set by the AuthGuard, which runs first (AuthModule registers it first).
+    return (req as unknown as IncomingMessage).auth?.customer ?? '(no customer)';
   }
 
   protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {

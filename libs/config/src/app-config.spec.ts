@@ -3,6 +3,7 @@ import { ConfigurationError, loadConfig } from './app-config';
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     const c = loadConfig({});
+    expect(c.host).toBe('0.0.0.0');
     expect(c.port).toBe(3000);
     expect(c.dataDir).toBe('./data');
     expect(c.clickhouse).toEqual({ url: undefined, user: 'default', password: '', database: 'search_analytics' });
@@ -37,7 +38,14 @@ describe('loadConfig', () => {
     expect(c.hasConfiguredCredentials).toBe(true);
   });
 
+  it.each(['127.0.0.1', '::', '::1', 'localhost', 'api.internal.example'])('accepts HOST=%s', (host) => {
+    expect(loadConfig({ HOST: host }).host).toBe(host);
+  });
+
   it.each([
+    ['HOST', 'not a host!'],
+    ['HOST', '0.0.0.0:3000'],
+    ['HOST', 'http://example.com'],
     ['PORT', 'abc'],
     ['PORT', '70000'],
     ['CLICKHOUSE_URL', 'not a url'],

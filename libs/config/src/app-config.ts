@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
+import { isIP } from 'node:net';
 import {
   getMetadataStorage,
   IsIn,
@@ -11,6 +12,7 @@ import {
   Max,
   Min,
   MinLength,
+  ValidateBy,
   validateSync,
 } from 'class-validator';
 import { Type } from 'class-transformer';
@@ -19,12 +21,28 @@ import { Type } from 'class-transformer';
 export const NAME_PATTERN = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const NAME_LIST = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(,[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+/** RFC 1123 host name: dot-separated labels of letters, digits and inner hyphens, 253 characters at most. */
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+/** An IP address literal (IPv4 or IPv6) or a host name: what a server can listen on. */
+function IsListenAddress(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isListenAddress',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && (isIP(value) !== 0 || HOST_NAME.test(value)),
+      defaultMessage: () => 'HOST must be an IP address or a host name (0.0.0.0 for all interfaces, 127.0.0.1 for local only)',
+    },
+  });
+}
 
 /**
  * The environment as the operator writes it. Every name here is a contract (DESIGN.md section 3):
  * tools outside this repository set them.
  */
 class EnvironmentVariables {
+  @IsOptional() @IsListenAddress()
+  HOST?: string;
+
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535)
   PORT?: number;
 
@@ -97,6 +115,9 @@ class EnvironmentVariables {
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(10_000_000)
   RATE_LIMIT_PER_MINUTE?: number;
 
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(10_000_000)
+  AUTH_FAILURES_PER_MINUTE?: number;
+
   @IsOptional() @IsIn(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], { message: 'LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent' })
   LOG_LEVEL?: string;
 
@@ -116,6 +137,8 @@ export class ConfigurationError extends Error {
 
 /** The validated configuration every module receives. Read-only after start-up. */
 export class AppConfig {
+  /** The address every app listens on; 0.0.0.0 (all interfaces) by default. */
+  readonly host!: string;
   readonly port!: number;
   readonly dataDir!: string;
   readonly clickhouse!: { url?: string; user: string; password: string; database: string };
@@ -141,8 +164,10 @@ export class AppConfig {
   /** How long a GET /search-terms answer may be reused; 0 turns the cache off. */
   readonly searchTermsCacheMs!: number;
   readonly logLevel!: string;
-  /** Requests per customer per minute and process; 0 turns rate limiting off. */
+  /** Authenticated requests per customer per minute and process; 0 turns rate limiting off. */
   readonly rateLimitPerMinute!: number;
+  /** Failed authentications per client address per minute and process before that address gets 429; 0 = off. */
+  readonly authFailuresPerMinute!: number;
 
   /** Embedded when no credential source is configured: the first start generates one (DESIGN.md section 3). */
   get hasConfiguredCredentials(): boolean {
@@ -190,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const brokers = list(vars.KAFKA_BROKERS);
   const entityTypes = parseEntityTypes(vars.WEBHOOK_ENTITY_TYPES);
   const config = Object.assign(new AppConfig(), {
+    host: vars.HOST ?? '0.0.0.0',
     port: vars.PORT ?? 3000,
     dataDir: vars.DATA_DIR ?? './data',
     clickhouse: {
@@ -220,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     searchTermsCacheMs: vars.SEARCH_TERMS_CACHE_MS ?? 1000,
     logLevel: vars.LOG_LEVEL ?? 'info',
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE ?? 6000,
+    authFailuresPerMinute: vars.AUTH_FAILURES_PER_MINUTE ?? 60,
   });
   if (config.jwtSecret && config.jwtPublicKey) {
     throw new ConfigurationError('Invalid configuration:\n  SERVICE_JWT_SECRET and SERVICE_JWT_PUBLIC_KEY are both set: choose HS256 (secret) or RS256/ES256 (public key)');

@@ -50,7 +50,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const response = exception.getResponse();
-      const body = typeof response === 'string' ? { statusCode: status, error: HttpStatus[status] ?? 'Error', message: response } : (response as Record<string, unknown>);
+      const body = typeof response === 'string' ? { statusCode: status, error: httpErrorName(status), message: response } : (response as Record<string, unknown>);
       return { status, body };
     }
     // Errors of the Express stack (body-parser, URI decoding) carry a status and expose=true.

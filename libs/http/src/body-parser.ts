@@ -6,6 +6,15 @@ export const LARGE_BODY_LIMIT = 10 * 1024 * 1024;
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const LARGE_BODY_ROUTES = new Set(['POST /events', 'PUT /documents']);
 
+/** The body limit of a route (its method and URL pattern). */
+export function bodyLimitOf(method: string, url: string | undefined): number {
+  return LARGE_BODY_ROUTES.has(`${method} ${url}`) ? LARGE_BODY_LIMIT : DEFAULT_BODY_LIMIT;
+}
+
+function tooLarge(limit: number): PayloadTooLargeException {
+  return new PayloadTooLargeException(`Request body exceeds the limit of ${limit} bytes for this route`);
+}
+
 const JSON_TYPE = /^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i;
 /** Deeper JSON is refused before anything walks it (validation and transformation recurse). */
 export const MAX_JSON_DEPTH = 64;
@@ -29,6 +38,25 @@ export function jsonDepth(text: string): number {
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
+ * A body whose Content-Length is over the route's limit is refused with 413 before a byte of it is read (and
+ * before authentication), and the connection is closed since the client may keep sending. Routes also get their
+ * limit as Fastify's `bodyLimit`, so a body without Content-Length (chunked) is cut off at the route's limit.
+ */
+export function registerBodyLimits(fastify: FastifyInstance): void {
+  fastify.addHook('onRoute', (route) => {
+    route.bodyLimit = Math.max(...[route.method].flat().map((method) => bodyLimitOf(method, route.url)));
+  });
+  fastify.addHook('onRequest', async (req, reply) => {
+    const declared = Number(req.headers['content-length']);
+    const limit = bodyLimitOf(req.method, req.routeOptions.url);
+    if (declared > limit) {
+      reply.header('connection', 'close');
+      throw tooLarge(limit);
+    }
+  });
+}
+
+/**
  * Every body is read as bytes (the HMAC covers exactly these) and kept as `rawBody`, then parsed as JSON: 400 for
  * invalid UTF-8 or JSON, 413 over the route's limit, 415 for another content type.
  */
@@ -36,8 +64,8 @@ export function registerJsonBody(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: LARGE_BODY_LIMIT }, (req: FastifyRequest, body: Buffer | string, done) => {
     const raw = Buffer.isBuffer(body) ? body : Buffer.from(body);
-    const limit = LARGE_BODY_ROUTES.has(`${req.method} ${req.routeOptions.url}`) ? LARGE_BODY_LIMIT : DEFAULT_BODY_LIMIT;
-    if (raw.length > limit) return done(new PayloadTooLargeException(`Request body exceeds the limit of ${limit} bytes for this route`), undefined);
+    const limit = bodyLimitOf(req.method, req.routeOptions.url);
+    if (raw.length > limit) return done(tooLarge(limit), undefined);
     // The guard reads it from the request object Nest hands to guards (the Fastify request).
     (req as unknown as { rawBody?: Buffer }).rawBody = raw;
     if (raw.length === 0) return done(null, undefined);

@@ -7,7 +7,7 @@ import * as qs from 'qs';
 import type { AppConfig } from '@app/config';
 import { requestIdFrom } from '@app/logging';
 import { MetricsService, registerHttpMetrics } from '@app/metrics';
-import { LARGE_BODY_LIMIT, registerJsonBody } from './body-parser';
+import { LARGE_BODY_LIMIT, registerBodyLimits, registerJsonBody } from './body-parser';
 import { serveOpenApi } from './openapi';
 
 /** Up to 1,000 ids[] per DELETE; qs' default arrayLimit (20) would turn more into an object. */
@@ -44,6 +44,8 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
   fastify.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
   });
+  // Before Nest registers its routes: the limits are set per route as they are added.
+  registerBodyLimits(fastify);
   const routes: string[] = [];
   fastify.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
