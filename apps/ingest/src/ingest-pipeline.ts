@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import type { KafkaMessage } from 'kafkajs';
 import type { AppConfig } from '@app/config';
-import { chDateTime, validateDocument, validateSearchEvent, type RejectedEventRow } from '@app/contracts';
+import { chDateTime, validateDocument, validateSearchEvent, type RejectedEventRow, type SearchEventRow } from '@app/contracts';
 import type { DocumentsRepository, IngestRow, Refused, SearchEventValidator, SearchEventsRepository } from '@app/events';
 import type { OffsetTable } from './offsets.repository';
 
@@ -24,6 +24,8 @@ export interface IngestPipeline {
   table: OffsetTable;
   kind: RejectedEventRow['kind'];
   validate(value: unknown, ctx: MessageContext): { ok: true; row: IngestRow } | { ok: false; reason: string };
+  /** Rows that are one event each: its id, stored once per partition within DEDUP_WINDOW messages. */
+  eventId?(row: IngestRow): string;
   write(rows: KafkaRow[], rejected: RejectedEventRow[], token: string): Promise<Refused<KafkaRow>>;
 }
 
@@ -36,6 +38,7 @@ export function ingestPipelines(config: AppConfig, validator: SearchEventValidat
         table: 'search_events',
         kind: 'search-event',
         validate: (value, m) => validateSearchEvent(value, validator.context({ source: 'kafka', ...m })),
+        eventId: (row) => (row as SearchEventRow).event_id,
         write: (rows, rejected, token) => events.write(rows as never, rejected, token) as unknown as Promise<Refused<KafkaRow>>,
       },
     ],

@@ -9,6 +9,7 @@ import { PartitionProgress, STALL_THRESHOLD_MS, type ConsumerHealth } from './co
 import { decodeMessage, ingestPipelines, messageHash, type IngestPipeline, type KafkaRow } from './ingest-pipeline';
 import { OffsetsRepository } from './offsets.repository';
 import { PartitionLedger } from './partition-ledger';
+import { DEDUP_WINDOW, RecentEventIds } from './recent-event-ids';
 import { retryUntilDone, settledWithHeartbeats } from './retry-policy';
 
 /** Errors after which kafkajs must rejoin the group (what its runner checks). */
@@ -18,7 +19,8 @@ const isRebalance = (err: unknown) => REBALANCE_ERRORS.has((err as { type?: stri
 /**
  * The ingest app's Kafka consumer, for search events and catalogue documents. The exactly-once rule, per
  * partition batch (handleBatch):
- *   1. skip the offsets ClickHouse already holds for these very messages (PartitionLedger);
+ *   1. skip the offsets ClickHouse already holds for these very messages (PartitionLedger), and events whose id
+ *      the partition stored within its last DEDUP_WINDOW messages (a producer's retry: RecentEventIds);
  *   2. insert the rest, invalid ones as rejected rows, with the token topic:partition:first-last (retried with
  *      capped backoff while storage fails, fetching paused, nothing committed);
  *   3. only then commit.
@@ -33,7 +35,8 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   private admin?: Admin;
   /** Per topic: its pipeline, and a batcher through which concurrent batches of all partitions share one insert. */
   private readonly topics = new Map<string, { pipeline: IngestPipeline; batcher: InsertBatcher<KafkaRow> }>();
-  private readonly ledgers = new Map<string, Promise<PartitionLedger>>();
+  /** Per assigned partition: what is stored (offsets) and the event ids of its recent messages. */
+  private readonly partitions = new Map<string, Promise<{ ledger: PartitionLedger; recent?: RecentEventIds }>>();
   private readonly progress = new PartitionProgress();
   private lastProbeAt = 0;
   private stopping = false;
@@ -119,7 +122,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   /** Every join starts clean: no pause survives it (kafkajs keeps pauses across rejoins) and ledgers are re-read. */
   private joined(consumer: Consumer, assignment: Record<string, number[]>): void {
     this.rebalancing = false;
-    this.ledgers.clear();
+    this.partitions.clear();
     consumer.resume([...this.topics.keys()].map((topic) => ({ topic })));
     this.assigned = {};
     for (const topic of this.topics.keys()) {
@@ -153,13 +156,13 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     const { pipeline, batcher } = this.topics.get(topic)!;
     const first = Number(messages[0].offset);
     const last = Number(messages[messages.length - 1].offset);
-    const ledger = await this.ledger(pipeline, topic, partition);
+    const { ledger, recent } = await this.partition(pipeline, topic, partition, first);
 
-    // 1. Only what ClickHouse does not hold yet for these very messages.
+    // 1. Only what ClickHouse does not hold yet for these very messages, and no event twice.
     const now = Date.now();
     const rows: KafkaRow[] = [];
     const rejected: RejectedEventRow[] = [];
-    const verdicts = { stored: 0, replaced: 0 };
+    const verdicts = { stored: 0, replaced: 0, duplicate: 0 };
     for (const message of messages) {
       const offset = Number(message.offset);
       const hash = messageHash(message);
@@ -167,9 +170,14 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       if (verdict !== 'new') verdicts[verdict]++;
       if (verdict === 'stored') continue;
       const decoded = decodeMessage(pipeline, message, { now, topic, partition, offset, timestamp: message.timestamp }, hash);
-      if ('row' in decoded) rows.push(decoded.row);
-      else rejected.push(decoded.rejected);
+      if ('rejected' in decoded) rejected.push(decoded.rejected);
+      else if (recent && recent.has(pipeline.eventId!(decoded.row))) verdicts.duplicate++;
+      else {
+        recent?.add(pipeline.eventId!(decoded.row));
+        rows.push(decoded.row);
+      }
     }
+    if (verdicts.duplicate > 0) this.logger.log(`${topic}:${partition}: ${verdicts.duplicate} events of ${first}-${last} repeat an event id stored within the last ${DEDUP_WINDOW} messages; skipping them`);
     if (verdicts.stored > 0) this.logger.log(`${topic}:${partition}: ${verdicts.stored} offsets from ${first} to ${last} already stored; skipping them`);
     if (verdicts.replaced > 0) {
       this.logger.warn(`${topic}:${partition}: ${verdicts.replaced} offsets from ${first} hold other messages than the ones stored there (topic recreated or cluster replaced); storing them`);
@@ -192,15 +200,19 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
-  private ledger(pipeline: IngestPipeline, topic: string, partition: number): Promise<PartitionLedger> {
+  /** The partition's state, read from ClickHouse at its first batch after an assignment. */
+  private partition(pipeline: IngestPipeline, topic: string, partition: number, first: number) {
     const key = `${topic}:${partition}`;
-    let ledger = this.ledgers.get(key);
-    if (!ledger) {
-      ledger = PartitionLedger.open(this.offsets, pipeline.table, topic, partition);
-      ledger.catch(() => this.ledgers.delete(key));
-      this.ledgers.set(key, ledger);
+    let state = this.partitions.get(key);
+    if (!state) {
+      state = (async () => ({
+        ledger: await PartitionLedger.open(this.offsets, pipeline.table, topic, partition),
+        recent: pipeline.eventId ? new RecentEventIds(await this.offsets.recentEventIds(topic, partition, first + DEDUP_WINDOW, 2 * DEDUP_WINDOW)) : undefined,
+      }))();
+      state.catch(() => this.partitions.delete(key));
+      this.partitions.set(key, state);
     }
-    return ledger;
+    return state;
   }
 
   /**

@@ -31,4 +31,14 @@ export class OffsetsRepository {
     );
     return rows.map((r) => ({ offset: Number(r.offset), hash: r.hash }));
   }
+
+  /** Event ids stored from this partition at the `count` offsets before `before` (search events only). */
+  async recentEventIds(topic: string, partition: number, before: number, count: number): Promise<string[]> {
+    const rows = await this.ch.query<{ event_id: string }>(
+      `SELECT toString(event_id) AS event_id FROM ${this.ch.table('search_events')}
+       WHERE source = 'kafka' AND topic = {topic:String} AND partition = {partition:Int32} AND offset >= {from:Int64} AND offset < {before:Int64}`,
+      { topic, partition, from: Math.max(0, before - count), before },
+    );
+    return rows.map((r) => r.event_id);
+  }
 }
