@@ -24,9 +24,9 @@ const isRebalance = (err: unknown) => REBALANCE_ERRORS.has((err as { type?: stri
  *   2. insert the rest, invalid ones as rejected rows, with the token topic:partition:first-last (retried with
  *      capped backoff while storage fails, fetching paused, nothing committed);
  *   3. only then commit.
- * A rebalance while an insert is retried abandons the batch: no attempt starts after it, and the batch returns to
- * kafkajs (which rejoins only then) once the attempt in flight has settled, so nothing of it lands after the
- * partition's next owner read what is stored.
+ * A rebalance (any failed heartbeat) while an insert is retried abandons the batch: no attempt starts after it,
+ * and the batch returns to kafkajs (which rejoins only then) once the attempt in flight has settled, so nothing of
+ * it lands after the partition's next owner read what is stored.
  */
 @Injectable()
 export class IngestConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -40,8 +40,8 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   private readonly progress = new PartitionProgress();
   private lastProbeAt = 0;
   private stopping = false;
-  /** Set when a heartbeat reports a rebalance; cleared when the consumer has rejoined. */
-  private rebalancing = false;
+  /** Bumped when a heartbeat fails (a rebalance, or the coordinator out of reach): inserts begun before give up. */
+  private abandonments = 0;
   /** Partitions per topic assigned to this consumer at the last rebalance. */
   assigned: Record<string, number[]> = {};
 
@@ -121,7 +121,6 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
 
   /** Every join starts clean: no pause survives it (kafkajs keeps pauses across rejoins) and ledgers are re-read. */
   private joined(consumer: Consumer, assignment: Record<string, number[]>): void {
-    this.rebalancing = false;
     this.partitions.clear();
     consumer.resume([...this.topics.keys()].map((topic) => ({ topic })));
     this.assigned = {};
@@ -184,9 +183,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     }
 
     // 2. Insert (shared with other partitions' batches), keeping the membership alive while it is retried.
-    await settledWithHeartbeats(batcher.add(rows, rejected, { key: `${topic}:${partition}:${first}-${last}` }), heartbeat, (err) => {
-      if (isRebalance(err)) this.rebalancing = true;
-    });
+    await settledWithHeartbeats(batcher.add(rows, rejected, { key: `${topic}:${partition}:${first}-${last}` }), heartbeat, () => this.abandonments++);
     ledger.inserted(last);
 
     // 3. Commit. A crash before it re-delivers the batch and the ledger finds the rows stored; a failed commit loses
@@ -222,9 +219,10 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
    */
   private async writeWithRetry(topic: string, pipeline: IngestPipeline, rows: KafkaRow[], rejected: RejectedEventRow[], token: string) {
     let paused = false;
+    const abandonments = this.abandonments;
     try {
       return await retryUntilDone(() => pipeline.write(rows, rejected, token), {
-        abandoned: () => this.stopping || this.rebalancing,
+        abandoned: () => this.stopping || this.abandonments !== abandonments,
         onFirstFailure: () => {
           this.consumer?.pause([{ topic }]);
           paused = true;

@@ -48,16 +48,16 @@ describe('ClickHouseService on the embedded engine', () => {
       };
     };
 
-    it('sends async_insert = 0, deduplication on (and into the views) and a token of its own with each insert', async () => {
-      const seen = recordInserts();
-      try {
-        await ch.insert('dedup', [{ id: 100 }], 'token-100');
-        await ch.insert('dedup', [{ id: 101 }]);
-        await ch.insert('dedup', [{ id: 102 }]);
-      } finally {
-        seen.restore();
-      }
-      const sent = seen.settings();
+    it('sends async_insert = 0, deduplication on (and into the views) and a token of its own with each insert to a server', async () => {
+      // A server-backed service at the client seam: nothing listens there, so the client's calls are answered here.
+      const server = new ClickHouseService(loadConfig({ CLICKHOUSE_URL: 'http://127.0.0.1:9', CLICKHOUSE_DATABASE: 'x' }));
+      const names = ['async_insert', 'insert_deduplicate', 'deduplicate_insert', 'deduplicate_blocks_in_dependent_materialized_views', 'materialized_views_ignore_errors'];
+      jest.spyOn(server.client, 'query').mockResolvedValue({ json: async () => names.map((name) => ({ name })) } as never);
+      const insert = jest.spyOn(server.client, 'insert').mockResolvedValue({} as never);
+      await server.insert('dedup', [{ id: 100 }], 'token-100');
+      await server.insert('dedup', [{ id: 101 }]);
+      await server.insert('dedup', [{ id: 102 }]);
+      const sent = insert.mock.calls.map(([params]) => params.clickhouse_settings ?? {});
       expect(sent).toHaveLength(3);
       for (const settings of sent) {
         expect(settings).toEqual({
@@ -74,8 +74,15 @@ describe('ClickHouseService on the embedded engine', () => {
       expect(new Set(tokens).size).toBe(3);
     });
 
-    it('leaves those settings in force on the embedded engine (read back from system.settings)', async () => {
-      await ch.insert('dedup', [{ id: 103 }]);
+    it('sets them once for the session of the embedded engine, where each insert sends only its token', async () => {
+      const seen = recordInserts();
+      try {
+        await ch.insert('dedup', [{ id: 103 }], 'token-103');
+        await ch.insert('dedup', [{ id: 104 }]);
+      } finally {
+        seen.restore();
+      }
+      expect(seen.settings()).toEqual([{ insert_deduplication_token: 'token-103' }, { insert_deduplication_token: expect.any(String) }]);
       const rows = await ch.query<{ name: string; value: string }>(
         `SELECT name, value FROM system.settings WHERE name IN {names:Array(String)} ORDER BY name`,
         { names: ['async_insert', 'insert_deduplicate', 'deduplicate_insert', 'deduplicate_blocks_in_dependent_materialized_views', 'materialized_views_ignore_errors'] },
