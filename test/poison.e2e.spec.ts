@@ -60,6 +60,15 @@ describe('poison values on the embedded transport (e2e over HTTP)', () => {
     expect(after.rejected - before.rejected).toBe(5);
   });
 
+  it('rejects a poison field name (echoed in the reason) and stores the good ones', async () => {
+    const res = await post('/events', { events: [{ phrase: 'named well', language: 'en', hits: 3 }, { phrase: 'x', language: 'en', hits: 3, [LONE]: 1 }, { phrase: 'y', language: 'en', hits: 1, ['k'.repeat(5000)]: 1 }] });
+    expect(res.status).toBe(202);
+    expect(res.body.accepted).toBe(1);
+    expect(res.body.rejected.map((r) => r.index)).toEqual([1, 2]);
+    expect(res.body.rejected[0].reason).toBe('unknown field a\ufffd');
+    expect(res.body.rejected[1].reason.length).toBeLessThan(200);
+  });
+
   it('answers concurrent requests sharing one insert with their own results when one carries a poison value', async () => {
     const before = await storedCounts(t);
     const good = (i: number) => ({ events: [{ phrase: `concurrent ${i}`, language: 'en', hits: 1 }, { phrase: `concurrent ${i}b`, language: 'en', hits: 1 }] });
@@ -126,16 +135,18 @@ describeKafka('poison values on Kafka (real broker protocol)', () => {
       JSON.stringify({ ...base, phrase: 'nul\u0000' }),
       JSON.stringify({ ...base, phrase: MB.slice(0, 900_000) }),
       JSON.stringify({ ...base, phrase: 'ok', customer: `k${LONE}` }),
+      JSON.stringify({ ...base, phrase: 'poison key', [LONE]: true }),
       ...Array.from({ length: 200 }, (_, i) => JSON.stringify({ ...base, phrase: `after poison ${i}` })),
     ];
     await broker.producer.send({ topic: TOPIC, acks: -1, messages: values.map((value) => ({ key: 'one', value })) });
     expect(await eventually(() => caughtUp(broker, 'poison', TOPIC), Boolean)).toBe(true);
-    expect(await storedCounts(t, 'kpoison')).toEqual({ events: 200, distinctEvents: 200, rollup: 200, rejected: 4 });
+    expect(await storedCounts(t, 'kpoison')).toEqual({ events: 200, distinctEvents: 200, rollup: 200, rejected: 5 });
     expect((await rejectedRows(t, 'kpoison')).map((r) => [Number(r.offset), r.reason])).toEqual([
       [0, 'phrase is not well-formed Unicode (a lone surrogate)'],
       [1, 'message is not valid UTF-8'],
       [2, 'phrase contains a NUL character'],
       [3, 'phrase is longer than 500 characters'],
+      [5, 'unknown field a\ufffd'],
     ]);
     const ch = t.app.get(ClickHouseService);
     const [tenantless] = await ch.query<{ reason: string }>(`SELECT reason FROM ${ch.table('rejected_events')} WHERE offset = 4 AND topic = {t:String}`, { t: TOPIC });

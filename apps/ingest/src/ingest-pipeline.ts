@@ -25,7 +25,7 @@ export interface IngestPipeline {
   kind: RejectedEventRow['kind'];
   validate(value: unknown, ctx: MessageContext): { ok: true; row: IngestRow } | { ok: false; reason: string };
   /** Rows that are one event each: its id, stored once per partition within DEDUP_WINDOW messages. */
-  eventId?(row: IngestRow): string;
+  eventId?(row: KafkaRow): string;
   write(rows: KafkaRow[], rejected: RejectedEventRow[], token: string): Promise<Refused<KafkaRow>>;
 }
 
@@ -38,7 +38,7 @@ export function ingestPipelines(config: AppConfig, validator: SearchEventValidat
         table: 'search_events',
         kind: 'search-event',
         validate: (value, m) => validateSearchEvent(value, validator.context({ source: 'kafka', ...m })),
-        eventId: (row) => (row as SearchEventRow).event_id,
+        eventId: (row) => (row as unknown as SearchEventRow).event_id,
         write: (rows, rejected, token) => events.write(rows as never, rejected, token) as unknown as Promise<Refused<KafkaRow>>,
       },
     ],
@@ -59,7 +59,7 @@ export function ingestPipelines(config: AppConfig, validator: SearchEventValidat
 
 /** Identifies a message within its partition across incarnations of the topic: its timestamp and value. */
 export function messageHash(message: Pick<KafkaMessage, 'timestamp' | 'value'>): string {
-  const digest = createHash('sha1').update(message.timestamp).update('\n').update(message.value ?? Buffer.alloc(0)).digest();
+  const digest = createHash('md5').update(message.timestamp).update('\n').update(message.value ?? Buffer.alloc(0)).digest();
   // UInt64 without 0, which marks rows stored before hashes were kept.
   return (digest.readBigUInt64BE(0) | 1n).toString();
 }
@@ -81,7 +81,7 @@ export function decodeMessage(pipeline: IngestPipeline, message: KafkaMessage, c
   if (!isUtf8(value)) reason = 'message is not valid UTF-8';
   if (reason === undefined) {
     const result = pipeline.validate(parsed, ctx);
-    if (result.ok) return { row: { ...result.row, message_hash: hash } };
+    if (result.ok) return { row: Object.assign(result.row, { message_hash: hash }) };
     reason = result.reason;
   }
   const named = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as { customer?: unknown; instance?: unknown };

@@ -72,7 +72,9 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   async health(stallMs = STALL_THRESHOLD_MS): Promise<ConsumerHealth> {
     if (this.consumer && Date.now() - this.lastProbeAt > 2000) {
       this.lastProbeAt = Date.now();
-      await this.probeLag(Math.min(5000, stallMs / 2)).catch((err: Error) => this.logger.warn(`lag probe failed: ${err.message}`));
+      // Waited for at most 1 s: a slow broker must not make the probe itself time out (the next one sees it).
+      const probe = this.probeLag(Math.min(5000, stallMs / 2)).catch((err: Error) => this.logger.warn(`lag probe failed: ${err.message}`));
+      await Promise.race([probe, new Promise((r) => setTimeout(r, 1000).unref())]);
     }
     return this.progress.health(Boolean(this.consumer) && !this.stopping, stallMs);
   }
@@ -162,19 +164,28 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     const rows: KafkaRow[] = [];
     const rejected: RejectedEventRow[] = [];
     const verdicts = { stored: 0, replaced: 0, duplicate: 0 };
+    const inBatch = new RecentEventIds();
+    const isDuplicate = (row: KafkaRow, id: string) => recent!.has(row.customer, row.instance, id) || inBatch.has(row.customer, row.instance, id);
     for (const message of messages) {
       const offset = Number(message.offset);
       const hash = messageHash(message);
-      const verdict = await ledger.verdict(offset, hash);
+      const pending = ledger.verdict(offset, hash);
+      const verdict = typeof pending === 'string' ? pending : await pending;
       if (verdict !== 'new') verdicts[verdict]++;
       if (verdict === 'stored') continue;
       const decoded = decodeMessage(pipeline, message, { now, topic, partition, offset, timestamp: message.timestamp }, hash);
-      if ('rejected' in decoded) rejected.push(decoded.rejected);
-      else if (recent && recent.has(pipeline.eventId!(decoded.row))) verdicts.duplicate++;
-      else {
-        recent?.add(pipeline.eventId!(decoded.row));
-        rows.push(decoded.row);
+      if ('rejected' in decoded) {
+        rejected.push(decoded.rejected);
+        continue;
       }
+      const { row } = decoded;
+      const id = pipeline.eventId?.(row);
+      if (id !== undefined && isDuplicate(row, id)) {
+        verdicts.duplicate++;
+        continue;
+      }
+      if (id !== undefined) inBatch.add(row.customer, row.instance, id);
+      rows.push(row);
     }
     if (verdicts.duplicate > 0) this.logger.log(`${topic}:${partition}: ${verdicts.duplicate} events of ${first}-${last} repeat an event id stored within the last ${DEDUP_WINDOW} messages; skipping them`);
     if (verdicts.stored > 0) this.logger.log(`${topic}:${partition}: ${verdicts.stored} offsets from ${first} to ${last} already stored; skipping them`);
@@ -185,6 +196,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     // 2. Insert (shared with other partitions' batches), keeping the membership alive while it is retried.
     await settledWithHeartbeats(batcher.add(rows, rejected, { key: `${topic}:${partition}:${first}-${last}` }), heartbeat, () => this.abandonments++);
     ledger.inserted(last);
+    if (recent) for (const row of rows) recent.add(row.customer, row.instance, pipeline.eventId!(row));
 
     // 3. Commit. A crash before it re-delivers the batch and the ledger finds the rows stored; a failed commit loses
     // nothing for the same reason. A rebalance error is rethrown so kafkajs rejoins the group.

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ClickHouseService } from '@app/clickhouse';
+import type { StoredEventId } from './recent-event-ids';
 
 export type OffsetTable = 'search_events' | 'documents';
 
@@ -33,12 +34,11 @@ export class OffsetsRepository {
   }
 
   /** Event ids stored from this partition at the `count` offsets before `before` (search events only). */
-  async recentEventIds(topic: string, partition: number, before: number, count: number): Promise<string[]> {
-    const rows = await this.ch.query<{ event_id: string }>(
-      `SELECT toString(event_id) AS event_id FROM ${this.ch.table('search_events')}
+  async recentEventIds(topic: string, partition: number, before: number, count: number): Promise<StoredEventId[]> {
+    return this.ch.query<StoredEventId>(
+      `SELECT customer, instance, toString(event_id) AS event_id FROM ${this.ch.table('search_events')}
        WHERE source = 'kafka' AND topic = {topic:String} AND partition = {partition:Int32} AND offset >= {from:Int64} AND offset < {before:Int64}`,
       { topic, partition, from: Math.max(0, before - count), before },
     );
-    return rows.map((r) => r.event_id);
   }
 }

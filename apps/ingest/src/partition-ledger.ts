@@ -37,10 +37,17 @@ export class PartitionLedger {
     return new PartitionLedger(repository, table, topic, partition, await repository.lastStored(topic, partition));
   }
 
-  /** Whether the message at `offset` with this hash is stored already, new, or a new message at a stored offset. */
-  async verdict(offset: number, hash: string): Promise<Verdict> {
+  /**
+   * Whether the message at `offset` with this hash is stored already, new, or a new message at a stored offset;
+   * answered at once unless a page of stored offsets has to be read (past the stored end, always at once).
+   */
+  verdict(offset: number, hash: string): Verdict | Promise<Verdict> {
     if (offset > this.lastStored) return offset <= this.insertedThrough ? 'stored' : 'new';
-    if (offset < this.pageFrom || offset > this.pageTo) await this.load(offset);
+    if (offset < this.pageFrom || offset > this.pageTo) return this.load(offset).then(() => this.inPage(offset, hash));
+    return this.inPage(offset, hash);
+  }
+
+  private inPage(offset: number, hash: string): Verdict {
     const hashes = this.page.get(offset);
     if (!hashes) return 'new';
     return hashes.includes(hash) || hashes.includes('0') ? 'stored' : 'replaced';

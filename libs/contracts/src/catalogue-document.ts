@@ -1,7 +1,7 @@
 import { chDateTime } from './ch-time';
 import { itemTenant } from './item-tenant';
 import { LANGUAGE_PATTERN, type EventSource } from './search-event';
-import { textProblem } from './text';
+import { echoedName, textProblem } from './text';
 
 /** The ranking-mix boost fields, in the spec's order. */
 export const BOOST_FIELDS = ['new', 'sold', 'basket', 'view', 'revenue', 'rating', 'profit_margin'] as const;
@@ -49,7 +49,7 @@ export function validateDocument(input: unknown, ctx: DocumentContext): Validate
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return fail('document must be a JSON object');
   const d = input as Record<string, unknown>;
   const unknown = Object.keys(d).find((k) => !FIELDS.has(k));
-  if (unknown) return fail(`unknown field ${unknown}`);
+  if (unknown) return fail(`unknown field ${echoedName(unknown)}`);
   const tenant = itemTenant(d, ctx);
   if (typeof tenant === 'string') return fail(tenant);
   const { customer, instance } = tenant;

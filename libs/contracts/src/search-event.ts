@@ -3,7 +3,7 @@ import type { BotDetector } from './bot-detector';
 import { chDateTime } from './ch-time';
 import { itemTenant } from './item-tenant';
 import { normalisePhrase } from './normalise-phrase';
-import { textProblem } from './text';
+import { echoedName, textProblem } from './text';
 
 /**
  * A search event as producers send it (DESIGN.md section 5). Over HTTP customer and instance come from the
@@ -86,7 +86,7 @@ export function validateSearchEvent(input: unknown, ctx: ValidationContext): Val
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return fail('event must be a JSON object');
   const e = input as Record<string, unknown>;
   const unknown = Object.keys(e).filter((k) => !FIELDS.has(k));
-  if (unknown.length > 0) return fail(`unknown field ${unknown[0]}`);
+  if (unknown.length > 0) return fail(`unknown field ${echoedName(unknown[0])}`);
 
   const tenant = itemTenant(e, ctx);
   if (typeof tenant === 'string') return fail(tenant);

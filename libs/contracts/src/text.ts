@@ -8,3 +8,9 @@ export function textProblem(field: string, value: string): string | undefined {
   if (value.includes('\u0000')) return `${field} contains a NUL character`;
   return undefined;
 }
+
+/** A name taken from the client (e.g. an unknown field) as it may appear in a reason: well-formed and short. */
+export function echoedName(name: string): string {
+  const shown = name.toWellFormed();
+  return shown.length > 100 ? `${shown.slice(0, 100)}...` : shown;
+}

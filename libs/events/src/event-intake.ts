@@ -125,10 +125,15 @@ export class KafkaEventIntake extends EventIntake {
   private async claimed(customer: string, instance: string, token: string, claim: string): Promise<'mine' | 'accepted'> {
     await this.claims.record(customer, instance, token, claim, 'claimed');
     const deadline = Date.now() + CLAIM_WAIT_MS;
+    // 'mine' must be read twice in a row: a claim stamped earlier whose insert committed a moment later shows in
+    // the second read (what remains of that race is caught by the ingest app's event-id deduplication).
+    let mine = 0;
     for (;;) {
       const { rows, nowMicros } = await this.claims.read(customer, instance, token);
       const outcome = claimOutcome(rows, claim, nowMicros);
-      if (outcome !== 'wait') return outcome;
+      if (outcome === 'accepted' || (outcome === 'mine' && ++mine === 2)) return outcome;
+      if (outcome === 'mine') continue;
+      mine = 0;
       if (Date.now() > deadline) throw new Error(`an identical request is still being produced after ${CLAIM_WAIT_MS} ms`);
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -51,7 +51,7 @@ export class IngestWriter {
     await this.insertIsolating(target.table, rows, token && `${token}:${target.tokenSuffix}`, refused);
     stop();
     if (refused.length > 0) this.logger.warn(`${refused.length} row(s) refused by storage kept in rejected_events, e.g. ${refused[0].reason}`);
-    const allRejected = [...rejected, ...refused.map(({ row, reason }) => refusedRow(target.kind, row, reason))];
+    const allRejected = [...rejected, ...refused.map(({ row, reason }) => refusedRow(target.kind, row, reason))].map(storable);
     await this.ch.insert('rejected_events', allRejected, token && `${token}:rejected`);
     const stored = rows.length - refused.length;
     this.metrics.batchSize.observe({ table: target.table }, stored);
@@ -92,4 +92,11 @@ function refusedRow(kind: RejectedEventRow['kind'], row: IngestRow, reason: stri
     received_at: chDateTime(),
     message_hash: row.message_hash,
   };
+}
+
+/** A rejected row the store can always take: its text well-formed (a lone surrogate would fail the whole insert). */
+function storable(row: RejectedEventRow): RejectedEventRow {
+  const texts = [row.customer, row.instance, row.raw, row.reason];
+  if (texts.every((t) => t.isWellFormed())) return row;
+  return { ...row, customer: row.customer.toWellFormed(), instance: row.instance.toWellFormed(), raw: row.raw.toWellFormed(), reason: row.reason.toWellFormed() };
 }
