@@ -40,8 +40,11 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   private readonly progress = new PartitionProgress();
   private lastProbeAt = 0;
   private stopping = false;
-  /** Bumped when a heartbeat fails (a rebalance, or the coordinator out of reach): inserts begun before give up. */
-  private abandonments = 0;
+  /**
+   * Set when a heartbeat fails (a rebalance, or the coordinator out of reach): every insert retried gives up until
+   * the consumer has rejoined or a heartbeat went through again.
+   */
+  private abandoning = false;
   /** Partitions per topic assigned to this consumer at the last rebalance. */
   assigned: Record<string, number[]> = {};
 
@@ -100,6 +103,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       maxWaitTimeInMs: 200,
     });
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => this.joined(consumer, payload.memberAssignment));
+    consumer.on(consumer.events.HEARTBEAT, () => (this.abandoning = false));
     // kafkajs' offsetLag is what remains after the batch: when a batch starts, the batch itself waits too (so one
     // stuck on storage still shows); when it ends, only the remainder does.
     consumer.on(consumer.events.START_BATCH_PROCESS, ({ payload }) => this.recordLag(payload.topic, payload.partition, Number(payload.offsetLag) + payload.batchSize));
@@ -123,6 +127,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
 
   /** Every join starts clean: no pause survives it (kafkajs keeps pauses across rejoins) and ledgers are re-read. */
   private joined(consumer: Consumer, assignment: Record<string, number[]>): void {
+    this.abandoning = false;
     this.partitions.clear();
     consumer.resume([...this.topics.keys()].map((topic) => ({ topic })));
     this.assigned = {};
@@ -194,7 +199,11 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     }
 
     // 2. Insert (shared with other partitions' batches), keeping the membership alive while it is retried.
-    await settledWithHeartbeats(batcher.add(rows, rejected, { key: `${topic}:${partition}:${first}-${last}` }), heartbeat, () => this.abandonments++);
+    await settledWithHeartbeats(batcher.add(rows, rejected, { key: `${topic}:${partition}:${first}-${last}` }), {
+      heartbeat,
+      owned: () => isRunning() && !isStale(),
+      abandon: () => (this.abandoning = true),
+    });
     ledger.inserted(last);
     if (recent) for (const row of rows) recent.add(row.customer, row.instance, pipeline.eventId!(row));
 
@@ -231,10 +240,9 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
    */
   private async writeWithRetry(topic: string, pipeline: IngestPipeline, rows: KafkaRow[], rejected: RejectedEventRow[], token: string) {
     let paused = false;
-    const abandonments = this.abandonments;
     try {
       return await retryUntilDone(() => pipeline.write(rows, rejected, token), {
-        abandoned: () => this.stopping || this.abandonments !== abandonments,
+        abandoned: () => this.stopping || this.abandoning,
         onFirstFailure: () => {
           this.consumer?.pause([{ topic }]);
           paused = true;

@@ -7,20 +7,28 @@ describe('settledWithHeartbeats', () => {
     const events: string[] = [];
     const insert = new Promise<void>((resolve) => setTimeout(() => (events.push('insert landed'), resolve()), 1500));
     const abandon = jest.fn();
-    await expect(
-      settledWithHeartbeats(insert, async () => {
-        events.push('heartbeat');
-        throw rebalance;
-      }, abandon),
-    ).rejects.toBe(rebalance);
+    const heartbeat = async () => {
+      events.push('heartbeat');
+      throw rebalance;
+    };
+    await expect(settledWithHeartbeats(insert, { heartbeat, owned: () => true, abandon })).rejects.toBe(rebalance);
     events.push('returned to kafkajs');
     expect(events).toEqual(['heartbeat', 'insert landed', 'returned to kafkajs']);
-    expect(abandon).toHaveBeenCalledWith(rebalance);
+    expect(abandon).toHaveBeenCalledTimes(1);
+  });
+
+  it('abandons the work when the consumer stops owning the batch, and returns once it settled', async () => {
+    const abandon = jest.fn();
+    let landed = false;
+    const insert = new Promise<void>((resolve) => setTimeout(() => ((landed = true), resolve()), 1500));
+    const err = await settledWithHeartbeats(insert, { heartbeat: async () => undefined, owned: () => false, abandon }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BatchAbandonedError);
+    expect([landed, abandon.mock.calls.length]).toEqual([true, 1]);
   });
 
   it('resolves with the insert and heartbeats while it waits', async () => {
     const heartbeat = jest.fn(async () => undefined);
-    await settledWithHeartbeats(new Promise((r) => setTimeout(r, 2200)), heartbeat, jest.fn());
+    await settledWithHeartbeats(new Promise((r) => setTimeout(r, 2200)), { heartbeat, owned: () => true, abandon: jest.fn() });
     expect(heartbeat).toHaveBeenCalledTimes(2);
   });
 });

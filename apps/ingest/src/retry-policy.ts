@@ -42,25 +42,40 @@ export async function retryUntilDone<T>(attempt: () => Promise<T>, options: Retr
   }
 }
 
+export interface BatchOwnership {
+  /** kafkajs' heartbeat (sent when its interval passed); throws when the membership is lost or rebalancing. */
+  heartbeat(): Promise<void>;
+  /** Whether the batch still belongs to this consumer (kafkajs' isRunning() and not isStale()). */
+  owned(): boolean;
+  /** Abandons the work: no further attempt of it starts. */
+  abandon(): void;
+}
+
 /**
- * Waits for `work` while calling `heartbeat` every second, so the group membership outlives a long retry. When a
- * heartbeat fails (e.g. the group rebalances), `onHeartbeatError` abandons the work, and the error is thrown only
- * once `work` has settled: kafkajs rejoins only after every batch returned, so nothing sent for this batch can
- * land after the partition's next owner read what is stored.
+ * Waits for `work` while heartbeating every second, so the group membership outlives a long retry. When a heartbeat
+ * fails (the group rebalances, the coordinator is out of reach) or the batch is no longer owned (the consumer
+ * stops or crashed), the work is abandoned and the error is thrown only once `work` has settled: kafkajs rejoins
+ * only after every batch returned, so nothing sent for this batch can land after the partition's next owner read
+ * what is stored.
  */
-export async function settledWithHeartbeats(work: Promise<unknown>, heartbeat: () => Promise<void>, onHeartbeatError: (err: unknown) => void): Promise<void> {
+export async function settledWithHeartbeats(work: Promise<unknown>, batch: BatchOwnership): Promise<void> {
   let done = false;
   const settled = work.finally(() => (done = true));
   settled.catch(() => undefined);
   while (!done) {
     await Promise.race([settled, new Promise((r) => setTimeout(r, 1000))]).catch(() => undefined);
     if (done) break;
+    let lost: unknown;
     try {
-      await heartbeat();
+      await batch.heartbeat();
+      if (!batch.owned()) lost = new BatchAbandonedError();
     } catch (err) {
-      onHeartbeatError(err);
+      lost = err;
+    }
+    if (lost !== undefined) {
+      batch.abandon();
       await settled.catch(() => undefined);
-      throw err;
+      throw lost;
     }
   }
   await settled;
