@@ -100,6 +100,20 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
       expect(rejected).toEqual([{ reason: 'rating must be a number or null', kind: 'document' }]);
     });
 
+    it('orders writes of one document by their offsets, whatever the producers\' clocks say', async () => {
+      // The second write comes from a producer whose clock is an hour behind: it is still the later write.
+      const now = Date.now();
+      const doc = (rating: number, timestamp: number) => ({ key: 'clock-doc', value: JSON.stringify({ customer: 'clocks', instance: 'live', id: 'clock-doc', rating }), timestamp: String(timestamp) });
+      await broker.producer.send({ topic: 'catalogue-documents', acks: -1, messages: [doc(0.9, now)] });
+      await broker.producer.send({ topic: 'catalogue-documents', acks: -1, messages: [doc(0.1, now - 3_600_000)] });
+      const ch = t.app.get(ClickHouseService);
+      const current = () => ch.query<{ rating: number; n: string }>(
+        `SELECT argMax(rating, version) AS rating, count() AS n FROM ${ch.table('documents')} WHERE customer = 'clocks' AND id = 'clock-doc'`,
+      );
+      const [latest] = await eventually(current, ([r]) => Number(r?.n) === 2);
+      expect(latest.rating).toBe(0.1);
+    });
+
     it('produces POST /events to Kafka and answers after the ack', async () => {
       const body = JSON.stringify({ events: [{ phrase: 'via kafka', language: 'en', hits: 2 }, { phrase: 'bad', language: 'en', hits: -1 }] });
       const res = await http(`${t.url}/events`, { method: 'POST', headers: hmacHeaders(LEGACY_SECRET, body), body });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import type { KafkaMessage } from 'kafkajs';
 import type { AppConfig } from '@app/config';
-import { chDateTime, validateDocument, validateSearchEvent, type RejectedEventRow, type SearchEventRow } from '@app/contracts';
+import { chDateTime, validateDocument, validateSearchEvent, type DocumentRow, type RejectedEventRow, type SearchEventRow } from '@app/contracts';
 import type { DocumentsRepository, IngestRow, Refused, SearchEventValidator, SearchEventsRepository } from '@app/events';
 import type { OffsetTable } from './offsets.repository';
 
@@ -24,6 +24,8 @@ export interface IngestPipeline {
   table: OffsetTable;
   kind: RejectedEventRow['kind'];
   validate(value: unknown, ctx: MessageContext): { ok: true; row: IngestRow } | { ok: false; reason: string };
+  /** Rows that replace each other by version (documents): gives the row its version in the partition's order. */
+  order?(row: KafkaRow, versions: VersionSequence): void;
   /** Rows that are one event each: its id, stored once per partition within DEDUP_WINDOW messages. */
   eventId?(row: KafkaRow): string;
   write(rows: KafkaRow[], rejected: RejectedEventRow[], token: string): Promise<Refused<KafkaRow>>;
@@ -48,7 +50,12 @@ export function ingestPipelines(config: AppConfig, validator: SearchEventValidat
         table: 'documents',
         kind: 'document',
         // Same id -> same partition (keyed by id), so offsets order the writes of one document; the message time
-        // in ns plus the offset makes a version comparable with the in-process transport's clock.
+        // in ns plus the offset makes a version comparable with the in-process transport's clock, and
+        // VersionSequence keeps it growing with the offsets whatever the producers' clocks say.
+        order: (row, versions) => {
+          const document = row as unknown as DocumentRow;
+          document.version = versions.next(BigInt(document.version)).toString();
+        },
         validate: (value, m) =>
           validateDocument(value, { source: 'kafka', now: m.now, topic: m.topic, partition: m.partition, offset: m.offset, version: String(BigInt(m.timestamp) * 1_000_000n + BigInt(m.offset % 1_000_000)) }),
         write: (rows, rejected, token) => documents.write(rows as never, rejected, token) as unknown as Promise<Refused<KafkaRow>>,
@@ -102,4 +109,18 @@ export function decodeMessage(pipeline: IngestPipeline, message: KafkaMessage, c
       message_hash: hash,
     },
   };
+}
+
+/**
+ * Versions of one partition's documents in offset order: a message's own version (its timestamp in ns plus the
+ * offset) unless that is not above the last one, then the last one + 1. A producer whose clock is behind cannot
+ * make a later write of a document lose to an earlier one (the same id is always in the same partition).
+ */
+export class VersionSequence {
+  constructor(private last: bigint) {}
+
+  next(own: bigint): bigint {
+    this.last = own > this.last ? own : this.last + 1n;
+    return this.last;
+  }
 }

@@ -6,7 +6,7 @@ import { DocumentsRepository, InsertBatcher, SearchEventValidator, SearchEventsR
 import { KafkaService } from '@app/kafka';
 import { MetricsService } from '@app/metrics';
 import { PartitionProgress, STALL_THRESHOLD_MS, type ConsumerHealth } from './consumer-health';
-import { decodeMessage, ingestPipelines, messageHash, type IngestPipeline, type KafkaRow } from './ingest-pipeline';
+import { VersionSequence, decodeMessage, ingestPipelines, messageHash, type IngestPipeline, type KafkaRow } from './ingest-pipeline';
 import { OffsetsRepository } from './offsets.repository';
 import { PartitionLedger } from './partition-ledger';
 import { DEDUP_WINDOW, RecentEventIds } from './recent-event-ids';
@@ -21,6 +21,7 @@ const isRebalance = (err: unknown) => REBALANCE_ERRORS.has((err as { type?: stri
  * partition batch (handleBatch):
  *   1. skip the offsets ClickHouse already holds for these very messages (PartitionLedger), and events whose id
  *      the partition stored within its last DEDUP_WINDOW messages (a producer's retry: RecentEventIds);
+ *      Documents get versions that grow with their offsets (VersionSequence);
  *   2. insert the rest, invalid ones as rejected rows, with the token topic:partition:first-last (retried with
  *      capped backoff while storage fails, fetching paused, nothing committed);
  *   3. only then commit.
@@ -36,7 +37,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   /** Per topic: its pipeline, and a batcher through which concurrent batches of all partitions share one insert. */
   private readonly topics = new Map<string, { pipeline: IngestPipeline; batcher: InsertBatcher<KafkaRow> }>();
   /** Per assigned partition: what is stored (offsets) and the event ids of its recent messages. */
-  private readonly partitions = new Map<string, Promise<{ ledger: PartitionLedger; recent?: RecentEventIds }>>();
+  private readonly partitions = new Map<string, Promise<{ ledger: PartitionLedger; recent?: RecentEventIds; versions?: VersionSequence }>>();
   private readonly progress = new PartitionProgress();
   private lastProbeAt = 0;
   private stopping = false;
@@ -162,7 +163,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     const { pipeline, batcher } = this.topics.get(topic)!;
     const first = Number(messages[0].offset);
     const last = Number(messages[messages.length - 1].offset);
-    const { ledger, recent } = await this.partition(pipeline, topic, partition, first);
+    const { ledger, recent, versions } = await this.partition(pipeline, topic, partition, first);
 
     // 1. Only what ClickHouse does not hold yet for these very messages, and no event twice.
     const now = Date.now();
@@ -190,6 +191,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
         continue;
       }
       if (id !== undefined) inBatch.add(row.customer, row.instance, id);
+      if (versions) pipeline.order!(row, versions);
       rows.push(row);
     }
     if (verdicts.duplicate > 0) this.logger.log(`${topic}:${partition}: ${verdicts.duplicate} events of ${first}-${last} repeat an event id stored within the last ${DEDUP_WINDOW} messages; skipping them`);
@@ -226,6 +228,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       state = (async () => ({
         ledger: await PartitionLedger.open(this.offsets, pipeline.table, topic, partition),
         recent: pipeline.eventId ? new RecentEventIds(await this.offsets.recentEventIds(topic, partition, first + DEDUP_WINDOW, 2 * DEDUP_WINDOW)) : undefined,
+        versions: pipeline.order ? new VersionSequence(await this.offsets.lastDocumentVersion(topic, partition)) : undefined,
       }))();
       state.catch(() => this.partitions.delete(key));
       this.partitions.set(key, state);

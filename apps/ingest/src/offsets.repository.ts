@@ -41,4 +41,13 @@ export class OffsetsRepository {
       { topic, partition, from: Math.max(0, before - count), before },
     );
   }
+
+  /** The highest document version stored from this partition ('0' when none). */
+  async lastDocumentVersion(topic: string, partition: number): Promise<bigint> {
+    const [row] = await this.ch.query<{ version: string }>(
+      `SELECT toString(max(version)) AS version FROM ${this.ch.table('documents')} WHERE source = 'kafka' AND topic = {topic:String} AND partition = {partition:Int32}`,
+      { topic, partition },
+    );
+    return BigInt(row?.version ?? '0');
+  }
 }
