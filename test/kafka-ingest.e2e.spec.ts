@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ClickHouseService } from '@app/clickhouse';
-import { validateSearchEvent } from '@app/contracts';
-import { SearchEventValidator, SearchEventsRepository } from '@app/events';
+import { validateDocument, validateSearchEvent } from '@app/contracts';
+import { DocumentsRepository, SearchEventValidator, SearchEventsRepository } from '@app/events';
 import { IngestConsumer } from '@app/ingest';
 import { LEGACY_SECRET, basicHeader, hmacHeaders, http, startApp, uniqueDatabase, type TestApp } from './support/test-app';
 import { caughtUp, describeKafka, produceEvents, startKafka, type KafkaBroker } from './support/kafka';
@@ -13,7 +13,7 @@ const PARTITIONS = 4;
 describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS, real broker protocol)', () => {
   let broker: KafkaBroker;
   beforeAll(async () => {
-    broker = await startKafka({ [TOPIC]: PARTITIONS, reformed: 1, 'catalogue-documents': 2 });
+    broker = await startKafka({ [TOPIC]: PARTITIONS, reformed: 1, 'catalogue-documents': 2, 'docs-redelivered': 1 });
   });
   afterAll(() => broker.stop());
 
@@ -153,6 +153,39 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
       await b.close();
     }
   }, 120_000);
+
+  it('keeps the latest write of a document when older writes are re-delivered after a merge removed their rows', async () => {
+    const value = (rating: number) => JSON.stringify({ customer: 'merged', instance: 'live', id: 'merged', rating });
+    const database = uniqueDatabase();
+    // What a consumer that stored offsets 0 (rating 0.9) and 1 (0.1), then died before committing, leaves behind;
+    // then a merge keeps only the latest version of the document.
+    const before = await startApp({ CLICKHOUSE_DATABASE: database });
+    const now = Date.now();
+    const rows = [0.9, 0.1].map((rating, offset) => {
+      const r = validateDocument(JSON.parse(value(rating)), { source: 'kafka', now, topic: 'docs-redelivered', partition: 0, offset, version: String(BigInt(now) * 1_000_000n + BigInt(offset)) });
+      if (!r.ok) throw new Error(r.reason);
+      return r.row;
+    });
+    const documents = before.app.get(DocumentsRepository);
+    await documents.write([rows[0]], [], 'docs-redelivered:0:0-0');
+    await documents.write([rows[1]], [], 'docs-redelivered:0:1-1');
+    const ch = before.app.get(ClickHouseService);
+    await ch.command(`OPTIMIZE TABLE ${ch.table('documents')} FINAL`);
+    expect(await ch.query(`SELECT offset FROM ${ch.table('documents')} WHERE customer = 'merged'`)).toEqual([{ offset: 1 }]);
+    await before.close();
+
+    // Re-delivered in one batch (other boundaries, so no insert token matches), with timestamps older than stored.
+    await broker.producer.send({ topic: 'docs-redelivered', acks: -1, messages: [0.9, 0.1].map((rating) => ({ key: 'merged', value: value(rating), timestamp: String(now - 60_000) })) });
+    const after = await startApp({ ...kafkaEnv('docs-again'), KAFKA_TOPIC_DOCUMENTS: 'docs-redelivered', CLICKHOUSE_DATABASE: database });
+    try {
+      await eventually(() => caughtUp(broker, 'docs-again', 'docs-redelivered'), Boolean);
+      const ach = after.app.get(ClickHouseService);
+      const [latest] = await ach.query<{ rating: number }>(`SELECT argMax(rating, version) AS rating FROM ${ach.table('documents')} WHERE customer = 'merged'`);
+      expect(latest.rating).toBe(0.1);
+    } finally {
+      await after.close();
+    }
+  }, 60_000);
 
   it('skips rows a killed consumer stored when the retry is fetched with other boundaries', async () => {
     const values = Array.from({ length: 300 }, (_, i) => JSON.stringify({ customer: 'reformed', instance: 'live', phrase: `r${i}`, language: 'en', hits: 1 }));

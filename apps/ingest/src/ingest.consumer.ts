@@ -9,12 +9,10 @@ import { PartitionProgress, STALL_THRESHOLD_MS, type ConsumerHealth } from './co
 import { VersionSequence, decodeMessage, ingestPipelines, messageHash, type IngestPipeline, type KafkaRow } from './ingest-pipeline';
 import { OffsetsRepository } from './offsets.repository';
 import { PartitionLedger } from './partition-ledger';
+import { PartitionStates } from './partition-states';
 import { DEDUP_WINDOW, RecentEventIds } from './recent-event-ids';
-import { retryUntilDone, settledWithHeartbeats } from './retry-policy';
+import { isRebalance, retryUntilDone, settledWithHeartbeats } from './retry-policy';
 
-/** Errors after which kafkajs must rejoin the group (what its runner checks). */
-const REBALANCE_ERRORS = new Set(['REBALANCE_IN_PROGRESS', 'NOT_COORDINATOR_FOR_GROUP', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID']);
-const isRebalance = (err: unknown) => REBALANCE_ERRORS.has((err as { type?: string })?.type ?? '');
 
 /**
  * The ingest app's Kafka consumer, for search events and catalogue documents. The exactly-once rule, per
@@ -36,8 +34,8 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   private admin?: Admin;
   /** Per topic: its pipeline, and a batcher through which concurrent batches of all partitions share one insert. */
   private readonly topics = new Map<string, { pipeline: IngestPipeline; batcher: InsertBatcher<KafkaRow> }>();
-  /** Per assigned partition: what is stored (offsets) and the event ids of its recent messages. */
-  private readonly partitions = new Map<string, Promise<{ ledger: PartitionLedger; recent?: RecentEventIds; versions?: VersionSequence }>>();
+  /** Per assigned partition: what is stored (offsets), the event ids of its recent messages, document versions. */
+  private readonly partitions = new PartitionStates((topic, partition, first) => this.openPartition(topic, partition, first));
   private readonly progress = new PartitionProgress();
   private lastProbeAt = 0;
   private stopping = false;
@@ -95,6 +93,9 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     const consumer = this.kafka.kafka.consumer({
       groupId: this.config.kafka.groupId,
       sessionTimeout,
+      // Longer than one attempt of an insert can take (two statements of at most 30 s on a server): a member that
+      // rejoins only once its attempt settled is not dropped from the rebalance meanwhile.
+      rebalanceTimeout: 90_000,
       heartbeatInterval: Math.min(3000, Math.floor(sessionTimeout / 3)),
       // Batches are formed by size or time at the fetch: up to 1 MB per partition and 8 MB per fetch, or whatever
       // arrived within 200 ms; concurrent batches then share one insert (20 ms linger). The byte caps bound memory.
@@ -157,13 +158,25 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
-  private async handleBatch({ batch, resolveOffset, commitOffsetsIfNecessary, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+  private async handleBatch(payload: EachBatchPayload): Promise<void> {
+    const { topic, partition } = payload.batch;
+    try {
+      await this.exactlyOnce(payload);
+    } catch (err) {
+      // Its insert may have landed though the batch threw: what is stored is read again before the next batch.
+      this.partitions.drop(topic, partition);
+      throw err;
+    }
+  }
+
+  private async exactlyOnce({ batch, resolveOffset, commitOffsetsIfNecessary, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     if (batch.isEmpty() || !isRunning() || isStale()) return;
     const { topic, partition, messages } = batch;
     const { pipeline, batcher } = this.topics.get(topic)!;
     const first = Number(messages[0].offset);
     const last = Number(messages[messages.length - 1].offset);
-    const { ledger, recent, versions } = await this.partition(pipeline, topic, partition, first);
+    const state = await this.partitions.get(topic, partition, first);
+    const { ledger, recent, versions } = state;
 
     // 1. Only what ClickHouse does not hold yet for these very messages, and no event twice.
     const now = Date.now();
@@ -207,6 +220,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       abandon: () => (this.abandoning = true),
     });
     ledger.inserted(last);
+    state.handledThrough = last;
     if (recent) for (const row of rows) recent.add(row.customer, row.instance, pipeline.eventId!(row));
 
     // 3. Commit. A crash before it re-delivers the batch and the ledger finds the rows stored; a failed commit loses
@@ -220,20 +234,13 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
-  /** The partition's state, read from ClickHouse at its first batch after an assignment. */
-  private partition(pipeline: IngestPipeline, topic: string, partition: number, first: number) {
-    const key = `${topic}:${partition}`;
-    let state = this.partitions.get(key);
-    if (!state) {
-      state = (async () => ({
-        ledger: await PartitionLedger.open(this.offsets, pipeline.table, topic, partition),
-        recent: pipeline.eventId ? new RecentEventIds(await this.offsets.recentEventIds(topic, partition, first + DEDUP_WINDOW, 2 * DEDUP_WINDOW)) : undefined,
-        versions: pipeline.order ? new VersionSequence(await this.offsets.lastDocumentVersion(topic, partition)) : undefined,
-      }))();
-      state.catch(() => this.partitions.delete(key));
-      this.partitions.set(key, state);
-    }
-    return state;
+  private async openPartition(topic: string, partition: number, first: number) {
+    const { pipeline } = this.topics.get(topic)!;
+    return {
+      ledger: await PartitionLedger.open(this.offsets, pipeline.table, topic, partition),
+      recent: pipeline.eventId ? new RecentEventIds(await this.offsets.recentEventIds(topic, partition, first + DEDUP_WINDOW, 2 * DEDUP_WINDOW)) : undefined,
+      versions: pipeline.order ? new VersionSequence(await this.offsets.lastDocumentVersion(topic, partition)) : undefined,
+    };
   }
 
   /**

@@ -21,12 +21,13 @@ export class OffsetsRepository {
 
   /**
    * Offsets in [from, to] stored in `table` or as rejected, each with the hash of the message stored there
-   * ('0' for rows written before hashes were kept).
+   * ('0' for rows written before hashes were kept). Documents are looked up in document_offsets, which keeps the
+   * offsets of versions that merges removed from the documents table.
    */
   async stored(table: OffsetTable, topic: string, partition: number, from: number, to: number): Promise<Array<{ offset: number; hash: string }>> {
     const where = `source = 'kafka' AND topic = {topic:String} AND partition = {partition:Int32} AND offset BETWEEN {from:Int64} AND {to:Int64}`;
     const rows = await this.ch.query<{ offset: string; hash: string }>(
-      `SELECT offset, toString(message_hash) AS hash FROM ${this.ch.table(table)} WHERE ${where}
+      `SELECT offset, toString(message_hash) AS hash FROM ${this.ch.table(table === 'documents' ? 'document_offsets' : table)} WHERE ${where}
        UNION ALL SELECT offset, toString(message_hash) AS hash FROM ${this.ch.table('rejected_events')} WHERE ${where}`,
       { topic, partition, from, to },
     );
@@ -37,7 +38,8 @@ export class OffsetsRepository {
   async recentEventIds(topic: string, partition: number, before: number, count: number): Promise<StoredEventId[]> {
     return this.ch.query<StoredEventId>(
       `SELECT customer, instance, toString(event_id) AS event_id FROM ${this.ch.table('search_events')}
-       WHERE source = 'kafka' AND topic = {topic:String} AND partition = {partition:Int32} AND offset >= {from:Int64} AND offset < {before:Int64}`,
+       WHERE source = 'kafka' AND topic = {topic:String} AND partition = {partition:Int32} AND offset >= {from:Int64} AND offset < {before:Int64}
+       ORDER BY offset`,
       { topic, partition, from: Math.max(0, before - count), before },
     );
   }

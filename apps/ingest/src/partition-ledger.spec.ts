@@ -33,4 +33,15 @@ describe('PartitionLedger', () => {
     expect(reads.length).toBeGreaterThan(4);
     expect(Math.max(...reads)).toBeLessThanOrEqual(LEDGER_PAGE);
   });
+
+  it('keeps the page it has when reading the next one fails', async () => {
+    const { repository } = storedThrough(3 * LEDGER_PAGE);
+    const ledger = await PartitionLedger.open(repository, 'search_events', 't', 0);
+    expect(await ledger.verdict(10, 'h10')).toBe('stored');
+    const stored = repository.stored;
+    repository.stored = async () => Promise.reject(new Error('storage down'));
+    await expect(Promise.resolve(ledger.verdict(2 * LEDGER_PAGE + 5, "x"))).rejects.toThrow('storage down');
+    repository.stored = stored;
+    expect(await ledger.verdict(10, 'h10')).toBe('stored');
+  });
 });

@@ -60,12 +60,14 @@ export class PartitionLedger {
 
   private async load(from: number): Promise<void> {
     const to = Math.min(this.lastStored, from + LEDGER_PAGE - 1);
-    this.page = new Map();
+    const page = new Map<number, string[]>();
     for (const { offset, hash } of await this.repository.stored(this.table, this.topic, this.partition, from, to)) {
-      const hashes = this.page.get(offset);
+      const hashes = page.get(offset);
       if (hashes) hashes.push(hash);
-      else this.page.set(offset, [hash]);
+      else page.set(offset, [hash]);
     }
+    // Replaced only once read: a failed read leaves the page that was there (and its bounds) in place.
+    this.page = page;
     this.pageFrom = from;
     this.pageTo = to;
   }

@@ -28,14 +28,17 @@ export interface StoredEventId {
  * The event ids of the last DEDUP_WINDOW events stored from one partition (read from ClickHouse when the
  * partition is assigned, then advanced by the consumer after each insert), so the same event written twice to
  * the partition, by a producer's retry after a lost acknowledgement, is stored once. Memory: DEDUP_WINDOW numbers
- * per partition.
+ * per partition (twice that right after an assignment at most).
  */
 export class RecentEventIds {
   private readonly ring: number[] = [];
   private readonly keys = new Set<number>();
   private next = 0;
+  /** DEDUP_WINDOW, or all ids read at the assignment (those around the first fetched offset) when more. */
+  private readonly capacity: number;
 
   constructor(stored: readonly StoredEventId[] = []) {
+    this.capacity = Math.max(DEDUP_WINDOW, stored.length);
     for (const s of stored) this.add(s.customer, s.instance, s.event_id);
   }
 
@@ -46,11 +49,11 @@ export class RecentEventIds {
   add(customer: string, instance: string, eventId: string): void {
     const k = key(customer, instance, eventId);
     if (this.keys.has(k)) return;
-    if (this.ring.length < DEDUP_WINDOW) this.ring.push(k);
+    if (this.ring.length < this.capacity) this.ring.push(k);
     else {
       this.keys.delete(this.ring[this.next]);
       this.ring[this.next] = k;
-      this.next = (this.next + 1) % DEDUP_WINDOW;
+      this.next = (this.next + 1) % this.capacity;
     }
     this.keys.add(k);
   }

@@ -26,6 +26,12 @@ describe('settledWithHeartbeats', () => {
     expect([landed, abandon.mock.calls.length]).toEqual([true, 1]);
   });
 
+  it('hands any other heartbeat failure to kafkajs as a rebalance, so it rejoins', async () => {
+    const timeout = new Error('Request Heartbeat timed out');
+    const err = await settledWithHeartbeats(new Promise((r) => setTimeout(r, 1200)), { heartbeat: async () => Promise.reject(timeout), owned: () => true, abandon: jest.fn() }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BatchAbandonedError);
+  });
+
   it('resolves with the insert and heartbeats while it waits', async () => {
     const heartbeat = jest.fn(async () => undefined);
     await settledWithHeartbeats(new Promise((r) => setTimeout(r, 2200)), { heartbeat, owned: () => true, abandon: jest.fn() });

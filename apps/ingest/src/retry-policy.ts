@@ -1,3 +1,7 @@
+/** Errors after which kafkajs must rejoin the group (what its runner checks, UNKNOWN_MEMBER_ID included). */
+const REBALANCE_ERRORS = new Set(['REBALANCE_IN_PROGRESS', 'NOT_COORDINATOR_FOR_GROUP', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID']);
+export const isRebalance = (err: unknown) => REBALANCE_ERRORS.has((err as { type?: string })?.type ?? '');
+
 /** Capped exponential backoff with jitter: 200 ms, 400 ms, ... up to `maxMs`, each between half and all of it. */
 export function backoffMs(attempt: number, maxMs = 10_000, random = Math.random): number {
   return Math.min(maxMs, 100 * 2 ** Math.min(attempt, 10)) * (0.5 + random() / 2);
@@ -70,7 +74,9 @@ export async function settledWithHeartbeats(work: Promise<unknown>, batch: Batch
       await batch.heartbeat();
       if (!batch.owned()) lost = new BatchAbandonedError();
     } catch (err) {
-      lost = err;
+      // A rebalance error goes to kafkajs as it is; any other failure (the coordinator out of reach) is handed
+      // over as a rebalance too, so kafkajs rejoins instead of fetching on with a membership it may have lost.
+      lost = isRebalance(err) ? err : new BatchAbandonedError();
     }
     if (lost !== undefined) {
       batch.abandon();

@@ -30,10 +30,13 @@ function requestToken(customer: string, instance: string, items: readonly unknow
   return `http:${customer}:${instance}:${createHash('sha256').update(ids.join(',')).digest('hex')}`;
 }
 
-export function unavailable(logger: Logger, what: string, err: unknown): DomainError {
+export function unavailable(logger: Logger, what: string, err: unknown, outcome = 'nothing of this request was accepted'): DomainError {
   logger.error(`${what} failed: ${(err as Error).message}`);
-  return new DomainError('unavailable', `${what} is unavailable; nothing of this request was accepted, retry later`);
+  return new DomainError('unavailable', `${what} is unavailable; ${outcome}, retry later`);
 }
+
+/** A send that failed may have reached some partitions (kafkajs sends per broker): the answer must not deny it. */
+const PRODUCE_FAILED = 'part of this request may have been accepted (events with ids are not counted twice on a retry)';
 
 /**
  * Embedded transport: answers once the accepted events are durably written; concurrent requests share inserts.
@@ -107,13 +110,20 @@ export class KafkaEventIntake extends EventIntake {
     const batch = this.validator.validateHttp(customer, instance, items);
     const answer = { accepted: batch.rows.length, rejected: batch.reasons };
     const claim = randomUUID();
+    const failed = async (err: unknown, outcome?: string) => {
+      if (token) await this.claims.record(customer, instance, token, claim, 'released').catch(() => undefined);
+      return unavailable(this.logger, 'Event transport', err, outcome);
+    };
     try {
       await this.repository.write([], batch.rejected, token);
       if (token && (await this.claimed(customer, instance, token, claim)) === 'accepted') return answer;
+    } catch (err) {
+      throw await failed(err);
+    }
+    try {
       await this.produce(customer, instance, items, batch);
     } catch (err) {
-      if (token) await this.claims.record(customer, instance, token, claim, 'released').catch(() => undefined);
-      throw unavailable(this.logger, 'Event transport', err);
+      throw await failed(err, PRODUCE_FAILED);
     }
     if (token) {
       await this.claims.record(customer, instance, token, claim, 'acked').catch((err: Error) => this.logger.warn(`the broker acknowledged request ${token} but recording it failed: ${err.message}`));

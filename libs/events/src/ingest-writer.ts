@@ -27,8 +27,9 @@ export interface IngestRow {
 }
 
 /**
- * The write shared by events and documents: the accepted rows, then the rejected ones, with their metrics. With a
- * token, each table gets its own token derived from it, so a retried batch is dropped (rollups included).
+ * The write shared by events and documents: the rejected items, the accepted rows, then the rows the store refused,
+ * with their metrics. With a token, each insert gets its own token derived from it, so a retried batch is dropped
+ * (rollups included).
  *
  * Safety net behind validation: an insert that ClickHouse refuses for its data (not for a connection or server
  * failure, which the caller retries) is split in halves until the refused rows are alone; those go to
@@ -46,13 +47,16 @@ export class IngestWriter {
 
   /** Answers the rows the store refused (now in rejected_events) with the store's reason. */
   async write<Row extends IngestRow>(target: IngestTarget, rows: readonly Row[], rejected: readonly RejectedEventRow[], token?: string): Promise<Refused<Row>> {
+    // Rejected items first: once the accepted rows are stored, only a refused row can still fail the write.
+    await this.ch.insert('rejected_events', rejected.map(storable), token && `${token}:rejected`);
     const stop = this.metrics.insertSeconds.startTimer({ table: target.table });
     const refused: Array<{ row: Row; reason: string }> = [];
     await this.insertIsolating(target.table, rows, token && `${token}:${target.tokenSuffix}`, refused);
     stop();
+    const refusedRows = refused.map(({ row, reason }) => storable(refusedRow(target.kind, row, reason)));
     if (refused.length > 0) this.logger.warn(`${refused.length} row(s) refused by storage kept in rejected_events, e.g. ${refused[0].reason}`);
-    const allRejected = [...rejected, ...refused.map(({ row, reason }) => refusedRow(target.kind, row, reason))].map(storable);
-    await this.ch.insert('rejected_events', allRejected, token && `${token}:rejected`);
+    await this.ch.insert('rejected_events', refusedRows, token && `${token}:refused`);
+    const allRejected = [...rejected, ...refusedRows];
     const stored = rows.length - refused.length;
     this.metrics.batchSize.observe({ table: target.table }, stored);
     if (stored > 0) this.metrics.itemsAccepted.inc({ kind: target.kind, source: rows[0].source }, stored);

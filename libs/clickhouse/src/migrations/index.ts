@@ -6,12 +6,13 @@ import { documentsMigration } from './0005-documents';
 import { intakeRequestsMigration } from './0006-intake-requests';
 import { messageHashesMigration } from './0007-message-hashes';
 import { intakeClaimsMigration } from './0008-intake-claims';
+import { documentOffsetsMigration } from './0009-document-offsets';
 import type { Migration } from './migration';
 
 export type { Migration, MigrationContext } from './migration';
 
 /** Applied in this order; never reorder or edit an applied migration, add a new one. */
-export const MIGRATIONS: readonly Migration[] = [authMigration, searchEventsMigration, configurationMigration, dailyRollupMigration, documentsMigration, intakeRequestsMigration, messageHashesMigration, intakeClaimsMigration];
+export const MIGRATIONS: readonly Migration[] = [authMigration, searchEventsMigration, configurationMigration, dailyRollupMigration, documentsMigration, intakeRequestsMigration, messageHashesMigration, intakeClaimsMigration, documentOffsetsMigration];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */
 export const RETENTION_TTL: Readonly<Record<string, string>> = {
@@ -19,4 +20,5 @@ export const RETENTION_TTL: Readonly<Record<string, string>> = {
   search_terms_hourly: 'hour',
   search_terms_daily: 'day',
   rejected_events: 'toDateTime(received_at)',
+  document_offsets: 'toDateTime(received_at)',
 };
