@@ -13,13 +13,12 @@ import { PartitionStates } from './partition-states';
 import { DEDUP_WINDOW, RecentEventIds } from './recent-event-ids';
 import { isRebalance, retryUntilDone, settledWithHeartbeats } from './retry-policy';
 
-
 /**
  * The ingest app's Kafka consumer, for search events and catalogue documents. The exactly-once rule, per
- * partition batch (handleBatch):
+ * partition batch (exactlyOnce):
  *   1. skip the offsets ClickHouse already holds for these very messages (PartitionLedger), and events whose id
- *      the partition stored within its last DEDUP_WINDOW messages (a producer's retry: RecentEventIds);
- *      Documents get versions that grow with their offsets (VersionSequence);
+ *      the partition stored within its last DEDUP_WINDOW messages (a producer's retry: RecentEventIds); documents
+ *      get versions that grow with their offsets (VersionSequence);
  *   2. insert the rest, invalid ones as rejected rows, with the token topic:partition:first-last (retried with
  *      capped backoff while storage fails, fetching paused, nothing committed);
  *   3. only then commit.
