@@ -2,6 +2,8 @@
 export const STALL_THRESHOLD_MS = 60_000;
 
 interface PartitionState {
+  topic: string;
+  partition: number;
   /** Messages waiting behind the partition's position, as last seen (batch events or a broker probe). */
   lag: number;
   /** When a batch of it last completed, or when it was assigned. */
@@ -25,9 +27,9 @@ export class PartitionProgress {
 
   /** A new assignment: partitions kept keep their lag (a pause may have survived the rejoin), the rest go. */
   assign(topicPartitions: Array<{ topic: string; partition: number }>, now = Date.now()): void {
-    const keys = new Set(topicPartitions.map(({ topic, partition }) => `${topic}:${partition}`));
-    for (const key of this.partitions.keys()) if (!keys.has(key)) this.partitions.delete(key);
-    for (const key of keys) if (!this.partitions.has(key)) this.partitions.set(key, { lag: 0, progressAt: now });
+    const assigned = new Map(topicPartitions.map(({ topic, partition }) => [`${topic}:${partition}`, { topic, partition }]));
+    for (const key of this.partitions.keys()) if (!assigned.has(key)) this.partitions.delete(key);
+    for (const [key, tp] of assigned) if (!this.partitions.has(key)) this.partitions.set(key, { ...tp, lag: 0, progressAt: now });
   }
 
   lag(topic: string, partition: number, lag: number): void {
@@ -42,9 +44,7 @@ export class PartitionProgress {
 
   /** Partitions without progress for `idleMs`: the ones whose lag the broker should tell. */
   idle(idleMs: number, now = Date.now()): Array<{ topic: string; partition: number }> {
-    return [...this.partitions.entries()]
-      .filter(([, s]) => now - s.progressAt >= idleMs)
-      .map(([key]) => ({ topic: key.slice(0, key.lastIndexOf(':')), partition: Number(key.slice(key.lastIndexOf(':') + 1)) }));
+    return [...this.partitions.values()].filter((s) => now - s.progressAt >= idleMs).map(({ topic, partition }) => ({ topic, partition }));
   }
 
   health(running: boolean, stallMs = STALL_THRESHOLD_MS, now = Date.now()): ConsumerHealth {

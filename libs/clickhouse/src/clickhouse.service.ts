@@ -35,9 +35,13 @@ const PINNED_INSERT_SETTINGS: Readonly<Record<string, string | number>> = {
   materialized_views_ignore_errors: 0,
 };
 
+/** The pinned settings the server knows. */
+function pinnedSettings(known: ReadonlySet<string>): Record<string, string | number> {
+  return Object.fromEntries(Object.entries(PINNED_INSERT_SETTINGS).filter(([name]) => known.has(name)));
+}
+
 export function insertSettings(known: ReadonlySet<string>, token: string): ClickHouseSettings {
-  const pinned = Object.entries(PINNED_INSERT_SETTINGS).filter(([name]) => known.has(name));
-  return { ...Object.fromEntries(pinned), insert_deduplication_token: token } as ClickHouseSettings;
+  return { ...pinnedSettings(known), insert_deduplication_token: token } as ClickHouseSettings;
 }
 
 /**
@@ -113,7 +117,8 @@ export class ClickHouseService implements OnApplicationShutdown {
    */
   async insert<T extends object>(table: string, rows: readonly T[], dedupToken?: string): Promise<void> {
     if (rows.length === 0) return;
-    const settings = insertSettings(await this.insertSettingNames(), dedupToken ?? randomUUID());
+    const known = await this.insertSettingNames();
+    const token = dedupToken ?? randomUUID();
     await this.run(() => this.client.insert({
       table: this.table(table),
       values: rows as T[],
@@ -121,7 +126,7 @@ export class ClickHouseService implements OnApplicationShutdown {
       // The embedded engine keeps the pinned settings for its one session (set once, see insertSettingNames):
       // its connection turns each setting into a SET statement parsed with the insert's whole body (measured:
       // five of them slowed a 50,000-row insert by a third). A server gets them all with every insert.
-      clickhouse_settings: this.embedded ? { insert_deduplication_token: settings.insert_deduplication_token } : settings,
+      clickhouse_settings: this.embedded ? { insert_deduplication_token: token } : insertSettings(known, token),
     }));
   }
 
@@ -133,8 +138,8 @@ export class ClickHouseService implements OnApplicationShutdown {
       async (rows) => {
         const known = new Set(rows.map((r) => r.name));
         if (this.embedded) {
-          const { insert_deduplication_token: _token, ...pinned } = insertSettings(known, '');
-          await this.command(Object.entries(pinned).map(([name, value]) => `SET ${name} = ${typeof value === 'string' ? `'${value}'` : value}`).join('; '));
+          const pinned = Object.entries(pinnedSettings(known));
+          await this.command(pinned.map(([name, value]) => `SET ${name} = ${typeof value === 'string' ? `'${value}'` : value}`).join('; '));
         }
         return known;
       },

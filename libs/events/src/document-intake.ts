@@ -43,6 +43,6 @@ export class DocumentIntake {
     } catch (err) {
       throw unavailable(this.logger, 'Storage', err);
     }
-    return intakeAnswer(batch, new Map());
+    return intakeAnswer(batch);
   }
 }

@@ -72,7 +72,7 @@ export class InProcessEventIntake extends EventIntake {
 const CLAIM_WAIT_MS = 10_000;
 
 /**
- * Kafka transport: answers after the broker acknowledged every accepted event (acks=all, idempotent producer).
+ * Kafka transport: answers after the broker acknowledged every accepted event (acks=all).
  * Rejected items are written first, so an answer given after the broker's ack never has to say that nothing was
  * accepted. A request whose events all carry ids is claimed first (IntakeClaimsRepository): of identical requests
  * arriving together, at one process or several, exactly one produces and the others answer with its outcome; a
@@ -108,7 +108,7 @@ export class KafkaEventIntake extends EventIntake {
 
   private async accept(customer: string, instance: string, items: readonly unknown[], token?: string): Promise<IntakeResult> {
     const batch = this.validator.validateHttp(customer, instance, items);
-    const answer = { accepted: batch.rows.length, rejected: batch.reasons };
+    const answer = intakeAnswer(batch);
     const claim = randomUUID();
     const failed = async (err: unknown, outcome?: string) => {
       if (token) await this.claims.record(customer, instance, token, claim, 'released').catch(() => undefined);

@@ -34,7 +34,7 @@ export function validateItems<Row>(
 }
 
 /** The 202 answer: what was stored, and every rejected index with its reason (those the store refused included). */
-export function intakeAnswer<Row>(batch: ValidatedBatch<Row>, refused: Refused<Row>): { accepted: number; rejected: Array<{ index: number; reason: string }> } {
+export function intakeAnswer<Row>(batch: ValidatedBatch<Row>, refused: Refused<Row> = new Map()): { accepted: number; rejected: Array<{ index: number; reason: string }> } {
   if (refused.size === 0) return { accepted: batch.rows.length, rejected: batch.reasons };
   const byStore = batch.rows.flatMap((row, i) => (refused.has(row) ? [{ index: batch.indexes[i], reason: refused.get(row)! }] : []));
   return { accepted: batch.rows.length - byStore.length, rejected: [...batch.reasons, ...byStore].sort((a, b) => a.index - b.index) };
