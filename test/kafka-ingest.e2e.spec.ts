@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ClickHouseService } from '@app/clickhouse';
-import { validateDocument, validateSearchEvent } from '@app/contracts';
-import { DocumentsRepository, SearchEventValidator, SearchEventsRepository } from '@app/events';
+import { validateDocument } from '@app/contracts';
+import { IngestStore, IntakeKinds } from '@app/intake';
 import { IngestConsumer } from '@app/ingest';
 import { LEGACY_SECRET, basicHeader, hmacHeaders, http, startApp, uniqueDatabase, type TestApp } from './support/test-app';
 import { caughtUp, describeKafka, produceEvents, startKafka, type KafkaBroker } from './support/kafka';
@@ -166,9 +166,10 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
       if (!r.ok) throw new Error(r.reason);
       return r.row;
     });
-    const documents = before.app.get(DocumentsRepository);
-    await documents.write([rows[0]], [], 'docs-redelivered:0:0-0');
-    await documents.write([rows[1]], [], 'docs-redelivered:0:1-1');
+    const store = before.app.get(IngestStore);
+    const { documents } = before.app.get(IntakeKinds);
+    await store.store(documents, [rows[0]], [], 'docs-redelivered:0:0-0');
+    await store.store(documents, [rows[1]], [], 'docs-redelivered:0:1-1');
     const ch = before.app.get(ClickHouseService);
     await ch.command(`OPTIMIZE TABLE ${ch.table('documents')} FINAL`);
     expect(await ch.query(`SELECT offset FROM ${ch.table('documents')} WHERE customer = 'merged'`)).toEqual([{ offset: 1 }]);
@@ -193,13 +194,13 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
     const database = uniqueDatabase();
     // What a consumer killed after inserting offsets 0-99, before committing, leaves behind.
     const before = await startApp({ CLICKHOUSE_DATABASE: database });
-    const validator = before.app.get(SearchEventValidator);
+    const { events } = before.app.get(IntakeKinds);
     const rows = values.slice(0, 100).map((value, offset) => {
-      const r = validateSearchEvent(JSON.parse(value), validator.context({ source: 'kafka', topic: 'reformed', partition: 0, offset }));
+      const r = events.validate(JSON.parse(value), { now: Date.now(), source: 'kafka', topic: 'reformed', partition: 0, offset });
       if (!r.ok) throw new Error(r.reason);
       return r.row;
     });
-    await before.app.get(SearchEventsRepository).write(rows, [], 'reformed:0:0-99');
+    await before.app.get(IngestStore).store(events, rows, [], 'reformed:0:0-99');
     await before.close();
 
     // The restarted consumer has no commit and fetches 0-299 in one batch: token reformed:0:0-299 dedups nothing.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ClickHouseService } from '@app/clickhouse';
 import { chDateTime, type SearchEventRow } from '@app/contracts';
-import { IngestWriter } from '@app/events';
+import { IngestWriter } from '@app/intake';
 import { LEGACY_SECRET, hmacHeaders, http, startApp, type TestApp } from './support/test-app';
 import { caughtUp, describeKafka, startKafka, type KafkaBroker } from './support/kafka';
 import { eventually, storedCounts } from './support/storage';

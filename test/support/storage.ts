@@ -1,4 +1,4 @@
-import { SearchEventsRepository, type StoredCounts } from '@app/events';
+import { SearchEventsRepository, type StoredCounts } from '@app/intake';
 import type { TestApp } from './test-app';
 
 export type { StoredCounts };

@@ -3,8 +3,6 @@ import { ClickHouseModule } from '@app/clickhouse';
 import { AppConfig, ConfigModule } from '@app/config';
 import { HttpModule } from '@app/http';
 import { LoggingModule } from '@app/logging';
-import { MetricsModule } from '@app/metrics';
-import { NotificationsModule } from '@app/notifications';
 import { IngestHealthController } from './ingest-health.controller';
 import { IngestModule } from './ingest.module';
 
@@ -14,7 +12,7 @@ export class IngestAppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: IngestAppModule,
-      imports: [ConfigModule.forRoot(config), LoggingModule.forRoot(config), ClickHouseModule, NotificationsModule, MetricsModule, HttpModule, IngestModule],
+      imports: [ConfigModule.forRoot(config), LoggingModule.forRoot(config), ClickHouseModule, HttpModule, IngestModule],
       controllers: [IngestHealthController],
     };
   }

@@ -2,11 +2,11 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import type { Admin, Consumer, EachBatchPayload } from 'kafkajs';
 import { AppConfig } from '@app/config';
 import type { RejectedEventRow } from '@app/contracts';
-import { DocumentsRepository, InsertBatcher, SearchEventValidator, SearchEventsRepository } from '@app/events';
+import { IngestStore, InsertBatcher, IntakeKinds, VersionSequence, validateItems, type IntakeItem, type IntakeKind } from '@app/intake';
 import { KafkaService } from '@app/kafka';
 import { MetricsService } from '@app/metrics';
 import { PartitionProgress, STALL_THRESHOLD_MS, type ConsumerHealth } from './consumer-health';
-import { VersionSequence, decodeMessage, ingestPipelines, messageHash, type IngestPipeline, type KafkaRow } from './ingest-pipeline';
+import { decodeMessage, messageHash, type KafkaRow } from './kafka-message';
 import { OffsetsRepository } from './offsets.repository';
 import { PartitionLedger } from './partition-ledger';
 import { PartitionStates } from './partition-states';
@@ -31,8 +31,8 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   private readonly logger = new Logger(IngestConsumer.name);
   private consumer?: Consumer;
   private admin?: Admin;
-  /** Per topic: its pipeline, and a batcher through which concurrent batches of all partitions share one insert. */
-  private readonly topics = new Map<string, { pipeline: IngestPipeline; batcher: InsertBatcher<KafkaRow> }>();
+  /** Per topic: its kind of items, and a batcher through which concurrent batches of all partitions share one insert. */
+  private readonly topics = new Map<string, { kind: IntakeKind<KafkaRow>; batcher: InsertBatcher<KafkaRow> }>();
   /** Per assigned partition: what is stored (offsets), the event ids of its recent messages, document versions. */
   private readonly partitions = new PartitionStates((topic, partition, first) => this.openPartition(topic, partition, first));
   private readonly progress = new PartitionProgress();
@@ -51,13 +51,12 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     private readonly kafka: KafkaService,
     private readonly offsets: OffsetsRepository,
     private readonly metrics: MetricsService,
-    validator: SearchEventValidator,
-    events: SearchEventsRepository,
-    documents: DocumentsRepository,
+    private readonly store: IngestStore,
+    kinds: IntakeKinds,
   ) {
-    for (const [topic, pipeline] of ingestPipelines(config, validator, events, documents)) {
-      const batcher = new InsertBatcher<KafkaRow>((rows, rejected, token) => this.writeWithRetry(topic, pipeline, rows, rejected, token!), { lingerMs: 20 });
-      this.topics.set(topic, { pipeline, batcher });
+    for (const kind of kinds.all() as unknown as Array<IntakeKind<KafkaRow>>) {
+      const batcher = new InsertBatcher<KafkaRow>((rows, rejected, token) => this.writeWithRetry(kind, rows, rejected, token!), { lingerMs: 20 });
+      this.topics.set(kind.topic, { kind, batcher });
     }
   }
 
@@ -171,39 +170,35 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   private async exactlyOnce({ batch, resolveOffset, commitOffsetsIfNecessary, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     if (batch.isEmpty() || !isRunning() || isStale()) return;
     const { topic, partition, messages } = batch;
-    const { pipeline, batcher } = this.topics.get(topic)!;
+    const { kind, batcher } = this.topics.get(topic)!;
     const first = Number(messages[0].offset);
     const last = Number(messages[messages.length - 1].offset);
     const state = await this.partitions.get(topic, partition, first);
     const { ledger, recent, versions } = state;
 
-    // 1. Only what ClickHouse does not hold yet for these very messages, and no event twice.
+    // 1. Only what ClickHouse does not hold yet for these very messages, validated, and no event twice.
     const now = Date.now();
-    const rows: KafkaRow[] = [];
-    const rejected: RejectedEventRow[] = [];
+    const items: IntakeItem[] = [];
     const verdicts = { stored: 0, replaced: 0, duplicate: 0 };
-    const inBatch = new RecentEventIds();
-    const isDuplicate = (row: KafkaRow, id: string) => recent!.has(row.customer, row.instance, id) || inBatch.has(row.customer, row.instance, id);
     for (const message of messages) {
       const offset = Number(message.offset);
       const hash = messageHash(message);
       const pending = ledger.verdict(offset, hash);
       const verdict = typeof pending === 'string' ? pending : await pending;
       if (verdict !== 'new') verdicts[verdict]++;
-      if (verdict === 'stored') continue;
-      const decoded = decodeMessage(pipeline, message, { now, topic, partition, offset, timestamp: message.timestamp }, hash);
-      if ('rejected' in decoded) {
-        rejected.push(decoded.rejected);
-        continue;
-      }
-      const { row } = decoded;
-      const id = pipeline.eventId?.(row);
-      if (id !== undefined && isDuplicate(row, id)) {
+      if (verdict !== 'stored') items.push(decodeMessage(message, { now, source: 'kafka', topic, partition, offset, timestamp: message.timestamp }, hash));
+    }
+    const { rows: valid, rejected } = validateItems(kind, items);
+    const rows: KafkaRow[] = [];
+    const inBatch = new RecentEventIds();
+    for (const row of valid) {
+      const id = kind.eventId?.(row);
+      if (id !== undefined && (recent!.has(row.customer, row.instance, id) || inBatch.has(row.customer, row.instance, id))) {
         verdicts.duplicate++;
         continue;
       }
       if (id !== undefined) inBatch.add(row.customer, row.instance, id);
-      if (versions) pipeline.order!(row, versions);
+      if (versions) kind.order!(row, versions);
       rows.push(row);
     }
     if (verdicts.duplicate > 0) this.logger.log(`${topic}:${partition}: ${verdicts.duplicate} events of ${first}-${last} repeat an event id stored within the last ${DEDUP_WINDOW} messages; skipping them`);
@@ -220,7 +215,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     });
     ledger.inserted(last);
     state.handledThrough = last;
-    if (recent) for (const row of rows) recent.add(row.customer, row.instance, pipeline.eventId!(row));
+    if (recent) for (const row of rows) recent.add(row.customer, row.instance, kind.eventId!(row));
 
     // 3. Commit. A crash before it re-delivers the batch and the ledger finds the rows stored; a failed commit loses
     // nothing for the same reason. A rebalance error is rethrown so kafkajs rejoins the group.
@@ -234,11 +229,11 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async openPartition(topic: string, partition: number, first: number) {
-    const { pipeline } = this.topics.get(topic)!;
+    const { kind } = this.topics.get(topic)!;
     return {
-      ledger: await PartitionLedger.open(this.offsets, pipeline.table, topic, partition),
-      recent: pipeline.eventId ? new RecentEventIds(await this.offsets.recentEventIds(topic, partition, first + DEDUP_WINDOW, 2 * DEDUP_WINDOW)) : undefined,
-      versions: pipeline.order ? new VersionSequence(await this.offsets.lastDocumentVersion(topic, partition)) : undefined,
+      ledger: await PartitionLedger.open(this.offsets, kind.table, topic, partition),
+      recent: kind.eventId ? new RecentEventIds(await this.offsets.recentEventIds(topic, partition, first + DEDUP_WINDOW, 2 * DEDUP_WINDOW)) : undefined,
+      versions: kind.order ? new VersionSequence(await this.offsets.lastDocumentVersion(topic, partition)) : undefined,
     };
   }
 
@@ -247,10 +242,11 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
    * nothing is committed, and every retry sends the same rows with the same token, so a partly applied attempt is
    * deduplicated. Rows the store refuses for their data never reach this loop (IngestWriter isolates them).
    */
-  private async writeWithRetry(topic: string, pipeline: IngestPipeline, rows: KafkaRow[], rejected: RejectedEventRow[], token: string) {
+  private async writeWithRetry(kind: IntakeKind<KafkaRow>, rows: KafkaRow[], rejected: RejectedEventRow[], token: string) {
+    const { topic } = kind;
     let paused = false;
     try {
-      return await retryUntilDone(() => pipeline.write(rows, rejected, token), {
+      return await retryUntilDone(() => this.store.store(kind, rows, rejected, token), {
         abandoned: () => this.stopping || this.abandoning,
         onFirstFailure: () => {
           this.consumer?.pause([{ topic }]);

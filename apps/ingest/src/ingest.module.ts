@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
-import { EventsModule } from '@app/events';
+import { IntakeModule } from '@app/intake';
+import { KafkaModule } from '@app/kafka';
+import { MetricsModule } from '@app/metrics';
 import { IngestConsumer } from './ingest.consumer';
 import { OffsetsRepository } from './offsets.repository';
 
 /** The Kafka consumers; idle when KAFKA_BROKERS is unset. */
-@Module({ imports: [EventsModule], providers: [IngestConsumer, OffsetsRepository], exports: [IngestConsumer] })
+@Module({ imports: [IntakeModule, KafkaModule, MetricsModule], providers: [IngestConsumer, OffsetsRepository], exports: [IngestConsumer] })
 export class IngestModule {}

@@ -1,5 +1,5 @@
 import type { PartitionLedger } from './partition-ledger';
-import type { VersionSequence } from './ingest-pipeline';
+import type { VersionSequence } from '@app/intake';
 import type { RecentEventIds } from './recent-event-ids';
 
 /** What the consumer knows of one assigned partition, read from ClickHouse. */

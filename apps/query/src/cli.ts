@@ -3,11 +3,10 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AuthModule, ProvisioningService } from '@app/auth';
 import { ClickHouseModule } from '@app/clickhouse';
-import { ConfigModule, NAME_PATTERN, type AppConfig } from '@app/config';
-import { EventsModule, SearchEventsRepository } from '@app/events';
+import { ConfigModule, NAME_PATTERN, configOrExit, type AppConfig } from '@app/config';
+import { IntakeModule, SearchEventsRepository } from '@app/intake';
 import { MetricsModule } from '@app/metrics';
 import { NotificationsModule } from '@app/notifications';
-import { configOrExit } from './serve';
 
 const USAGE = 'usage: npm run cli -- customer:create <name> [--instances live,stage]\n       npm run cli -- stats <customer>';
 
@@ -24,7 +23,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function withContext<T>(config: AppConfig, work: (ctx: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>) => Promise<T>): Promise<T> {
-  @Module({ imports: [ConfigModule.forRoot(config), ClickHouseModule, AuthModule, NotificationsModule, MetricsModule, EventsModule] })
+  @Module({ imports: [ConfigModule.forRoot(config), ClickHouseModule, AuthModule, NotificationsModule, MetricsModule, IntakeModule] })
   class CliModule {}
   const ctx = await NestFactory.createApplicationContext(CliModule, { logger: ['error', 'warn'] });
   try {

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
+import { startHttpApp } from '@app/http';
+import { printFirstStartCredentials } from './bootstrap/print-first-start';
 import { QueryAppModule } from './query-app.module';
-import { serve } from './serve';
 
-void serve((config) => QueryAppModule.forRoot(config));
+void startHttpApp((config) => QueryAppModule.forRoot(config), { onListening: printFirstStartCredentials });

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '@app/auth';
 import { CredentialsBootstrap } from './bootstrap/credentials-bootstrap.service';
 import { ConfigurationModule } from './configuration/configuration.module';
 import { DocumentsModule } from './documents/documents.module';
 import { EntitiesModule } from './entities/entities.module';
-import { EventsFeatureModule } from './events/events.module';
+import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { NotificationsFeatureModule } from './notifications/notifications.module';
 import { RankingMixModule } from './ranking-mix/ranking-mix.module';
@@ -12,7 +13,9 @@ import { SecretsModule } from './secrets/secrets.module';
 
 /** The query side's features (HTTP API); needs CoreModule beside it. */
 @Module({
-  imports: [HealthModule, SecretsModule, EventsFeatureModule, ConfigurationModule, EntitiesModule, NotificationsFeatureModule, SearchTermsModule, DocumentsModule, RankingMixModule],
+  imports: [
+    AuthModule,
+    HealthModule, SecretsModule, EventsModule, ConfigurationModule, EntitiesModule, NotificationsFeatureModule, SearchTermsModule, DocumentsModule, RankingMixModule],
   providers: [CredentialsBootstrap],
   exports: [CredentialsBootstrap],
 })

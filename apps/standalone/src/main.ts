@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { serve } from '@app/query/serve';
+import { startHttpApp } from '@app/http';
+import { printFirstStartCredentials } from '@app/query';
 import { StandaloneModule } from './standalone.module';
 
-void serve((config) => StandaloneModule.forRoot(config));
+void startHttpApp((config) => StandaloneModule.forRoot(config), { onListening: printFirstStartCredentials });

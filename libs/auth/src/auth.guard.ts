@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, HttpException, HttpStatus, Injectable } 
 import { Reflector } from '@nestjs/core';
 import type { IncomingMessage } from 'http';
 import { AppConfig, NAME_PATTERN } from '@app/config';
-import { AuthError } from './auth.error';
+import { AuthError } from '@app/errors';
 import { PERMISSION_KEY, PUBLIC_KEY } from './auth.decorators';
 import { BasicAuthenticator, HmacAuthenticator, JwtAuthenticator, type Principal } from './authenticators';
 import { CustomersRepository, type Customer } from './customers.repository';

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AppConfig } from '@app/config';
@@ -16,7 +16,6 @@ import { ProvisioningService } from './provisioning.service';
  * (with the per-address limit of failed authentications), then the per-customer rate limit of authenticated
  * requests.
  */
-@Global()
 @Module({
   imports: [
     ThrottlerModule.forRootAsync({

@@ -6,7 +6,7 @@ import { LRUCache } from 'lru-cache';
 import { AppConfig } from '@app/config';
 import { ApiKeysRepository } from './api-keys.repository';
 import type { AuthScheme } from './auth-context';
-import { AuthError } from './auth.error';
+import { AuthError } from '@app/errors';
 import type { Customer } from './customers.repository';
 import { signatureMatches } from './hmac';
 import { NoncesRepository } from './nonces.repository';

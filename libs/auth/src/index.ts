@@ -1,6 +1,6 @@
 export * from './auth-context';
 export * from './auth.decorators';
-export * from './auth.error';
+
 export * from './auth.module';
 export * from './api-keys.repository';
 export * from './customers.repository';

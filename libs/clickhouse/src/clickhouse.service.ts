@@ -2,17 +2,11 @@ import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { randomUUID } from 'node:crypto';
 import { AppConfig } from '@app/config';
+import { StorageUnavailableError } from '@app/errors';
 
 export type QueryParams = Record<string, unknown>;
 
 /** Storage was asked for work after it closed (process shutting down): the client should retry elsewhere. */
-export class StorageUnavailableError extends Error {
-  constructor() {
-    super('storage is shutting down');
-    this.name = 'StorageUnavailableError';
-  }
-}
-
 /**
  * The semantics every insert states for itself, so a server's defaults (or an operator's profile) cannot change
  * them. Supported: ClickHouse 24.8 LTS through 26.x (docs/operations.md).

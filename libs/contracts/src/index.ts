@@ -6,3 +6,4 @@ export * from './ch-time';
 export * from './catalogue-document';
 export * from './item-tenant';
 export * from './text';
+export * from './composite-key';

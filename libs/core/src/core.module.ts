@@ -6,19 +6,17 @@ import { ClickHouseModule } from '@app/clickhouse';
 import { AppConfig, ConfigModule } from '@app/config';
 import { HttpModule } from '@app/http';
 import { LoggingModule } from '@app/logging';
-import { MetricsModule } from '@app/metrics';
-import { NotificationsModule } from '@app/notifications';
 
 /**
- * What every HTTP-serving app stands on: configuration, storage with migrations, the CQRS buses, the global
- * guard, validation pipe and exception filter. Registered as APP_* providers so tests get them too.
+ * What every HTTP-serving app with the API stands on: configuration, logging, storage with migrations, the CQRS
+ * buses, the global guards, validation pipe and exception filter. Registered as APP_* providers so tests get them too.
  */
 @Module({})
 export class CoreModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CoreModule,
-      imports: [ConfigModule.forRoot(config), LoggingModule.forRoot(config), ClickHouseModule, AuthModule, HttpModule, NotificationsModule, MetricsModule, CqrsModule.forRoot()],
+      imports: [ConfigModule.forRoot(config), LoggingModule.forRoot(config), ClickHouseModule, AuthModule, HttpModule, CqrsModule.forRoot()],
       providers: [
         {
           provide: APP_PIPE,

@@ -1,24 +1,15 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
-import { AuthError } from '@app/auth';
-import { StorageUnavailableError } from '@app/clickhouse';
-import { DomainError } from './domain-error';
+import { AppError, AuthError, type ErrorCode } from '@app/errors';
 
-const DOMAIN_STATUS = { invalid: 400, 'not-found': 404, forbidden: 403, conflict: 409, unavailable: 503 } as const;
-
-interface HttpErrorLike {
-  status?: number;
-  statusCode?: number;
-  expose?: boolean;
-  type?: string;
-  limit?: number;
-  message?: string;
-}
+/** The one mapping of error codes (libs/errors) to HTTP statuses. */
+const STATUS_OF: Record<ErrorCode, number> = { invalid: 400, unauthenticated: 401, forbidden: 403, 'not-found': 404, conflict: 409, unavailable: 503 };
 
 /**
- * Maps every error to a JSON body `{ statusCode, error, message }`. Client mistakes keep their 4xx;
- * anything unexpected becomes a generic 500 with a correlation id, logged with its stack, never shown.
+ * Maps every error to a JSON body `{ statusCode, error, message }`. Errors raised on purpose (AppError) get the
+ * status of their code and their public message; Nest's and Fastify's own client errors keep their 4xx; anything
+ * unexpected becomes a generic 500 with a correlation id, logged with its stack, never shown.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -34,18 +25,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 
   private describe(exception: unknown): { status: number; body: Record<string, unknown> } {
-    if (exception instanceof AuthError) {
-      this.logger.debug(`auth refused: ${exception.reason}`);
-      return exception.code === 'forbidden'
-        ? { status: 403, body: { statusCode: 403, error: 'Forbidden', message: exception.publicMessage ?? 'Forbidden' } }
-        : { status: 401, body: { statusCode: 401, error: 'Unauthorized', message: 'Missing or invalid credentials' } };
-    }
-    if (exception instanceof StorageUnavailableError) {
-      return { status: 503, body: { statusCode: 503, error: 'Service Unavailable', message: 'The service is shutting down; retry' } };
-    }
-    if (exception instanceof DomainError) {
-      const status = DOMAIN_STATUS[exception.code];
-      return { status, body: { statusCode: status, error: httpErrorName(status), message: exception.message } };
+    if (exception instanceof AppError) {
+      if (exception instanceof AuthError) this.logger.debug(`auth refused: ${exception.reason}`);
+      const status = STATUS_OF[exception.code];
+      return { status, body: { statusCode: status, error: httpErrorName(status), message: exception.publicMessage } };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
@@ -53,12 +36,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const body = typeof response === 'string' ? { statusCode: status, error: httpErrorName(status), message: response } : (response as Record<string, unknown>);
       return { status, body };
     }
-    // Errors of the Express stack (body-parser, URI decoding) carry a status and expose=true.
-    const e = exception as HttpErrorLike;
-    const status = e?.status ?? e?.statusCode;
-    if (typeof status === 'number' && status >= 400 && status < 500 && e.expose !== false) {
-      const message = e.type === 'entity.too.large' ? `Request body exceeds the limit of ${e.limit} bytes for this route` : (e.message ?? 'Bad request');
-      return { status, body: { statusCode: status, error: httpErrorName(status), message } };
+    // Fastify's own errors (FST_ERR_*, e.g. a malformed URL) carry their 4xx as statusCode.
+    const status = (exception as { statusCode?: unknown })?.statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return { status, body: { statusCode: status, error: httpErrorName(status), message: (exception as Error).message || 'Bad request' } };
     }
     if (exception instanceof URIError) {
       return { status: 400, body: { statusCode: 400, error: 'Bad Request', message: 'Malformed URI encoding' } };

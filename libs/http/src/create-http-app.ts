@@ -6,7 +6,8 @@ import { Logger } from 'nestjs-pino';
 import * as qs from 'qs';
 import type { AppConfig } from '@app/config';
 import { requestIdFrom } from '@app/logging';
-import { MetricsService, registerHttpMetrics } from '@app/metrics';
+import { MetricsService } from '@app/metrics';
+import { registerHttpMetrics } from './http-metrics.hooks';
 import { LARGE_BODY_LIMIT, registerBodyLimits, registerJsonBody } from './body-parser';
 import { serveOpenApi } from './openapi';
 

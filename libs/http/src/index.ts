@@ -2,5 +2,6 @@ export * from './all-exceptions.filter';
 export * from './create-http-app';
 export * from './http.module';
 export * from './body-parser';
-export * from './domain-error';
+
 export * from './openapi';
+export * from './start-http-app';

@@ -1,6 +1,6 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { KafkaService } from './kafka.service';
 
-@Global()
+/** The process's kafkajs client and producer (idle unless KAFKA_BROKERS is set). */
 @Module({ providers: [KafkaService], exports: [KafkaService] })
 export class KafkaModule {}

@@ -1,7 +1,6 @@
-import { Global, Module } from '@nestjs/common';
-import { MetricsController } from './metrics.controller';
+import { Module } from '@nestjs/common';
 import { MetricsService } from './metrics.service';
 
-@Global()
-@Module({ controllers: [MetricsController], providers: [MetricsService], exports: [MetricsService] })
+/** The process's Prometheus registry; served at /metrics by the HTTP layer (libs/http). */
+@Module({ providers: [MetricsService], exports: [MetricsService] })
 export class MetricsModule {}

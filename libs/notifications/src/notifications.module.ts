@@ -1,6 +1,5 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { NotificationsRepository } from './notifications.repository';
 
-@Global()
 @Module({ providers: [NotificationsRepository], exports: [NotificationsRepository] })
 export class NotificationsModule {}

@@ -1,4 +1,4 @@
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/errors';
 
 export const MAX_IDS = 1000;
 

@@ -1,6 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AppConfig } from '@app/config';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/errors';
 import { webhookUrlProblem } from '../webhooks/address-policy';
 import type { ConfigurationView } from './configuration.dto';
 import { InstanceConfigRepository } from './instance-config.repository';

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
-import type { IntakeResult } from '@app/events';
+import type { IntakeResult } from '@app/intake';
 import { PutDocumentsCommand } from './put-documents.command';
 import { PutDocumentsDto } from './put-documents.dto';
 

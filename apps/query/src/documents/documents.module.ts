@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { IntakeModule } from '@app/intake';
 import { DocumentsController } from './documents.controller';
 import { PutDocumentsHandler } from './put-documents.handler';
 
-@Module({ controllers: [DocumentsController], providers: [PutDocumentsHandler] })
+@Module({ imports: [IntakeModule], controllers: [DocumentsController], providers: [PutDocumentsHandler] })
 export class DocumentsModule {}

@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { IntakeResult } from '@app/events';
+import type { IntakeResult } from '@app/intake';
 
 export class PutDocumentsCommand extends Command<IntakeResult> {
   constructor(

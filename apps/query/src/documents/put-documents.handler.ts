@@ -1,12 +1,13 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DocumentIntake, type IntakeResult } from '@app/events';
+import { IntakeService, type IntakeResult } from '@app/intake';
 import { PutDocumentsCommand } from './put-documents.command';
 
+/** Awaited end to end, as POST /events: the accepted documents are durable (embedded) or acknowledged (Kafka). */
 @CommandHandler(PutDocumentsCommand)
 export class PutDocumentsHandler implements ICommandHandler<PutDocumentsCommand> {
-  constructor(private readonly intake: DocumentIntake) {}
+  constructor(private readonly intake: IntakeService) {}
 
   execute({ customer, instance, documents }: PutDocumentsCommand): Promise<IntakeResult> {
-    return this.intake.submit(customer, instance, documents);
+    return this.intake.submitDocuments(customer, instance, documents);
   }
 }

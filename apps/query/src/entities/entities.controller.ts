@@ -3,7 +3,7 @@ import { ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/errors';
 import { idsFromQuery } from '../common/ids-query';
 import { PaginationDto } from '../common/pagination.dto';
 import { setTotalCount } from '../common/total-count';

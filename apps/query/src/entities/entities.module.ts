@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { IntakeModule } from '@app/intake';
+import { ConfigurationModule } from '../configuration/configuration.module';
 import { DeleteEntitiesHandler } from './delete-entities.handler';
 import { EntitiesController } from './entities.controller';
 import { EntitiesRepository } from './entities.repository';
@@ -7,6 +9,7 @@ import { ListEntitiesHandler } from './list-entities.handler';
 import { SaveEntitiesHandler } from './save-entities.handler';
 
 @Module({
+  imports: [ConfigurationModule, IntakeModule],
   controllers: [EntitiesController],
   providers: [EntitiesRepository, SaveEntitiesHandler, DeleteEntitiesHandler, GetEntityHandler, ListEntitiesHandler],
   exports: [EntitiesRepository],

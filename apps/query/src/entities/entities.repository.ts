@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ClickHouseService, VersionClock, chDateTime, fromChDateTime } from '@app/clickhouse';
 import { normalisePhrase } from '@app/contracts';
-import { DataVersions } from '@app/events';
+import { DataVersions } from '@app/intake';
 import type { EntityView } from './entity.dto';
 import type { EntityType } from './entity-types';
 

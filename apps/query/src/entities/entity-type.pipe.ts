@@ -1,5 +1,5 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/errors';
 import { ENTITY_TYPES, isEntityType, type EntityType } from './entity-types';
 
 @Injectable()

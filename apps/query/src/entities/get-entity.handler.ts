@@ -1,5 +1,5 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/errors';
 import { EntitiesRepository } from './entities.repository';
 import type { EntityView } from './entity.dto';
 import { GetEntityQuery } from './get-entity.query';

@@ -1,5 +1,5 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/errors';
 import { WebhookDeliveryService } from '../webhooks/webhook-delivery.service';
 import { EntitiesRepository } from './entities.repository';
 import { SaveEntitiesCommand, type SaveEntitiesResult } from './save-entities.command';

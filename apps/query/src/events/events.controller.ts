@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
-import type { IntakeResult } from '@app/events';
+import type { IntakeResult } from '@app/intake';
 import { SubmitEventsCommand } from './submit-events.command';
 import { SubmitEventsDto } from './submit-events.dto';
 

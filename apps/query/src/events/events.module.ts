@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { EventsModule as EventsLibModule } from '@app/events';
+import { IntakeModule } from '@app/intake';
 import { EventsController } from './events.controller';
 import { SubmitEventsHandler } from './submit-events.handler';
 
-@Module({ imports: [EventsLibModule], controllers: [EventsController], providers: [SubmitEventsHandler] })
-export class EventsFeatureModule {}
+@Module({ imports: [IntakeModule], controllers: [EventsController], providers: [SubmitEventsHandler] })
+export class EventsModule {}

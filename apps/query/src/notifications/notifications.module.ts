@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
+import { NotificationsModule } from '@app/notifications';
 import { DeleteNotificationsHandler } from './delete-notifications.handler';
 import { ListNotificationsHandler } from './list-notifications.handler';
 import { NotificationsController } from './notifications.controller';
 
-@Module({ controllers: [NotificationsController], providers: [DeleteNotificationsHandler, ListNotificationsHandler] })
+@Module({ imports: [NotificationsModule], controllers: [NotificationsController], providers: [DeleteNotificationsHandler, ListNotificationsHandler] })
 export class NotificationsFeatureModule {}

@@ -1,6 +1,6 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { BOOST_FIELDS, type BoostField } from '@app/contracts';
-import { DocumentsRepository, type FieldStats } from '@app/events';
+import { DocumentStatsRepository, type FieldStats } from './document-stats.repository';
 import { CheckDataQuery, type CheckReason, type FieldCheck } from './check-data.query';
 
 /**
@@ -19,7 +19,7 @@ export function checkField(stats: FieldStats, documents: number): FieldCheck {
 
 @QueryHandler(CheckDataQuery)
 export class CheckDataHandler implements IQueryHandler<CheckDataQuery> {
-  constructor(private readonly documents: DocumentsRepository) {}
+  constructor(private readonly documents: DocumentStatsRepository) {}
 
   async execute({ customer, instance }: CheckDataQuery): Promise<Record<BoostField, FieldCheck>> {
     const stats = await this.documents.stats(customer, instance);

@@ -4,7 +4,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
 import { AppConfig } from '@app/config';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/errors';
 import { setTotalCount } from '../common/total-count';
 import { SearchTermsDto, type SearchTermView } from './search-terms.dto';
 import { SearchTermsQuery } from './search-terms.query';

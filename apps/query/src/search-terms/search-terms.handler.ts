@@ -2,7 +2,7 @@ import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 import { AppConfig } from '@app/config';
-import { DataVersions } from '@app/events';
+import { DataVersions } from '@app/intake';
 import { SearchTermsRepository } from './search-terms.repository';
 import type { SearchTermView } from './search-terms.dto';
 import { SearchTermsQuery } from './search-terms.query';

@@ -1,7 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { ApiKeysRepository, PRESETS, isPermission, randomSecret, type Permission } from '@app/auth';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/errors';
 import { toView, type CreatedApiKeyView } from '../api-key.view';
 import { CreateApiKeyCommand } from './create-api-key.command';
 

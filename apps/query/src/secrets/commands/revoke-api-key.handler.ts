@@ -1,6 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ApiKeysRepository } from '@app/auth';
-import { DomainError } from '@app/http';
+import { DomainError } from '@app/errors';
 import { RevokeApiKeyCommand } from './revoke-api-key.command';
 
 /** Appends a revoked version; this process stops accepting the key at once, others within seconds. */

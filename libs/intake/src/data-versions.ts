@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { compositeKey } from '@app/contracts';
 
 /**
  * A counter per customer and instance, bumped whenever this process writes events or entities for it, so caches
@@ -10,11 +11,11 @@ export class DataVersions {
   private readonly versions = new Map<string, number>();
 
   bump(customer: string, instance: string): void {
-    const key = `${customer}\u0000${instance}`;
+    const key = compositeKey(customer, instance);
     this.versions.set(key, (this.versions.get(key) ?? 0) + 1);
   }
 
   get(customer: string, instance: string): number {
-    return this.versions.get(`${customer}\u0000${instance}`) ?? 0;
+    return this.versions.get(compositeKey(customer, instance)) ?? 0;
   }
 }

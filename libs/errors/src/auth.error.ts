@@ -1,18 +1,19 @@
+import { AppError } from './app-error';
+
 export type AuthErrorCode = 'unauthenticated' | 'forbidden';
 
 /**
  * Authentication and authorisation failures. The message a client sees never says which check failed
  * (unknown key, bad hash, reused nonce, unknown instance all read the same), so it cannot be used as an oracle.
  */
-export class AuthError extends Error {
+export class AuthError extends AppError {
   constructor(
-    readonly code: AuthErrorCode,
+    code: AuthErrorCode,
     /** For the log only; never sent to the client. */
     readonly reason: string,
     /** Safe to show (e.g. the missing permission name). */
-    readonly publicMessage?: string,
+    publicMessage?: string,
   ) {
-    super(reason);
-    this.name = 'AuthError';
+    super(code, reason, publicMessage ?? (code === 'forbidden' ? 'Forbidden' : 'Missing or invalid credentials'));
   }
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { MetricsService } from './metrics.service';
+import type { MetricsService } from '@app/metrics';
 
 type Stop = (labels: { method: string; route: string; status: string }) => number;
 

@@ -1,31 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ClickHouseService } from '@app/clickhouse';
-
-export type ClaimState = 'claimed' | 'acked' | 'released';
-
-export interface ClaimRow {
-  claim: string;
-  state: ClaimState;
-  /** Store time, µs since the epoch. */
-  at: number;
-}
-
-/** A claim that has been neither acknowledged nor released for this long no longer blocks others (a crashed process). */
-export const CLAIM_TTL_MS = 30_000;
-
-/**
- * What a request holding `mine` does, from every claim row of its token (read after its own claim was stored):
- * 'accepted' when a claim was acknowledged; 'mine' when its claim is the earliest live one (it produces); 'wait'
- * while an earlier claim is live. All processes read the same rows in the same order, so exactly one produces.
- */
-export function claimOutcome(rows: readonly ClaimRow[], mine: string, nowMicros: number): 'accepted' | 'mine' | 'wait' {
-  if (rows.some((r) => r.state === 'acked')) return 'accepted';
-  const released = new Set(rows.filter((r) => r.state === 'released').map((r) => r.claim));
-  const live = rows
-    .filter((r) => r.state === 'claimed' && !released.has(r.claim) && (r.claim === mine || nowMicros - r.at < CLAIM_TTL_MS * 1000))
-    .sort((a, b) => a.at - b.at || a.claim.localeCompare(b.claim));
-  return live[0]?.claim === mine ? 'mine' : 'wait';
-}
+import type { ClaimRow, ClaimState } from './intake-claims';
 
 /** The claims table (SQL only); times come from the store's clock. */
 @Injectable()

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ClickHouseService } from '@app/clickhouse';
-import { BOOST_FIELDS, type BoostField, type DocumentRow, type RejectedEventRow } from '@app/contracts';
-import { IngestWriter, type Refused } from './ingest-writer';
+import { BOOST_FIELDS, type BoostField } from '@app/contracts';
 
 export interface FieldStats {
   /** Documents with a value (not null). */
@@ -17,17 +16,10 @@ export interface DocumentStats {
   fields: Record<BoostField, FieldStats>;
 }
 
-/** Catalogue documents in ClickHouse: the latest version of (customer, instance, id, language) is the document. */
+/** The ranking-mix check's SQL: the latest version of (customer, instance, id, language) is the document. */
 @Injectable()
-export class DocumentsRepository {
-  constructor(
-    private readonly ch: ClickHouseService,
-    private readonly writer: IngestWriter,
-  ) {}
-
-  async write(rows: readonly DocumentRow[], rejected: readonly RejectedEventRow[], token?: string): Promise<Refused<DocumentRow>> {
-    return this.writer.write({ table: 'documents', kind: 'document', tokenSuffix: 'documents' }, rows, rejected, token);
-  }
+export class DocumentStatsRepository {
+  constructor(private readonly ch: ClickHouseService) {}
 
   /** One pass over the instance's current, not deleted documents. */
   async stats(customer: string, instance: string): Promise<DocumentStats> {

@@ -1,6 +1,6 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { Public } from '@app/auth';
-import { MetricsService } from './metrics.service';
+import { MetricsService } from '@app/metrics';
 
 @Controller('metrics')
 export class MetricsController {

@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import { isUtf8 } from 'node:buffer';
+import type { KafkaMessage } from 'kafkajs';
+import type { IngestRow, IntakeItem, ItemOrigin } from '@app/intake';
+
+/** A row as the consumer writes it: with the hash of the message it came from (see PartitionLedger). */
+export type KafkaRow = IngestRow & { message_hash: string };
+
+/** Identifies a message within its partition across incarnations of the topic: its timestamp and value. */
+export function messageHash(message: Pick<KafkaMessage, 'timestamp' | 'value'>): string {
+  const digest = createHash('md5').update(message.timestamp).update('\n').update(message.value ?? Buffer.alloc(0)).digest();
+  // UInt64 without 0, which marks rows stored before hashes were kept.
+  return (digest.readBigUInt64BE(0) | 1n).toString();
+}
+
+/**
+ * One message as an item of the intake's validation loop (never a throw): its value must be UTF-8 JSON. A message
+ * that is not carries the reason as its problem, and its raw text, so it is kept in rejected_events with its offset.
+ */
+export function decodeMessage(message: KafkaMessage, origin: ItemOrigin, hash: string): IntakeItem {
+  const value = message.value ?? Buffer.alloc(0);
+  const raw = value.toString('utf8');
+  let parsed: unknown;
+  let problem: string | undefined;
+  try {
+    parsed = JSON.parse(raw); // invalid UTF-8 too (decoded with U+FFFD), only to name the customer of the rejection
+  } catch {
+    problem = 'not JSON';
+  }
+  if (!isUtf8(value)) problem = 'message is not valid UTF-8';
+  return { value: parsed, origin, raw, problem, messageHash: hash };
+}

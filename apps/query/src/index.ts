@@ -1,0 +1,2 @@
+export * from './query.module';
+export * from './bootstrap/print-first-start';

@@ -1,0 +1,20 @@
+import { Logger } from '@nestjs/common';
+import { DomainError } from '@app/errors';
+import type { IngestRow } from './ingest-writer';
+import type { IntakeKind } from './intake-kinds';
+import type { IntakeResult, ValidatedBatch } from './validate-items';
+
+/**
+ * How the items accepted over HTTP reach storage, for every kind alike: in-process (the embedded deployment) or
+ * through Kafka and the ingest app; chosen once, from KAFKA_BROKERS (IntakeModule).
+ */
+export abstract class IntakeTransport {
+  /** Answers once the accepted items are durable (in-process) or acknowledged by the broker (Kafka). */
+  abstract send<Row extends IngestRow>(kind: IntakeKind<Row>, customer: string, instance: string, batch: ValidatedBatch<Row>, items: readonly unknown[]): Promise<IntakeResult>;
+}
+
+/** The 503 of a failed intake, logged with its cause (never shown). */
+export function unavailable(logger: Logger, what: string, err: unknown, outcome = 'nothing of this request was accepted'): DomainError {
+  logger.error(`${what} failed: ${(err as Error).message}`);
+  return new DomainError('unavailable', `${what} is unavailable; ${outcome}, retry later`);
+}

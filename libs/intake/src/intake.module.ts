@@ -1,0 +1,38 @@
+import { Module } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { KafkaModule } from '@app/kafka';
+import { MetricsModule } from '@app/metrics';
+import { NotificationsModule } from '@app/notifications';
+import { DataVersions } from './data-versions';
+import { InProcessTransport } from './in-process.transport';
+import { IngestStore } from './ingest-store.service';
+import { IngestWriter } from './ingest-writer';
+import { IntakeClaimsRepository } from './intake-claims.repository';
+import { IntakeKinds } from './intake-kinds';
+import { IntakeService } from './intake.service';
+import { IntakeTransport } from './intake-transport';
+import { KafkaTransport } from './kafka.transport';
+import { SearchEventsRepository } from './search-events.repository';
+
+/** Validation, storage and transport of search events and catalogue documents; the transport is chosen here, once. */
+@Module({
+  imports: [KafkaModule, MetricsModule, NotificationsModule],
+  providers: [
+    DataVersions,
+    IngestWriter,
+    IngestStore,
+    IntakeKinds,
+    IntakeClaimsRepository,
+    IntakeService,
+    SearchEventsRepository,
+    InProcessTransport,
+    KafkaTransport,
+    {
+      provide: IntakeTransport,
+      inject: [AppConfig, InProcessTransport, KafkaTransport],
+      useFactory: (config: AppConfig, inProcess: InProcessTransport, kafka: KafkaTransport) => (config.kafka.brokers ? kafka : inProcess),
+    },
+  ],
+  exports: [DataVersions, IngestStore, IntakeKinds, IntakeService, SearchEventsRepository],
+})
+export class IntakeModule {}

@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { ClickHouseService } from '@app/clickhouse';
+
+export interface StoredCounts {
+  events: number;
+  distinctEvents: number;
+  rollup: number;
+  rejected: number;
+}
+
+/** What is stored of a customer's search events (the CLI's `stats`; operators and tests). */
+@Injectable()
+export class SearchEventsRepository {
+  constructor(private readonly ch: ClickHouseService) {}
+
+  /** What is stored for a customer: raw events (and distinct ids), the rollup's sum, rejected events. */
+  async counts(customer: string): Promise<StoredCounts> {
+    const [row] = await this.ch.query<Record<'events' | 'distinct_events' | 'rollup' | 'rejected', string | number>>(
+      `SELECT
+         (SELECT count() FROM ${this.ch.table('search_events')} WHERE customer = {c:String}) AS events,
+         (SELECT uniqExact(event_id) FROM ${this.ch.table('search_events')} WHERE customer = {c:String}) AS distinct_events,
+         (SELECT sum(searches) FROM ${this.ch.table('search_terms_hourly')} WHERE customer = {c:String}) AS rollup,
+         (SELECT count() FROM ${this.ch.table('rejected_events')} WHERE customer = {c:String} AND kind = 'search-event') AS rejected`,
+      { c: customer },
+    );
+    return { events: Number(row.events), distinctEvents: Number(row.distinct_events), rollup: Number(row.rollup), rejected: Number(row.rejected) };
+  }
+}

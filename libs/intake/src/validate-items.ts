@@ -1,0 +1,88 @@
+import { chDateTime, type RejectedEventRow } from '@app/contracts';
+import type { IngestRow, Refused } from './ingest-writer';
+import type { IntakeKind, ItemOrigin } from './intake-kinds';
+
+/** One item to validate: a request's item, or a Kafka message's value. */
+export interface IntakeItem {
+  value: unknown;
+  origin: ItemOrigin;
+  /** Kafka: the message as text, kept as it is when rejected. */
+  raw?: string;
+  /** Kafka: why the message could not even be decoded (then it is rejected with this reason). */
+  problem?: string;
+  /** Kafka: the hash of the message (see the ingest app's PartitionLedger), carried by its row or rejected row. */
+  messageHash?: string;
+}
+
+export interface ValidatedBatch<Row> {
+  rows: Row[];
+  /** Index (in the items) of each accepted row. */
+  indexes: number[];
+  rejected: RejectedEventRow[];
+  /** Index and reason of each rejected item, for the 202 answer. */
+  reasons: Array<{ index: number; reason: string }>;
+}
+
+/** The 202 answer of POST /events and PUT /documents. */
+export interface IntakeResult {
+  accepted: number;
+  rejected: Array<{ index: number; reason: string }>;
+}
+
+/** The items of a request, from its authenticated tenant. */
+export function httpItems(customer: string, instance: string, values: readonly unknown[], now = Date.now()): IntakeItem[] {
+  const origin: ItemOrigin = { now, source: 'http', customer, instance };
+  return values.map((value) => ({ value, origin }));
+}
+
+/**
+ * The one validation loop of the intake, over HTTP and Kafka alike: items are validated one by one, so a bad
+ * item is rejected with its index and reason (kept in rejected_events) instead of failing the others.
+ */
+export function validateItems<Row extends IngestRow>(kind: IntakeKind<Row>, items: readonly IntakeItem[]): ValidatedBatch<Row> {
+  const batch: ValidatedBatch<Row> = { rows: [], indexes: [], rejected: [], reasons: [] };
+  items.forEach((item, index) => {
+    const result = item.problem === undefined ? kind.validate(item.value, item.origin) : { ok: false as const, reason: item.problem };
+    if (result.ok) {
+      if (item.messageHash !== undefined) result.row.message_hash = item.messageHash;
+      batch.rows.push(result.row);
+      batch.indexes.push(index);
+      return;
+    }
+    batch.reasons.push({ index, reason: result.reason });
+    batch.rejected.push(rejectedItem(kind, item, index, result.reason));
+  });
+  return batch;
+}
+
+/**
+ * A rejected item with where it came from. Over HTTP it belongs to the authenticated tenant and keeps its index;
+ * from Kafka it names the customer and instance it claims (when they are well-formed text) and keeps its offset,
+ * so the offset counts as stored.
+ */
+function rejectedItem(kind: IntakeKind<IngestRow>, item: IntakeItem, index: number, reason: string): RejectedEventRow {
+  const { origin } = item;
+  const named = origin.source === 'http' ? origin : ((typeof item.value === 'object' && item.value !== null ? item.value : {}) as Record<string, unknown>);
+  const name = (v: unknown) => (typeof v === 'string' && v.isWellFormed() ? v : '');
+  return {
+    customer: name(named.customer),
+    instance: name(named.instance),
+    kind: kind.kind,
+    source: origin.source,
+    topic: origin.topic ?? '',
+    partition: origin.partition ?? -1,
+    offset: origin.offset ?? -1,
+    item_index: origin.source === 'http' ? index : -1,
+    raw: item.raw ?? JSON.stringify(item.value) ?? 'undefined',
+    reason,
+    received_at: chDateTime(origin.now),
+    message_hash: item.messageHash,
+  };
+}
+
+/** The 202 answer: what was stored, and every rejected index with its reason (those the store refused included). */
+export function intakeAnswer<Row>(batch: ValidatedBatch<Row>, refused: Refused<Row> = new Map()): IntakeResult {
+  if (refused.size === 0) return { accepted: batch.rows.length, rejected: batch.reasons };
+  const byStore = batch.rows.flatMap((row, i) => (refused.has(row) ? [{ index: batch.indexes[i], reason: refused.get(row)! }] : []));
+  return { accepted: batch.rows.length - byStore.length, rejected: [...batch.reasons, ...byStore].sort((a, b) => a.index - b.index) };
+}
