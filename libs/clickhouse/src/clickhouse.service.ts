@@ -6,7 +6,6 @@ import { StorageUnavailableError } from '@app/errors';
 
 export type QueryParams = Record<string, unknown>;
 
-/** Storage was asked for work after it closed (process shutting down): the client should retry elsewhere. */
 /**
  * The semantics every insert states for itself, so a server's defaults (or an operator's profile) cannot change
  * them. Supported: ClickHouse 24.8 LTS through 26.x (docs/operations.md).

@@ -1,5 +1,5 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DomainError } from '@app/errors';
+import { DataVersions } from '@app/intake';
 import { WebhookDeliveryService } from '../webhooks/webhook-delivery.service';
 import { EntitiesRepository } from './entities.repository';
 import { removeAction } from './entity-types';
@@ -11,11 +11,11 @@ export class DeleteEntitiesHandler implements ICommandHandler<DeleteEntitiesComm
   constructor(
     private readonly entities: EntitiesRepository,
     private readonly webhooks: WebhookDeliveryService,
+    private readonly versions: DataVersions,
   ) {}
 
-  async execute({ auth, type, ids, mustExist }: DeleteEntitiesCommand): Promise<string[]> {
+  async execute({ auth, type, ids }: DeleteEntitiesCommand): Promise<string[]> {
     const existing = await this.entities.find(auth.customer, auth.instance, type, ids);
-    if (mustExist && existing.size === 0) throw new DomainError('not-found', `No ${type} with id ${ids[0]}`);
     const deleted = ids.filter((id) => existing.has(id));
     if (deleted.length === 0) return [];
     await this.entities.append(
@@ -25,6 +25,7 @@ export class DeleteEntitiesHandler implements ICommandHandler<DeleteEntitiesComm
       deleted.map((id) => ({ id, kind: 'save', deleted: true, searchPhrases: [], data: {} })),
       `${auth.scheme}:${auth.principal}`,
     );
+    this.versions.bump(auth.customer, auth.instance);
     await this.webhooks.deliver({ customer: auth.customer, instance: auth.instance, type, ids: deleted, action: removeAction(type) });
     return deleted;
   }

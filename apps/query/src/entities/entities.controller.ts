@@ -8,6 +8,7 @@ import { idsFromQuery } from '../common/ids-query';
 import { PaginationDto } from '../common/pagination.dto';
 import { setTotalCount } from '../common/total-count';
 import { DeleteEntitiesCommand } from './delete-entities.command';
+import { DeleteEntityCommand } from './delete-entity.command';
 import { BulkEntitiesDto, ENTITY_ID, EntityBodyDto, type EntityView } from './entity.dto';
 import { EntityTypePipe } from './entity-type.pipe';
 import { ENTITY_TYPES, type EntityType } from './entity-types';
@@ -84,7 +85,7 @@ export class EntitiesController {
   @HttpCode(200)
   @RequirePermission('entities:write')
   async remove(@Auth() auth: AuthContext, @Param('type', EntityTypePipe) type: EntityType, @Param('id') id: string): Promise<{ ok: true }> {
-    await this.commands.execute(new DeleteEntitiesCommand(auth, type, [entityId(id)], true));
+    await this.commands.execute(new DeleteEntityCommand(auth, type, entityId(id)));
     return { ok: true };
   }
 
@@ -94,7 +95,7 @@ export class EntitiesController {
   @RequirePermission('entities:write')
   @ApiQuery({ name: 'ids[]', type: [String], required: true, description: 'Repeated: ids[]=a&ids[]=b (at most 1,000)' })
   async removeMany(@Auth() auth: AuthContext, @Param('type', EntityTypePipe) type: EntityType, @Req() req: FastifyRequest): Promise<{ ok: true; deleted: string[] }> {
-    const deleted = await this.commands.execute(new DeleteEntitiesCommand(auth, type, idsFromQuery(req.query as Record<string, unknown>), false));
+    const deleted = await this.commands.execute(new DeleteEntitiesCommand(auth, type, idsFromQuery(req.query as Record<string, unknown>)));
     return { ok: true, deleted };
   }
 }

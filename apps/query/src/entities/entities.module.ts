@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { IntakeModule } from '@app/intake';
 import { ConfigurationModule } from '../configuration/configuration.module';
 import { DeleteEntitiesHandler } from './delete-entities.handler';
+import { DeleteEntityHandler } from './delete-entity.handler';
 import { EntitiesController } from './entities.controller';
 import { EntitiesRepository } from './entities.repository';
 import { GetEntityHandler } from './get-entity.handler';
@@ -11,7 +12,6 @@ import { SaveEntitiesHandler } from './save-entities.handler';
 @Module({
   imports: [ConfigurationModule, IntakeModule],
   controllers: [EntitiesController],
-  providers: [EntitiesRepository, SaveEntitiesHandler, DeleteEntitiesHandler, GetEntityHandler, ListEntitiesHandler],
-  exports: [EntitiesRepository],
+  providers: [EntitiesRepository, SaveEntitiesHandler, DeleteEntitiesHandler, DeleteEntityHandler, GetEntityHandler, ListEntitiesHandler],
 })
 export class EntitiesModule {}

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ClickHouseService, VersionClock, chDateTime, fromChDateTime } from '@app/clickhouse';
 import { normalisePhrase } from '@app/contracts';
-import { DataVersions } from '@app/intake';
 import type { EntityView } from './entity.dto';
 import type { EntityType } from './entity-types';
 
@@ -30,7 +29,6 @@ interface EntityRow {
 export class EntitiesRepository {
   constructor(
     private readonly ch: ClickHouseService,
-    private readonly versions: DataVersions,
     private readonly clock: VersionClock,
   ) {}
 
@@ -82,7 +80,6 @@ export class EntitiesRepository {
         changed_at: chDateTime(now),
       })),
     );
-    this.versions.bump(customer, instance);
     return now;
   }
 }

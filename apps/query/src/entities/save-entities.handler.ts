@@ -1,11 +1,12 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError } from '@app/errors';
+import { DataVersions } from '@app/intake';
 import { WebhookDeliveryService } from '../webhooks/webhook-delivery.service';
 import { EntitiesRepository } from './entities.repository';
 import { SaveEntitiesCommand, type SaveEntitiesResult } from './save-entities.command';
 
 /**
- * Appends the change, then awaits the webhook (delivery is synchronous: the save answers after it). An
+ * Appends the change, tells this process's answer caches (the handled status of terms may change), then awaits the webhook (delivery is synchronous: the save answers after it). An
  * autosave stores a revision only: the state, the handled phrases and the webhook are untouched.
  */
 @CommandHandler(SaveEntitiesCommand)
@@ -13,6 +14,7 @@ export class SaveEntitiesHandler implements ICommandHandler<SaveEntitiesCommand>
   constructor(
     private readonly entities: EntitiesRepository,
     private readonly webhooks: WebhookDeliveryService,
+    private readonly versions: DataVersions,
   ) {}
 
   async execute({ auth, type, items, autosave }: SaveEntitiesCommand): Promise<SaveEntitiesResult> {
@@ -29,6 +31,7 @@ export class SaveEntitiesHandler implements ICommandHandler<SaveEntitiesCommand>
       items.map((i) => ({ id: i.id, kind: autosave ? 'autosave' : 'save', deleted: false, searchPhrases: i.searchPhrases ?? [], language: i.language, data: i.data ?? {} })),
       `${auth.scheme}:${auth.principal}`,
     );
+    this.versions.bump(auth.customer, auth.instance);
     const created = items.filter((i) => !existing.has(i.id)).map((i) => i.id);
     const updated = items.filter((i) => existing.has(i.id)).map((i) => i.id);
     if (!autosave) {

@@ -7,7 +7,8 @@ export interface SearchTermsCriteria {
   sinceDays: number;
   language?: string;
   includeBots: boolean;
-  hits: boolean;
+  /** hits=false: the zero-result terms, with their handled status. */
+  zeroHits: boolean;
   start: number;
   end: number;
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ClickHouseService } from '@app/clickhouse';
+import type { TermsWindow } from './terms-window';
 
 export interface TermsFilter {
   customer: string;
@@ -7,55 +8,38 @@ export interface TermsFilter {
   zeroHits: boolean;
   includeBots: boolean;
   language?: string;
-  /** Start of the window's first hour and of the current hour, in ms (UTC). */
-  fromHour: number;
-  toHour: number;
+  window: TermsWindow;
   start: number;
   limit: number;
 }
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 const seconds = (ms: number) => Math.floor(ms / 1000);
-const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/**
- * Every ClickHouse query of GET /search-terms. Counts come from the rollups, never from raw events: whole UTC
- * days from search_terms_daily, the hours before the first whole day and of the current day from
- * search_terms_hourly. The sum equals a raw count over [fromHour, toHour + 1 h).
- */
+/** Every ClickHouse query of GET /search-terms. Counts come from the rollups, never from raw events (TermsWindow). */
 @Injectable()
 export class SearchTermsRepository {
   constructor(private readonly ch: ClickHouseService) {}
 
   async terms(f: TermsFilter): Promise<{ rows: Array<{ phrase: string; count: number }>; total: number }> {
-    const firstDay = Math.ceil(f.fromHour / DAY) * DAY;
-    const today = Math.floor(f.toHour / DAY) * DAY;
-    const daily = firstDay < today;
-    const params = {
+    const { days, hours } = f.window;
+    const params: Record<string, unknown> = {
       customer: f.customer,
       instance: f.instance,
-      zero: f.zeroHits ? 1 : 0,
+      zero_hits: f.zeroHits ? 1 : 0,
       bots: f.includeBots ? [0, 1] : [0],
       language: f.language ?? '',
-      // Whole days [firstDay, today) from the daily table; hours [fromHour, firstDay) and [today, toHour] from the
-      // hourly one (everything hourly when the window holds no whole day).
-      d1: date(firstDay),
-      d2: date(today),
-      h1: seconds(f.fromHour),
-      h2: seconds(daily ? firstDay : f.toHour + HOUR),
-      h3: seconds(daily ? today : f.toHour + HOUR),
-      h4: seconds(f.toHour + HOUR),
+      day_from: days?.from,
+      day_to: days?.to,
       start: f.start,
       limit: f.limit,
     };
-    const common = `customer = {customer:String} AND instance = {instance:String} AND zero_hits = {zero:UInt8} AND bot IN {bots:Array(UInt8)}
+    hours.forEach((h, i) => Object.assign(params, { [`hour_from_${i}`]: seconds(h.from), [`hour_to_${i}`]: seconds(h.to) }));
+    const inHours = hours.map((_, i) => `(hour >= toDateTime({hour_from_${i}:UInt32}, 'UTC') AND hour < toDateTime({hour_to_${i}:UInt32}, 'UTC'))`).join(' OR ');
+    const common = `customer = {customer:String} AND instance = {instance:String} AND zero_hits = {zero_hits:UInt8} AND bot IN {bots:Array(UInt8)}
       ${f.language ? 'AND language = {language:String}' : ''}`;
     const source = `
-      SELECT phrase, searches FROM ${this.ch.table('search_terms_hourly')}
-      WHERE ${common} AND ((hour >= toDateTime({h1:UInt32}, 'UTC') AND hour < toDateTime({h2:UInt32}, 'UTC'))
-                        OR (hour >= toDateTime({h3:UInt32}, 'UTC') AND hour < toDateTime({h4:UInt32}, 'UTC')))
-      ${daily ? `UNION ALL SELECT phrase, searches FROM ${this.ch.table('search_terms_daily')} WHERE ${common} AND day >= {d1:Date} AND day < {d2:Date}` : ''}`;
+      SELECT phrase, searches FROM ${this.ch.table('search_terms_hourly')} WHERE ${common} AND (${inHours})
+      ${days ? `UNION ALL SELECT phrase, searches FROM ${this.ch.table('search_terms_daily')} WHERE ${common} AND day >= {day_from:Date} AND day < {day_to:Date}` : ''}`;
     const rows = await this.ch.query<{ phrase: string; count: string | number; total: string | number }>(
       `SELECT phrase, sum(searches) AS count, count() OVER () AS total FROM (${source})
        GROUP BY phrase ORDER BY count DESC, phrase ASC LIMIT {limit:UInt32} OFFSET {start:UInt32}`,
