@@ -1,0 +1,192 @@
+import type { RejectedEventRow } from '@app/contracts';
+import { InsertBatcher } from './insert-batcher';
+import type { Refused } from './ingest-writer';
+
+interface Row {
+  id: string;
+}
+
+const row = (id: string): Row => ({ id });
+const rejectedRow = (index: number) => ({ item_index: index, reason: 'bad' }) as RejectedEventRow;
+const NONE: Refused<Row> = new Map();
+
+/** A flush that stores everything. */
+const okFlush = () => jest.fn(async (_rows: Row[], _rejected: RejectedEventRow[], _token?: string) => NONE);
+
+/** A flush whose calls stay pending until the test settles them, in call order. */
+function controlledFlush() {
+  const pending: Array<{ resolve: (refused: Refused<Row>) => void; reject: (err: unknown) => void }> = [];
+  const flush = jest.fn(
+    (_rows: Row[], _rejected: RejectedEventRow[], _token?: string) =>
+      new Promise<Refused<Row>>((resolve, reject) => {
+        pending.push({ resolve, reject });
+      }),
+  );
+  return { flush, pending };
+}
+
+/** Lets the batcher's setImmediate and the promise continuations after it run. */
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('InsertBatcher', () => {
+  it('writes additions of the same moment in one flush, rows and rejected rows in addition order, without a token', async () => {
+    const flush = okFlush();
+    const batcher = new InsertBatcher<Row>(flush);
+    const answers = Promise.all([
+      batcher.add([row('a1'), row('a2')], [rejectedRow(0)]),
+      batcher.add([row('b1')], []),
+      batcher.add([], [rejectedRow(7)]),
+    ]);
+    expect(await answers).toEqual([NONE, NONE, NONE]);
+    expect(flush).toHaveBeenCalledTimes(1);
+    expect(flush).toHaveBeenCalledWith([row('a1'), row('a2'), row('b1')], [rejectedRow(0), rejectedRow(7)], undefined);
+  });
+
+  it('gives an addition with a token a flush of its own with that token, at once', async () => {
+    const flush = okFlush();
+    const batcher = new InsertBatcher<Row>(flush);
+    const shared = batcher.add([row('a')], [], { key: 'k1' });
+    const own = batcher.add([row('t')], [rejectedRow(1)], { token: 'request-token', key: 'ignored' });
+    expect(flush).toHaveBeenCalledTimes(1);
+    expect(flush).toHaveBeenLastCalledWith([row('t')], [rejectedRow(1)], 'request-token');
+    await Promise.all([shared, own]);
+    expect(flush).toHaveBeenCalledTimes(2);
+    expect(flush).toHaveBeenLastCalledWith([row('a')], [], 'k1');
+  });
+
+  it('makes the token of a shared flush from the keys of its additions, sorted and joined by commas', async () => {
+    const flush = okFlush();
+    const batcher = new InsertBatcher<Row>(flush);
+    await Promise.all([
+      batcher.add([row('1')], [], { key: 't:2:10-19' }),
+      batcher.add([row('2')], []),
+      batcher.add([row('3')], [], { key: 't:0:5-9' }),
+      batcher.add([row('4')], [], { key: 't:1:0-4' }),
+    ]);
+    expect(flush).toHaveBeenCalledWith([row('1'), row('2'), row('3'), row('4')], [], 't:0:5-9,t:1:0-4,t:2:10-19');
+  });
+
+  it('joins additions that arrive while a flush runs into the next flush, all together', async () => {
+    const { flush, pending } = controlledFlush();
+    const batcher = new InsertBatcher<Row>(flush);
+    const first = batcher.add([row('a')], []);
+    await tick();
+    expect(flush).toHaveBeenCalledTimes(1);
+    const second = batcher.add([row('b')], []);
+    const third = batcher.add([row('c')], []);
+    await tick();
+    expect(flush).toHaveBeenCalledTimes(1);
+    pending[0].resolve(NONE);
+    await expect(first).resolves.toBe(NONE);
+    await tick();
+    expect(flush).toHaveBeenCalledTimes(2);
+    expect(flush).toHaveBeenLastCalledWith([row('b'), row('c')], [], undefined);
+    pending[1].resolve(NONE);
+    await expect(Promise.all([second, third])).resolves.toEqual([NONE, NONE]);
+  });
+
+  it('splits queued additions into flushes of at most maxRows rows, never splitting one addition', async () => {
+    const flush = okFlush();
+    const batcher = new InsertBatcher<Row>(flush, { maxRows: 3 });
+    await Promise.all([
+      batcher.add([row('a1'), row('a2')], []),
+      batcher.add([row('b1')], []),
+      batcher.add([row('c1'), row('c2')], []),
+      batcher.add([row('d1'), row('d2'), row('d3'), row('d4')], []),
+      batcher.add([row('e1')], []),
+    ]);
+    expect(flush.mock.calls.map(([rows]) => rows.map((r) => r.id))).toEqual([
+      ['a1', 'a2', 'b1'],
+      ['c1', 'c2'],
+      ['d1', 'd2', 'd3', 'd4'],
+      ['e1'],
+    ]);
+  });
+
+  it('keeps the keys of each flush to its own token when maxRows splits', async () => {
+    const flush = okFlush();
+    const batcher = new InsertBatcher<Row>(flush, { maxRows: 1 });
+    await Promise.all([batcher.add([row('a')], [], { key: 'b' }), batcher.add([row('b')], [], { key: 'a' })]);
+    expect(flush.mock.calls.map((call) => call[2])).toEqual(['b', 'a']);
+  });
+
+  it('rejects every addition of a failed flush, but not the additions of a later flush', async () => {
+    const { flush, pending } = controlledFlush();
+    const batcher = new InsertBatcher<Row>(flush);
+    const a = batcher.add([row('a')], []);
+    const b = batcher.add([row('b')], []);
+    await tick();
+    const later = batcher.add([row('c')], []);
+    const failure = new Error('ClickHouse down');
+    pending[0].reject(failure);
+    await expect(a).rejects.toBe(failure);
+    await expect(b).rejects.toBe(failure);
+    await tick();
+    expect(flush).toHaveBeenCalledTimes(2);
+    pending[1].resolve(NONE);
+    await expect(later).resolves.toBe(NONE);
+  });
+
+  it('goes on with the next maxRows flush after one fails', async () => {
+    const failure = new Error('too many parts');
+    const flush = jest.fn().mockRejectedValueOnce(failure).mockResolvedValue(NONE);
+    const batcher = new InsertBatcher<Row>(flush, { maxRows: 1 });
+    const results = await Promise.allSettled([batcher.add([row('a')], []), batcher.add([row('b')], [])]);
+    expect(results).toEqual([
+      { status: 'rejected', reason: failure },
+      { status: 'fulfilled', value: NONE },
+    ]);
+  });
+
+  it('starts a new flush for an addition made after the previous flush failed', async () => {
+    const flush = jest.fn().mockRejectedValueOnce(new Error('down')).mockResolvedValue(NONE);
+    const batcher = new InsertBatcher<Row>(flush);
+    await expect(batcher.add([row('a')], [])).rejects.toThrow('down');
+    await expect(batcher.add([row('b')], [])).resolves.toBe(NONE);
+    expect(flush).toHaveBeenCalledTimes(2);
+  });
+
+  it('rejects only the addition whose own token flush failed', async () => {
+    const flush = jest.fn().mockRejectedValueOnce(new Error('down')).mockResolvedValue(NONE);
+    const batcher = new InsertBatcher<Row>(flush);
+    const own = batcher.add([row('t')], [], { token: 'tok' });
+    const shared = batcher.add([row('s')], []);
+    await expect(own).rejects.toThrow('down');
+    await expect(shared).resolves.toBe(NONE);
+  });
+
+  it('answers each refused row to the addition that carried it, matched by identity', async () => {
+    const a1 = row('a1');
+    const a2 = row('a2');
+    const b1 = row('b1');
+    const lookalike = row('a2');
+    const flush = jest.fn(async () => new Map([
+      [a2, 'storage refused the row: a2'],
+      [b1, 'storage refused the row: b1'],
+    ]));
+    const batcher = new InsertBatcher<Row>(flush);
+    const [a, b, c] = await Promise.all([batcher.add([a1, a2], []), batcher.add([b1], []), batcher.add([lookalike], [])]);
+    expect([...a]).toEqual([[a2, 'storage refused the row: a2']]);
+    expect([...a.keys()][0]).toBe(a2);
+    expect([...b]).toEqual([[b1, 'storage refused the row: b1']]);
+    expect(c.size).toBe(0);
+  });
+
+  it('waits lingerMs for more additions before the first flush', async () => {
+    jest.useFakeTimers();
+    try {
+      const flush = okFlush();
+      const batcher = new InsertBatcher<Row>(flush, { lingerMs: 20 });
+      const first = batcher.add([row('a')], [], { key: 'p0' });
+      await jest.advanceTimersByTimeAsync(15);
+      expect(flush).not.toHaveBeenCalled();
+      const second = batcher.add([row('b')], [], { key: 'p1' });
+      await jest.advanceTimersByTimeAsync(10);
+      await Promise.all([first, second]);
+      expect(flush).toHaveBeenCalledTimes(1);
+      expect(flush).toHaveBeenCalledWith([row('a'), row('b')], [], 'p0,p1');
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+});

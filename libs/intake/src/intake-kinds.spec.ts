@@ -1,0 +1,86 @@
+import { loadConfig } from '@app/config';
+import type { DocumentRow, SearchEventRow } from '@app/contracts';
+import { IntakeKinds } from './intake-kinds';
+import { VersionSequence } from './version-sequence';
+
+const NOW = 1_700_000_000_000;
+const kinds = new IntakeKinds(loadConfig({ KAFKA_TOPIC_DOCUMENTS: 'documents' }));
+const fromHttp = { now: NOW, source: 'http' as const, customer: 'acme', instance: 'shop' };
+
+describe('IntakeKinds', () => {
+  it('serves each kind on its configured topic, with its table, and only events have ids and retry tokens', () => {
+    expect(kinds.all().map((k) => [k.topic, k.table, k.kind])).toEqual([
+      ['search-events', 'search_events', 'search-event'],
+      ['documents', 'documents', 'document'],
+    ]);
+    expect(kinds.documents.eventId).toBeUndefined();
+    expect(kinds.documents.retryToken).toBeUndefined();
+    expect(kinds.events.order).toBeUndefined();
+  });
+
+  it('turns an event accepted over HTTP into the message format producers write: tenant, fixed id and time, bot verdict', () => {
+    const item = { phrase: ' Blue HAT ', language: 'EN', hits: 0, sessionId: 's-1', userAgent: 'Googlebot/2.1' };
+    const result = kinds.events.validate(item, fromHttp);
+    if (!result.ok) throw new Error(result.reason);
+    const { key, value } = kinds.events.message(item, result.row);
+    expect(key).toBe('s-1');
+    expect(JSON.parse(value)).toEqual({
+      phrase: ' Blue HAT ',
+      language: 'EN',
+      hits: 0,
+      sessionId: 's-1',
+      customer: 'acme',
+      instance: 'shop',
+      id: result.row.event_id,
+      ts: NOW,
+      bot: true,
+    });
+    // The ingest app rebuilds the same row from it.
+    const again = kinds.events.validate(JSON.parse(value), { now: NOW + 5, source: 'kafka', topic: 't', partition: 0, offset: 1 });
+    expect(again).toMatchObject({ ok: true, row: { event_id: result.row.event_id, ts: result.row.ts, phrase: 'blue hat', language: 'en', bot: true, session_hash: result.row.session_hash } });
+  });
+
+  it('keys an event without a session by its id', () => {
+    const result = kinds.events.validate({ phrase: 'x', language: 'de', hits: 1 }, fromHttp);
+    if (!result.ok) throw new Error(result.reason);
+    expect(kinds.events.message({ phrase: 'x', language: 'de', hits: 1 }, result.row).key).toBe((result.row as SearchEventRow).event_id);
+  });
+
+  it('gives a retry token only to a request whose events all carry ids, the same for the same ids', () => {
+    const id = '0190c7a4-5e4f-7b6a-9c3d-2f1e0d9c8b7a';
+    expect(kinds.events.retryToken!('acme', 'shop', [{ id }, {}])).toBeUndefined();
+    expect(kinds.events.retryToken!('acme', 'shop', [])).toBeUndefined();
+    const token = kinds.events.retryToken!('acme', 'shop', [{ id }]);
+    expect(token).toMatch(/^http:acme:shop:[0-9a-f]{64}$/);
+    expect(kinds.events.retryToken!('acme', 'shop', [{ id }])).toBe(token);
+    expect(kinds.events.retryToken!('acme', 'stage', [{ id }])).not.toBe(token);
+  });
+
+  it('sends a document as the item with its tenant, keyed by id', () => {
+    const item = { id: 'sku-1', rating: 0.5 };
+    const result = kinds.documents.validate(item, fromHttp);
+    if (!result.ok) throw new Error(result.reason);
+    expect(kinds.documents.message(item, result.row)).toEqual({ key: 'sku-1', value: '{"id":"sku-1","rating":0.5,"customer":"acme","instance":"shop"}' });
+  });
+
+  it('versions a document from Kafka by its message time in ns plus its offset modulo 1e6', () => {
+    const origin = { now: NOW, source: 'kafka' as const, topic: 'documents', partition: 0, offset: 3_000_007, timestamp: '1700000000123' };
+    const result = kinds.documents.validate({ customer: 'acme', instance: 'shop', id: 'sku-1' }, origin);
+    expect(result).toMatchObject({ ok: true, row: { version: '1700000000123000007', partition: 0, offset: 3_000_007 } });
+  });
+
+  it('versions documents received over HTTP from a growing clock', () => {
+    const versions = [1, 2, 3].map(() => {
+      const result = kinds.documents.validate({ id: 'sku-1' }, fromHttp);
+      if (!result.ok) throw new Error(result.reason);
+      return BigInt(result.row.version);
+    });
+    expect(versions[1] > versions[0] && versions[2] > versions[1]).toBe(true);
+  });
+
+  it('orders a document behind the last version of its partition when its producer clock is behind', () => {
+    const early = { version: '1600000000000000000' } as DocumentRow;
+    kinds.documents.order!(early, new VersionSequence(1_700_000_000_123_000_007n));
+    expect(early.version).toBe('1700000000123000008');
+  });
+});

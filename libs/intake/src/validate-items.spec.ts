@@ -1,0 +1,149 @@
+import type { IngestRow } from './ingest-writer';
+import type { IntakeKind, ItemOrigin } from './intake-kinds';
+import { httpItems, intakeAnswer, validateItems, type IntakeItem, type ValidatedBatch } from './validate-items';
+
+type Row = IngestRow & { n: number };
+
+const NOW = 1_700_000_000_000;
+
+/** Accepts items that are numbers, as a row holding the number; rejects the rest with a reason naming the type. */
+function validateNumber(item: unknown, origin: ItemOrigin): { ok: true; row: Row } | { ok: false; reason: string } {
+  if (typeof item !== 'number') return { ok: false, reason: `not a number: ${typeof item}` };
+  return { ok: true, row: { n: item, customer: origin.customer ?? '', instance: origin.instance ?? '', source: origin.source, topic: '', partition: -1, offset: -1 } };
+}
+
+function kindOf(kind: IntakeKind['kind'], validate = validateNumber): IntakeKind<Row> {
+  return { kind, validate } as unknown as IntakeKind<Row>;
+}
+
+const numbers = kindOf('search-event');
+const http = (items: unknown[]) => httpItems('acme', 'shop', items, NOW);
+const n = (...values: number[]) => values.map((v) => expect.objectContaining({ n: v }));
+
+describe('validateItems', () => {
+  it('keeps every valid item as a row with its request index', () => {
+    const batch = validateItems(numbers, http([1, 2, 3]));
+    expect(batch).toEqual({ rows: n(1, 2, 3), indexes: [0, 1, 2], rejected: [], reasons: [] });
+  });
+
+  it('rejects a bad item with its index and reason instead of failing the batch', () => {
+    const batch = validateItems(kindOf('document'), http([1, 'x', 3, null]));
+    expect(batch.rows).toEqual(n(1, 3));
+    expect(batch.indexes).toEqual([0, 2]);
+    expect(batch.reasons).toEqual([
+      { index: 1, reason: 'not a number: string' },
+      { index: 3, reason: 'not a number: object' },
+    ]);
+  });
+
+  it('keeps each rejected item as a rejected_events row of the authenticated customer and instance, over http', () => {
+    const batch = validateItems(kindOf('document'), http([{ id: 'a', customer: 'other' }]));
+    expect(batch.rejected).toEqual([
+      {
+        customer: 'acme',
+        instance: 'shop',
+        kind: 'document',
+        source: 'http',
+        topic: '',
+        partition: -1,
+        offset: -1,
+        item_index: 0,
+        raw: '{"id":"a","customer":"other"}',
+        reason: 'not a number: object',
+        received_at: '2023-11-14 22:13:20.000',
+      },
+    ]);
+  });
+
+  it('keeps an item that JSON cannot represent as raw "undefined"', () => {
+    const batch = validateItems(numbers, http([undefined]));
+    expect(batch.rejected[0]).toMatchObject({ item_index: 0, raw: 'undefined', reason: 'not a number: undefined' });
+  });
+
+  it('validates each item once, in request order', () => {
+    const validate = jest.fn(validateNumber);
+    validateItems(kindOf('search-event', validate), http([3, 'b', 1]));
+    expect(validate.mock.calls.map(([item]) => item)).toEqual([3, 'b', 1]);
+  });
+
+  it('returns an empty batch for no items', () => {
+    const batch = validateItems(numbers, http([]));
+    expect(batch).toEqual({ rows: [], indexes: [], rejected: [], reasons: [] });
+  });
+});
+
+describe('validateItems on Kafka messages', () => {
+  const origin: ItemOrigin = { now: NOW, source: 'kafka', topic: 'search-events', partition: 3, offset: 42, timestamp: '1699999999000' };
+  const message = (value: unknown, extra: Partial<IntakeItem> = {}): IntakeItem => ({ value, origin, raw: JSON.stringify(value), messageHash: '7', ...extra });
+  const rejectedBase = { kind: 'search-event', source: 'kafka', topic: 'search-events', partition: 3, offset: 42, item_index: -1, received_at: '2023-11-14 22:13:20.000', message_hash: '7' };
+
+  it('gives an accepted row the hash of its message', () => {
+    expect(validateItems(numbers, [message(5)]).rows).toEqual([expect.objectContaining({ n: 5, message_hash: '7' })]);
+  });
+
+  it('rejects a message that could not be decoded with its problem, its raw text and its offset, without validating it', () => {
+    const validate = jest.fn(validateNumber);
+    const batch = validateItems(kindOf('search-event', validate), [message(undefined, { raw: '{"customer":"acme",', problem: 'not JSON' })]);
+    expect(batch.rejected).toEqual([{ ...rejectedBase, customer: '', instance: '', raw: '{"customer":"acme",', reason: 'not JSON' }]);
+    expect(validate).not.toHaveBeenCalled();
+  });
+
+  it('keeps the customer and instance a rejected message names when they are well-formed strings', () => {
+    const value = { customer: 'acme', instance: 'shop', q: 1 };
+    expect(validateItems(numbers, [message(value)]).rejected).toEqual([
+      { ...rejectedBase, customer: 'acme', instance: 'shop', raw: JSON.stringify(value), reason: 'not a number: object' },
+    ]);
+  });
+
+  it('leaves customer and instance empty when they are not strings, hold a lone surrogate or the value is no object', () => {
+    for (const value of [{ customer: 42, instance: { name: 'shop' } }, { customer: 'ac\ud800me', instance: 'sh\udfffop' }, null, 'acme', [{ customer: 'acme' }]]) {
+      expect(validateItems(numbers, [message(value)]).rejected[0]).toMatchObject({ customer: '', instance: '' });
+    }
+  });
+});
+
+describe('intakeAnswer', () => {
+  function batchOf(items: unknown[]): ValidatedBatch<Row> {
+    return validateItems(numbers, http(items));
+  }
+
+  it('answers every row as accepted and the validation reasons as rejected when the store refused nothing', () => {
+    const batch = batchOf([1, 'x', 2]);
+    expect(intakeAnswer(batch)).toEqual({ accepted: 2, rejected: [{ index: 1, reason: 'not a number: string' }] });
+    expect(intakeAnswer(batch, new Map())).toEqual(intakeAnswer(batch));
+  });
+
+  it('takes rows the store refused out of accepted and answers them with their request index, sorted by index', () => {
+    const batch = batchOf([1, 'x', 2, 3, false]);
+    const refused = new Map([
+      [batch.rows[2], 'storage refused the row: value out of range'],
+      [batch.rows[0], 'storage refused the row: cannot parse'],
+    ]);
+    expect(intakeAnswer(batch, refused)).toEqual({
+      accepted: 1,
+      rejected: [
+        { index: 0, reason: 'storage refused the row: cannot parse' },
+        { index: 1, reason: 'not a number: string' },
+        { index: 3, reason: 'storage refused the row: value out of range' },
+        { index: 4, reason: 'not a number: boolean' },
+      ],
+    });
+  });
+
+  it('matches refused rows by identity, so an equal row of another request does not count', () => {
+    const batch = batchOf([1, 2]);
+    expect(intakeAnswer(batch, new Map([[{ ...batch.rows[0] }, 'refused']]))).toEqual({ accepted: 2, rejected: [] });
+  });
+
+  it('answers accepted 0 when the store refused every row', () => {
+    const batch = batchOf([1, 2]);
+    const refused = new Map(batch.rows.map((row) => [row, 'refused'] as const));
+    expect(intakeAnswer(batch, refused)).toEqual({
+      accepted: 0,
+      rejected: [
+        { index: 0, reason: 'refused' },
+        { index: 1, reason: 'refused' },
+      ],
+    });
+  });
+});
