@@ -97,3 +97,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 export function configVariableNames(): string[] {
   return CONFIG_VARIABLES.map((v) => v.name).sort();
 }
+
+/**
+ * What every entry point does first: the configuration, or the message naming each wrong variable on stderr and
+ * exit code 1 (no stack trace: the operator's fix is in the environment, not in the code).
+ */
+export function configOrExit(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigurationError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
