@@ -1,4 +1,4 @@
-import { ConfigurationError, loadConfig } from './app-config';
+import { AppConfig, ConfigurationError, configVariableNames, loadConfig } from './app-config';
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
@@ -64,5 +64,51 @@ describe('loadConfig', () => {
   it('never prints a secret value in the error', () => {
     expect(() => loadConfig({ SERVICE_LEGACY_SECRET: 'tooshort' })).toThrow(/SERVICE_LEGACY_SECRET=\(hidden\)/);
     expect(() => loadConfig({ SERVICE_LEGACY_SECRET: 'tooshort' })).not.toThrow(/tooshort/);
+  });
+
+  it('shows the value of a variable whose name merely sounds secret', () => {
+    expect(() => loadConfig({ AUTH_FAILURES_PER_MINUTE: 'many' })).toThrow(/^Invalid configuration:\n  AUTH_FAILURES_PER_MINUTE="many": /);
+  });
+
+  it('names every wrong variable, one line each, in the order of the declarations', () => {
+    expect(() => loadConfig({ LOG_LEVEL: 'loud', PORT: 'x', SERVICE_BASIC_AUTH: 'x' })).toThrow(
+      new ConfigurationError(
+        'Invalid configuration:\n' +
+          '  PORT="x": PORT must be an integer from 0 to 65535\n' +
+          '  SERVICE_BASIC_AUTH=(hidden): SERVICE_BASIC_AUTH must be login:password with a password of at least 8 characters\n' +
+          '  LOG_LEVEL="loud": LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent',
+      ),
+    );
+  });
+
+  it('treats an empty value as unset', () => {
+    expect(loadConfig({ PORT: '', SERVICE_INSTANCES: '', CLICKHOUSE_URL: '' })).toEqual(loadConfig({}));
+  });
+
+  it('reads a one-line PEM public key and refuses it together with a JWT secret', () => {
+    const pem = '-----BEGIN PUBLIC KEY-----\\nMFkw\\n-----END PUBLIC KEY-----';
+    expect(loadConfig({ SERVICE_JWT_PUBLIC_KEY: pem }).jwtPublicKey).toBe('-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----');
+    expect(() => loadConfig({ SERVICE_JWT_PUBLIC_KEY: pem, SERVICE_JWT_SECRET: 'x'.repeat(32) })).toThrow(
+      /^Invalid configuration:\n {2}SERVICE_JWT_SECRET and SERVICE_JWT_PUBLIC_KEY are both set/,
+    );
+  });
+
+  it('keeps a list of only commas unset', () => {
+    expect(loadConfig({ CORS_ORIGINS: ' , ' }).corsOrigins).toBeUndefined();
+  });
+
+  it('lists the variable names sorted', () => {
+    const names = configVariableNames();
+    expect(names).toEqual([...names].sort());
+    expect(names).toContain('SERVICE_JWT_PUBLIC_KEY');
+  });
+});
+
+describe('AppConfig', () => {
+  it('can be built by hand, as tests do, with its getters working', () => {
+    const config = Object.assign(new AppConfig(), { baseDomain: 'api.example.com', legacySecret: '0123456789abcdef' });
+    expect(config.multiCustomer).toBe(true);
+    expect(config.hasConfiguredCredentials).toBe(true);
+    expect(new AppConfig().multiCustomer).toBe(false);
   });
 });

@@ -1,3 +1,3 @@
 export * from './app-config';
 export * from './config.module';
-export * from './config-or-exit';
+export { CONFIG_VARIABLES, type ConfigVariable, type SettingPath, type ValueKind } from './variables';
