@@ -1,9 +1,10 @@
 import { LEGACY_SECRET, basicHeader, hmacHeaders, http, startApp, type TestApp } from './support/test-app';
+import { Receiver } from './support/receiver';
 
 describe('probes and Prometheus metrics', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startApp();
+    t = await startApp({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
   });
   afterAll(() => t.close());
 
@@ -40,8 +41,28 @@ describe('probes and Prometheus metrics', () => {
     expect(text).not.toContain('abc-123');
   });
 
-  it('counts webhook deliveries by outcome', async () => {
-    await http(`${t.url}/entities/menu/m1`, { method: 'PUT', headers: { ...basicHeader(), 'content-type': 'application/json' }, body: '{}' });
-    expect(await metrics()).toMatch(/webhook_deliveries_total\{outcome="disabled"\} [1-9]/);
+  it('counts webhook deliveries by outcome: one per save, by what happened to it', async () => {
+    const json = { ...basicHeader(), 'content-type': 'application/json' };
+    const save = async (id: string) => expect((await http(`${t.url}/entities/menu/${id}`, { method: 'PUT', headers: json, body: '{}' })).status).toBe(201);
+    const outcomes = async () => {
+      const text = await metrics();
+      const count = (outcome: string) => Number(new RegExp(`webhook_deliveries_total\\{outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+      return { disabled: count('disabled'), delivered: count('delivered'), failed: count('failed') };
+    };
+    const receiver = await new Receiver().start();
+    try {
+      const start = await outcomes();
+      await save('m1'); // no webhook configured yet
+      expect(await outcomes()).toEqual({ ...start, disabled: start.disabled + 1 });
+      const configured = await http(`${t.url}/configuration`, { method: 'PUT', headers: json, body: JSON.stringify({ webhookConfig: { url: `${receiver.url}/hook` } }) });
+      expect(configured.status).toBe(200);
+      await save('m2');
+      expect(await outcomes()).toEqual({ ...start, disabled: start.disabled + 1, delivered: start.delivered + 1 });
+      receiver.reset({ status: 500 });
+      await save('m3');
+      expect(await outcomes()).toEqual({ disabled: start.disabled + 1, delivered: start.delivered + 1, failed: start.failed + 1 });
+    } finally {
+      await receiver.stop();
+    }
   });
 });

@@ -1,7 +1,8 @@
 import { CanActivate, ExecutionContext, HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { IncomingMessage } from 'http';
-import { AppConfig, NAME_PATTERN } from '@app/config';
+import { AppConfig } from '@app/config';
+import { NAME_PATTERN } from '@app/contracts';
 import { AuthError } from '@app/errors';
 import { PERMISSION_KEY, PUBLIC_KEY } from './auth.decorators';
 import { BasicAuthenticator, HmacAuthenticator, JwtAuthenticator, type Principal } from './authenticators';

@@ -1,10 +1,10 @@
 import { isIP } from 'node:net';
 import { isIn, isInt, isURL, matches, max, min, minLength } from 'class-validator';
+import { NAME_PATTERN } from '@app/contracts';
 import type { AppConfig } from './app-config';
 
-/** A DNS label: customers and instances appear in host names and topic keys. */
-export const NAME_PATTERN = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
-const NAME_LIST = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(,[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const LABEL = NAME_PATTERN.source.slice(1, -1);
+const NAME_LIST = new RegExp(`^${LABEL}(,${LABEL})*$`);
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 /** RFC 1123 host name: dot-separated labels of letters, digits and inner hyphens, 253 characters at most. */
 const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;

@@ -1,6 +1,7 @@
 import { chDateTime } from './ch-time';
 import { itemTenant } from './item-tenant';
-import { LANGUAGE_PATTERN, type EventSource } from './search-event';
+import { LANGUAGE_PATTERN } from './names';
+import type { EventSource } from './search-event';
 import { echoedName, textProblem } from './text';
 
 /** The ranking-mix boost fields, in the spec's order. */

@@ -7,3 +7,4 @@ export * from './catalogue-document';
 export * from './item-tenant';
 export * from './text';
 export * from './composite-key';
+export * from './names';

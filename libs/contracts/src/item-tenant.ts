@@ -1,3 +1,5 @@
+import { NAME_PATTERN } from './names';
+
 export interface TenantContext {
   source: 'http' | 'kafka';
   /** HTTP: the authenticated customer and instance. */
@@ -5,7 +7,6 @@ export interface TenantContext {
   instance?: string;
 }
 
-const NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /**
  * The customer and instance an item belongs to. Over HTTP they come from the authenticated request (an item may
@@ -17,7 +18,7 @@ export function itemTenant(item: Record<string, unknown>, ctx: TenantContext): {
     if (item.instance !== undefined && item.instance !== ctx.instance) return 'instance does not match the authenticated instance';
     return { customer: ctx.customer!, instance: ctx.instance! };
   }
-  if (typeof item.customer !== 'string' || !NAME.test(item.customer)) return 'customer is required (a lower-case name)';
-  if (typeof item.instance !== 'string' || !NAME.test(item.instance)) return 'instance is required (a lower-case name)';
+  if (typeof item.customer !== 'string' || !NAME_PATTERN.test(item.customer)) return 'customer is required (a lower-case name)';
+  if (typeof item.instance !== 'string' || !NAME_PATTERN.test(item.instance)) return 'instance is required (a lower-case name)';
   return { customer: item.customer, instance: item.instance };
 }

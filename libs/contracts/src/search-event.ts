@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { BotDetector } from './bot-detector';
 import { chDateTime } from './ch-time';
 import { itemTenant } from './item-tenant';
+import { LANGUAGE_PATTERN } from './names';
 import { normalisePhrase } from './normalise-phrase';
 import { echoedName, textProblem } from './text';
 
@@ -50,8 +51,6 @@ export const MAX_FUTURE_MS = 5 * 60 * 1000;
 
 const FIELDS = new Set(['id', 'customer', 'instance', 'ts', 'phrase', 'language', 'hits', 'userAgent', 'bot', 'sessionId']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Letters and '-' only (BCP 47 shaped: de, en, de-ch, zh-hant). */
-export const LANGUAGE_PATTERN = /^[a-z]{2,8}(-[a-z]{1,8})*$/i;
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 export interface ValidationContext {

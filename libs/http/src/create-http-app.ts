@@ -11,6 +11,9 @@ import { registerHttpMetrics } from './http-metrics.hooks';
 import { LARGE_BODY_LIMIT, registerBodyLimits, registerJsonBody } from './body-parser';
 import { serveOpenApi } from './openapi';
 
+/** The total of a paginated list (the spec's pagination), exposed to browsers across origins. */
+export const TOTAL_COUNT_HEADER = 'X-Total-Count';
+
 /** Up to 1,000 ids[] per DELETE; qs' default arrayLimit (20) would turn more into an object. */
 const QUERY_ARRAY_LIMIT = 1000;
 /** Node's default 16 KB header limit covers the request line too; 1,000 ids[] need more. */
@@ -66,7 +69,7 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
     app.enableCors({
       origin: config.corsOrigins,
       allowedHeaders: ['Content-Type', 'Authorization', 'X-Service-Nonce', 'X-Service-Hash', 'X-Service-Instance'],
-      exposedHeaders: ['X-Total-Count'],
+      exposedHeaders: [TOTAL_COUNT_HEADER],
     });
   }
   serveOpenApi(app);

@@ -1,12 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseBoolPipe, Put, Query, Req, Res } from '@nestjs/common';
-import { ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
 import { DomainError } from '@app/errors';
 import { idsFromQuery } from '../common/ids-query';
 import { PaginationDto } from '../common/pagination.dto';
-import { setTotalCount } from '../common/total-count';
+import { ApiTotalCount, setTotalCount } from '../common/total-count';
 import { DeleteEntitiesCommand } from './delete-entities.command';
 import { DeleteEntityCommand } from './delete-entity.command';
 import { BulkEntitiesDto, ENTITY_ID, EntityBodyDto, type EntityView } from './entity.dto';
@@ -37,7 +37,7 @@ export class EntitiesController {
 
   @Get()
   @RequirePermission('entities:read')
-  @ApiResponse({ status: 200, headers: { 'X-Total-Count': { description: 'Number of items before pagination', schema: { type: 'integer' } } } })
+  @ApiTotalCount()
   async list(@Auth() auth: AuthContext, @Param('type', EntityTypePipe) type: EntityType, @Query() page: PaginationDto, @Res({ passthrough: true }) res: FastifyReply): Promise<EntityView[]> {
     const { items, total } = await this.queries.execute(new ListEntitiesQuery(auth, type, page._start, page._end));
     setTotalCount(res, total);

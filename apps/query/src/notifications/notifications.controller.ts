@@ -1,12 +1,12 @@
 import { Controller, Delete, Get, HttpCode, Query, Req, Res } from '@nestjs/common';
-import { ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { ApiQuery } from '@nestjs/swagger';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
 import type { NotificationView } from '@app/notifications';
 import { idsFromQuery } from '../common/ids-query';
 import { PaginationDto } from '../common/pagination.dto';
-import { setTotalCount } from '../common/total-count';
+import { ApiTotalCount, setTotalCount } from '../common/total-count';
 import { DeleteNotificationsCommand } from './delete-notifications.command';
 import { ListNotificationsQuery } from './list-notifications.query';
 
@@ -20,7 +20,7 @@ export class NotificationsController {
   /** Newest first, with X-Total-Count. */
   @Get()
   @RequirePermission('notifications:read')
-  @ApiResponse({ status: 200, headers: { 'X-Total-Count': { description: 'Number of items before pagination', schema: { type: 'integer' } } } })
+  @ApiTotalCount()
   async list(@Auth() auth: AuthContext, @Query() page: PaginationDto, @Res({ passthrough: true }) res: FastifyReply): Promise<NotificationView[]> {
     const { items, total } = await this.queries.execute(new ListNotificationsQuery(auth.customer, auth.instance, page._start, page._end));
     setTotalCount(res, total);

@@ -1,9 +1,8 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
-import { ApiResponse } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
-import { setTotalCount } from '../common/total-count';
+import { ApiTotalCount, setTotalCount } from '../common/total-count';
 import { SearchTermsDto, type SearchTermView } from './search-terms.dto';
 import { SearchTermsQuery } from './search-terms.query';
 
@@ -14,7 +13,7 @@ export class SearchTermsController {
   /** Terms of the window, count desc then phrase asc; X-Total-Count holds the number of terms before paging. */
   @Get()
   @RequirePermission('search:read')
-  @ApiResponse({ status: 200, headers: { 'X-Total-Count': { description: 'Number of items before pagination', schema: { type: 'integer' } } } })
+  @ApiTotalCount()
   async list(@Auth() auth: AuthContext, @Query() q: SearchTermsDto, @Res({ passthrough: true }) res: FastifyReply): Promise<SearchTermView[]> {
     const { items, total } = await this.queries.execute(
       new SearchTermsQuery({

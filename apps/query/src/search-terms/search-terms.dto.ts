@@ -1,5 +1,6 @@
 import { IsIn, IsOptional, Matches } from 'class-validator';
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { LANGUAGE_PATTERN } from '@app/contracts';
 import { PaginationDto } from '../common/pagination.dto';
 
 /** The spec's query parameters and defaults; every bad value is a 400 naming the parameter. */
@@ -11,8 +12,7 @@ export class SearchTermsDto extends PaginationDto {
 
   @ApiPropertyOptional({ description: 'Shop language, e.g. de; all when omitted', example: 'de' })
   @IsOptional()
-  @Matches(/^[A-Za-z]+(-[A-Za-z]+)*$/, { message: 'language must contain only letters and -' })
-  @Matches(/^.{1,35}$/, { message: 'language must be at most 35 characters' })
+  @Matches(LANGUAGE_PATTERN, { message: 'language must contain only letters and - (e.g. de or de-ch)' })
   language?: string;
 
   @ApiPropertyOptional({ enum: ['true', 'false'], default: 'false', description: 'Include detected bot traffic' })

@@ -43,14 +43,15 @@ export class WebhookDeliveryService {
     this.publicOnlyLookup = publicOnly(resolver);
   }
 
-  async deliver(call: WebhookCall): Promise<DeliveryOutcome> {
+  /** One delivery per change that changed something: a call without ids sends and counts nothing. */
+  async deliver(call: WebhookCall): Promise<DeliveryOutcome | 'nothing'> {
+    if (call.ids.length === 0) return 'nothing';
     const outcome = await this.attempt(call);
     this.metrics.webhookDeliveries.inc({ outcome });
     return outcome;
   }
 
   private async attempt(call: WebhookCall): Promise<DeliveryOutcome> {
-    if (call.ids.length === 0) return 'disabled';
     const url = await this.instanceConfig.webhookUrl(call.customer, call.instance);
     if (!url) return 'disabled';
     const narrowed = this.config.webhookEntityTypes?.[call.instance];
