@@ -28,6 +28,9 @@ describe('isPublicAddress', () => {
     ['::ffff:10.0.0.1', 'IPv4-mapped private'],
     ['::ffff:169.254.169.254', 'IPv4-mapped link-local'],
     ['64:ff9b::7f00:1', 'NAT64 of 127.0.0.1'],
+    ['::7f00:1', 'IPv4-compatible 127.0.0.1 (deprecated ::/96, what the URL parser makes of [::127.0.0.1])'],
+    ['::a00:1', 'IPv4-compatible 10.0.0.1'],
+    ['100::1', 'discard-only 100::/64'],
   ])('refuses %s (%s)', (address) => {
     expect(isPublicAddress(address)).toBe(false);
   });
@@ -102,6 +105,10 @@ describe('webhookUrlProblem', () => {
       expect(webhookUrlProblem(url, false)).toBe(NOT_PUBLIC);
       expect(webhookUrlProblem(url, true)).toBeUndefined();
     }
+  });
+
+  it('refuses the IPv4-compatible spelling of loopback that the URL parser turns into ::7f00:1', () => {
+    expect(webhookUrlProblem('http://[::127.0.0.1]/hook', false)).toBe(NOT_PUBLIC);
   });
 
   it('leaves host names such as localhost to the resolver (only literals are judged here)', () => {

@@ -1,14 +1,19 @@
 import * as ipaddr from 'ipaddr.js';
 
+/** IPv6 global unicast (RFC 4291): everything outside it, e.g. the deprecated IPv4-compatible ::/96, is not public. */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+
 /**
  * Only globally routable unicast addresses are public (ipaddr.js' range names the rest: private, loopback,
- * linkLocal, uniqueLocal, carrierGradeNat, unspecified, reserved, ...). IPv4-mapped IPv6 is judged as IPv4.
+ * linkLocal, uniqueLocal, carrierGradeNat, unspecified, reserved, ...); an IPv6 address must also lie in 2000::/3.
+ * IPv4-mapped IPv6 is judged as IPv4.
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === 'unicast';
+  const parsed = ipaddr.parse(address);
+  if (parsed instanceof ipaddr.IPv4) return parsed.range() === 'unicast';
+  if (parsed.isIPv4MappedAddress()) return parsed.toIPv4Address().range() === 'unicast';
+  return parsed.range() === 'unicast' && parsed.match(GLOBAL_UNICAST);
 }
 
 /** The host of a URL as an IP literal, or undefined for a host name. */
