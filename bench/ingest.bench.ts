@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Kafka, Partitioners, logLevel, type Producer } from 'kafkajs';
 import { searchEvents } from './generator';
-import { peakRssMb } from './proc';
+import { peakRssMb, tableRow } from './proc';
 
 const ROOT = path.resolve(__dirname, '../..');
 const MOCK = path.join(ROOT, '.kafka-mock', 'kafka-mock');
@@ -160,18 +160,38 @@ async function main(): Promise<void> {
   mock.kill('SIGTERM');
 
   const ratio = (x: number, y: number) => `${(x / y).toFixed(2)}x`;
-  process.stdout.write(`
-## Ingest benchmark (${COUNT.toLocaleString('en')} events, ${PARTITIONS} partitions, Kafka test broker, ${new Date().toISOString().slice(0, 10)})
-
-| contender | events/s | ours relative | time |
-|---|---|---|---|
-| ours: ingest app (validate, normalise, bot detection, insert, commit) | ${ours.eventsPerSecond.toLocaleString('en')} | 1.00x | ${ours.steadySeconds.toFixed(1)} s steady, ${ours.totalSeconds.toFixed(1)} s with start-up |
-| (a) same rows inserted directly with @clickhouse/client | ${direct.eventsPerSecond.toLocaleString('en')} | ${ratio(ours.eventsPerSecond, direct.eventsPerSecond)} | ${direct.insertSeconds.toFixed(1)} s of inserts |
-| (b) ClickHouse Kafka table engine (chdb) | ${engine.eventsPerSecond.toLocaleString('en')} | ${ratio(ours.eventsPerSecond, engine.eventsPerSecond)} | ${engine.steadySeconds.toFixed(1)} s steady, ${engine.totalSeconds.toFixed(1)} s total |
-
-Freshness at 10,000 events/s (produced -> stored, ${fresh.probes} probes): p50 ${fresh.p50} ms, p95 ${fresh.p95} ms, max ${fresh.max} ms.
-Peak RSS of the ingest process: ${ours.peakRssMb} MB. Producing took ${produceSeconds.toFixed(1)} s.
-`);
+  const date = new Date().toISOString().slice(0, 10);
+  const report = [
+    '',
+    `## Ingest benchmark (${COUNT.toLocaleString('en')} events, ${PARTITIONS} partitions, Kafka test broker, ${date})`,
+    '',
+    tableRow('contender', 'events/s', 'ours relative', 'time'),
+    '|---|---|---|---|',
+    tableRow(
+      'ours: ingest app (validate, normalise, bot detection, insert, commit)',
+      ours.eventsPerSecond.toLocaleString('en'),
+      '1.00x',
+      `${ours.steadySeconds.toFixed(1)} s steady, ${ours.totalSeconds.toFixed(1)} s with start-up`,
+    ),
+    tableRow(
+      '(a) same rows inserted directly with @clickhouse/client',
+      direct.eventsPerSecond.toLocaleString('en'),
+      ratio(ours.eventsPerSecond, direct.eventsPerSecond),
+      `${direct.insertSeconds.toFixed(1)} s of inserts`,
+    ),
+    tableRow(
+      '(b) ClickHouse Kafka table engine (chdb)',
+      engine.eventsPerSecond.toLocaleString('en'),
+      ratio(ours.eventsPerSecond, engine.eventsPerSecond),
+      `${engine.steadySeconds.toFixed(1)} s steady, ${engine.totalSeconds.toFixed(1)} s total`,
+    ),
+    '',
+    `Freshness at 10,000 events/s (produced -> stored, ${fresh.probes} probes): ` +
+      `p50 ${fresh.p50} ms, p95 ${fresh.p95} ms, max ${fresh.max} ms.`,
+    `Peak RSS of the ingest process: ${ours.peakRssMb} MB. Producing took ${produceSeconds.toFixed(1)} s.`,
+    '',
+  ];
+  process.stdout.write(report.join('\n'));
   process.exit(0);
 }
 

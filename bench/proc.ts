@@ -14,3 +14,8 @@ export function quantile(sorted: number[], q: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
+
+/** A row of a Markdown table: `| a | b |`. */
+export function tableRow(...cells: (string | number)[]): string {
+  return `| ${cells.join(' | ')} |`;
+}

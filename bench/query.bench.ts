@@ -7,7 +7,7 @@
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { quantile } from './proc';
+import { quantile, tableRow } from './proc';
 import { SCENARIOS, queryString } from './query-scenarios';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -80,23 +80,53 @@ async function main(): Promise<void> {
     const warm = await load(`${cached.base}/search-terms?${queryString(s)}`, authorization);
     const raw = result.raw[s.name];
     rows.push(
-      `| ${s.name} | ${quantile(times, 0.5).toFixed(1)} | ${quantile(times, 0.95).toFixed(1)} | ${Math.round(c.requests.average)} | ${c.latency.p50} | ${c.latency.p97_5} | ${Math.round(warm.requests.average)} | ${warm.latency.p97_5} | ${raw.p50} | ${raw.p95} |`,
+      tableRow(
+        s.name,
+        quantile(times, 0.5).toFixed(1),
+        quantile(times, 0.95).toFixed(1),
+        Math.round(c.requests.average),
+        c.latency.p50,
+        c.latency.p97_5,
+        Math.round(warm.requests.average),
+        warm.latency.p97_5,
+        raw.p50,
+        raw.p95,
+      ),
     );
     process.stderr.write(`${rows[rows.length - 1]}\n`);
   }
   cached.app.kill('SIGTERM');
   const st = result.stats;
-  process.stdout.write(`
-## Query benchmark (${Number(st.events).toLocaleString('en')} events over 30 days, ${Number(st.phrases).toLocaleString('en')} distinct phrases, ${new Date().toISOString().slice(0, 10)})
-
-Rollup rows: hourly ${Number(st.hourly_rows).toLocaleString('en')}, daily ${Number(st.daily_rows).toLocaleString('en')}.${result.loadSeconds ? ` Loading took ${result.loadSeconds.toFixed(0)} s.` : ''}
-
-Computed: answer cache off (SEARCH_TERMS_CACHE_MS=0), every request aggregates the rollups. Sequential: one client, 50 requests. Load: autocannon, 10 connections, 10 s. Cached: the default 1 s answer cache. Raw scan: the same answer from search_events, timed inside the engine.
-
-| request | computed p50 ms | computed p95 ms | computed under load req/s | load p50 ms | load p97.5 ms | cached under load req/s | cached p97.5 ms | raw scan p50 ms | raw scan p95 ms |
-|---|---|---|---|---|---|---|---|---|---|
-${rows.join('\n')}
-`);
+  const date = new Date().toISOString().slice(0, 10);
+  const count = (n: number | string) => Number(n).toLocaleString('en');
+  const report = [
+    '',
+    `## Query benchmark (${count(st.events)} events over 30 days, ${count(st.phrases)} distinct phrases, ${date})`,
+    '',
+    `Rollup rows: hourly ${count(st.hourly_rows)}, daily ${count(st.daily_rows)}.` +
+      (result.loadSeconds ? ` Loading took ${result.loadSeconds.toFixed(0)} s.` : ''),
+    '',
+    'Computed: answer cache off (SEARCH_TERMS_CACHE_MS=0), every request aggregates the rollups. ' +
+      'Sequential: one client, 50 requests. Load: autocannon, 10 connections, 10 s. ' +
+      'Cached: the default 1 s answer cache. Raw scan: the same answer from search_events, timed inside the engine.',
+    '',
+    tableRow(
+      'request',
+      'computed p50 ms',
+      'computed p95 ms',
+      'computed under load req/s',
+      'load p50 ms',
+      'load p97.5 ms',
+      'cached under load req/s',
+      'cached p97.5 ms',
+      'raw scan p50 ms',
+      'raw scan p95 ms',
+    ),
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+  ];
+  process.stdout.write(report.join('\n'));
   process.exit(0);
 }
 

@@ -70,12 +70,20 @@ async function main(): Promise<void> {
   }
   times.sort((a, b) => a - b);
   app.kill('SIGTERM');
-  process.stdout.write(`
-## Ranking-mix check (${COUNT.toLocaleString('en')} documents + ${(COUNT / 10).toLocaleString('en')} rewrites + ${(COUNT / 50).toLocaleString('en')} deletions, ${new Date().toISOString().slice(0, 10)})
-
-GET /ranking-mix-config/check-data, 50 sequential requests: p50 ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms. Loading took ${loadSeconds.toFixed(0)} s.
-Answer: ${body}
-`);
+  const date = new Date().toISOString().slice(0, 10);
+  const ms = (t: number) => `${t.toFixed(1)} ms`;
+  const report = [
+    '',
+    `## Ranking-mix check (${COUNT.toLocaleString('en')} documents + ${(COUNT / 10).toLocaleString('en')} rewrites + ` +
+      `${(COUNT / 50).toLocaleString('en')} deletions, ${date})`,
+    '',
+    `GET /ranking-mix-config/check-data, 50 sequential requests: ` +
+      `p50 ${ms(quantile(times, 0.5))}, p95 ${ms(quantile(times, 0.95))}, max ${ms(times[times.length - 1])}. ` +
+      `Loading took ${loadSeconds.toFixed(0)} s.`,
+    `Answer: ${body}`,
+    '',
+  ];
+  process.stdout.write(report.join('\n'));
   process.exit(0);
 }
 

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { searchEvents } from './generator';
@@ -19,7 +19,7 @@ const BASIC = `Basic ${Buffer.from('ops:soak-password-1').toString('base64')}`;
 
 function rssMb(pid: number): number {
   try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(require('node:fs').readFileSync(`/proc/${pid}/status`, 'utf8') as string);
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Math.round(Number(m[1]) / 1024) : 0;
   } catch {
     return 0;
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
 
   const writer = async (seed: number) => {
     for (let batch = 0; Date.now() < deadline; batch++) {
-      const events = [...searchEvents(200, { seed: seed * 100_000 + batch, end: Date.now(), spanMs: 60_000, phrases: 20_000 })].map(({ customer: _c, instance: _i, ...e }) => e);
+      const events = [...searchEvents(200, { seed: seed * 100_000 + batch, end: Date.now(), spanMs: 60_000, phrases: 20_000 })].map(({ phrase, language, hits, userAgent, ts }) => ({ phrase, language, hits, userAgent, ts }));
       const body = JSON.stringify({ events });
       const nonce = randomBytes(16).toString('hex');
       const hash = createHmac('sha256', SECRET).update(`${nonce}:${body}`).digest('hex');

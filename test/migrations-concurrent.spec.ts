@@ -62,13 +62,16 @@ describe('migrations started by several processes at once, with events arriving'
       expect(storedWhenMigrated).toBeGreaterThan(0); // events arrived while the migrations ran
 
       const raw = await ch.query<{ day: string; phrase: string; c: string }>(
-        `SELECT toString(toDate(ts)) AS day, phrase, toString(count()) AS c FROM ${ch.table('search_events')} GROUP BY day, phrase ORDER BY day, phrase`,
+        `SELECT toString(toDate(ts)) AS day, phrase, toString(count()) AS c FROM ${ch.table('search_events')}
+         GROUP BY day, phrase ORDER BY day, phrase`,
       );
       const daily = await ch.query<{ day: string; phrase: string; c: string }>(
-        `SELECT toString(day) AS day, phrase, toString(sum(searches)) AS c FROM ${ch.table('search_terms_daily')} GROUP BY day, phrase ORDER BY day, phrase`,
+        `SELECT toString(day) AS day, phrase, toString(sum(searches)) AS c FROM ${ch.table('search_terms_daily')}
+         GROUP BY day, phrase ORDER BY day, phrase`,
       );
       const hourly = await ch.query<{ day: string; phrase: string; c: string }>(
-        `SELECT toString(toDate(hour)) AS day, phrase, toString(sum(searches)) AS c FROM ${ch.table('search_terms_hourly')} GROUP BY day, phrase ORDER BY day, phrase`,
+        `SELECT toString(toDate(hour)) AS day, phrase, toString(sum(searches)) AS c FROM ${ch.table('search_terms_hourly')}
+         GROUP BY day, phrase ORDER BY day, phrase`,
       );
       expect(raw.reduce((sum, r) => sum + Number(r.c), 0)).toBe(stored);
       expect(daily).toEqual(raw);
@@ -97,7 +100,8 @@ describe('the migration lock', () => {
   async function holdLock(ch: ClickHouseService, holder: string, lastBeatAgoMs: number) {
     await ch.command(`CREATE TABLE ${ch.table(LOCK)} (holder String, at DateTime64(3, 'UTC')) ENGINE = MergeTree ORDER BY tuple() COMMENT '${holder}'`);
     await ch.command(
-      `INSERT INTO ${ch.table(LOCK)} SELECT {holder:String}, now64(3) - toIntervalMillisecond({ago:UInt32}) SETTINGS insert_deduplication_token = '${randomUUID()}'`,
+      `INSERT INTO ${ch.table(LOCK)} SELECT {holder:String}, now64(3) - toIntervalMillisecond({ago:UInt32})
+       SETTINGS insert_deduplication_token = '${randomUUID()}'`,
       { holder, ago: lastBeatAgoMs },
     );
   }

@@ -109,7 +109,7 @@ describe('poison values on the embedded transport (e2e over HTTP)', () => {
     const [rejected] = await rejectedRows(t, 'net');
     expect(rejected.reason).toMatch(/^storage refused the row: .*surrogate/);
     expect(Number(rejected.offset)).toBe(17);
-    expect(JSON.parse(rejected.raw).event_id).toBe(rows[17].event_id);
+    expect((JSON.parse(rejected.raw) as { event_id: string }).event_id).toBe(rows[17].event_id);
   });
 });
 

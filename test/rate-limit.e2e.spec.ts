@@ -52,7 +52,7 @@ describe('failed authentication is limited apart, per client address', () => {
   it("40 bad signatures from one address never make the customer's valid requests from another address a 429", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 40; i++) statuses.push((await signed(shop1, 'not-the-secret-0123456789', ATTACKER)).status);
-    expect(statuses).toEqual([...Array(10).fill(401), ...Array(30).fill(429)]);
+    expect(statuses).toEqual([...Array<number>(10).fill(401), ...Array<number>(30).fill(429)]);
     expect((await signed(shop1, secret, CUSTOMER)).status).toBe(200);
   });
 
@@ -61,7 +61,7 @@ describe('failed authentication is limited apart, per client address', () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
-    expect(limited.body).toEqual({ statusCode: 429, error: 'Too Many Requests', message: expect.stringMatching(/failed authentications from this address/) });
+    expect(limited.body).toEqual({ statusCode: 429, error: 'Too Many Requests', message: expect.stringMatching(/failed authentications from this address/) as unknown });
     expect((await signed(shop1, secret, '127.0.0.3')).status).toBe(200);
   });
 
@@ -70,13 +70,13 @@ describe('failed authentication is limited apart, per client address', () => {
     for (let i = 0; i < 40; i++) await basic('wrong-password', '127.0.0.4');
     const statuses: number[] = [];
     for (let i = 0; i < 31; i++) statuses.push((await basic(shop2.basicPassword, CUSTOMER)).status);
-    expect(statuses).toEqual([...Array(30).fill(200), 429]);
+    expect(statuses).toEqual([...Array<number>(30).fill(200), 429]);
   });
 
   it('counts an unknown customer (Host label) as a failed authentication of the address', async () => {
     const unknown = () => http(`${t.url}/secret`, { headers: { host: `nosuch.${BASE_DOMAIN}`, ...basicHeader() }, localAddress: '127.0.0.5' });
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) statuses.push((await unknown()).status);
-    expect(statuses).toEqual([...Array(10).fill(401), 429]);
+    expect(statuses).toEqual([...Array<number>(10).fill(401), 429]);
   });
 });

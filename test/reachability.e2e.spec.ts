@@ -20,7 +20,7 @@ async function live(address: string, port: string): Promise<number | string> {
   try {
     return (await fetch(`http://${address}:${port}/health/live`, { signal: AbortSignal.timeout(5_000) })).status;
   } catch (err) {
-    return ((err as { cause?: { code?: string } }).cause?.code ?? String(err)) as string;
+    return (err as { cause?: { code?: string } }).cause?.code ?? String(err);
   }
 }
 

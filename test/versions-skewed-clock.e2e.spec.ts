@@ -11,7 +11,7 @@ function startAppAsAnotherProcess(env: Record<string, string>): Promise<TestApp>
   const shared = Object.fromEntries(['class-transformer', 'class-validator'].map((name) => [name, jest.requireActual<object>(name)]));
   jest.isolateModules(() => {
     for (const [name, module] of Object.entries(shared)) jest.doMock(name, () => module);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- isolateModules loads synchronously, import() cannot
     start = (require('./support/test-app') as typeof import('./support/test-app')).startApp;
   });
   return start(env);

@@ -47,8 +47,8 @@ export async function startService(entry: string, env: Record<string, string>, t
   const child = spawn(process.execPath, args, { env: cleanEnv({ ...env, PORT: String(port) }), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + timeoutMs;

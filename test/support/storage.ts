@@ -8,7 +8,7 @@ export function storedCounts(t: TestApp, customer = 'demo'): Promise<StoredCount
 }
 
 /** Polls until `check` holds or the time is up; returns the last value either way. */
-export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+export async function eventually<T>(read: () => T | Promise<T>, check: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let value = await read();
   while (!check(value) && Date.now() < deadline) {

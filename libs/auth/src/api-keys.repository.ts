@@ -41,8 +41,7 @@ export class ApiKeysRepository {
       { customer },
     );
     return rows
-      .map((r) => ({ ...r, createdAt: fromChDateTime(r.created_at) }))
-      .map(({ created_at: _unused, ...key }) => key)
+      .map(({ created_at, ...key }) => ({ ...key, createdAt: fromChDateTime(created_at) }))
       .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
   }
 

@@ -98,7 +98,7 @@ export class JwtAuthenticator {
       const algorithms: jwt.Algorithm[] = this.config.jwtSecret ? ['HS256'] : ['RS256', 'ES256'];
       const decoded = jwt.verify(token, key, { algorithms, clockTolerance: 5 });
       if (typeof decoded === 'string') throw new Error('payload is not an object');
-      claims = decoded as JwtClaims;
+      claims = decoded;
     } catch (err) {
       throw new AuthError('unauthenticated', `jwt rejected: ${(err as Error).message}`);
     }
@@ -119,7 +119,7 @@ export class JwtAuthenticator {
       if (!Array.isArray(claims.instances) || !claims.instances.every((i) => typeof i === 'string')) {
         throw new AuthError('unauthenticated', 'jwt instances claim is not a string array');
       }
-      instances = claims.instances as string[];
+      instances = claims.instances;
     }
     return { scheme: 'jwt', principal: claims.sub, permissions, instances };
   }

@@ -22,12 +22,12 @@ export class CustomerThrottlerGuard extends ThrottlerGuard {
     super(options, storage, reflector);
   }
 
-  protected override async getTracker(req: Record<string, unknown>): Promise<string> {
+  protected override getTracker(req: Record<string, unknown>): Promise<string> {
     // Set by the AuthGuard, which runs first (AuthModule registers it first).
-    return (req as unknown as IncomingMessage).auth?.customer ?? '(no customer)';
+    return Promise.resolve((req as unknown as IncomingMessage).auth?.customer ?? '(no customer)');
   }
 
-  protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
-    return this.config.rateLimitPerMinute === 0 || Boolean(this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, [context.getHandler(), context.getClass()]));
+  protected override shouldSkip(context: ExecutionContext): Promise<boolean> {
+    return Promise.resolve(this.config.rateLimitPerMinute === 0 || Boolean(this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, [context.getHandler(), context.getClass()])));
   }
 }

@@ -52,7 +52,7 @@ describe('ClickHouseService on the embedded engine', () => {
       // A server-backed service at the client seam: nothing listens there, so the client's calls are answered here.
       const server = new ClickHouseService(loadConfig({ CLICKHOUSE_URL: 'http://127.0.0.1:9', CLICKHOUSE_DATABASE: 'x' }));
       const names = ['async_insert', 'insert_deduplicate', 'deduplicate_insert', 'deduplicate_blocks_in_dependent_materialized_views', 'materialized_views_ignore_errors'];
-      jest.spyOn(server.client, 'query').mockResolvedValue({ json: async () => names.map((name) => ({ name })) } as never);
+      jest.spyOn(server.client, 'query').mockResolvedValue({ json: () => Promise.resolve(names.map((name) => ({ name }))) } as never);
       const insert = jest.spyOn(server.client, 'insert').mockResolvedValue({} as never);
       await server.insert('dedup', [{ id: 100 }], 'token-100');
       await server.insert('dedup', [{ id: 101 }]);
@@ -66,7 +66,7 @@ describe('ClickHouseService on the embedded engine', () => {
           deduplicate_insert: 'enable',
           deduplicate_blocks_in_dependent_materialized_views: 1,
           materialized_views_ignore_errors: 0,
-          insert_deduplication_token: expect.any(String),
+          insert_deduplication_token: expect.any(String) as unknown,
         });
       }
       const tokens = sent.map((s) => s.insert_deduplication_token);
@@ -82,7 +82,7 @@ describe('ClickHouseService on the embedded engine', () => {
       } finally {
         seen.restore();
       }
-      expect(seen.settings()).toEqual([{ insert_deduplication_token: 'token-103' }, { insert_deduplication_token: expect.any(String) }]);
+      expect(seen.settings()).toEqual([{ insert_deduplication_token: 'token-103' }, { insert_deduplication_token: expect.any(String) as unknown }]);
       const rows = await ch.query<{ name: string; value: string }>(
         `SELECT name, value FROM system.settings WHERE name IN {names:Array(String)} ORDER BY name`,
         { names: ['async_insert', 'insert_deduplicate', 'deduplicate_insert', 'deduplicate_blocks_in_dependent_materialized_views', 'materialized_views_ignore_errors'] },
@@ -145,7 +145,8 @@ describe('MigratorService retention', () => {
     const second = loadConfig({ DATA_DIR: WORKER_DATA_DIR, CLICKHOUSE_DATABASE: database, RETENTION_DAYS: '30' });
     await new MigratorService(ch, second).migrate(MIGRATIONS);
     const rows = await ch.query<{ name: string; engine_full: string }>(
-      `SELECT name, engine_full FROM system.tables WHERE database = {db:String} AND name IN ('search_events', 'search_terms_hourly', 'rejected_events') ORDER BY name`,
+      `SELECT name, engine_full FROM system.tables
+       WHERE database = {db:String} AND name IN ('search_events', 'search_terms_hourly', 'rejected_events') ORDER BY name`,
       { db: database },
     );
     expect(rows).toHaveLength(3);

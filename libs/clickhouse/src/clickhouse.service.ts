@@ -34,7 +34,7 @@ function pinnedSettings(known: ReadonlySet<string>): Record<string, string | num
 }
 
 export function insertSettings(known: ReadonlySet<string>, token: string): ClickHouseSettings {
-  return { ...pinnedSettings(known), insert_deduplication_token: token } as ClickHouseSettings;
+  return { ...pinnedSettings(known), insert_deduplication_token: token };
 }
 
 /**
@@ -70,9 +70,9 @@ export class ClickHouseService implements OnApplicationShutdown {
       });
     } else {
       // Loaded only here so a server deployment never maps the embedded engine into memory.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a constructor cannot await import()
       const { createChdbConnection } = require('chdb/connection') as {
-        createChdbConnection(options: { path: string }): NonNullable<Parameters<typeof createClient>[0]>['connection'];
+        createChdbConnection: (options: { path: string }) => NonNullable<Parameters<typeof createClient>[0]>['connection'];
       };
       this.client = createClient({ connection: createChdbConnection({ path: config.dataDir }) });
     }
@@ -162,9 +162,8 @@ export class ClickHouseService implements OnApplicationShutdown {
     try {
       await this.client.close();
       if (this.embedded) {
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        const { drainPending } = require('chdb') as { drainPending?: () => Promise<void> };
-        await drainPending?.();
+        const { drainPending } = await import('chdb');
+        await drainPending();
       }
     } catch (err) {
       this.logger.warn(`closing ClickHouse failed: ${(err as Error).message}`);

@@ -90,7 +90,8 @@ export class MigrationLock {
       const [{ silent_ms }] = await this.ch.query<{ silent_ms: string }>(
         `SELECT toString(dateDiff('millisecond', ifNull(
            (SELECT max(at) FROM ${this.table} WHERE holder = {holder:String} HAVING count() > 0),
-           (SELECT toDateTime64(any(metadata_modification_time), 3, 'UTC') FROM system.tables WHERE database = {db:String} AND name = {name:String})),
+           (SELECT toDateTime64(any(metadata_modification_time), 3, 'UTC') FROM system.tables
+            WHERE database = {db:String} AND name = {name:String})),
            now64(3, 'UTC'))) AS silent_ms`,
         { holder, db: this.ch.database, name: LOCK },
       );

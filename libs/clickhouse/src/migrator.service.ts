@@ -86,7 +86,8 @@ export class MigratorService implements OnModuleInit {
       const current = /toIntervalDay\((\d+)\)/.exec(engine_full)?.[1];
       if (current === String(days)) continue;
       await this.ch.command(
-        `ALTER TABLE ${this.ch.table(name)} MODIFY TTL ${RETENTION_TTL[name]} + toIntervalDay(${days}) SETTINGS materialize_ttl_after_modify = 0`,
+        `ALTER TABLE ${this.ch.table(name)} MODIFY TTL ${RETENTION_TTL[name]} + toIntervalDay(${days})
+         SETTINGS materialize_ttl_after_modify = 0`,
       );
       this.logger.log(`retention of ${name} set to ${days} days (was ${current ?? 'unset'})`);
     }

@@ -9,7 +9,7 @@ export const BOOST_FIELDS = ['new', 'sold', 'basket', 'view', 'revenue', 'rating
 export type BoostField = (typeof BOOST_FIELDS)[number];
 
 export const MAX_DOCUMENTS_PER_REQUEST = 10_000;
-const ID = /^[^\s\u0000]{1,500}$/;
+const ID = /^\S{1,500}$/;
 const FIELDS = new Set<string>(['customer', 'instance', 'id', 'language', 'deleted', ...BOOST_FIELDS]);
 
 /** A row of `documents`: the latest version of (customer, instance, id, language) is the document. */
@@ -56,7 +56,7 @@ export function validateDocument(input: unknown, ctx: DocumentContext): Validate
   const { customer, instance } = tenant;
   const idProblem = typeof d.id === 'string' ? textProblem('id', d.id) : undefined;
   if (idProblem) return fail(idProblem);
-  if (typeof d.id !== 'string' || !ID.test(d.id)) return fail('id is required (1-500 characters, no spaces)');
+  if (typeof d.id !== 'string' || !ID.test(d.id) || d.id.includes('\u0000')) return fail('id is required (1-500 characters, no spaces)');
   if (d.language !== undefined && (typeof d.language !== 'string' || !LANGUAGE_PATTERN.test(d.language))) return fail('language must be letters and -, e.g. de or de-ch');
   if (d.deleted !== undefined && typeof d.deleted !== 'boolean') return fail('deleted must be a boolean');
   const values = {} as Record<BoostField, number | null>;

@@ -118,7 +118,7 @@ export function validateSearchEvent(input: unknown, ctx: ValidationContext): Val
   return {
     ok: true,
     row: {
-      event_id: (e.id as string | undefined)?.toLowerCase() ?? randomUUID(),
+      event_id: e.id?.toLowerCase() ?? randomUUID(),
       customer,
       instance,
       ts: chDateTime(ts),
@@ -126,7 +126,7 @@ export function validateSearchEvent(input: unknown, ctx: ValidationContext): Val
       raw_phrase: e.phrase,
       language: e.language.toLowerCase(),
       hits: e.hits,
-      bot: ctx.bots.isBot(e.bot as boolean | undefined, e.userAgent as string | undefined),
+      bot: ctx.bots.isBot(e.bot, e.userAgent),
       session_hash: typeof e.sessionId === 'string' ? createHash('sha256').update(`${customer}:${e.sessionId}`).digest('hex') : '',
       source: ctx.source,
       topic: ctx.topic ?? '',

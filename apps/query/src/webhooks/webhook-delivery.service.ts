@@ -114,7 +114,7 @@ const publicOnly = (resolver: HostResolver): LookupFunction => (hostname, option
     if (list.length === 0 || refused) {
       return callback(new Error(`${hostname} resolves to ${refused?.address ?? 'nothing'}, which is not a public address`), '', 0);
     }
-    if ((options as dns.LookupOptions).all) (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+    if (options.all) (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
     else callback(null, list[0].address, list[0].family);
   });
 };

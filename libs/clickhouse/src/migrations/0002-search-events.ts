@@ -78,8 +78,10 @@ export const searchEventsMigration: Migration = {
     ) ENGINE = ReplacingMergeTree(last_offset) ORDER BY (topic, partition)
     SETTINGS non_replicated_deduplication_window = 10000`,
     `CREATE MATERIALIZED VIEW IF NOT EXISTS ${table('ingest_offsets_events_mv')} TO ${table('ingest_offsets')} AS
-      SELECT topic, partition, max(offset) AS last_offset FROM ${table('search_events')} WHERE source = 'kafka' GROUP BY topic, partition`,
+      SELECT topic, partition, max(offset) AS last_offset FROM ${table('search_events')}
+      WHERE source = 'kafka' GROUP BY topic, partition`,
     `CREATE MATERIALIZED VIEW IF NOT EXISTS ${table('ingest_offsets_rejected_mv')} TO ${table('ingest_offsets')} AS
-      SELECT topic, partition, max(offset) AS last_offset FROM ${table('rejected_events')} WHERE source = 'kafka' GROUP BY topic, partition`,
+      SELECT topic, partition, max(offset) AS last_offset FROM ${table('rejected_events')}
+      WHERE source = 'kafka' GROUP BY topic, partition`,
   ],
 };

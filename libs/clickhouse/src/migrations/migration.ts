@@ -1,6 +1,6 @@
 export interface MigrationContext {
-  /** Qualifies a table name with the configured database. */
-  table(name: string): string;
+  /** Qualifies a table name with the configured database (a function, so migrations may destructure it). */
+  table: (name: string) => string;
   retentionDays: number;
 }
 

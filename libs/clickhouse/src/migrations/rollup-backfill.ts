@@ -20,7 +20,8 @@ export function rollupBackfill(target: string, source: string, bucket: { column:
   return `INSERT INTO ${target} (${keys}, searches)
     SELECT ${keys}, raw_searches - rolled_searches
     FROM (
-      SELECT customer, instance, hits = 0 AS zero_hits, bot, ${bucket.expression} AS ${bucket.column}, language, phrase, count() AS raw_searches
+      SELECT customer, instance, hits = 0 AS zero_hits, bot, ${bucket.expression} AS ${bucket.column}, language, phrase,
+        count() AS raw_searches
       FROM ${source}
       GROUP BY customer, instance, zero_hits, bot, ${bucket.column}, language, phrase
     ) AS raw
