@@ -38,7 +38,10 @@ const BROWSERS = [
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
   'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
 ];
-const BOTS = ['Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)'];
+const BOTS = [
+  'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+  'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)',
+];
 
 export interface BenchEvent {
   customer: string;
@@ -51,7 +54,10 @@ export interface BenchEvent {
 }
 
 /** `count` events spread over the `spanMs` before `end`. */
-export function* searchEvents(count: number, options: { seed?: number; phrases?: number; end?: number; spanMs?: number; customer?: string } = {}): Generator<BenchEvent> {
+export function* searchEvents(
+  count: number,
+  options: { seed?: number; phrases?: number; end?: number; spanMs?: number; customer?: string } = {},
+): Generator<BenchEvent> {
   const random = mulberry32(options.seed ?? 42);
   const rank = zipf(options.phrases ?? 200_000, 1.07, random);
   const end = options.end ?? Date.now();

@@ -41,7 +41,15 @@ async function direct(): Promise<void> {
     batch = [];
   };
   for (const event of searchEvents(count)) {
-    const r = validateSearchEvent(event, { now, retentionDays: 400, bots, source: 'kafka', topic: 'direct', partition: 0, offset: offset++ });
+    const r = validateSearchEvent(event, {
+      now,
+      retentionDays: 400,
+      bots,
+      source: 'kafka',
+      topic: 'direct',
+      partition: 0,
+      offset: offset++,
+    });
     if (r.ok) batch.push(r.row);
     if (batch.length === batchSize) await flush();
   }

@@ -79,7 +79,14 @@ async function main(): Promise<void> {
   await producer.connect();
   await admin.connect();
   const dataDir = (name: string) => mkdtempSync(path.join(tmpdir(), `bench-${name}-`));
-  const base = { PORT: '0', KAFKA_BROKERS: brokers, KAFKA_TOPIC_SEARCH_EVENTS: TOPIC, CLICKHOUSE_DATABASE: 'bench', BENCH_EVENTS: String(COUNT), BENCH_PARTITIONS: String(PARTITIONS) };
+  const base = {
+    PORT: '0',
+    KAFKA_BROKERS: brokers,
+    KAFKA_TOPIC_SEARCH_EVENTS: TOPIC,
+    CLICKHOUSE_DATABASE: 'bench',
+    BENCH_EVENTS: String(COUNT),
+    BENCH_PARTITIONS: String(PARTITIONS),
+  };
 
   log(`producing ${COUNT} events to ${PARTITIONS} partitions`);
   let t = performance.now();
@@ -93,9 +100,13 @@ async function main(): Promise<void> {
   // Ours: the real ingest app, timed from start to every offset committed.
   log('ours: ingest app');
   // Started as `npm run start:ingest` starts it (same V8 heap ceiling).
-  const ingest = spawnNode(path.join(ROOT, 'dist/apps/ingest/src/main.js'), [], { ...base, DATA_DIR: dataDir('ingest'), KAFKA_GROUP_ID: 'bench-ingest' }, false, [
-    INGEST_HEAP_FLAG,
-  ]);
+  const ingest = spawnNode(
+    path.join(ROOT, 'dist/apps/ingest/src/main.js'),
+    [],
+    { ...base, DATA_DIR: dataDir('ingest'), KAFKA_GROUP_ID: 'bench-ingest' },
+    false,
+    [INGEST_HEAP_FLAG],
+  );
   t = performance.now();
   let first = 0;
   let committed = 0;
@@ -126,7 +137,12 @@ async function main(): Promise<void> {
 
   log('(b) ClickHouse Kafka engine');
   const engineChild = spawnNode(path.join(__dirname, 'ingest-worker.js'), ['kafka-engine'], { ...base, DATA_DIR: dataDir('engine') });
-  const engine = JSON.parse(await waitForLine(engineChild, 'RESULT ')) as { eventsPerSecond: number; totalSeconds: number; steadySeconds: number; rows: number };
+  const engine = JSON.parse(await waitForLine(engineChild, 'RESULT ')) as {
+    eventsPerSecond: number;
+    totalSeconds: number;
+    steadySeconds: number;
+    rows: number;
+  };
   log(`(b): ${JSON.stringify(engine)}`);
 
   log('freshness at 10k events/s');

@@ -11,5 +11,7 @@ profile.samples.forEach((id, i) => {
   self.set(key, (self.get(key) || 0) + (dt[i] || 0));
 });
 const total = [...self.values()].reduce((a, b) => a + b, 0);
-[...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, Number(process.argv[3] || 25))
-  .forEach(([k, v]) => console.log(`${(100 * v / total).toFixed(1).padStart(5)}%  ${k}`));
+[...self.entries()]
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, Number(process.argv[3] || 25))
+  .forEach(([k, v]) => console.log(`${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`));

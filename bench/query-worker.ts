@@ -16,7 +16,9 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const ch = new ClickHouseService(config);
   await new MigratorService(ch, config).migrate(MIGRATIONS);
-  const stored = Number((await ch.query<{ c: string }>(`SELECT count() AS c FROM ${ch.table('search_events')} WHERE customer = 'demo'`))[0].c);
+  const stored = Number(
+    (await ch.query<{ c: string }>(`SELECT count() AS c FROM ${ch.table('search_events')} WHERE customer = 'demo'`))[0].c,
+  );
   let loadSeconds = 0;
   if (stored < count) {
     const started = performance.now();

@@ -13,7 +13,15 @@ import { SCENARIOS, queryString } from './query-scenarios';
 const ROOT = path.resolve(__dirname, '../..');
 const DATA_DIR = process.env.BENCH_DATA_DIR ?? path.join(ROOT, 'tmp', 'bench-query');
 const BASIC = 'bench:bench-password-1';
-const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR, CLICKHOUSE_DATABASE: 'bench', SERVICE_BASIC_AUTH: BASIC, RATE_LIMIT_PER_MINUTE: '0', BENCH_EVENTS: process.env.BENCH_EVENTS ?? '10000000' };
+const env = {
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? '',
+  DATA_DIR,
+  CLICKHOUSE_DATABASE: 'bench',
+  SERVICE_BASIC_AUTH: BASIC,
+  RATE_LIMIT_PER_MINUTE: '0',
+  BENCH_EVENTS: process.env.BENCH_EVENTS ?? '10000000',
+};
 
 function run(script: string, extraEnv: Record<string, string> = {}) {
   return spawn(process.execPath, [script], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -47,7 +55,11 @@ async function main(): Promise<void> {
   let out = '';
   worker.stdout.on('data', (c: Buffer) => (out += c.toString()));
   await new Promise((r) => worker.once('exit', r));
-  const result = JSON.parse(/RESULT (.*)/.exec(out)![1]) as { loadSeconds: number; stats: Record<string, number>; raw: Record<string, { p50: number; p95: number }> };
+  const result = JSON.parse(/RESULT (.*)/.exec(out)![1]) as {
+    loadSeconds: number;
+    stats: Record<string, number>;
+    raw: Record<string, { p50: number; p95: number }>;
+  };
 
   const authorization = `Basic ${Buffer.from(BASIC).toString('base64')}`;
   const sequential = async (url: string) => {

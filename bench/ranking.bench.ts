@@ -44,11 +44,20 @@ async function load(env: Record<string, string>): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const env = { PATH: process.env.PATH ?? '', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'bench-ranking-')), CLICKHOUSE_DATABASE: 'bench', SERVICE_BASIC_AUTH: BASIC, RATE_LIMIT_PER_MINUTE: '0' };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'bench-ranking-')),
+    CLICKHOUSE_DATABASE: 'bench',
+    SERVICE_BASIC_AUTH: BASIC,
+    RATE_LIMIT_PER_MINUTE: '0',
+  };
   process.stderr.write(`loading ${COUNT} documents\n`);
   const loadSeconds = await load(env);
   const port = 3990 + Math.floor(Math.random() * 9);
-  const app = spawn(process.execPath, [path.join(ROOT, 'dist/apps/standalone/src/main.js')], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const app = spawn(process.execPath, [path.join(ROOT, 'dist/apps/standalone/src/main.js')], {
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}/ranking-mix-config/check-data`;
   const headers = { authorization: `Basic ${Buffer.from(BASIC).toString('base64')}` };
   for (let i = 0; i < 300; i++) {

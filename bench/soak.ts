@@ -29,7 +29,15 @@ function rssMb(pid: number): number {
 async function main(): Promise<void> {
   const port = 3700 + Math.floor(Math.random() * 90);
   const app = spawn(process.execPath, [path.join(ROOT, 'dist/apps/standalone/src/main.js')], {
-    env: { PATH: process.env.PATH, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'soak-')), PORT: String(port), SERVICE_BASIC_AUTH: 'ops:soak-password-1', SERVICE_LEGACY_SECRET: SECRET, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' },
+    env: {
+      PATH: process.env.PATH,
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'soak-')),
+      PORT: String(port),
+      SERVICE_BASIC_AUTH: 'ops:soak-password-1',
+      SERVICE_LEGACY_SECRET: SECRET,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '0',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
@@ -50,12 +58,18 @@ async function main(): Promise<void> {
 
   const writer = async (seed: number) => {
     for (let batch = 0; Date.now() < deadline; batch++) {
-      const events = [...searchEvents(200, { seed: seed * 100_000 + batch, end: Date.now(), spanMs: 60_000, phrases: 20_000 })].map(({ phrase, language, hits, userAgent, ts }) => ({ phrase, language, hits, userAgent, ts }));
+      const events = [...searchEvents(200, { seed: seed * 100_000 + batch, end: Date.now(), spanMs: 60_000, phrases: 20_000 })].map(
+        ({ phrase, language, hits, userAgent, ts }) => ({ phrase, language, hits, userAgent, ts }),
+      );
       const body = JSON.stringify({ events });
       const nonce = randomBytes(16).toString('hex');
       const hash = createHmac('sha256', SECRET).update(`${nonce}:${body}`).digest('hex');
       const t = performance.now();
-      const res = await fetch(`${base}/events`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-nonce': nonce, 'x-service-hash': hash }, body });
+      const res = await fetch(`${base}/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-nonce': nonce, 'x-service-hash': hash },
+        body,
+      });
       const answer = (await res.json()) as { accepted: number };
       latencies['POST /events'].push(performance.now() - t);
       if (res.status === 202) accepted += answer.accepted;
@@ -79,7 +93,9 @@ async function main(): Promise<void> {
   let counted = 0;
   for (const hits of ['true', 'false']) {
     for (let start = 0; ; start += 1000) {
-      const res = await fetch(`${base}/search-terms?since=1d&includeBotTraffic=true&hits=${hits}&_start=${start}&_end=${start + 1000}`, { headers: { authorization: BASIC } });
+      const res = await fetch(`${base}/search-terms?since=1d&includeBotTraffic=true&hits=${hits}&_start=${start}&_end=${start + 1000}`, {
+        headers: { authorization: BASIC },
+      });
       const page = (await res.json()) as Array<{ count: number }>;
       counted += page.reduce((n, t) => n + t.count, 0);
       if (start + 1000 >= Number(res.headers.get('x-total-count'))) break;

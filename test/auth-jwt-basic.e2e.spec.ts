@@ -98,7 +98,12 @@ describe('JWT and Basic authentication (e2e over HTTP)', () => {
       expect(Object.keys(created.body).sort()).toEqual(['createdAt', 'description', 'id', 'permissions', 'secret']);
       const list = await listKeys(basicHeader());
       expect(JSON.stringify(list.body)).not.toContain(created.body.secret);
-      expect(list.body).toContainEqual({ id: created.body.id, description: 'to revoke', permissions: ['search:read'], createdAt: created.body.createdAt });
+      expect(list.body).toContainEqual({
+        id: created.body.id,
+        description: 'to revoke',
+        permissions: ['search:read'],
+        createdAt: created.body.createdAt,
+      });
       expect((await http(`${t.url}/secret/${created.body.id}`, { method: 'DELETE', headers: basicHeader() })).status).toBe(200);
       expect((await http(`${t.url}/secret/${created.body.id}`, { method: 'DELETE', headers: basicHeader() })).status).toBe(404);
       expect((await listKeys(basicHeader())).body).not.toContainEqual(expect.objectContaining({ id: created.body.id }));

@@ -41,7 +41,10 @@ describe('authentication matrix: every route x every scheme x every case', () =>
     t = await startApp({ BASE_DOMAIN: 'api.example.test', SERVICE_BASIC_AUTH: '', SERVICE_LEGACY_SECRET: '', RATE_LIMIT_PER_MINUTE: '0' });
     shop1 = await t.app.get(ProvisioningService).createCustomer('shop1', ['live', 'stage']);
     shop2 = await t.app.get(ProvisioningService).createCustomer('shop2', ['live']);
-    for (const [name, c] of [['shop1', shop1], ['shop2', shop2]] as const) {
+    for (const [name, c] of [
+      ['shop1', shop1],
+      ['shop2', shop2],
+    ] as const) {
       for (const permission of new Set(ROUTES.map((r) => r.permission))) {
         const res = await http<{ secret: string }>(`${t.url}/secret`, {
           method: 'POST',
@@ -60,46 +63,74 @@ describe('authentication matrix: every route x every scheme x every case', () =>
       const n = nonce();
       return { 'x-service-nonce': n, 'x-service-hash': signRequest(secret, n, body) };
     };
-    const claims = (permission: Permission, extra: object = {}) => ({ permissions: [permission.replace(':', '.')], customer: 'shop1', ...extra });
+    const claims = (permission: Permission, extra: object = {}) => ({
+      permissions: [permission.replace(':', '.')],
+      customer: 'shop1',
+      ...extra,
+    });
     switch (kase) {
       case 'none':
         return {};
       case 'wrong':
-        return scheme === 'hmac' ? hmac('f'.repeat(64)) : scheme === 'basic' ? basicHeader('admin', 'wrong-password') : jwtHeader(claims(route.permission), { expiresIn: 60 }, 'another-jwt-secret-0123456789abcdef');
+        return scheme === 'hmac'
+          ? hmac('f'.repeat(64))
+          : scheme === 'basic'
+            ? basicHeader('admin', 'wrong-password')
+            : jwtHeader(claims(route.permission), { expiresIn: 60 }, 'another-jwt-secret-0123456789abcdef');
       case 'other customer':
-        return scheme === 'hmac' ? hmac(keys.shop2[route.permission]) : scheme === 'basic' ? basicHeader(shop2.basicLogin, shop2.basicPassword) : jwtHeader(claims(route.permission, { customer: 'shop2' }));
+        return scheme === 'hmac'
+          ? hmac(keys.shop2[route.permission])
+          : scheme === 'basic'
+            ? basicHeader(shop2.basicLogin, shop2.basicPassword)
+            : jwtHeader(claims(route.permission, { customer: 'shop2' }));
       case 'instance not allowed':
         return scheme === 'jwt'
           ? { ...jwtHeader(claims(route.permission, { instances: ['stage'] })), 'x-service-instance': 'live' }
-          : { ...(scheme === 'hmac' ? hmac(keys.shop1[route.permission]) : basicHeader(shop1.basicLogin, shop1.basicPassword)), 'x-service-instance': 'elsewhere' };
+          : {
+              ...(scheme === 'hmac' ? hmac(keys.shop1[route.permission]) : basicHeader(shop1.basicLogin, shop1.basicPassword)),
+              'x-service-instance': 'elsewhere',
+            };
       case 'without permission':
         if (scheme === 'basic') return undefined; // Basic holds every permission
         return scheme === 'hmac' ? hmac(keys.shop1[other]) : jwtHeader(claims(other));
       case 'with permission':
-        return scheme === 'hmac' ? hmac(keys.shop1[route.permission]) : scheme === 'basic' ? basicHeader(shop1.basicLogin, shop1.basicPassword) : jwtHeader(claims(route.permission));
+        return scheme === 'hmac'
+          ? hmac(keys.shop1[route.permission])
+          : scheme === 'basic'
+            ? basicHeader(shop1.basicLogin, shop1.basicPassword)
+            : jwtHeader(claims(route.permission));
     }
   }
 
-  const EXPECTED: Record<Exclude<Case, 'with permission'>, number> = { none: 401, wrong: 401, 'other customer': 401, 'instance not allowed': 401, 'without permission': 403 };
+  const EXPECTED: Record<Exclude<Case, 'with permission'>, number> = {
+    none: 401,
+    wrong: 401,
+    'other customer': 401,
+    'instance not allowed': 401,
+    'without permission': 403,
+  };
 
-  it.each(ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const))('%s: only valid credentials with the permission pass', async (_name, route) => {
-    const outcomes: string[] = [];
-    for (const scheme of ['hmac', 'basic', 'jwt'] as Scheme[]) {
-      for (const kase of [...(Object.keys(EXPECTED) as Case[]), 'with permission' as Case]) {
-        const body = route.body === undefined ? '' : JSON.stringify(route.body);
-        const headers = credentials(scheme, kase, route, body);
-        if (!headers) continue;
-        const res = await http(`${t.url}${route.path}`, {
-          method: route.method,
-          headers: { host: 'shop1.api.example.test', ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-          body: body || undefined,
-        });
-        const ok = kase === 'with permission' ? ![401, 403].includes(res.status) && res.status < 500 : res.status === EXPECTED[kase];
-        if (!ok) outcomes.push(`${scheme} / ${kase}: ${res.status}`);
+  it.each(ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s: only valid credentials with the permission pass',
+    async (_name, route) => {
+      const outcomes: string[] = [];
+      for (const scheme of ['hmac', 'basic', 'jwt'] as Scheme[]) {
+        for (const kase of [...(Object.keys(EXPECTED) as Case[]), 'with permission' as Case]) {
+          const body = route.body === undefined ? '' : JSON.stringify(route.body);
+          const headers = credentials(scheme, kase, route, body);
+          if (!headers) continue;
+          const res = await http(`${t.url}${route.path}`, {
+            method: route.method,
+            headers: { host: 'shop1.api.example.test', ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+            body: body || undefined,
+          });
+          const ok = kase === 'with permission' ? ![401, 403].includes(res.status) && res.status < 500 : res.status === EXPECTED[kase];
+          if (!ok) outcomes.push(`${scheme} / ${kase}: ${res.status}`);
+        }
       }
-    }
-    expect(outcomes).toEqual([]);
-  });
+      expect(outcomes).toEqual([]);
+    },
+  );
 
   it("never shows one customer's or instance's data in another's answers", async () => {
     const send = async (customer: string, secret: string, instance: string, phrase: string) => {
@@ -107,7 +138,13 @@ describe('authentication matrix: every route x every scheme x every case', () =>
       const n = nonce();
       await http(`${t.url}/events`, {
         method: 'POST',
-        headers: { host: `${customer}.api.example.test`, 'content-type': 'application/json', 'x-service-nonce': n, 'x-service-hash': signRequest(secret, n, body), 'x-service-instance': instance },
+        headers: {
+          host: `${customer}.api.example.test`,
+          'content-type': 'application/json',
+          'x-service-nonce': n,
+          'x-service-hash': signRequest(secret, n, body),
+          'x-service-instance': instance,
+        },
         body,
       });
     };
@@ -115,11 +152,25 @@ describe('authentication matrix: every route x every scheme x every case', () =>
     await send('shop1', keys.shop1['search:write'], 'stage', 'only shop1 stage');
     await send('shop2', keys.shop2['search:write'], 'live', 'only shop2 live');
     const terms = async (c: GeneratedCredentials, instance: string) =>
-      JSON.stringify((await http(`${t.url}/search-terms?_end=1000`, { headers: { host: `${c.customer}.api.example.test`, ...basicHeader(c.basicLogin, c.basicPassword), 'x-service-instance': instance } })).body);
+      JSON.stringify(
+        (
+          await http(`${t.url}/search-terms?_end=1000`, {
+            headers: {
+              host: `${c.customer}.api.example.test`,
+              ...basicHeader(c.basicLogin, c.basicPassword),
+              'x-service-instance': instance,
+            },
+          })
+        ).body,
+      );
     const s1live = await terms(shop1, 'live');
     const s1stage = await terms(shop1, 'stage');
     const s2live = await terms(shop2, 'live');
-    expect([s1live.includes('only shop1 live'), s1live.includes('only shop1 stage'), s1live.includes('only shop2 live')]).toEqual([true, false, false]);
+    expect([s1live.includes('only shop1 live'), s1live.includes('only shop1 stage'), s1live.includes('only shop2 live')]).toEqual([
+      true,
+      false,
+      false,
+    ]);
     expect([s1stage.includes('only shop1 stage'), s1stage.includes('only shop1 live')]).toEqual([true, false]);
     expect([s2live.includes('only shop2 live'), s2live.includes('only shop1')]).toEqual([true, false]);
   });

@@ -6,7 +6,14 @@ import { LEGACY_SECRET, basicHeader, hmacHeaders, http, startApp, type TestApp }
  * Sends only the head of a request whose Content-Length announces `declared` bytes, then a few bytes of body,
  * and keeps the connection open: a server that waits for the body answers nothing within `waitMs`.
  */
-function announce(url: string, method: string, path: string, declared: number, headers: Record<string, string> = {}, waitMs = 3_000): Promise<{ status?: number; head: string; ms: number }> {
+function announce(
+  url: string,
+  method: string,
+  path: string,
+  declared: number,
+  headers: Record<string, string> = {},
+  waitMs = 3_000,
+): Promise<{ status?: number; head: string; ms: number }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const started = Date.now();
@@ -24,7 +31,13 @@ function announce(url: string, method: string, path: string, declared: number, h
       received += chunk.toString('latin1');
       if (received.includes('\r\n\r\n')) finish();
     });
-    const lines = [`${method} ${path} HTTP/1.1`, `Host: ${hostname}`, 'Content-Type: application/json', `Content-Length: ${declared}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+    const lines = [
+      `${method} ${path} HTTP/1.1`,
+      `Host: ${hostname}`,
+      'Content-Type: application/json',
+      `Content-Length: ${declared}`,
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ];
     socket.write(`${lines.join('\r\n')}\r\n\r\n{"de`);
   });
 }
@@ -56,18 +69,30 @@ describe('a body whose Content-Length is over the limit is refused before it is 
   });
 
   it('names the limit in the 413 body', async () => {
-    const res = await http(`${t.url}/secret`, { method: 'POST', headers: { ...basicHeader(), 'content-type': 'application/json' }, body: 'x'.repeat(1024 * 1024 + 1) });
+    const res = await http(`${t.url}/secret`, {
+      method: 'POST',
+      headers: { ...basicHeader(), 'content-type': 'application/json' },
+      body: 'x'.repeat(1024 * 1024 + 1),
+    });
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ statusCode: 413, error: 'Payload Too Large', message: 'Request body exceeds the limit of 1048576 bytes for this route' });
+    expect(res.body).toEqual({
+      statusCode: 413,
+      error: 'Payload Too Large',
+      message: 'Request body exceeds the limit of 1048576 bytes for this route',
+    });
   });
 
   it('cuts off a body sent without Content-Length (chunked) at the route limit with 413', async () => {
     const res = await new Promise<{ status?: number; body: string }>((resolve, reject) => {
-      const req = request(`${t.url}/secret`, { method: 'POST', headers: { ...basicHeader(), 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (r) => {
-        let body = '';
-        r.on('data', (c: Buffer) => (body += c.toString()));
-        r.on('end', () => resolve({ status: r.statusCode, body }));
-      });
+      const req = request(
+        `${t.url}/secret`,
+        { method: 'POST', headers: { ...basicHeader(), 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+        (r) => {
+          let body = '';
+          r.on('data', (c: Buffer) => (body += c.toString()));
+          r.on('end', () => resolve({ status: r.statusCode, body }));
+        },
+      );
       req.on('error', reject);
       for (let i = 0; i < 3; i++) req.write('x'.repeat(1024 * 1024));
       req.end();

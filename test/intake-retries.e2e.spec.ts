@@ -10,7 +10,8 @@ const request = (customerTag: string) => {
   const events = [1, 2, 3, 4].map((i) => ({ id: randomUUID(), phrase: `${customerTag} retry ${i}`, language: 'en', hits: 1 }));
   return JSON.stringify({ events: [...events, { id: randomUUID(), phrase: 'bad', language: 'en', hits: -1 }] });
 };
-const send = (t: TestApp, body: string) => http<Answer>(`${t.url}/events`, { method: 'POST', headers: hmacHeaders(LEGACY_SECRET, body), body });
+const send = (t: TestApp, body: string) =>
+  http<Answer>(`${t.url}/events`, { method: 'POST', headers: hmacHeaders(LEGACY_SECRET, body), body });
 const expected = { accepted: 4, rejected: [{ index: 4, reason: 'hits must be an integer >= 0' }] };
 
 describe('identical POST /events sent concurrently (embedded transport)', () => {
@@ -35,7 +36,14 @@ describeKafka('identical POST /events sent concurrently (Kafka transport, two pr
   beforeAll(async () => {
     broker = await startKafka({ [TOPIC]: 4, 'catalogue-documents': 1 });
     const database = uniqueDatabase();
-    const env = { KAFKA_BROKERS: broker.brokers, KAFKA_TOPIC_SEARCH_EVENTS: TOPIC, KAFKA_GROUP_ID: 'retried', KAFKA_SESSION_TIMEOUT_MS: '6000', CLICKHOUSE_DATABASE: database, RATE_LIMIT_PER_MINUTE: '0' };
+    const env = {
+      KAFKA_BROKERS: broker.brokers,
+      KAFKA_TOPIC_SEARCH_EVENTS: TOPIC,
+      KAFKA_GROUP_ID: 'retried',
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+      CLICKHOUSE_DATABASE: database,
+      RATE_LIMIT_PER_MINUTE: '0',
+    };
     a = await startApp(env);
     b = await startApp(env);
   });
@@ -50,7 +58,10 @@ describeKafka('identical POST /events sent concurrently (Kafka transport, two pr
     const answers = await Promise.all([a, b, a, b, a, b].map((t) => send(t, body)));
     for (const answer of answers) expect([answer.status, answer.body]).toEqual([202, expected]);
     await eventually(() => caughtUp(broker, 'retried', TOPIC), Boolean);
-    const counts = await eventually(() => storedCounts(a), (c) => c.events >= 4);
+    const counts = await eventually(
+      () => storedCounts(a),
+      (c) => c.events >= 4,
+    );
     await new Promise((r) => setTimeout(r, 500));
     expect(await storedCounts(a)).toEqual({ ...counts, events: 4, distinctEvents: 4, rollup: 4, rejected: 1 });
   }, 60_000);
@@ -62,7 +73,14 @@ describeKafka('identical POST /events sent concurrently (Kafka transport, two pr
       const before = (await storedCounts(a)).events;
       const res = await send(a, request('ack lost'));
       expect([res.status, res.body]).toEqual([202, expected]);
-      expect((await eventually(() => storedCounts(a), (c) => c.events >= before + 4)).events).toBe(before + 4);
+      expect(
+        (
+          await eventually(
+            () => storedCounts(a),
+            (c) => c.events >= before + 4,
+          )
+        ).events,
+      ).toBe(before + 4);
     } finally {
       await ch.command(`ALTER TABLE ${ch.table('intake_claims')} DROP CONSTRAINT no_acks`);
     }

@@ -14,8 +14,17 @@ describeKafka('a message written twice to its partition (a producer retry after 
 
   it('stores an event id once within the window, across batches and across a restart of the consumer', async () => {
     const database = uniqueDatabase();
-    const env = { KAFKA_BROKERS: broker.brokers, KAFKA_TOPIC_SEARCH_EVENTS: TOPIC, KAFKA_GROUP_ID: 'duplicates', KAFKA_SESSION_TIMEOUT_MS: '6000', CLICKHOUSE_DATABASE: database };
-    const events = Array.from({ length: 50 }, (_, i) => ({ key: `k${i}`, value: JSON.stringify({ id: randomUUID(), customer: 'dup', instance: 'live', phrase: `dup ${i}`, language: 'en', hits: 1 }) }));
+    const env = {
+      KAFKA_BROKERS: broker.brokers,
+      KAFKA_TOPIC_SEARCH_EVENTS: TOPIC,
+      KAFKA_GROUP_ID: 'duplicates',
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+      CLICKHOUSE_DATABASE: database,
+    };
+    const events = Array.from({ length: 50 }, (_, i) => ({
+      key: `k${i}`,
+      value: JSON.stringify({ id: randomUUID(), customer: 'dup', instance: 'live', phrase: `dup ${i}`, language: 'en', hits: 1 }),
+    }));
     let app = await startApp(env);
     await broker.producer.send({ topic: TOPIC, acks: -1, messages: events });
     await produceEvents(broker, TOPIC, 500, { customer: 'dup' }, 'between');

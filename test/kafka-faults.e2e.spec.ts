@@ -9,7 +9,12 @@ describeKafka('faults under load: the broker goes down and comes back while even
   let t: TestApp;
   beforeAll(async () => {
     broker = await startKafka({ [TOPIC]: 4, 'catalogue-documents': 1 });
-    t = await startApp({ KAFKA_BROKERS: broker.brokers, KAFKA_TOPIC_SEARCH_EVENTS: TOPIC, KAFKA_GROUP_ID: 'faults', KAFKA_SESSION_TIMEOUT_MS: '6000' });
+    t = await startApp({
+      KAFKA_BROKERS: broker.brokers,
+      KAFKA_TOPIC_SEARCH_EVENTS: TOPIC,
+      KAFKA_GROUP_ID: 'faults',
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -22,7 +27,10 @@ describeKafka('faults under load: the broker goes down and comes back while even
     let producing = true;
     const producer = (async () => {
       while (producing) {
-        const messages = Array.from({ length: 100 }, () => ({ key: `f-${n}`, value: JSON.stringify({ customer: 'faults', instance: 'live', phrase: `fault ${n++ % 50}`, language: 'en', hits: 1 }) }));
+        const messages = Array.from({ length: 100 }, () => ({
+          key: `f-${n}`,
+          value: JSON.stringify({ customer: 'faults', instance: 'live', phrase: `fault ${n++ % 50}`, language: 'en', hits: 1 }),
+        }));
         try {
           await broker.producer.send({ topic: TOPIC, acks: -1, messages, timeout: 2000 });
           acked += messages.length;
@@ -41,7 +49,11 @@ describeKafka('faults under load: the broker goes down and comes back while even
     producing = false;
     await producer;
 
-    const counts = await eventually(() => storedCounts(t, 'faults'), (c) => c.events >= acked, 60_000);
+    const counts = await eventually(
+      () => storedCounts(t, 'faults'),
+      (c) => c.events >= acked,
+      60_000,
+    );
     const recoveryMs = Date.now() - upAt;
     process.stderr.write(`broker fault: ${acked} acknowledged events; all stored ${recoveryMs} ms after the broker came back\n`);
     expect(acked).toBeGreaterThan(1000);

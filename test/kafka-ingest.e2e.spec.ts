@@ -17,7 +17,12 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
   });
   afterAll(() => broker.stop());
 
-  const kafkaEnv = (group: string) => ({ KAFKA_BROKERS: broker.brokers, KAFKA_TOPIC_SEARCH_EVENTS: TOPIC, KAFKA_GROUP_ID: group, KAFKA_SESSION_TIMEOUT_MS: '6000' });
+  const kafkaEnv = (group: string) => ({
+    KAFKA_BROKERS: broker.brokers,
+    KAFKA_TOPIC_SEARCH_EVENTS: TOPIC,
+    KAFKA_GROUP_ID: group,
+    KAFKA_SESSION_TIMEOUT_MS: '6000',
+  });
 
   describe('one consumer', () => {
     let t: TestApp;
@@ -28,7 +33,10 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
 
     it('stores events produced to the broker exactly once, rollup included', async () => {
       await produceEvents(broker, TOPIC, 5000, { customer: 'once' });
-      const counts = await eventually(() => storedCounts(t, 'once'), (c) => c.events >= 5000);
+      const counts = await eventually(
+        () => storedCounts(t, 'once'),
+        (c) => c.events >= 5000,
+      );
       expect(counts).toEqual({ events: 5000, distinctEvents: 5000, rollup: 5000, rejected: 0 });
       await eventually(() => caughtUp(broker, 'single', TOPIC), Boolean);
       expect(await storedCounts(t, 'once')).toEqual({ events: 5000, distinctEvents: 5000, rollup: 5000, rejected: 0 });
@@ -48,13 +56,17 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
       const good = Array.from({ length: 10 }, (_, i) => JSON.stringify({ ...base, phrase: `good ${i}` }));
       // One key: all in one partition, so poison and good messages share batches.
       await broker.producer.send({ topic: TOPIC, acks: -1, messages: [...poison, ...good].map((value) => ({ key: 'same', value })) });
-      await eventually(() => storedCounts(t, 'poison'), (c) => c.events >= 10);
+      await eventually(
+        () => storedCounts(t, 'poison'),
+        (c) => c.events >= 10,
+      );
       const ch = t.app.get(ClickHouseService);
       const rejected = await eventually(
-        () => ch.query<{ reason: string; topic: string; partition: number; offset: string | number; raw: string }>(
-          `SELECT reason, topic, partition, offset, raw FROM ${ch.table('rejected_events')}
+        () =>
+          ch.query<{ reason: string; topic: string; partition: number; offset: string | number; raw: string }>(
+            `SELECT reason, topic, partition, offset, raw FROM ${ch.table('rejected_events')}
            WHERE raw LIKE '%poison%' OR raw = 'this is not json' ORDER BY offset`,
-        ),
+          ),
         (rows) => rows.length >= 5,
       );
       expect(rejected.map((r) => r.reason)).toEqual([
@@ -81,7 +93,11 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
       expect(await t.app.get(IngestConsumer).health(1000)).toMatchObject({ running: true, stalled: true });
       await ch.command(`ATTACH TABLE ${ch.table('search_events')}`);
       const attachedAt = Date.now();
-      const counts = await eventually(() => storedCounts(t, 'outage'), (c) => c.events >= 2000, 40_000);
+      const counts = await eventually(
+        () => storedCounts(t, 'outage'),
+        (c) => c.events >= 2000,
+        40_000,
+      );
       process.stderr.write(`storage outage: all 2000 events stored ${Date.now() - attachedAt} ms after storage came back\n`);
       await eventually(() => caughtUp(broker, 'single', TOPIC), Boolean);
       expect(await storedCounts(t, 'outage')).toEqual({ events: 2000, distinctEvents: 2000, rollup: 2000, rejected: 0 });
@@ -89,39 +105,65 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
     });
 
     it('ingests catalogue documents from their topic; the latest write of an id wins', async () => {
-      const doc = (id: string, rating: number | string) => ({ key: id, value: JSON.stringify({ customer: 'demo', instance: 'live', id, rating }) });
-      await broker.producer.send({ topic: 'catalogue-documents', acks: -1, messages: [doc('k1', 0.2), doc('k2', 0.2), doc('k1', 0.9), doc('k3', 'high')] });
-      const check = async () => (await http<Record<string, unknown>>(`${t.url}/ranking-mix-config/check-data`, { headers: basicHeader() })).body.rating;
+      const doc = (id: string, rating: number | string) => ({
+        key: id,
+        value: JSON.stringify({ customer: 'demo', instance: 'live', id, rating }),
+      });
+      await broker.producer.send({
+        topic: 'catalogue-documents',
+        acks: -1,
+        messages: [doc('k1', 0.2), doc('k2', 0.2), doc('k1', 0.9), doc('k3', 'high')],
+      });
+      const check = async () =>
+        (await http<Record<string, unknown>>(`${t.url}/ranking-mix-config/check-data`, { headers: basicHeader() })).body.rating;
       expect(await eventually(check, (r) => JSON.stringify(r) === JSON.stringify({ result: true }))).toEqual({ result: true });
       const body = JSON.stringify({ documents: [{ id: 'k1', rating: 0.2 }] });
       expect((await http(`${t.url}/documents`, { method: 'PUT', headers: hmacHeaders(LEGACY_SECRET, body), body })).status).toBe(202);
-      expect(await eventually(check, (r) => JSON.stringify(r) !== JSON.stringify({ result: true }))).toEqual({ result: false, reasons: ['No ranking mix data.'] });
+      expect(await eventually(check, (r) => JSON.stringify(r) !== JSON.stringify({ result: true }))).toEqual({
+        result: false,
+        reasons: ['No ranking mix data.'],
+      });
       const ch = t.app.get(ClickHouseService);
-      const rejected = await ch.query<{ reason: string; kind: string }>(`SELECT reason, kind FROM ${ch.table('rejected_events')} WHERE kind = 'document'`);
+      const rejected = await ch.query<{ reason: string; kind: string }>(
+        `SELECT reason, kind FROM ${ch.table('rejected_events')} WHERE kind = 'document'`,
+      );
       expect(rejected).toEqual([{ reason: 'rating must be a number or null', kind: 'document' }]);
     });
 
-    it('orders writes of one document by their offsets, whatever the producers\' clocks say', async () => {
+    it("orders writes of one document by their offsets, whatever the producers' clocks say", async () => {
       // The second write comes from a producer whose clock is an hour behind: it is still the later write.
       const now = Date.now();
-      const doc = (rating: number, timestamp: number) => ({ key: 'clock-doc', value: JSON.stringify({ customer: 'clocks', instance: 'live', id: 'clock-doc', rating }), timestamp: String(timestamp) });
+      const doc = (rating: number, timestamp: number) => ({
+        key: 'clock-doc',
+        value: JSON.stringify({ customer: 'clocks', instance: 'live', id: 'clock-doc', rating }),
+        timestamp: String(timestamp),
+      });
       await broker.producer.send({ topic: 'catalogue-documents', acks: -1, messages: [doc(0.9, now)] });
       await broker.producer.send({ topic: 'catalogue-documents', acks: -1, messages: [doc(0.1, now - 3_600_000)] });
       const ch = t.app.get(ClickHouseService);
-      const current = () => ch.query<{ rating: number; n: string }>(
-        `SELECT argMax(rating, version) AS rating, count() AS n FROM ${ch.table('documents')}
+      const current = () =>
+        ch.query<{ rating: number; n: string }>(
+          `SELECT argMax(rating, version) AS rating, count() AS n FROM ${ch.table('documents')}
          WHERE customer = 'clocks' AND id = 'clock-doc'`,
-      );
+        );
       const [latest] = await eventually(current, ([r]) => Number(r?.n) === 2);
       expect(latest.rating).toBe(0.1);
     });
 
     it('produces POST /events to Kafka and answers after the ack', async () => {
-      const body = JSON.stringify({ events: [{ phrase: 'via kafka', language: 'en', hits: 2 }, { phrase: 'bad', language: 'en', hits: -1 }] });
+      const body = JSON.stringify({
+        events: [
+          { phrase: 'via kafka', language: 'en', hits: 2 },
+          { phrase: 'bad', language: 'en', hits: -1 },
+        ],
+      });
       const res = await http(`${t.url}/events`, { method: 'POST', headers: hmacHeaders(LEGACY_SECRET, body), body });
       expect(res.status).toBe(202);
       expect(res.body).toEqual({ accepted: 1, rejected: [{ index: 1, reason: 'hits must be an integer >= 0' }] });
-      const counts = await eventually(() => storedCounts(t), (c) => c.events >= 1);
+      const counts = await eventually(
+        () => storedCounts(t),
+        (c) => c.events >= 1,
+      );
       expect(counts).toMatchObject({ events: 1, rollup: 1, rejected: 1 });
     });
 
@@ -145,7 +187,11 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
     const b = await startApp({ ...kafkaEnv('pair'), CLICKHOUSE_DATABASE: database });
     try {
       const assigned = () => [a, b].map((x) => x.app.get(IngestConsumer).assigned[TOPIC] ?? []);
-      const split = await eventually(() => assigned(), ([x, y]) => x.length > 0 && y.length > 0 && x.length + y.length === PARTITIONS, 30_000);
+      const split = await eventually(
+        () => assigned(),
+        ([x, y]) => x.length > 0 && y.length > 0 && x.length + y.length === PARTITIONS,
+        30_000,
+      );
       expect([...split[0], ...split[1]].sort()).toEqual([0, 1, 2, 3]);
       await produceEvents(broker, TOPIC, 4000, { customer: 'pair' }, 'pair');
       await eventually(() => caughtUp(broker, 'pair', TOPIC), Boolean, 40_000);
@@ -164,7 +210,14 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
     const before = await startApp({ CLICKHOUSE_DATABASE: database });
     const now = Date.now();
     const rows = [0.9, 0.1].map((rating, offset) => {
-      const r = validateDocument(JSON.parse(value(rating)), { source: 'kafka', now, topic: 'docs-redelivered', partition: 0, offset, version: String(BigInt(now) * 1_000_000n + BigInt(offset)) });
+      const r = validateDocument(JSON.parse(value(rating)), {
+        source: 'kafka',
+        now,
+        topic: 'docs-redelivered',
+        partition: 0,
+        offset,
+        version: String(BigInt(now) * 1_000_000n + BigInt(offset)),
+      });
       if (!r.ok) throw new Error(r.reason);
       return r.row;
     });
@@ -178,12 +231,18 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
     await before.close();
 
     // Re-delivered in one batch (other boundaries, so no insert token matches), with timestamps older than stored.
-    await broker.producer.send({ topic: 'docs-redelivered', acks: -1, messages: [0.9, 0.1].map((rating) => ({ key: 'merged', value: value(rating), timestamp: String(now - 60_000) })) });
+    await broker.producer.send({
+      topic: 'docs-redelivered',
+      acks: -1,
+      messages: [0.9, 0.1].map((rating) => ({ key: 'merged', value: value(rating), timestamp: String(now - 60_000) })),
+    });
     const after = await startApp({ ...kafkaEnv('docs-again'), KAFKA_TOPIC_DOCUMENTS: 'docs-redelivered', CLICKHOUSE_DATABASE: database });
     try {
       await eventually(() => caughtUp(broker, 'docs-again', 'docs-redelivered'), Boolean);
       const ach = after.app.get(ClickHouseService);
-      const [latest] = await ach.query<{ rating: number }>(`SELECT argMax(rating, version) AS rating FROM ${ach.table('documents')} WHERE customer = 'merged'`);
+      const [latest] = await ach.query<{ rating: number }>(
+        `SELECT argMax(rating, version) AS rating FROM ${ach.table('documents')} WHERE customer = 'merged'`,
+      );
       expect(latest.rating).toBe(0.1);
     } finally {
       await after.close();
@@ -191,7 +250,9 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
   }, 60_000);
 
   it('skips rows a killed consumer stored when the retry is fetched with other boundaries', async () => {
-    const values = Array.from({ length: 300 }, (_, i) => JSON.stringify({ customer: 'reformed', instance: 'live', phrase: `r${i}`, language: 'en', hits: 1 }));
+    const values = Array.from({ length: 300 }, (_, i) =>
+      JSON.stringify({ customer: 'reformed', instance: 'live', phrase: `r${i}`, language: 'en', hits: 1 }),
+    );
     await broker.producer.send({ topic: 'reformed', acks: -1, messages: values.map((value) => ({ value })) });
     const database = uniqueDatabase();
     // What a consumer killed after inserting offsets 0-99, before committing, leaves behind.

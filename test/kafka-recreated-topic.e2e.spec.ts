@@ -7,7 +7,13 @@ const TOPIC = 'recreated-events';
 describeKafka('offsets of a recreated topic (a fresh cluster against the same data)', () => {
   it('stores the new messages at offsets the old topic already used', async () => {
     const database = uniqueDatabase();
-    const env = (brokers: string) => ({ KAFKA_BROKERS: brokers, KAFKA_TOPIC_SEARCH_EVENTS: TOPIC, KAFKA_GROUP_ID: 'recreated', KAFKA_SESSION_TIMEOUT_MS: '6000', CLICKHOUSE_DATABASE: database });
+    const env = (brokers: string) => ({
+      KAFKA_BROKERS: brokers,
+      KAFKA_TOPIC_SEARCH_EVENTS: TOPIC,
+      KAFKA_GROUP_ID: 'recreated',
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+      CLICKHOUSE_DATABASE: database,
+    });
 
     const old = await startKafka({ [TOPIC]: 1, 'catalogue-documents': 1 });
     let app = await startApp(env(old.brokers));

@@ -23,18 +23,28 @@ describe('structured logs (a real process, stdout)', () => {
     const n = nonce();
     const body = JSON.stringify({ events: [{ phrase: 'logged', language: 'en', hits: 1 }] });
     const hash = signRequest(secret, n, body);
-    const sent = await http(`${service.url}/events`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-nonce': n, 'x-service-hash': hash }, body });
+    const sent = await http(`${service.url}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-nonce': n, 'x-service-hash': hash },
+      body,
+    });
     expect(sent.status).toBe(202);
     expect(sent.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     await new Promise((r) => setTimeout(r, 300));
 
-    const lines = service.stdout().split('\n').filter((l) => l.trim().length > 0);
-    const records = lines.map((l) => JSON.parse(l) as { req?: { id?: string; headers?: Record<string, string> }; res?: { statusCode: number }; msg?: string });
+    const lines = service
+      .stdout()
+      .split('\n')
+      .filter((l) => l.trim().length > 0);
+    const records = lines.map(
+      (l) => JSON.parse(l) as { req?: { id?: string; headers?: Record<string, string> }; res?: { statusCode: number }; msg?: string },
+    );
     const first = records.find((r) => r.req?.id === 'req-test-1');
     expect(first).toMatchObject({ req: { id: 'req-test-1' }, res: { statusCode: 200 } });
     expect(first?.req?.headers?.authorization).toBe('[redacted]');
     expect(records.find((r) => r.req?.id === sent.headers['x-request-id'])?.req?.headers?.['x-service-hash']).toBe('[redacted]');
     const everything = service.stdout() + service.stderr();
-    for (const leaked of [password, Buffer.from(`ops:${password}`).toString('base64'), secret, hash, n]) expect(everything).not.toContain(leaked);
+    for (const leaked of [password, Buffer.from(`ops:${password}`).toString('base64'), secret, hash, n])
+      expect(everything).not.toContain(leaked);
   });
 });

@@ -53,7 +53,10 @@ describe('migrations started by several processes at once, with events arriving'
       }
     })();
     try {
-      const runs = await Promise.all([new MigratorService(ch, config).migrate(MIGRATIONS), new MigratorService(ch, config).migrate(MIGRATIONS)]);
+      const runs = await Promise.all([
+        new MigratorService(ch, config).migrate(MIGRATIONS),
+        new MigratorService(ch, config).migrate(MIGRATIONS),
+      ]);
       const storedWhenMigrated = stored;
       while (stored < storedWhenMigrated + 30) await new Promise((r) => setTimeout(r, 5));
       stop = true;
@@ -98,7 +101,9 @@ describe('the migration lock', () => {
 
   /** What a process holding the lock leaves in storage: the table named after it, and its heartbeats. */
   async function holdLock(ch: ClickHouseService, holder: string, lastBeatAgoMs: number) {
-    await ch.command(`CREATE TABLE ${ch.table(LOCK)} (holder String, at DateTime64(3, 'UTC')) ENGINE = MergeTree ORDER BY tuple() COMMENT '${holder}'`);
+    await ch.command(
+      `CREATE TABLE ${ch.table(LOCK)} (holder String, at DateTime64(3, 'UTC')) ENGINE = MergeTree ORDER BY tuple() COMMENT '${holder}'`,
+    );
     await ch.command(
       `INSERT INTO ${ch.table(LOCK)} SELECT {holder:String}, now64(3) - toIntervalMillisecond({ago:UInt32})
        SETTINGS insert_deduplication_token = '${randomUUID()}'`,
@@ -112,7 +117,10 @@ describe('the migration lock', () => {
       const dead = randomUUID();
       await holdLock(ch, dead, 10 * 60_000);
       expect(await new MigratorService(ch, config).migrate(MIGRATIONS)).toEqual(MIGRATIONS.map((m) => m.id));
-      const tables = await ch.query<{ name: string }>(`SELECT name FROM system.tables WHERE database = {db:String} AND name LIKE 'schema_migrations_lock%'`, { db: ch.database });
+      const tables = await ch.query<{ name: string }>(
+        `SELECT name FROM system.tables WHERE database = {db:String} AND name LIKE 'schema_migrations_lock%'`,
+        { db: ch.database },
+      );
       expect(tables.map((t) => t.name)).toEqual([`${LOCK}_stale_${dead.replace(/-/g, '')}`]); // released, the dead holder's kept aside
     } finally {
       await ch.onApplicationShutdown();

@@ -53,7 +53,7 @@ describe('multi-customer mode with BASE_DOMAIN (e2e over HTTP)', () => {
     expect((await keys({ ...host('shop1'), ...jwtHeader(claims) })).status).toBe(401);
   });
 
-  it("refuses an instance the customer does not have, though another customer has it", async () => {
+  it('refuses an instance the customer does not have, though another customer has it', async () => {
     const headers = { ...host('shop2'), ...basicHeader(shop2.basicLogin, shop2.basicPassword) };
     expect((await keys({ ...headers, 'x-service-instance': 'stage' })).status).toBe(401);
     expect((await keys({ ...headers, 'x-service-instance': 'live' })).status).toBe(200);
@@ -72,7 +72,8 @@ describe('unknown Host labels with BASE_DOMAIN (negative cache)', () => {
   });
   afterAll(() => t.close());
 
-  const keys = (label: string, headers: Record<string, string> = basicHeader()) => http(`${t.url}/secret`, { headers: { host: `${label}.api.example.test`, ...headers } });
+  const keys = (label: string, headers: Record<string, string> = basicHeader()) =>
+    http(`${t.url}/secret`, { headers: { host: `${label}.api.example.test`, ...headers } });
 
   it('costs at most one storage lookup within 5 s, however many requests and labels arrive', async () => {
     const before = customerLookups();
@@ -93,7 +94,11 @@ describe('unknown Host labels with BASE_DOMAIN (negative cache)', () => {
     await keys('shop2');
     // Another process (the CLI's customer:create on a ClickHouse server): its own repositories, the same storage.
     const ch = t.app.get(ClickHouseService);
-    const other = new ProvisioningService(t.app.get(AppConfig), new CustomersRepository(ch, new VersionClock(ch)), new ApiKeysRepository(ch, new VersionClock(ch)));
+    const other = new ProvisioningService(
+      t.app.get(AppConfig),
+      new CustomersRepository(ch, new VersionClock(ch)),
+      new ApiKeysRepository(ch, new VersionClock(ch)),
+    );
     const shop2 = await other.createCustomer('shop2', ['live']);
     const created = Date.now();
     let status = 0;

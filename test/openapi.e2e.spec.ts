@@ -41,14 +41,21 @@ describe('the OpenAPI document (/docs-json) and UI (/docs)', () => {
       for (const [method, op] of Object.entries(ops)) {
         expect([`${method} ${path}`, op.security?.length]).toEqual([`${method} ${path}`, 3]);
         expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['401', '403']));
-        expect(op.parameters?.map((p) => p.name)).toEqual(expect.arrayContaining(['X-Service-Nonce', 'X-Service-Hash', 'X-Service-Instance']));
+        expect(op.parameters?.map((p) => p.name)).toEqual(
+          expect.arrayContaining(['X-Service-Nonce', 'X-Service-Hash', 'X-Service-Instance']),
+        );
       }
     }
   });
 
   it('documents the query parameters and X-Total-Count of the lists', () => {
     const terms = doc.paths['/search-terms'].get;
-    expect(terms.parameters?.filter((p) => p.in === 'query').map((p) => p.name).sort()).toEqual(['_end', '_start', 'hits', 'includeBotTraffic', 'language', 'since']);
+    expect(
+      terms.parameters
+        ?.filter((p) => p.in === 'query')
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(['_end', '_start', 'hits', 'includeBotTraffic', 'language', 'since']);
     for (const path of ['/search-terms', '/notifications', '/entities/{type}']) {
       expect(doc.paths[path].get.responses['200'].headers).toHaveProperty('X-Total-Count');
     }

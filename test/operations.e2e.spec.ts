@@ -23,7 +23,13 @@ describe('probes and Prometheus metrics', () => {
   });
 
   it('counts accepted and rejected events, the rejection reason folded into a bounded label', async () => {
-    const body = JSON.stringify({ events: [{ phrase: 'm', language: 'en', hits: 1 }, { phrase: 'n', language: 'en', hits: -1 }, { phrase: 'o', language: 'en', hits: 1, colour: 'red' }] });
+    const body = JSON.stringify({
+      events: [
+        { phrase: 'm', language: 'en', hits: 1 },
+        { phrase: 'n', language: 'en', hits: -1 },
+        { phrase: 'o', language: 'en', hits: 1, colour: 'red' },
+      ],
+    });
     expect((await http(`${t.url}/events`, { method: 'POST', headers: hmacHeaders(LEGACY_SECRET, body), body })).status).toBe(202);
     const text = await metrics();
     expect(text).toMatch(/ingest_items_accepted_total\{kind="search-event",source="http"\} 1\n/);
@@ -43,10 +49,12 @@ describe('probes and Prometheus metrics', () => {
 
   it('counts webhook deliveries by outcome: one per save, by what happened to it', async () => {
     const json = { ...basicHeader(), 'content-type': 'application/json' };
-    const save = async (id: string) => expect((await http(`${t.url}/entities/menu/${id}`, { method: 'PUT', headers: json, body: '{}' })).status).toBe(201);
+    const save = async (id: string) =>
+      expect((await http(`${t.url}/entities/menu/${id}`, { method: 'PUT', headers: json, body: '{}' })).status).toBe(201);
     const outcomes = async () => {
       const text = await metrics();
-      const count = (outcome: string) => Number(new RegExp(`webhook_deliveries_total\\{outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+      const count = (outcome: string) =>
+        Number(new RegExp(`webhook_deliveries_total\\{outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
       return { disabled: count('disabled'), delivered: count('delivered'), failed: count('failed') };
     };
     const receiver = await new Receiver().start();
@@ -54,7 +62,11 @@ describe('probes and Prometheus metrics', () => {
       const start = await outcomes();
       await save('m1'); // no webhook configured yet
       expect(await outcomes()).toEqual({ ...start, disabled: start.disabled + 1 });
-      const configured = await http(`${t.url}/configuration`, { method: 'PUT', headers: json, body: JSON.stringify({ webhookConfig: { url: `${receiver.url}/hook` } }) });
+      const configured = await http(`${t.url}/configuration`, {
+        method: 'PUT',
+        headers: json,
+        body: JSON.stringify({ webhookConfig: { url: `${receiver.url}/hook` } }),
+      });
       expect(configured.status).toBe(200);
       await save('m2');
       expect(await outcomes()).toEqual({ ...start, disabled: start.disabled + 1, delivered: start.delivered + 1 });

@@ -61,7 +61,13 @@ describe('poison values on the embedded transport (e2e over HTTP)', () => {
   });
 
   it('rejects a poison field name (echoed in the reason) and stores the good ones', async () => {
-    const res = await post('/events', { events: [{ phrase: 'named well', language: 'en', hits: 3 }, { phrase: 'x', language: 'en', hits: 3, [LONE]: 1 }, { phrase: 'y', language: 'en', hits: 1, ['k'.repeat(5000)]: 1 }] });
+    const res = await post('/events', {
+      events: [
+        { phrase: 'named well', language: 'en', hits: 3 },
+        { phrase: 'x', language: 'en', hits: 3, [LONE]: 1 },
+        { phrase: 'y', language: 'en', hits: 1, ['k'.repeat(5000)]: 1 },
+      ],
+    });
     expect(res.status).toBe(202);
     expect(res.body.accepted).toBe(1);
     expect(res.body.rejected.map((r) => r.index)).toEqual([1, 2]);
@@ -71,10 +77,20 @@ describe('poison values on the embedded transport (e2e over HTTP)', () => {
 
   it('answers concurrent requests sharing one insert with their own results when one carries a poison value', async () => {
     const before = await storedCounts(t);
-    const good = (i: number) => ({ events: [{ phrase: `concurrent ${i}`, language: 'en', hits: 1 }, { phrase: `concurrent ${i}b`, language: 'en', hits: 1 }] });
+    const good = (i: number) => ({
+      events: [
+        { phrase: `concurrent ${i}`, language: 'en', hits: 1 },
+        { phrase: `concurrent ${i}b`, language: 'en', hits: 1 },
+      ],
+    });
     const answers = await Promise.all([
       post('/events', good(1)),
-      post('/events', { events: [{ phrase: 'fine', language: 'en', hits: 1 }, { phrase: LONE, language: 'en', hits: 1 }] }),
+      post('/events', {
+        events: [
+          { phrase: 'fine', language: 'en', hits: 1 },
+          { phrase: LONE, language: 'en', hits: 1 },
+        ],
+      }),
       post('/events', good(2)),
       post('/events', good(3)),
     ]);
@@ -85,7 +101,17 @@ describe('poison values on the embedded transport (e2e over HTTP)', () => {
   });
 
   it('rejects poison document ids and keeps the good documents', async () => {
-    const res = await post('/documents', { documents: [{ id: 'good-doc', rating: 0.5 }, { id: `doc${LONE}`, rating: 0.5 }, { id: 'x\u0000y', rating: 0.1 }] }, 'PUT');
+    const res = await post(
+      '/documents',
+      {
+        documents: [
+          { id: 'good-doc', rating: 0.5 },
+          { id: `doc${LONE}`, rating: 0.5 },
+          { id: 'x\u0000y', rating: 0.1 },
+        ],
+      },
+      'PUT',
+    );
     expect(res.status).toBe(202);
     expect(res.body).toEqual({
       accepted: 1,
@@ -99,11 +125,26 @@ describe('poison values on the embedded transport (e2e over HTTP)', () => {
   it('isolates a row the store refuses into rejected_events and stores the rest of the insert (safety net)', async () => {
     // A row that passed no validation (written directly), as a value the validation does not know would be.
     const row = (phrase: string, i: number): SearchEventRow => ({
-      event_id: randomUUID(), customer: 'net', instance: 'live', ts: chDateTime(), phrase, raw_phrase: phrase, language: 'en', hits: 1,
-      bot: false, session_hash: '', source: 'kafka', topic: 'net', partition: 0, offset: i, received_at: chDateTime(),
+      event_id: randomUUID(),
+      customer: 'net',
+      instance: 'live',
+      ts: chDateTime(),
+      phrase,
+      raw_phrase: phrase,
+      language: 'en',
+      hits: 1,
+      bot: false,
+      session_hash: '',
+      source: 'kafka',
+      topic: 'net',
+      partition: 0,
+      offset: i,
+      received_at: chDateTime(),
     });
     const rows = Array.from({ length: 40 }, (_, i) => row(i === 17 ? LONE : `net ${i}`, i));
-    const refused = await t.app.get(IngestWriter).write({ table: 'search_events', kind: 'search-event', tokenSuffix: 'events' }, rows, [], 'net:0:0-39');
+    const refused = await t.app
+      .get(IngestWriter)
+      .write({ table: 'search_events', kind: 'search-event', tokenSuffix: 'events' }, rows, [], 'net:0:0-39');
     expect([...refused.keys()]).toEqual([rows[17]]);
     expect(await storedCounts(t, 'net')).toEqual({ events: 39, distinctEvents: 39, rollup: 39, rejected: 1 });
     const [rejected] = await rejectedRows(t, 'net');
@@ -119,7 +160,12 @@ describeKafka('poison values on Kafka (real broker protocol)', () => {
   let t: TestApp;
   beforeAll(async () => {
     broker = await startKafka({ [TOPIC]: 1, 'catalogue-documents': 1 });
-    t = await startApp({ KAFKA_BROKERS: broker.brokers, KAFKA_TOPIC_SEARCH_EVENTS: TOPIC, KAFKA_GROUP_ID: 'poison', KAFKA_SESSION_TIMEOUT_MS: '6000' });
+    t = await startApp({
+      KAFKA_BROKERS: broker.brokers,
+      KAFKA_TOPIC_SEARCH_EVENTS: TOPIC,
+      KAFKA_GROUP_ID: 'poison',
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -131,7 +177,11 @@ describeKafka('poison values on Kafka (real broker protocol)', () => {
     const values: Array<string | Buffer> = [
       JSON.stringify({ ...base, phrase: LONE }),
       // The UTF-8 bytes of a lone surrogate (CESU-8) are not valid UTF-8.
-      Buffer.concat([Buffer.from('{"customer":"kpoison","instance":"live","language":"en","hits":1,"phrase":"a'), Buffer.from([0xed, 0xa0, 0xbd]), Buffer.from('"}')]),
+      Buffer.concat([
+        Buffer.from('{"customer":"kpoison","instance":"live","language":"en","hits":1,"phrase":"a'),
+        Buffer.from([0xed, 0xa0, 0xbd]),
+        Buffer.from('"}'),
+      ]),
       JSON.stringify({ ...base, phrase: 'nul\u0000' }),
       JSON.stringify({ ...base, phrase: MB.slice(0, 900_000) }),
       JSON.stringify({ ...base, phrase: 'ok', customer: `k${LONE}` }),
@@ -149,7 +199,10 @@ describeKafka('poison values on Kafka (real broker protocol)', () => {
       [5, 'unknown field a\ufffd'],
     ]);
     const ch = t.app.get(ClickHouseService);
-    const [tenantless] = await ch.query<{ reason: string }>(`SELECT reason FROM ${ch.table('rejected_events')} WHERE offset = 4 AND topic = {t:String}`, { t: TOPIC });
+    const [tenantless] = await ch.query<{ reason: string }>(
+      `SELECT reason FROM ${ch.table('rejected_events')} WHERE offset = 4 AND topic = {t:String}`,
+      { t: TOPIC },
+    );
     expect(tenantless.reason).toBe('customer is required (a lower-case name)');
   }, 60_000);
 });

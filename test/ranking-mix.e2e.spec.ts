@@ -26,14 +26,25 @@ describe('PUT /documents and GET /ranking-mix-config/check-data (e2e over HTTP)'
     });
   };
   const check = async (inst: string) => {
-    const res = await http<Record<string, unknown>>(`${t.url}/ranking-mix-config/check-data`, { headers: { ...basicHeader(), 'x-service-instance': inst } });
+    const res = await http<Record<string, unknown>>(`${t.url}/ranking-mix-config/check-data`, {
+      headers: { ...basicHeader(), 'x-service-instance': inst },
+    });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(FIELDS);
     return res.body;
   };
   /** Documents d0..dn-1 with `values[i]` for the field `rating` (undefined = no data) and good data elsewhere. */
   const docs = (values: Array<number | null | undefined>) =>
-    values.map((rating, i) => ({ id: `d${i}`, rating, new: i % 2, sold: i / values.length, basket: 0.5 * (i % 2), view: i % 2, revenue: (i % 3) / 3, profit_margin: i % 2 }));
+    values.map((rating, i) => ({
+      id: `d${i}`,
+      rating,
+      new: i % 2,
+      sold: i / values.length,
+      basket: 0.5 * (i % 2),
+      view: i % 2,
+      revenue: (i % 3) / 3,
+      profit_margin: i % 2,
+    }));
   const rating = async (values: Array<number | null | undefined>) => {
     const inst = instance();
     expect((await put(inst, docs(values))).status).toBe(202);
@@ -120,9 +131,20 @@ describe('PUT /documents and GET /ranking-mix-config/check-data (e2e over HTTP)'
 
   it('answers 400 for more than 10,000 documents and needs the permissions', async () => {
     const inst = instance();
-    expect((await put(inst, Array.from({ length: 10_001 }, (_, i) => ({ id: `x${i}` })))).status).toBe(400);
-    expect((await http(`${t.url}/ranking-mix-config/check-data`, { headers: jwtHeader({ permissions: ['ranking-mix.read'] }) })).status).toBe(200);
-    expect((await http(`${t.url}/ranking-mix-config/check-data`, { headers: jwtHeader({ permissions: ['search.read'] }) })).status).toBe(403);
+    expect(
+      (
+        await put(
+          inst,
+          Array.from({ length: 10_001 }, (_, i) => ({ id: `x${i}` })),
+        )
+      ).status,
+    ).toBe(400);
+    expect(
+      (await http(`${t.url}/ranking-mix-config/check-data`, { headers: jwtHeader({ permissions: ['ranking-mix.read'] }) })).status,
+    ).toBe(200);
+    expect((await http(`${t.url}/ranking-mix-config/check-data`, { headers: jwtHeader({ permissions: ['search.read'] }) })).status).toBe(
+      403,
+    );
     expect((await http(`${t.url}/ranking-mix-config/check-data`, { headers: hmacHeaders(LEGACY_SECRET) })).status).toBe(403);
   });
 });

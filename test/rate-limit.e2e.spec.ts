@@ -15,7 +15,8 @@ describe('rate limiting per customer', () => {
   });
   afterAll(() => t.close());
 
-  const get = (c: GeneratedCredentials, path = '/secret') => http(`${t.url}${path}`, { headers: { ...host(c), ...basicHeader(c.basicLogin, c.basicPassword) } });
+  const get = (c: GeneratedCredentials, path = '/secret') =>
+    http(`${t.url}${path}`, { headers: { ...host(c), ...basicHeader(c.basicLogin, c.basicPassword) } });
 
   it('answers 429 with Retry-After past the limit, and the other customer is not affected', async () => {
     for (let i = 0; i < 5; i++) expect((await get(shop1)).status).toBe(200);
@@ -37,7 +38,13 @@ describe('failed authentication is limited apart, per client address', () => {
   let shop2: GeneratedCredentials;
   let secret: string;
   beforeAll(async () => {
-    t = await startApp({ BASE_DOMAIN, SERVICE_BASIC_AUTH: '', SERVICE_LEGACY_SECRET: '', RATE_LIMIT_PER_MINUTE: '30', AUTH_FAILURES_PER_MINUTE: '10' });
+    t = await startApp({
+      BASE_DOMAIN,
+      SERVICE_BASIC_AUTH: '',
+      SERVICE_LEGACY_SECRET: '',
+      RATE_LIMIT_PER_MINUTE: '30',
+      AUTH_FAILURES_PER_MINUTE: '10',
+    });
     shop1 = await t.app.get(ProvisioningService).createCustomer('shop1', ['live']);
     shop2 = await t.app.get(ProvisioningService).createCustomer('shop2', ['live']);
     secret = (await createKey(t.url, ['secret:read'], { ...host(shop1), ...basicHeader(shop1.basicLogin, shop1.basicPassword) })).secret;
@@ -47,7 +54,8 @@ describe('failed authentication is limited apart, per client address', () => {
   // Linux routes all of 127.0.0.0/8 to loopback: each address is a distinct client.
   const ATTACKER = '127.0.0.2';
   const CUSTOMER = '127.0.0.1';
-  const signed = (c: GeneratedCredentials, key: string, localAddress: string) => http(`${t.url}/secret`, { headers: { ...host(c), ...hmacHeaders(key) }, localAddress });
+  const signed = (c: GeneratedCredentials, key: string, localAddress: string) =>
+    http(`${t.url}/secret`, { headers: { ...host(c), ...hmacHeaders(key) }, localAddress });
 
   it("40 bad signatures from one address never make the customer's valid requests from another address a 429", async () => {
     const statuses: number[] = [];
@@ -61,12 +69,17 @@ describe('failed authentication is limited apart, per client address', () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
-    expect(limited.body).toEqual({ statusCode: 429, error: 'Too Many Requests', message: expect.stringMatching(/failed authentications from this address/) as unknown });
+    expect(limited.body).toEqual({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: expect.stringMatching(/failed authentications from this address/) as unknown,
+    });
     expect((await signed(shop1, secret, '127.0.0.3')).status).toBe(200);
   });
 
   it("failed authentications never spend the customer's budget; authenticated requests do", async () => {
-    const basic = (password: string, localAddress: string) => http(`${t.url}/secret`, { headers: { ...host(shop2), ...basicHeader(shop2.basicLogin, password) }, localAddress });
+    const basic = (password: string, localAddress: string) =>
+      http(`${t.url}/secret`, { headers: { ...host(shop2), ...basicHeader(shop2.basicLogin, password) }, localAddress });
     for (let i = 0; i < 40; i++) await basic('wrong-password', '127.0.0.4');
     const statuses: number[] = [];
     for (let i = 0; i < 31; i++) statuses.push((await basic(shop2.basicPassword, CUSTOMER)).status);
@@ -74,7 +87,8 @@ describe('failed authentication is limited apart, per client address', () => {
   });
 
   it('counts an unknown customer (Host label) as a failed authentication of the address', async () => {
-    const unknown = () => http(`${t.url}/secret`, { headers: { host: `nosuch.${BASE_DOMAIN}`, ...basicHeader() }, localAddress: '127.0.0.5' });
+    const unknown = () =>
+      http(`${t.url}/secret`, { headers: { host: `nosuch.${BASE_DOMAIN}`, ...basicHeader() }, localAddress: '127.0.0.5' });
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) statuses.push((await unknown()).status);
     expect(statuses).toEqual([...Array<number>(10).fill(401), 429]);

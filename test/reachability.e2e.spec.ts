@@ -52,11 +52,14 @@ describeKafka('every app listens on HOST (built processes)', () => {
     });
   const portOf = (s: Service) => new URL(s.url).port;
 
-  it.each(Object.keys(APPS) as Array<keyof typeof APPS>)('%s answers on a non-loopback address of the machine by default (HOST=0.0.0.0)', async (app) => {
-    service = await start(app);
-    expect(await live(externalAddress(), portOf(service))).toBe(200);
-    expect(await live('127.0.0.1', portOf(service))).toBe(200);
-  });
+  it.each(Object.keys(APPS) as Array<keyof typeof APPS>)(
+    '%s answers on a non-loopback address of the machine by default (HOST=0.0.0.0)',
+    async (app) => {
+      service = await start(app);
+      expect(await live(externalAddress(), portOf(service))).toBe(200);
+      expect(await live('127.0.0.1', portOf(service))).toBe(200);
+    },
+  );
 
   it.each(Object.keys(APPS) as Array<keyof typeof APPS>)('%s with HOST=127.0.0.1 answers on loopback only', async (app) => {
     service = await start(app, { HOST: '127.0.0.1' });

@@ -18,7 +18,11 @@ describe('GET /search-terms (e2e over HTTP)', () => {
 
   const send = async (events: object[]) => {
     const body = JSON.stringify({ events });
-    const res = await http<{ accepted: number; rejected: unknown[] }>(`${t.url}/events`, { method: 'POST', headers: hmacHeaders(LEGACY_SECRET, body), body });
+    const res = await http<{ accepted: number; rejected: unknown[] }>(`${t.url}/events`, {
+      method: 'POST',
+      headers: hmacHeaders(LEGACY_SECRET, body),
+      body,
+    });
     expect(res.body.rejected).toEqual([]);
   };
   const many = (n: number, event: object) => Array.from({ length: n }, () => event);
@@ -26,7 +30,9 @@ describe('GET /search-terms (e2e over HTTP)', () => {
   const counts = async (query: string) => Object.fromEntries((await terms(query)).body.map((x) => [x.search_phrase, x.count]));
 
   it('pages add up to X-Total-Count without overlap, ordered by count desc then phrase asc', async () => {
-    const events = Array.from({ length: 25 }, (_, i) => many(1 + (i % 7), { phrase: `page term ${String.fromCharCode(97 + i)}`, language: 'pa', hits: 1 })).flat();
+    const events = Array.from({ length: 25 }, (_, i) =>
+      many(1 + (i % 7), { phrase: `page term ${String.fromCharCode(97 + i)}`, language: 'pa', hits: 1 }),
+    ).flat();
     await send(events);
     const all = await terms('?language=pa&_end=1000');
     expect(all.status).toBe(200);
@@ -73,7 +79,10 @@ describe('GET /search-terms (e2e over HTTP)', () => {
   });
 
   it('splits one phrase between hits=true and hits=false', async () => {
-    await send([...many(3, { phrase: 'red dress', language: 'hs', hits: 4 }), ...many(2, { phrase: 'red dress', language: 'hs', hits: 0 })]);
+    await send([
+      ...many(3, { phrase: 'red dress', language: 'hs', hits: 4 }),
+      ...many(2, { phrase: 'red dress', language: 'hs', hits: 0 }),
+    ]);
     const found = await terms('?language=hs&hits=true');
     const missing = await terms('?language=hs&hits=false');
     expect(found.body.map((x) => [x.search_phrase, x.count, x.status])).toEqual([['red dress', 3, null]]);
@@ -110,16 +119,25 @@ describe('GET /search-terms (e2e over HTTP)', () => {
 
   it('marks a zero-result term handled while a synonym handles it, and unhandled when it is deleted', async () => {
     await send([...many(2, { phrase: 'Winter Boots', language: 'zr', hits: 0 }), { phrase: 'snow shoes', language: 'zr', hits: 0 }]);
-    const status = async (query = '?language=zr&hits=false') => Object.fromEntries((await terms(query)).body.map((x) => [x.search_phrase, x.status]));
+    const status = async (query = '?language=zr&hits=false') =>
+      Object.fromEntries((await terms(query)).body.map((x) => [x.search_phrase, x.status]));
     expect(await status()).toEqual({ 'winter boots': { handled: false, handlers: [] }, 'snow shoes': { handled: false, handlers: [] } });
-    const save = (path: string, body: object) => http(`${t.url}${path}`, { method: 'PUT', headers: { ...basicHeader(), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const save = (path: string, body: object) =>
+      http(`${t.url}${path}`, {
+        method: 'PUT',
+        headers: { ...basicHeader(), 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     expect((await save('/entities/synonym/syn-1', { searchPhrases: ['WINTER  boots'] })).status).toBe(201);
     expect((await save('/entities/landingpage/lp-en', { searchPhrases: ['snow shoes'], language: 'en' })).status).toBe(201);
     expect(await status()).toEqual({
       'winter boots': { handled: true, handlers: [{ type: 'synonym', id: 'syn-1' }] },
       'snow shoes': { handled: false, handlers: [] }, // handled in English only
     });
-    expect((await status('?hits=false&_end=1000'))['snow shoes']).toEqual({ handled: true, handlers: [{ type: 'landingpage', id: 'lp-en' }] });
+    expect((await status('?hits=false&_end=1000'))['snow shoes']).toEqual({
+      handled: true,
+      handlers: [{ type: 'landingpage', id: 'lp-en' }],
+    });
     await save('/entities/synonym/syn-1?autosave=true', { searchPhrases: [] });
     expect((await status())['winter boots']?.handled).toBe(true);
     expect((await http(`${t.url}/entities/synonym/syn-1`, { method: 'DELETE', headers: basicHeader() })).status).toBe(200);

@@ -10,7 +10,15 @@ const BASES = ['blue hat', 'red shoes', 'grün', 'ärmel', 'x', 'winter coat'];
 const phrase = fc
   .tuple(fc.constantFrom(...BASES), fc.constantFrom('lower', 'upper', 'spaced', 'nfd', 'title'))
   .map(([base, style]) =>
-    style === 'upper' ? base.toUpperCase() : style === 'spaced' ? `  ${base.replace(' ', '   ')} ` : style === 'nfd' ? base.normalize('NFD') : style === 'title' ? base[0].toUpperCase() + base.slice(1) : base,
+    style === 'upper'
+      ? base.toUpperCase()
+      : style === 'spaced'
+        ? `  ${base.replace(' ', '   ')} `
+        : style === 'nfd'
+          ? base.normalize('NFD')
+          : style === 'title'
+            ? base[0].toUpperCase() + base.slice(1)
+            : base,
   );
 
 const event = fc.record({
@@ -39,7 +47,10 @@ describe('GET /search-terms equals a raw-events count (property, fast-check)', (
   });
   afterAll(() => t.close());
 
-  async function raw(f: { since: number; language?: string; includeBotTraffic: boolean; hits: boolean }, now: number): Promise<Array<[string, number]>> {
+  async function raw(
+    f: { since: number; language?: string; includeBotTraffic: boolean; hits: boolean },
+    now: number,
+  ): Promise<Array<[string, number]>> {
     const ch = t.app.get(ClickHouseService);
     const from = Math.floor((now - f.since * DAY) / HOUR) * HOUR;
     const to = Math.floor(now / HOUR) * HOUR + HOUR;
@@ -56,24 +67,40 @@ describe('GET /search-terms equals a raw-events count (property, fast-check)', (
 
   it('for random events and random filter combinations', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(event, { minLength: 1, maxLength: 60 }), fc.array(filters, { minLength: 1, maxLength: 4 }), async (events, combos) => {
-        // Stay clear of an hour boundary between the raw window and the service's.
-        if (HOUR - (Date.now() % HOUR) < 5000) await new Promise((r) => setTimeout(r, HOUR - (Date.now() % HOUR) + 100));
-        const now = Date.now();
-        const body = JSON.stringify({
-          events: events.map((e) => ({ phrase: e.phrase, language: e.language, hits: e.hits, bot: e.bot, ts: Math.max(now - e.ageMs, now - 399 * DAY) })),
-        });
-        const sent = await http<{ accepted: number }>(`${t.url}/events`, { method: 'POST', headers: hmacHeaders(LEGACY_SECRET, body), body });
-        expect(sent.body.accepted).toBe(events.length);
-        for (const f of combos) {
-          const language = f.language ? `&language=${f.language}` : '';
-          const query = `since=${f.since}d&hits=${f.hits}&includeBotTraffic=${f.includeBotTraffic}${language}&_end=1000`;
-          const res = await http<Array<{ search_phrase: string; count: number }>>(`${t.url}/search-terms?${query}`, { headers: basicHeader() });
-          const expected = await raw(f, now);
-          expect(res.body.map((x) => [x.search_phrase, x.count])).toEqual(expected);
-          expect(Number(res.headers['x-total-count'])).toBe(expected.length);
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(event, { minLength: 1, maxLength: 60 }),
+        fc.array(filters, { minLength: 1, maxLength: 4 }),
+        async (events, combos) => {
+          // Stay clear of an hour boundary between the raw window and the service's.
+          if (HOUR - (Date.now() % HOUR) < 5000) await new Promise((r) => setTimeout(r, HOUR - (Date.now() % HOUR) + 100));
+          const now = Date.now();
+          const body = JSON.stringify({
+            events: events.map((e) => ({
+              phrase: e.phrase,
+              language: e.language,
+              hits: e.hits,
+              bot: e.bot,
+              ts: Math.max(now - e.ageMs, now - 399 * DAY),
+            })),
+          });
+          const sent = await http<{ accepted: number }>(`${t.url}/events`, {
+            method: 'POST',
+            headers: hmacHeaders(LEGACY_SECRET, body),
+            body,
+          });
+          expect(sent.body.accepted).toBe(events.length);
+          for (const f of combos) {
+            const language = f.language ? `&language=${f.language}` : '';
+            const query = `since=${f.since}d&hits=${f.hits}&includeBotTraffic=${f.includeBotTraffic}${language}&_end=1000`;
+            const res = await http<Array<{ search_phrase: string; count: number }>>(`${t.url}/search-terms?${query}`, {
+              headers: basicHeader(),
+            });
+            const expected = await raw(f, now);
+            expect(res.body.map((x) => [x.search_phrase, x.count])).toEqual(expected);
+            expect(Number(res.headers['x-total-count'])).toBe(expected.length);
+          }
+        },
+      ),
       { numRuns: Number(process.env.PROPERTY_RUNS ?? 25) },
     );
   }, 120_000);

@@ -55,13 +55,18 @@ describe('the latest command wins across processes whatever their clocks say', (
 
   it('a key created by a process an hour ahead and revoked by one an hour behind is revoked', async () => {
     const created = await withClockOffset(HOUR, () =>
-      http<{ id: string; secret: string }>(`${ahead.url}/secret`, { method: 'POST', ...json({ description: 'skewed', permissions: ['secret:read'] }) }),
+      http<{ id: string; secret: string }>(`${ahead.url}/secret`, {
+        method: 'POST',
+        ...json({ description: 'skewed', permissions: ['secret:read'] }),
+      }),
     );
     expect(created.status).toBe(201);
     const key = created.body;
     expect((await http(`${behind.url}/secret`, { headers: hmacHeaders(key.secret) })).status).toBe(200);
 
-    const revoked = await withClockOffset(-HOUR, () => http(`${behind.url}/secret/${key.id}`, { method: 'DELETE', headers: basicHeader() }));
+    const revoked = await withClockOffset(-HOUR, () =>
+      http(`${behind.url}/secret/${key.id}`, { method: 'DELETE', headers: basicHeader() }),
+    );
     expect(revoked.status).toBe(200);
 
     expect((await http(`${behind.url}/secret`, { headers: hmacHeaders(key.secret) })).status).toBe(401);
@@ -78,7 +83,9 @@ describe('the latest command wins across processes whatever their clocks say', (
   });
 
   it('the configuration saved last (by the process behind) is the configuration', async () => {
-    const first = await withClockOffset(HOUR, () => http(`${ahead.url}/configuration`, { method: 'PUT', ...json({ webhookConfig: { url: 'https://first.example.com/hook' } }) }));
+    const first = await withClockOffset(HOUR, () =>
+      http(`${ahead.url}/configuration`, { method: 'PUT', ...json({ webhookConfig: { url: 'https://first.example.com/hook' } }) }),
+    );
     expect(first.status).toBe(200);
     const second = await withClockOffset(-HOUR, () =>
       http(`${behind.url}/configuration`, { method: 'PUT', ...json({ webhookConfig: { url: 'https://second.example.com/hook' } }) }),
@@ -91,16 +98,22 @@ describe('the latest command wins across processes whatever their clocks say', (
   });
 
   it('an entity changed and then deleted by the process behind is changed, then deleted', async () => {
-    const created = await withClockOffset(HOUR, () => http(`${ahead.url}/entities/synonym/skew-1`, { method: 'PUT', ...json({ searchPhrases: ['alpha'] }) }));
+    const created = await withClockOffset(HOUR, () =>
+      http(`${ahead.url}/entities/synonym/skew-1`, { method: 'PUT', ...json({ searchPhrases: ['alpha'] }) }),
+    );
     expect(created.status).toBe(201);
-    const updated = await withClockOffset(-HOUR, () => http(`${behind.url}/entities/synonym/skew-1`, { method: 'PUT', ...json({ searchPhrases: ['beta'] }) }));
+    const updated = await withClockOffset(-HOUR, () =>
+      http(`${behind.url}/entities/synonym/skew-1`, { method: 'PUT', ...json({ searchPhrases: ['beta'] }) }),
+    );
     expect(updated.status).toBe(200);
     for (const app of [ahead, behind]) {
       const res = await http<{ searchPhrases: string[] }>(`${app.url}/entities/synonym/skew-1`, { headers: basicHeader() });
       expect(res.status).toBe(200);
       expect(res.body.searchPhrases).toEqual(['beta']);
     }
-    const deleted = await withClockOffset(-2 * HOUR, () => http(`${behind.url}/entities/synonym/skew-1`, { method: 'DELETE', headers: basicHeader() }));
+    const deleted = await withClockOffset(-2 * HOUR, () =>
+      http(`${behind.url}/entities/synonym/skew-1`, { method: 'DELETE', headers: basicHeader() }),
+    );
     expect(deleted.status).toBe(200);
     for (const app of [ahead, behind]) {
       expect((await http(`${app.url}/entities/synonym/skew-1`, { headers: basicHeader() })).status).toBe(404);

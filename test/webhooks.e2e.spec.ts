@@ -1,7 +1,19 @@
 import { basicHeader, http, startApp, type TestApp } from './support/test-app';
 import { Receiver } from './support/receiver';
 
-const TYPES = ['landingpage', 'component', 'menu', 'stream', 'filter', 'banner', 'category', 'synonym', 'antonym', 'recommendation', 'productfeed'];
+const TYPES = [
+  'landingpage',
+  'component',
+  'menu',
+  'stream',
+  'filter',
+  'banner',
+  'category',
+  'synonym',
+  'antonym',
+  'recommendation',
+  'productfeed',
+];
 const TIMEOUT_MS = 1000;
 
 describe('webhook delivery on entity changes (real receiver on loopback)', () => {
@@ -18,10 +30,15 @@ describe('webhook delivery on entity changes (real receiver on loopback)', () =>
   beforeEach(() => receiver.reset());
 
   const json = { ...basicHeader(), 'content-type': 'application/json' };
-  const configure = (url: string) => http(`${t.url}/configuration`, { method: 'PUT', headers: json, body: JSON.stringify({ webhookConfig: { url } }) });
-  const put = (path: string, body: unknown) => http<Record<string, unknown>>(`${t.url}${path}`, { method: 'PUT', headers: json, body: JSON.stringify(body) });
+  const configure = (url: string) =>
+    http(`${t.url}/configuration`, { method: 'PUT', headers: json, body: JSON.stringify({ webhookConfig: { url } }) });
+  const put = (path: string, body: unknown) =>
+    http<Record<string, unknown>>(`${t.url}${path}`, { method: 'PUT', headers: json, body: JSON.stringify(body) });
   const del = (path: string) => http<Record<string, unknown>>(`${t.url}${path}`, { method: 'DELETE', headers: basicHeader() });
-  const notifications = () => http<Array<{ kind: string; message: string; details: Record<string, unknown> }>>(`${t.url}/notifications?_end=1000`, { headers: basicHeader() });
+  const notifications = () =>
+    http<Array<{ kind: string; message: string; details: Record<string, unknown> }>>(`${t.url}/notifications?_end=1000`, {
+      headers: basicHeader(),
+    });
 
   beforeAll(async () => {
     expect((await configure(`${receiver.url}/hook?token=s3cret`)).status).toBe(200);
@@ -62,7 +79,9 @@ describe('webhook delivery on entity changes (real receiver on loopback)', () =>
     receiver.reset();
     const removed = await del('/entities/synonym?ids[]=x&ids[]=y&ids[]=unknown');
     expect(removed.body).toEqual({ ok: true, deleted: ['x', 'y'] });
-    expect(receiver.calls.map((c) => c.body)).toEqual([{ customer: 'demo', instance: 'live', type: 'synonym', ids: ['x', 'y'], action: 'remove' }]);
+    expect(receiver.calls.map((c) => c.body)).toEqual([
+      { customer: 'demo', instance: 'live', type: 'synonym', ids: ['x', 'y'], action: 'remove' },
+    ]);
   });
 
   it('sends nothing for an autosave, which leaves the saved state as it was', async () => {

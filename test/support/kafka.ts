@@ -31,7 +31,10 @@ export interface KafkaBroker {
 
 /** Starts a mock cluster with the given topics (name -> partitions) and connects a producer and an admin. */
 export async function startKafka(topics: Record<string, number>, brokerCount = 1): Promise<KafkaBroker> {
-  const child: ChildProcessWithoutNullStreams = spawn(KAFKA_MOCK, [String(brokerCount), ...Object.entries(topics).map(([t, p]) => `${t}:${p}`)]);
+  const child: ChildProcessWithoutNullStreams = spawn(KAFKA_MOCK, [
+    String(brokerCount),
+    ...Object.entries(topics).map(([t, p]) => `${t}:${p}`),
+  ]);
   const lines: string[] = [];
   let waiting: (() => void) | undefined;
   child.stdout.on('data', (chunk: Buffer) => {
@@ -93,7 +96,10 @@ export async function produceEvents(broker: KafkaBroker, topic: string, count: n
 
 /** True when the group has committed every message of the topic. */
 export async function caughtUp(broker: KafkaBroker, groupId: string, topic: string): Promise<boolean> {
-  const [ends, committed] = await Promise.all([broker.admin.fetchTopicOffsets(topic), broker.admin.fetchOffsets({ groupId, topics: [topic] })]);
+  const [ends, committed] = await Promise.all([
+    broker.admin.fetchTopicOffsets(topic),
+    broker.admin.fetchOffsets({ groupId, topics: [topic] }),
+  ]);
   const done = new Map(committed[0]?.partitions.map((p) => [p.partition, Number(p.offset)]) ?? []);
   return ends.every((e) => Number(e.high) === 0 || done.get(e.partition) === Number(e.high));
 }

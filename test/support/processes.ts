@@ -41,7 +41,12 @@ export interface Service {
 }
 
 /** Starts a built app as its own process (with `preload` scripts from test/support) and waits until /health answers. */
-export async function startService(entry: string, env: Record<string, string>, timeoutMs = 30_000, preload: string[] = []): Promise<Service> {
+export async function startService(
+  entry: string,
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+  preload: string[] = [],
+): Promise<Service> {
   const port = Number(env.PORT ?? (await freePort()));
   const args = [...preload.flatMap((p) => ['--require', path.join(__dirname, p)]), distEntry(entry)];
   const child = spawn(process.execPath, args, { env: cleanEnv({ ...env, PORT: String(port) }), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -79,7 +84,11 @@ export async function startService(entry: string, env: Record<string, string>, t
 }
 
 /** Runs a built script to completion. */
-export function runScript(entry: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runScript(
+  entry: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [distEntry(entry), ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

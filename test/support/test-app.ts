@@ -56,7 +56,11 @@ export function basicHeader(login = BASIC.login, password = BASIC.password): Rec
   return { authorization: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}` };
 }
 
-export function jwtHeader(claims: Record<string, unknown>, options: jwt.SignOptions = { expiresIn: 300 }, secret = JWT_SECRET): Record<string, string> {
+export function jwtHeader(
+  claims: Record<string, unknown>,
+  options: jwt.SignOptions = { expiresIn: 300 },
+  secret = JWT_SECRET,
+): Record<string, string> {
   return { authorization: `Bearer ${jwt.sign({ sub: 'user-1', ...claims }, secret, { algorithm: 'HS256', ...options })}` };
 }
 
@@ -85,7 +89,8 @@ export function http<T = unknown>(
 ): Promise<HttpResult<T>> {
   return new Promise((resolve, reject) => {
     // A body is always framed with Content-Length (Node sends DELETE and GET bodies unframed otherwise).
-    const headers = options.body === undefined ? options.headers : { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) };
+    const headers =
+      options.body === undefined ? options.headers : { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) };
     // localAddress: the client address the request comes from (127.0.0.2 etc. reach a loopback server on Linux).
     const req = request(url, { method: options.method ?? 'GET', headers, localAddress: options.localAddress }, (res) => {
       const chunks: Buffer[] = [];

@@ -55,7 +55,9 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     kinds: IntakeKinds,
   ) {
     for (const kind of kinds.all() as unknown as Array<IntakeKind<KafkaRow>>) {
-      const batcher = new InsertBatcher<KafkaRow>((rows, rejected, token) => this.writeWithRetry(kind, rows, rejected, token!), { lingerMs: 20 });
+      const batcher = new InsertBatcher<KafkaRow>((rows, rejected, token) => this.writeWithRetry(kind, rows, rejected, token!), {
+        lingerMs: 20,
+      });
       this.topics.set(kind.topic, { kind, batcher });
     }
   }
@@ -106,8 +108,12 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     consumer.on(consumer.events.HEARTBEAT, () => (this.abandoning = false));
     // kafkajs' offsetLag is what remains after the batch: when a batch starts, the batch itself waits too (so one
     // stuck on storage still shows); when it ends, only the remainder does.
-    consumer.on(consumer.events.START_BATCH_PROCESS, ({ payload }) => this.recordLag(payload.topic, payload.partition, Number(payload.offsetLag) + payload.batchSize));
-    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => this.recordLag(payload.topic, payload.partition, Number(payload.offsetLag), true));
+    consumer.on(consumer.events.START_BATCH_PROCESS, ({ payload }) =>
+      this.recordLag(payload.topic, payload.partition, Number(payload.offsetLag) + payload.batchSize),
+    );
+    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) =>
+      this.recordLag(payload.topic, payload.partition, Number(payload.offsetLag), true),
+    );
     // kafkajs restarts itself after retriable errors only; the consumer must resume alone after any crash.
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (payload.restart || this.stopping) return;
@@ -135,7 +141,9 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       this.assigned[topic] = [...(assignment[topic] ?? [])].sort((a, b) => a - b);
       this.logger.log(`assigned partitions ${this.assigned[topic].join(',') || '(none)'} of ${topic}`);
     }
-    this.progress.assign(Object.entries(this.assigned).flatMap(([topic, partitions]) => partitions.map((partition) => ({ topic, partition }))));
+    this.progress.assign(
+      Object.entries(this.assigned).flatMap(([topic, partitions]) => partitions.map((partition) => ({ topic, partition }))),
+    );
   }
 
   private recordLag(topic: string, partition: number, waiting: number, done = false): void {
@@ -167,7 +175,14 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
-  private async exactlyOnce({ batch, resolveOffset, commitOffsetsIfNecessary, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+  private async exactlyOnce({
+    batch,
+    resolveOffset,
+    commitOffsetsIfNecessary,
+    heartbeat,
+    isRunning,
+    isStale,
+  }: EachBatchPayload): Promise<void> {
     if (batch.isEmpty() || !isRunning() || isStale()) return;
     const { topic, partition, messages } = batch;
     const { kind, batcher } = this.topics.get(topic)!;
@@ -186,7 +201,8 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       const pending = ledger.verdict(offset, hash);
       const verdict = typeof pending === 'string' ? pending : await pending;
       if (verdict !== 'new') verdicts[verdict]++;
-      if (verdict !== 'stored') items.push(decodeMessage(message, { now, source: 'kafka', topic, partition, offset, timestamp: message.timestamp }, hash));
+      if (verdict !== 'stored')
+        items.push(decodeMessage(message, { now, source: 'kafka', topic, partition, offset, timestamp: message.timestamp }, hash));
     }
     const { rows: valid, rejected } = validateItems(kind, items);
     const rows: KafkaRow[] = [];
@@ -201,10 +217,16 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       if (versions) kind.order!(row, versions);
       rows.push(row);
     }
-    if (verdicts.duplicate > 0) this.logger.log(`${topic}:${partition}: ${verdicts.duplicate} events of ${first}-${last} repeat an event id stored within the last ${DEDUP_WINDOW} messages; skipping them`);
-    if (verdicts.stored > 0) this.logger.log(`${topic}:${partition}: ${verdicts.stored} offsets from ${first} to ${last} already stored; skipping them`);
+    if (verdicts.duplicate > 0)
+      this.logger.log(
+        `${topic}:${partition}: ${verdicts.duplicate} events of ${first}-${last} repeat an event id stored within the last ${DEDUP_WINDOW} messages; skipping them`,
+      );
+    if (verdicts.stored > 0)
+      this.logger.log(`${topic}:${partition}: ${verdicts.stored} offsets from ${first} to ${last} already stored; skipping them`);
     if (verdicts.replaced > 0) {
-      this.logger.warn(`${topic}:${partition}: ${verdicts.replaced} offsets from ${first} hold other messages than the ones stored there (topic recreated or cluster replaced); storing them`);
+      this.logger.warn(
+        `${topic}:${partition}: ${verdicts.replaced} offsets from ${first} hold other messages than the ones stored there (topic recreated or cluster replaced); storing them`,
+      );
     }
 
     // 2. Insert (shared with other partitions' batches), keeping the membership alive while it is retried.
@@ -232,7 +254,9 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     const { kind } = this.topics.get(topic)!;
     return {
       ledger: await PartitionLedger.open(this.offsets, kind.table, topic, partition),
-      recent: kind.eventId ? new RecentEventIds(await this.offsets.recentEventIds(topic, partition, first + DEDUP_WINDOW, 2 * DEDUP_WINDOW)) : undefined,
+      recent: kind.eventId
+        ? new RecentEventIds(await this.offsets.recentEventIds(topic, partition, first + DEDUP_WINDOW, 2 * DEDUP_WINDOW))
+        : undefined,
       versions: kind.order ? new VersionSequence(await this.offsets.lastDocumentVersion(topic, partition)) : undefined,
     };
   }
@@ -252,7 +276,8 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
           this.consumer?.pause([{ topic }]);
           paused = true;
         },
-        onFailure: (err, attempt, delay) => this.logger.warn(`insert failed (attempt ${attempt}, retry in ${Math.round(delay)} ms): ${(err as Error).message}`),
+        onFailure: (err, attempt, delay) =>
+          this.logger.warn(`insert failed (attempt ${attempt}, retry in ${Math.round(delay)} ms): ${(err as Error).message}`),
       });
     } finally {
       if (paused) {
@@ -271,10 +296,14 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       await this.admin.connect();
     }
     for (const topic of new Set(idle.map((p) => p.topic))) {
-      const [ends, committed] = await Promise.all([this.admin.fetchTopicOffsets(topic), this.admin.fetchOffsets({ groupId: this.config.kafka.groupId, topics: [topic] })]);
+      const [ends, committed] = await Promise.all([
+        this.admin.fetchTopicOffsets(topic),
+        this.admin.fetchOffsets({ groupId: this.config.kafka.groupId, topics: [topic] }),
+      ]);
       const done = new Map(committed[0]?.partitions.filter((p) => Number(p.offset) >= 0).map((p) => [p.partition, Number(p.offset)]) ?? []);
       for (const end of ends) {
-        if (idle.some((p) => p.topic === topic && p.partition === end.partition)) this.progress.lag(topic, end.partition, Math.max(0, Number(end.high) - (done.get(end.partition) ?? Number(end.low))));
+        if (idle.some((p) => p.topic === topic && p.partition === end.partition))
+          this.progress.lag(topic, end.partition, Math.max(0, Number(end.high) - (done.get(end.partition) ?? Number(end.low))));
       }
     }
   }

@@ -71,7 +71,11 @@ describe('decodeMessage', () => {
   });
 
   it('names a value that is not JSON, keeping its raw text', () => {
-    expect(decodeMessage(message('{"customer":"acme",'), origin, HASH)).toMatchObject({ raw: '{"customer":"acme",', problem: 'not JSON', messageHash: HASH });
+    expect(decodeMessage(message('{"customer":"acme",'), origin, HASH)).toMatchObject({
+      raw: '{"customer":"acme",',
+      problem: 'not JSON',
+      messageHash: HASH,
+    });
   });
 
   it('treats a message without a value as not JSON with empty raw text', () => {

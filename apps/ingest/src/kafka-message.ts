@@ -8,7 +8,11 @@ export type KafkaRow = IngestRow & { message_hash: string };
 
 /** Identifies a message within its partition across incarnations of the topic: its timestamp and value. */
 export function messageHash(message: Pick<KafkaMessage, 'timestamp' | 'value'>): string {
-  const digest = createHash('md5').update(message.timestamp).update('\n').update(message.value ?? Buffer.alloc(0)).digest();
+  const digest = createHash('md5')
+    .update(message.timestamp)
+    .update('\n')
+    .update(message.value ?? Buffer.alloc(0))
+    .digest();
   // UInt64 without 0, which marks rows stored before hashes were kept.
   return (digest.readBigUInt64BE(0) | 1n).toString();
 }

@@ -24,7 +24,13 @@ export class OffsetsRepository {
    * ('0' for rows written before hashes were kept). Documents are looked up in document_offsets, which keeps the
    * offsets of versions that merges removed from the documents table.
    */
-  async stored(table: OffsetTable, topic: string, partition: number, from: number, to: number): Promise<Array<{ offset: number; hash: string }>> {
+  async stored(
+    table: OffsetTable,
+    topic: string,
+    partition: number,
+    from: number,
+    to: number,
+  ): Promise<Array<{ offset: number; hash: string }>> {
     const where = `source = 'kafka' AND topic = {topic:String} AND partition = {partition:Int32} AND offset BETWEEN {from:Int64} AND {to:Int64}`;
     const rows = await this.ch.query<{ offset: string; hash: string }>(
       `SELECT offset, toString(message_hash) AS hash FROM ${this.ch.table(table === 'documents' ? 'document_offsets' : table)} WHERE ${where}

@@ -40,7 +40,7 @@ describe('PartitionLedger', () => {
     expect(await ledger.verdict(10, 'h10')).toBe('stored');
     const stored = repository.stored;
     repository.stored = async () => Promise.reject(new Error('storage down'));
-    await expect(Promise.resolve(ledger.verdict(2 * LEDGER_PAGE + 5, "x"))).rejects.toThrow('storage down');
+    await expect(Promise.resolve(ledger.verdict(2 * LEDGER_PAGE + 5, 'x'))).rejects.toThrow('storage down');
     repository.stored = stored;
     expect(await ledger.verdict(10, 'h10')).toBe('stored');
   });

@@ -21,14 +21,20 @@ describe('settledWithHeartbeats', () => {
     const abandon = jest.fn();
     let landed = false;
     const insert = new Promise<void>((resolve) => setTimeout(() => ((landed = true), resolve()), 1500));
-    const err = await settledWithHeartbeats(insert, { heartbeat: async () => undefined, owned: () => false, abandon }).catch((e: unknown) => e);
+    const err = await settledWithHeartbeats(insert, { heartbeat: async () => undefined, owned: () => false, abandon }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(BatchAbandonedError);
     expect([landed, abandon.mock.calls.length]).toEqual([true, 1]);
   });
 
   it('hands any other heartbeat failure to kafkajs as a rebalance, so it rejoins', async () => {
     const timeout = new Error('Request Heartbeat timed out');
-    const err = await settledWithHeartbeats(new Promise((r) => setTimeout(r, 1200)), { heartbeat: async () => Promise.reject(timeout), owned: () => true, abandon: jest.fn() }).catch((e: unknown) => e);
+    const err = await settledWithHeartbeats(new Promise((r) => setTimeout(r, 1200)), {
+      heartbeat: async () => Promise.reject(timeout),
+      owned: () => true,
+      abandon: jest.fn(),
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BatchAbandonedError);
   });
 
@@ -54,7 +60,10 @@ describe('retryUntilDone', () => {
 
   it('retries until the attempt succeeds', async () => {
     let calls = 0;
-    const result = await retryUntilDone(async () => (++calls < 3 ? Promise.reject(new Error('down')) : 'stored'), { abandoned: () => false, onFailure: jest.fn() });
+    const result = await retryUntilDone(async () => (++calls < 3 ? Promise.reject(new Error('down')) : 'stored'), {
+      abandoned: () => false,
+      onFailure: jest.fn(),
+    });
     expect([result, calls]).toEqual(['stored', 3]);
   });
 

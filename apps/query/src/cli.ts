@@ -23,7 +23,10 @@ async function main(argv: string[]): Promise<number> {
   return 2;
 }
 
-async function withContext<T>(config: AppConfig, work: (ctx: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>) => Promise<T>): Promise<T> {
+async function withContext<T>(
+  config: AppConfig,
+  work: (ctx: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>) => Promise<T>,
+): Promise<T> {
   @Module({ imports: [ConfigModule.forRoot(config), ClickHouseModule, AuthModule, NotificationsModule, MetricsModule, IntakeModule] })
   class CliModule {}
   const ctx = await NestFactory.createApplicationContext(CliModule, { logger: ['error', 'warn'] });

@@ -15,7 +15,16 @@ import { SecretsModule } from './secrets/secrets.module';
 @Module({
   imports: [
     AuthModule,
-    HealthModule, SecretsModule, EventsModule, ConfigurationModule, EntitiesModule, NotificationsFeatureModule, SearchTermsModule, DocumentsModule, RankingMixModule],
+    HealthModule,
+    SecretsModule,
+    EventsModule,
+    ConfigurationModule,
+    EntitiesModule,
+    NotificationsFeatureModule,
+    SearchTermsModule,
+    DocumentsModule,
+    RankingMixModule,
+  ],
   providers: [CredentialsBootstrap],
   exports: [CredentialsBootstrap],
 })

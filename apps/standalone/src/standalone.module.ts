@@ -11,6 +11,9 @@ import { QueryModule } from '@app/query';
 @Module({})
 export class StandaloneModule {
   static forRoot(config: AppConfig): DynamicModule {
-    return { module: StandaloneModule, imports: [CoreModule.forRoot(config), QueryModule, ...(config.kafka.brokers ? [IngestModule] : [])] };
+    return {
+      module: StandaloneModule,
+      imports: [CoreModule.forRoot(config), QueryModule, ...(config.kafka.brokers ? [IngestModule] : [])],
+    };
   }
 }

@@ -18,7 +18,11 @@ export const RequirePermission = (permission: Permission) =>
     ApiBasicAuth('basic'),
     ApiBearerAuth('jwt'),
     ApiHeader({ name: 'X-Service-Nonce', required: false, description: 'HMAC: 32 hex characters, used once' }),
-    ApiHeader({ name: 'X-Service-Hash', required: false, description: "HMAC: hex HMAC-SHA256 of nonce + ':' + body, keyed with the API key" }),
+    ApiHeader({
+      name: 'X-Service-Hash',
+      required: false,
+      description: "HMAC: hex HMAC-SHA256 of nonce + ':' + body, keyed with the API key",
+    }),
     ApiHeader({ name: 'X-Service-Instance', required: false, description: "Instance name; default: the customer's first instance" }),
     ApiResponse({ status: 400, description: 'Invalid input; the message names the problem' }),
     ApiResponse({ status: 401, description: 'Missing or invalid credentials, unknown customer or instance' }),

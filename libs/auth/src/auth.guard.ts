@@ -61,7 +61,13 @@ export class AuthGuard implements CanActivate {
     if (needed && !principal.permissions.has(needed)) {
       throw new AuthError('forbidden', `missing ${needed}`, `This credential lacks the permission ${needed}`);
     }
-    req.auth = { customer: customer.customer, instance, scheme: principal.scheme, permissions: principal.permissions, principal: principal.principal };
+    req.auth = {
+      customer: customer.customer,
+      instance,
+      scheme: principal.scheme,
+      permissions: principal.permissions,
+      principal: principal.principal,
+    };
     return true;
   }
 

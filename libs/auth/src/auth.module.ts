@@ -21,7 +21,9 @@ import { ProvisioningService } from './provisioning.service';
     ThrottlerModule.forRootAsync({
       inject: [AppConfig],
       // The throttler is named "default" so the answer carries a plain Retry-After header.
-      useFactory: (config: AppConfig) => ({ throttlers: [{ name: 'default', ttl: 60_000, limit: Math.max(1, config.rateLimitPerMinute) }] }),
+      useFactory: (config: AppConfig) => ({
+        throttlers: [{ name: 'default', ttl: 60_000, limit: Math.max(1, config.rateLimitPerMinute) }],
+      }),
     }),
   ],
   providers: [

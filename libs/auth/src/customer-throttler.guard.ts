@@ -28,6 +28,9 @@ export class CustomerThrottlerGuard extends ThrottlerGuard {
   }
 
   protected override shouldSkip(context: ExecutionContext): Promise<boolean> {
-    return Promise.resolve(this.config.rateLimitPerMinute === 0 || Boolean(this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, [context.getHandler(), context.getClass()])));
+    return Promise.resolve(
+      this.config.rateLimitPerMinute === 0 ||
+        Boolean(this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, [context.getHandler(), context.getClass()])),
+    );
   }
 }

@@ -52,7 +52,12 @@ export class CustomersRepository {
       { customer },
     );
     if (!rows[0]) return undefined;
-    const value = { customer: rows[0].customer, instances: rows[0].instances, basicLogin: rows[0].basic_login, basicPasswordHash: rows[0].basic_password_hash };
+    const value = {
+      customer: rows[0].customer,
+      instances: rows[0].instances,
+      basicLogin: rows[0].basic_login,
+      basicPasswordHash: rows[0].basic_password_hash,
+    };
     this.cache.set(customer, value);
     return value;
   }

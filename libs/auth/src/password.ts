@@ -1,7 +1,12 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
-const scryptAsync = promisify(scrypt) as (pw: string, salt: Buffer, len: number, opts: { N: number; r: number; p: number }) => Promise<Buffer>;
+const scryptAsync = promisify(scrypt) as (
+  pw: string,
+  salt: Buffer,
+  len: number,
+  opts: { N: number; r: number; p: number },
+) => Promise<Buffer>;
 const PARAMS = { N: 16384, r: 8, p: 1 };
 
 /** scrypt$N$r$p$salt$hash (base64). Slow on purpose; runs on the libuv pool, not the event loop. */

@@ -51,7 +51,13 @@ describe('ClickHouseService on the embedded engine', () => {
     it('sends async_insert = 0, deduplication on (and into the views) and a token of its own with each insert to a server', async () => {
       // A server-backed service at the client seam: nothing listens there, so the client's calls are answered here.
       const server = new ClickHouseService(loadConfig({ CLICKHOUSE_URL: 'http://127.0.0.1:9', CLICKHOUSE_DATABASE: 'x' }));
-      const names = ['async_insert', 'insert_deduplicate', 'deduplicate_insert', 'deduplicate_blocks_in_dependent_materialized_views', 'materialized_views_ignore_errors'];
+      const names = [
+        'async_insert',
+        'insert_deduplicate',
+        'deduplicate_insert',
+        'deduplicate_blocks_in_dependent_materialized_views',
+        'materialized_views_ignore_errors',
+      ];
       jest.spyOn(server.client, 'query').mockResolvedValue({ json: () => Promise.resolve(names.map((name) => ({ name }))) } as never);
       const insert = jest.spyOn(server.client, 'insert').mockResolvedValue({} as never);
       await server.insert('dedup', [{ id: 100 }], 'token-100');
@@ -82,10 +88,21 @@ describe('ClickHouseService on the embedded engine', () => {
       } finally {
         seen.restore();
       }
-      expect(seen.settings()).toEqual([{ insert_deduplication_token: 'token-103' }, { insert_deduplication_token: expect.any(String) as unknown }]);
+      expect(seen.settings()).toEqual([
+        { insert_deduplication_token: 'token-103' },
+        { insert_deduplication_token: expect.any(String) as unknown },
+      ]);
       const rows = await ch.query<{ name: string; value: string }>(
         `SELECT name, value FROM system.settings WHERE name IN {names:Array(String)} ORDER BY name`,
-        { names: ['async_insert', 'insert_deduplicate', 'deduplicate_insert', 'deduplicate_blocks_in_dependent_materialized_views', 'materialized_views_ignore_errors'] },
+        {
+          names: [
+            'async_insert',
+            'insert_deduplicate',
+            'deduplicate_insert',
+            'deduplicate_blocks_in_dependent_materialized_views',
+            'materialized_views_ignore_errors',
+          ],
+        },
       );
       expect(Object.fromEntries(rows.map((r) => [r.name, r.value]))).toEqual({
         async_insert: '0',
@@ -97,7 +114,13 @@ describe('ClickHouseService on the embedded engine', () => {
     });
 
     it('sends only settings the server knows: a 24.8 server has no deduplicate_insert (added in 26.2)', () => {
-      const known = new Set(['async_insert', 'insert_deduplicate', 'deduplicate_blocks_in_dependent_materialized_views', 'materialized_views_ignore_errors', 'insert_deduplication_token']);
+      const known = new Set([
+        'async_insert',
+        'insert_deduplicate',
+        'deduplicate_blocks_in_dependent_materialized_views',
+        'materialized_views_ignore_errors',
+        'insert_deduplication_token',
+      ]);
       expect(insertSettings(known, 't')).toEqual({
         async_insert: 0,
         insert_deduplicate: 1,

@@ -112,15 +112,17 @@ export class ClickHouseService implements OnApplicationShutdown {
     if (rows.length === 0) return;
     const known = await this.insertSettingNames();
     const token = dedupToken ?? randomUUID();
-    await this.run(() => this.client.insert({
-      table: this.table(table),
-      values: rows as T[],
-      format: 'JSONEachRow',
-      // The embedded engine keeps the pinned settings for its one session (set once, see insertSettingNames):
-      // its connection turns each setting into a SET statement parsed with the insert's whole body (measured:
-      // five of them slowed a 50,000-row insert by a third). A server gets them all with every insert.
-      clickhouse_settings: this.embedded ? { insert_deduplication_token: token } : insertSettings(known, token),
-    }));
+    await this.run(() =>
+      this.client.insert({
+        table: this.table(table),
+        values: rows as T[],
+        format: 'JSONEachRow',
+        // The embedded engine keeps the pinned settings for its one session (set once, see insertSettingNames):
+        // its connection turns each setting into a SET statement parsed with the insert's whole body (measured:
+        // five of them slowed a 50,000-row insert by a third). A server gets them all with every insert.
+        clickhouse_settings: this.embedded ? { insert_deduplication_token: token } : insertSettings(known, token),
+      }),
+    );
   }
 
   /** The pinned settings the store knows; on the embedded engine they are also set, once, for its session. */

@@ -53,7 +53,9 @@ export class MigrationLock {
   private async tryCreate(): Promise<boolean> {
     try {
       // The holder is a UUID of this process, safe to write into the statement (DDL takes no parameters).
-      await this.ch.command(`CREATE TABLE ${this.table} (holder String, at DateTime64(3, 'UTC')) ENGINE = MergeTree ORDER BY tuple() COMMENT '${this.holder}'`);
+      await this.ch.command(
+        `CREATE TABLE ${this.table} (holder String, at DateTime64(3, 'UTC')) ENGINE = MergeTree ORDER BY tuple() COMMENT '${this.holder}'`,
+      );
     } catch (err) {
       if ((err as { code?: string }).code === TABLE_ALREADY_EXISTS) return false;
       throw err;
@@ -75,10 +77,13 @@ export class MigrationLock {
   }
 
   private async currentHolder(): Promise<string | undefined> {
-    const rows = await this.ch.query<{ comment: string }>(`SELECT comment FROM system.tables WHERE database = {db:String} AND name = {name:String}`, {
-      db: this.ch.database,
-      name: LOCK,
-    });
+    const rows = await this.ch.query<{ comment: string }>(
+      `SELECT comment FROM system.tables WHERE database = {db:String} AND name = {name:String}`,
+      {
+        db: this.ch.database,
+        name: LOCK,
+      },
+    );
     return rows[0]?.comment;
   }
 

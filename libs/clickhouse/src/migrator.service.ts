@@ -38,7 +38,9 @@ export class MigratorService implements OnModuleInit {
       id String, applied_at DateTime64(3, 'UTC')
     ) ENGINE = ReplacingMergeTree ORDER BY id`);
     const pending = async () => {
-      const applied = new Set((await this.ch.query<{ id: string }>(`SELECT DISTINCT id FROM ${this.ch.table('schema_migrations')}`)).map((r) => r.id));
+      const applied = new Set(
+        (await this.ch.query<{ id: string }>(`SELECT DISTINCT id FROM ${this.ch.table('schema_migrations')}`)).map((r) => r.id),
+      );
       return migrations.filter((m) => !applied.has(m.id));
     };
     const done: string[] = [];

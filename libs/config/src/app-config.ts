@@ -1,6 +1,5 @@
 import { CONFIG_VARIABLES } from './variables';
 
-
 export class ConfigurationError extends Error {
   constructor(message: string) {
     super(message);

@@ -25,7 +25,11 @@ function configurationTable(readme: string): Row[] {
   expect(header).toBe('| variable | default | meaning |');
   expect(separator).toBe('|---|---|---|');
   return rows.map((line) => {
-    const cells = line.replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
+    const cells = line
+      .replace(/^\|/, '')
+      .replace(/\|$/, '')
+      .split('|')
+      .map((c) => c.trim());
     // One variable per row: a cell listing two ("`A`, `B`") or a stray | would shift the columns.
     expect(cells).toHaveLength(3);
     expect(cells[0]).toMatch(/^`[A-Z0-9_]+`$/);

@@ -64,7 +64,11 @@ describe('CONFIG_VARIABLES', () => {
   );
 
   it('has a refused example for exactly the variables that check their text', () => {
-    expect(Object.keys(BAD).sort()).toEqual(CONFIG_VARIABLES.filter((v) => v.value.problem).map((v) => v.name).sort());
+    expect(Object.keys(BAD).sort()).toEqual(
+      CONFIG_VARIABLES.filter((v) => v.value.problem)
+        .map((v) => v.name)
+        .sort(),
+    );
   });
 
   it.each(Object.entries(BAD))('%s=%p stops start-up with a line naming the variable, and only it', (name, text) => {

@@ -68,7 +68,10 @@ const listenAddress: ValueKind<string> = {
 
 /** Comma-separated items, blanks dropped; none at all counts as unset. */
 function list(value: string): string[] | undefined {
-  const items = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   return items.length > 0 ? items : undefined;
 }
 

@@ -57,7 +57,8 @@ export function validateDocument(input: unknown, ctx: DocumentContext): Validate
   const idProblem = typeof d.id === 'string' ? textProblem('id', d.id) : undefined;
   if (idProblem) return fail(idProblem);
   if (typeof d.id !== 'string' || !ID.test(d.id) || d.id.includes('\u0000')) return fail('id is required (1-500 characters, no spaces)');
-  if (d.language !== undefined && (typeof d.language !== 'string' || !LANGUAGE_PATTERN.test(d.language))) return fail('language must be letters and -, e.g. de or de-ch');
+  if (d.language !== undefined && (typeof d.language !== 'string' || !LANGUAGE_PATTERN.test(d.language)))
+    return fail('language must be letters and -, e.g. de or de-ch');
   if (d.deleted !== undefined && typeof d.deleted !== 'boolean') return fail('deleted must be a boolean');
   const values = {} as Record<BoostField, number | null>;
   for (const field of BOOST_FIELDS) {

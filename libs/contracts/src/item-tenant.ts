@@ -7,7 +7,6 @@ export interface TenantContext {
   instance?: string;
 }
 
-
 /**
  * The customer and instance an item belongs to. Over HTTP they come from the authenticated request (an item may
  * repeat them but not name others); on Kafka the item must carry both. Returns the reason when it cannot.

@@ -19,7 +19,15 @@ export interface RejectedEventRow {
 }
 
 /** A rejected item of an HTTP request, kept with its index. */
-export function rejectedHttpItem(customer: string, instance: string, kind: RejectedEventRow['kind'], index: number, item: unknown, reason: string, now: number): RejectedEventRow {
+export function rejectedHttpItem(
+  customer: string,
+  instance: string,
+  kind: RejectedEventRow['kind'],
+  index: number,
+  item: unknown,
+  reason: string,
+  now: number,
+): RejectedEventRow {
   return {
     customer,
     instance,

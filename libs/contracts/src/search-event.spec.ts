@@ -2,12 +2,28 @@ import { BotDetector } from './bot-detector';
 import { validateSearchEvent, type ValidationContext } from './search-event';
 
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');
-const http: ValidationContext = { now: NOW, retentionDays: 400, bots: new BotDetector(), source: 'http', customer: 'demo', instance: 'live' };
-const kafka: ValidationContext = { ...http, source: 'kafka', customer: undefined, instance: undefined, topic: 't', partition: 2, offset: 41 };
+const http: ValidationContext = {
+  now: NOW,
+  retentionDays: 400,
+  bots: new BotDetector(),
+  source: 'http',
+  customer: 'demo',
+  instance: 'live',
+};
+const kafka: ValidationContext = {
+  ...http,
+  source: 'kafka',
+  customer: undefined,
+  instance: undefined,
+  topic: 't',
+  partition: 2,
+  offset: 41,
+};
 const good = { phrase: '  Blue   HAT ', language: 'en', hits: 3 };
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-const SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const SAFARI =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 describe('BotDetector', () => {
   const bots = new BotDetector();
@@ -31,7 +47,20 @@ describe('BotDetector', () => {
 describe('validateSearchEvent', () => {
   it('normalises the phrase, keeps the raw one and fills the receive time', () => {
     const r = validateSearchEvent(good, http);
-    expect(r).toMatchObject({ ok: true, row: { phrase: 'blue hat', raw_phrase: '  Blue   HAT ', language: 'en', hits: 3, bot: false, customer: 'demo', instance: 'live', ts: '2026-11-21 12:00:00.000', source: 'http' } });
+    expect(r).toMatchObject({
+      ok: true,
+      row: {
+        phrase: 'blue hat',
+        raw_phrase: '  Blue   HAT ',
+        language: 'en',
+        hits: 3,
+        bot: false,
+        customer: 'demo',
+        instance: 'live',
+        ts: '2026-11-21 12:00:00.000',
+        source: 'http',
+      },
+    });
   });
 
   it('stores the session id only as a hash and not the user agent', () => {
@@ -46,7 +75,10 @@ describe('validateSearchEvent', () => {
   it('requires customer and instance on Kafka and keeps topic, partition and offset', () => {
     expect(validateSearchEvent(good, kafka)).toEqual({ ok: false, reason: 'customer is required (a lower-case name)' });
     const r = validateSearchEvent({ ...good, customer: 'shop1', instance: 'live' }, kafka);
-    expect(r).toMatchObject({ ok: true, row: { customer: 'shop1', instance: 'live', topic: 't', partition: 2, offset: 41, source: 'kafka' } });
+    expect(r).toMatchObject({
+      ok: true,
+      row: { customer: 'shop1', instance: 'live', topic: 't', partition: 2, offset: 41, source: 'kafka' },
+    });
   });
 
   it.each([
@@ -72,7 +104,10 @@ describe('validateSearchEvent', () => {
   });
 
   it('accepts ts as ISO-8601 and as epoch milliseconds, 500-character phrases and hits = 0', () => {
-    expect(validateSearchEvent({ ...good, ts: '2026-11-21T11:30:00.250+00:00' }, http)).toMatchObject({ ok: true, row: { ts: '2026-11-21 11:30:00.250' } });
+    expect(validateSearchEvent({ ...good, ts: '2026-11-21T11:30:00.250+00:00' }, http)).toMatchObject({
+      ok: true,
+      row: { ts: '2026-11-21 11:30:00.250' },
+    });
     expect(validateSearchEvent({ ...good, ts: NOW - 1000 }, http)).toMatchObject({ ok: true, row: { ts: '2026-11-21 11:59:59.000' } });
     expect(validateSearchEvent({ ...good, ts: NOW + 4 * 60 * 1000 }, http).ok).toBe(true);
     expect(validateSearchEvent({ ...good, phrase: 'ä'.repeat(500) }, http).ok).toBe(true);

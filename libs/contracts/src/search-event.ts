@@ -93,14 +93,19 @@ export function validateSearchEvent(input: unknown, ctx: ValidationContext): Val
 
   if (e.id !== undefined && (typeof e.id !== 'string' || !UUID.test(e.id))) return fail('id must be a UUID');
   if (typeof e.phrase !== 'string') return fail('phrase is required (a string)');
-  if (e.phrase.length > MAX_PHRASE_LENGTH * 2 || [...e.phrase].length > MAX_PHRASE_LENGTH) return fail(`phrase is longer than ${MAX_PHRASE_LENGTH} characters`);
+  if (e.phrase.length > MAX_PHRASE_LENGTH * 2 || [...e.phrase].length > MAX_PHRASE_LENGTH)
+    return fail(`phrase is longer than ${MAX_PHRASE_LENGTH} characters`);
   const phrase = normalisePhrase(e.phrase);
   if (phrase.length === 0) return fail('phrase is empty');
-  if (typeof e.language !== 'string' || !LANGUAGE_PATTERN.test(e.language)) return fail('language is required (letters and -, e.g. de or de-ch)');
-  if (typeof e.hits !== 'number' || !Number.isInteger(e.hits) || e.hits < 0 || e.hits > 0xffffffff) return fail('hits must be an integer >= 0');
-  if (e.userAgent !== undefined && (typeof e.userAgent !== 'string' || e.userAgent.length > 2000)) return fail('userAgent must be a string of at most 2000 characters');
+  if (typeof e.language !== 'string' || !LANGUAGE_PATTERN.test(e.language))
+    return fail('language is required (letters and -, e.g. de or de-ch)');
+  if (typeof e.hits !== 'number' || !Number.isInteger(e.hits) || e.hits < 0 || e.hits > 0xffffffff)
+    return fail('hits must be an integer >= 0');
+  if (e.userAgent !== undefined && (typeof e.userAgent !== 'string' || e.userAgent.length > 2000))
+    return fail('userAgent must be a string of at most 2000 characters');
   if (e.bot !== undefined && typeof e.bot !== 'boolean') return fail('bot must be a boolean');
-  if (e.sessionId !== undefined && (typeof e.sessionId !== 'string' || e.sessionId.length > 200)) return fail('sessionId must be a string of at most 200 characters');
+  if (e.sessionId !== undefined && (typeof e.sessionId !== 'string' || e.sessionId.length > 200))
+    return fail('sessionId must be a string of at most 200 characters');
   for (const field of ['phrase', 'userAgent', 'sessionId'] as const) {
     const problem = typeof e[field] === 'string' ? textProblem(field, e[field]) : undefined;
     if (problem) return fail(problem);

@@ -16,7 +16,14 @@ export class CoreModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CoreModule,
-      imports: [ConfigModule.forRoot(config), LoggingModule.forRoot(config), ClickHouseModule, AuthModule, HttpModule, CqrsModule.forRoot()],
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggingModule.forRoot(config),
+        ClickHouseModule,
+        AuthModule,
+        HttpModule,
+        CqrsModule.forRoot(),
+      ],
       providers: [
         {
           provide: APP_PIPE,

@@ -4,7 +4,14 @@ import { randomUUID } from 'node:crypto';
 import { AppError, AuthError, type ErrorCode } from '@app/errors';
 
 /** The one mapping of error codes (libs/errors) to HTTP statuses. */
-const STATUS_OF: Record<ErrorCode, number> = { invalid: 400, unauthenticated: 401, forbidden: 403, 'not-found': 404, conflict: 409, unavailable: 503 };
+const STATUS_OF: Record<ErrorCode, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  unavailable: 503,
+};
 
 /**
  * Maps every error to a JSON body `{ statusCode, error, message }`. Errors raised on purpose (AppError) get the
@@ -33,7 +40,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const response = exception.getResponse();
-      const body = typeof response === 'string' ? { statusCode: status, error: httpErrorName(status), message: response } : (response as Record<string, unknown>);
+      const body =
+        typeof response === 'string'
+          ? { statusCode: status, error: httpErrorName(status), message: response }
+          : (response as Record<string, unknown>);
       return { status, body };
     }
     // Fastify's own errors (FST_ERR_*, e.g. a malformed URL) carry their 4xx as statusCode.

@@ -27,7 +27,8 @@ export function jsonDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 91 || c === 123) max = Math.max(max, ++depth);
@@ -62,26 +63,31 @@ export function registerBodyLimits(fastify: FastifyInstance): void {
  */
 export function registerJsonBody(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: LARGE_BODY_LIMIT }, (req: FastifyRequest, body: Buffer | string, done) => {
-    const raw = Buffer.isBuffer(body) ? body : Buffer.from(body);
-    const limit = bodyLimitOf(req.method, req.routeOptions.url);
-    if (raw.length > limit) return done(tooLarge(limit), undefined);
-    // The guard reads it from the request object Nest hands to guards (the Fastify request).
-    (req as unknown as { rawBody?: Buffer }).rawBody = raw;
-    if (raw.length === 0) return done(null, undefined);
-    const type = req.headers['content-type'];
-    if (type && !JSON_TYPE.test(type)) return done(new UnsupportedMediaTypeException('Content-Type must be application/json'), undefined);
-    let text: string;
-    try {
-      text = utf8.decode(raw);
-    } catch {
-      return done(new BadRequestException('Request body is not valid UTF-8'), undefined);
-    }
-    if (jsonDepth(text) > MAX_JSON_DEPTH) return done(new BadRequestException(`JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch (e) {
-      done(new BadRequestException(`Malformed JSON body: ${(e as Error).message}`), undefined);
-    }
-  });
+  fastify.addContentTypeParser(
+    '*',
+    { parseAs: 'buffer', bodyLimit: LARGE_BODY_LIMIT },
+    (req: FastifyRequest, body: Buffer | string, done) => {
+      const raw = Buffer.isBuffer(body) ? body : Buffer.from(body);
+      const limit = bodyLimitOf(req.method, req.routeOptions.url);
+      if (raw.length > limit) return done(tooLarge(limit), undefined);
+      // The guard reads it from the request object Nest hands to guards (the Fastify request).
+      (req as unknown as { rawBody?: Buffer }).rawBody = raw;
+      if (raw.length === 0) return done(null, undefined);
+      const type = req.headers['content-type'];
+      if (type && !JSON_TYPE.test(type)) return done(new UnsupportedMediaTypeException('Content-Type must be application/json'), undefined);
+      let text: string;
+      try {
+        text = utf8.decode(raw);
+      } catch {
+        return done(new BadRequestException('Request body is not valid UTF-8'), undefined);
+      }
+      if (jsonDepth(text) > MAX_JSON_DEPTH)
+        return done(new BadRequestException(`JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+      try {
+        done(null, JSON.parse(text));
+      } catch (e) {
+        done(new BadRequestException(`Malformed JSON body: ${(e as Error).message}`), undefined);
+      }
+    },
+  );
 }

@@ -39,8 +39,10 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
     bodyLimit: LARGE_BODY_LIMIT,
     maxParamLength: 500,
     // Express-style ids[]=a&ids[]=b arrays, as the spec's DELETE /notifications uses them.
-    querystringParser: (query: string) => qs.parse(query, { arrayLimit: QUERY_ARRAY_LIMIT, parameterLimit: QUERY_ARRAY_LIMIT * 2, depth: 5, throwOnLimitExceeded: false }),
-    serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => createServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler),
+    querystringParser: (query: string) =>
+      qs.parse(query, { arrayLimit: QUERY_ARRAY_LIMIT, parameterLimit: QUERY_ARRAY_LIMIT * 2, depth: 5, throwOnLimitExceeded: false }),
+    serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) =>
+      createServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler),
     return503OnClosing: true,
     genReqId: (req: IncomingMessage) => requestIdFrom(req.headers),
   });

@@ -6,5 +6,9 @@ import { GracefulShutdown } from './graceful-shutdown.service';
 import { MetricsController } from './metrics.controller';
 
 /** The global exception filter (APP_FILTER, so tests and every app get it), graceful HTTP shutdown and /metrics. */
-@Module({ imports: [MetricsModule], controllers: [MetricsController], providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }, GracefulShutdown] })
+@Module({
+  imports: [MetricsModule],
+  controllers: [MetricsController],
+  providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }, GracefulShutdown],
+})
 export class HttpModule {}

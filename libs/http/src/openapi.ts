@@ -7,9 +7,17 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Search analytics')
     .setDescription('Search analytics and configuration backend for online shops. Errors are `{ statusCode, error, message }`.')
     .setVersion('0.1.0')
-    .addSecurity('hmac', { type: 'apiKey', in: 'header', name: 'X-Service-Hash', description: "hex HMAC-SHA256 of X-Service-Nonce + ':' + body, keyed with an API key's secret" })
+    .addSecurity('hmac', {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Service-Hash',
+      description: "hex HMAC-SHA256 of X-Service-Nonce + ':' + body, keyed with an API key's secret",
+    })
     .addBasicAuth({ type: 'http', scheme: 'basic', description: 'The instance credentials' }, 'basic')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Admin user token; permissions in dot notation' }, 'jwt')
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Admin user token; permissions in dot notation' },
+      'jwt',
+    )
     .build();
   return SwaggerModule.createDocument(app, config);
 }

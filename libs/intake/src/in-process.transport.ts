@@ -20,7 +20,13 @@ export class InProcessTransport extends IntakeTransport {
     super();
   }
 
-  async send<Row extends IngestRow>(kind: IntakeKind<Row>, customer: string, instance: string, batch: ValidatedBatch<Row>, items: readonly unknown[]): Promise<IntakeResult> {
+  async send<Row extends IngestRow>(
+    kind: IntakeKind<Row>,
+    customer: string,
+    instance: string,
+    batch: ValidatedBatch<Row>,
+    items: readonly unknown[],
+  ): Promise<IntakeResult> {
     const token = kind.retryToken?.(customer, instance, items);
     try {
       return intakeAnswer(batch, await this.batcher(kind).add(batch.rows, batch.rejected, { token }));
@@ -32,7 +38,9 @@ export class InProcessTransport extends IntakeTransport {
   private batcher<Row extends IngestRow>(kind: IntakeKind<Row>): InsertBatcher<Row> {
     let batcher = this.batchers.get(kind.table);
     if (!batcher) {
-      batcher = new InsertBatcher<IngestRow>((rows, rejected, token) => this.store.store(kind as unknown as IntakeKind, rows, rejected, token));
+      batcher = new InsertBatcher<IngestRow>((rows, rejected, token) =>
+        this.store.store(kind as unknown as IntakeKind, rows, rejected, token),
+      );
       this.batchers.set(kind.table, batcher);
     }
     return batcher as unknown as InsertBatcher<Row>;

@@ -21,7 +21,12 @@ export class IngestStore {
   ) {}
 
   /** Answers the rows the store refused (now in rejected_events), with the store's reason. */
-  async store<Row extends IngestRow>(kind: IntakeKind<Row>, rows: readonly Row[], rejected: readonly RejectedEventRow[], token?: string): Promise<Refused<Row>> {
+  async store<Row extends IngestRow>(
+    kind: IntakeKind<Row>,
+    rows: readonly Row[],
+    rejected: readonly RejectedEventRow[],
+    token?: string,
+  ): Promise<Refused<Row>> {
     const refused = await this.writer.write(kind, rows, rejected, token);
     for (const { customer, instance } of byInstance(rows).values()) this.versions.bump(customer, instance);
     if (kind.notifiesRejected) await this.notifyRejected(rejected);
@@ -32,7 +37,10 @@ export class IngestStore {
   private async notifyRejected(rejected: readonly RejectedEventRow[]): Promise<void> {
     for (const { customer, instance, reason, count } of byInstance(rejected.filter((r) => r.customer && r.instance)).values()) {
       await this.notifications
-        .recordThrottled(customer, instance, 'events-rejected', `Search events were rejected, e.g.: ${reason}`, { rejectedInBatch: count, example: reason })
+        .recordThrottled(customer, instance, 'events-rejected', `Search events were rejected, e.g.: ${reason}`, {
+          rejectedInBatch: count,
+          example: reason,
+        })
         .catch((err: Error) => this.logger.warn(`notification of rejected events for ${customer}/${instance} failed: ${err.message}`));
     }
   }

@@ -46,7 +46,12 @@ export class IngestWriter {
   ) {}
 
   /** Answers the rows the store refused (now in rejected_events) with the store's reason. */
-  async write<Row extends IngestRow>(target: IngestTarget, rows: readonly Row[], rejected: readonly RejectedEventRow[], token?: string): Promise<Refused<Row>> {
+  async write<Row extends IngestRow>(
+    target: IngestTarget,
+    rows: readonly Row[],
+    rejected: readonly RejectedEventRow[],
+    token?: string,
+  ): Promise<Refused<Row>> {
     // Rejected items first: once the accepted rows are stored, only a refused row can still fail the write.
     await this.ch.insert('rejected_events', rejected.map(storable), token && `${token}:rejected`);
     const stop = this.metrics.insertSeconds.startTimer({ table: target.table });
@@ -54,17 +59,28 @@ export class IngestWriter {
     await this.insertIsolating(target.table, rows, token && `${token}:${target.tokenSuffix}`, refused);
     stop();
     const refusedRows = refused.map(({ row, reason }) => storable(refusedRow(target.kind, row, reason)));
-    if (refused.length > 0) this.logger.warn(`${refused.length} row(s) refused by storage kept in rejected_events, e.g. ${refused[0].reason}`);
+    if (refused.length > 0)
+      this.logger.warn(`${refused.length} row(s) refused by storage kept in rejected_events, e.g. ${refused[0].reason}`);
     await this.ch.insert('rejected_events', refusedRows, token && `${token}:refused`);
     const allRejected = [...rejected, ...refusedRows];
     const stored = rows.length - refused.length;
     this.metrics.batchSize.observe({ table: target.table }, stored);
     if (stored > 0) this.metrics.itemsAccepted.inc({ kind: target.kind, source: rows[0].source }, stored);
-    if (allRejected.length > 0) this.metrics.rejected(target.kind, allRejected[0].source, allRejected.map((r) => r.reason));
+    if (allRejected.length > 0)
+      this.metrics.rejected(
+        target.kind,
+        allRejected[0].source,
+        allRejected.map((r) => r.reason),
+      );
     return new Map(refused.map((r) => [r.row, r.reason]));
   }
 
-  private async insertIsolating<Row extends object>(table: string, rows: readonly Row[], token: string | undefined, refused: Array<{ row: Row; reason: string }>): Promise<void> {
+  private async insertIsolating<Row extends object>(
+    table: string,
+    rows: readonly Row[],
+    token: string | undefined,
+    refused: Array<{ row: Row; reason: string }>,
+  ): Promise<void> {
     try {
       await this.ch.insert(table, rows, token);
     } catch (err) {
@@ -102,5 +118,11 @@ function refusedRow(kind: RejectedEventRow['kind'], row: IngestRow, reason: stri
 function storable(row: RejectedEventRow): RejectedEventRow {
   const texts = [row.customer, row.instance, row.raw, row.reason];
   if (texts.every((t) => t.isWellFormed())) return row;
-  return { ...row, customer: row.customer.toWellFormed(), instance: row.instance.toWellFormed(), raw: row.raw.toWellFormed(), reason: row.reason.toWellFormed() };
+  return {
+    ...row,
+    customer: row.customer.toWellFormed(),
+    instance: row.instance.toWellFormed(),
+    raw: row.raw.toWellFormed(),
+    reason: row.reason.toWellFormed(),
+  };
 }

@@ -160,10 +160,13 @@ describe('InsertBatcher', () => {
     const a2 = row('a2');
     const b1 = row('b1');
     const lookalike = row('a2');
-    const flush = jest.fn(async () => new Map([
-      [a2, 'storage refused the row: a2'],
-      [b1, 'storage refused the row: b1'],
-    ]));
+    const flush = jest.fn(
+      async () =>
+        new Map([
+          [a2, 'storage refused the row: a2'],
+          [b1, 'storage refused the row: b1'],
+        ]),
+    );
     const batcher = new InsertBatcher<Row>(flush);
     const [a, b, c] = await Promise.all([batcher.add([a1, a2], []), batcher.add([b1], []), batcher.add([lookalike], [])]);
     expect([...a]).toEqual([[a2, 'storage refused the row: a2']]);

@@ -63,7 +63,10 @@ export class InsertBatcher<Row> {
           batch.flatMap((p) => p.rejected),
           keys.length > 0 ? keys.sort().join(',') : undefined,
         );
-        for (const p of batch) p.resolve(refused.size === 0 ? refused : new Map(p.events.filter((row) => refused.has(row)).map((row) => [row, refused.get(row)!])));
+        for (const p of batch)
+          p.resolve(
+            refused.size === 0 ? refused : new Map(p.events.filter((row) => refused.has(row)).map((row) => [row, refused.get(row)!])),
+          );
       } catch (err) {
         for (const p of batch) p.reject(err);
       }

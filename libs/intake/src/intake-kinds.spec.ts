@@ -37,7 +37,17 @@ describe('IntakeKinds', () => {
     });
     // The ingest app rebuilds the same row from it.
     const again = kinds.events.validate(JSON.parse(value), { now: NOW + 5, source: 'kafka', topic: 't', partition: 0, offset: 1 });
-    expect(again).toMatchObject({ ok: true, row: { event_id: result.row.event_id, ts: result.row.ts, phrase: 'blue hat', language: 'en', bot: true, session_hash: result.row.session_hash } });
+    expect(again).toMatchObject({
+      ok: true,
+      row: {
+        event_id: result.row.event_id,
+        ts: result.row.ts,
+        phrase: 'blue hat',
+        language: 'en',
+        bot: true,
+        session_hash: result.row.session_hash,
+      },
+    });
   });
 
   it('keys an event without a session by its id', () => {
@@ -60,7 +70,10 @@ describe('IntakeKinds', () => {
     const item = { id: 'sku-1', rating: 0.5 };
     const result = kinds.documents.validate(item, fromHttp);
     if (!result.ok) throw new Error(result.reason);
-    expect(kinds.documents.message(item, result.row)).toEqual({ key: 'sku-1', value: '{"id":"sku-1","rating":0.5,"customer":"acme","instance":"shop"}' });
+    expect(kinds.documents.message(item, result.row)).toEqual({
+      key: 'sku-1',
+      value: '{"id":"sku-1","rating":0.5,"customer":"acme","instance":"shop"}',
+    });
   });
 
   it('versions a document from Kafka by its message time in ns plus its offset modulo 1e6', () => {

@@ -84,7 +84,15 @@ export class IntakeKinds {
       // ingest app builds the same row. Keyed by session (or event id): one busy shop spreads over all partitions.
       message: (item, row) => {
         const { sessionId } = itemFields(item);
-        const value = { ...itemFields(item), customer: row.customer, instance: row.instance, id: row.event_id, ts: fromChDateTime(row.ts), bot: row.bot, userAgent: undefined };
+        const value = {
+          ...itemFields(item),
+          customer: row.customer,
+          instance: row.instance,
+          id: row.event_id,
+          ts: fromChDateTime(row.ts),
+          bot: row.bot,
+          userAgent: undefined,
+        };
         return { key: typeof sessionId === 'string' ? sessionId : row.event_id, value: JSON.stringify(value) };
       },
       retryToken: eventsToken,
@@ -100,10 +108,16 @@ export class IntakeKinds {
       validate: (value, origin) =>
         validateDocument(value, {
           ...origin,
-          version: origin.timestamp === undefined ? nextVersion() : String(BigInt(origin.timestamp) * 1_000_000n + BigInt((origin.offset ?? 0) % 1_000_000)),
+          version:
+            origin.timestamp === undefined
+              ? nextVersion()
+              : String(BigInt(origin.timestamp) * 1_000_000n + BigInt((origin.offset ?? 0) % 1_000_000)),
         }),
       // Keyed by id: the writes of one document stay in one partition, in order.
-      message: (item, row) => ({ key: row.id, value: JSON.stringify({ ...itemFields(item), customer: row.customer, instance: row.instance }) }),
+      message: (item, row) => ({
+        key: row.id,
+        value: JSON.stringify({ ...itemFields(item), customer: row.customer, instance: row.instance }),
+      }),
       // VersionSequence keeps versions growing with the offsets whatever the producers' clocks say.
       order: (row, versions) => {
         row.version = versions.next(BigInt(row.version)).toString();

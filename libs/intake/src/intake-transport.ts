@@ -10,7 +10,13 @@ import type { IntakeResult, ValidatedBatch } from './validate-items';
  */
 export abstract class IntakeTransport {
   /** Answers once the accepted items are durable (in-process) or acknowledged by the broker (Kafka). */
-  abstract send<Row extends IngestRow>(kind: IntakeKind<Row>, customer: string, instance: string, batch: ValidatedBatch<Row>, items: readonly unknown[]): Promise<IntakeResult>;
+  abstract send<Row extends IngestRow>(
+    kind: IntakeKind<Row>,
+    customer: string,
+    instance: string,
+    batch: ValidatedBatch<Row>,
+    items: readonly unknown[],
+  ): Promise<IntakeResult>;
 }
 
 /** The 503 of a failed intake, logged with its cause (never shown). */

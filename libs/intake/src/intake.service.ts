@@ -20,7 +20,12 @@ export class IntakeService {
     return this.submit(this.kinds.documents, customer, instance, items);
   }
 
-  private submit<Row extends IngestRow>(kind: IntakeKind<Row>, customer: string, instance: string, items: readonly unknown[]): Promise<IntakeResult> {
+  private submit<Row extends IngestRow>(
+    kind: IntakeKind<Row>,
+    customer: string,
+    instance: string,
+    items: readonly unknown[],
+  ): Promise<IntakeResult> {
     return this.transport.send(kind, customer, instance, validateItems(kind, httpItems(customer, instance, items)), items);
   }
 }

@@ -38,7 +38,13 @@ export class KafkaTransport extends IntakeTransport {
     super();
   }
 
-  send<Row extends IngestRow>(kind: IntakeKind<Row>, customer: string, instance: string, batch: ValidatedBatch<Row>, items: readonly unknown[]): Promise<IntakeResult> {
+  send<Row extends IngestRow>(
+    kind: IntakeKind<Row>,
+    customer: string,
+    instance: string,
+    batch: ValidatedBatch<Row>,
+    items: readonly unknown[],
+  ): Promise<IntakeResult> {
     const token = kind.retryToken?.(customer, instance, items);
     if (!token) return this.accept(kind, customer, instance, batch, items);
     let result = this.inFlight.get(token);
@@ -75,7 +81,9 @@ export class KafkaTransport extends IntakeTransport {
       throw await failed(err, PRODUCE_FAILED);
     }
     if (token) {
-      await this.claims.record(customer, instance, token, claim, 'acked').catch((err: Error) => this.logger.warn(`the broker acknowledged request ${token} but recording it failed: ${err.message}`));
+      await this.claims
+        .record(customer, instance, token, claim, 'acked')
+        .catch((err: Error) => this.logger.warn(`the broker acknowledged request ${token} but recording it failed: ${err.message}`));
     }
     return answer;
   }
@@ -98,7 +106,11 @@ export class KafkaTransport extends IntakeTransport {
     }
   }
 
-  private async produce<Row extends IngestRow>(kind: IntakeKind<Row>, items: readonly unknown[], batch: ValidatedBatch<Row>): Promise<void> {
+  private async produce<Row extends IngestRow>(
+    kind: IntakeKind<Row>,
+    items: readonly unknown[],
+    batch: ValidatedBatch<Row>,
+  ): Promise<void> {
     if (batch.rows.length === 0) return;
     const messages = batch.rows.map((row, i) => kind.message(items[batch.indexes[i]], row));
     const producer = await this.kafka.producer();

@@ -23,6 +23,11 @@ export class SearchEventsRepository {
          (SELECT count() FROM ${this.ch.table('rejected_events')} WHERE customer = {c:String} AND kind = 'search-event') AS rejected`,
       { c: customer },
     );
-    return { events: Number(row.events), distinctEvents: Number(row.distinct_events), rollup: Number(row.rollup), rejected: Number(row.rejected) };
+    return {
+      events: Number(row.events),
+      distinctEvents: Number(row.distinct_events),
+      rollup: Number(row.rollup),
+      rejected: Number(row.rejected),
+    };
   }
 }

@@ -9,7 +9,18 @@ const NOW = 1_700_000_000_000;
 /** Accepts items that are numbers, as a row holding the number; rejects the rest with a reason naming the type. */
 function validateNumber(item: unknown, origin: ItemOrigin): { ok: true; row: Row } | { ok: false; reason: string } {
   if (typeof item !== 'number') return { ok: false, reason: `not a number: ${typeof item}` };
-  return { ok: true, row: { n: item, customer: origin.customer ?? '', instance: origin.instance ?? '', source: origin.source, topic: '', partition: -1, offset: -1 } };
+  return {
+    ok: true,
+    row: {
+      n: item,
+      customer: origin.customer ?? '',
+      instance: origin.instance ?? '',
+      source: origin.source,
+      topic: '',
+      partition: -1,
+      offset: -1,
+    },
+  };
 }
 
 function kindOf(kind: IntakeKind['kind'], validate = validateNumber): IntakeKind<Row> {
@@ -74,8 +85,23 @@ describe('validateItems', () => {
 
 describe('validateItems on Kafka messages', () => {
   const origin: ItemOrigin = { now: NOW, source: 'kafka', topic: 'search-events', partition: 3, offset: 42, timestamp: '1699999999000' };
-  const message = (value: unknown, extra: Partial<IntakeItem> = {}): IntakeItem => ({ value, origin, raw: JSON.stringify(value), messageHash: '7', ...extra });
-  const rejectedBase = { kind: 'search-event', source: 'kafka', topic: 'search-events', partition: 3, offset: 42, item_index: -1, received_at: '2023-11-14 22:13:20.000', message_hash: '7' };
+  const message = (value: unknown, extra: Partial<IntakeItem> = {}): IntakeItem => ({
+    value,
+    origin,
+    raw: JSON.stringify(value),
+    messageHash: '7',
+    ...extra,
+  });
+  const rejectedBase = {
+    kind: 'search-event',
+    source: 'kafka',
+    topic: 'search-events',
+    partition: 3,
+    offset: 42,
+    item_index: -1,
+    received_at: '2023-11-14 22:13:20.000',
+    message_hash: '7',
+  };
 
   it('gives an accepted row the hash of its message', () => {
     expect(validateItems(numbers, [message(5)]).rows).toEqual([expect.objectContaining({ n: 5, message_hash: '7' })]);
@@ -83,7 +109,9 @@ describe('validateItems on Kafka messages', () => {
 
   it('rejects a message that could not be decoded with its problem, its raw text and its offset, without validating it', () => {
     const validate = jest.fn(validateNumber);
-    const batch = validateItems(kindOf('search-event', validate), [message(undefined, { raw: '{"customer":"acme",', problem: 'not JSON' })]);
+    const batch = validateItems(kindOf('search-event', validate), [
+      message(undefined, { raw: '{"customer":"acme",', problem: 'not JSON' }),
+    ]);
     expect(batch.rejected).toEqual([{ ...rejectedBase, customer: '', instance: '', raw: '{"customer":"acme",', reason: 'not JSON' }]);
     expect(validate).not.toHaveBeenCalled();
   });
@@ -96,7 +124,13 @@ describe('validateItems on Kafka messages', () => {
   });
 
   it('leaves customer and instance empty when they are not strings, hold a lone surrogate or the value is no object', () => {
-    for (const value of [{ customer: 42, instance: { name: 'shop' } }, { customer: 'ac\ud800me', instance: 'sh\udfffop' }, null, 'acme', [{ customer: 'acme' }]]) {
+    for (const value of [
+      { customer: 42, instance: { name: 'shop' } },
+      { customer: 'ac\ud800me', instance: 'sh\udfffop' },
+      null,
+      'acme',
+      [{ customer: 'acme' }],
+    ]) {
       expect(validateItems(numbers, [message(value)]).rejected[0]).toMatchObject({ customer: '', instance: '' });
     }
   });

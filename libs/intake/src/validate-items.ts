@@ -62,7 +62,10 @@ export function validateItems<Row extends IngestRow>(kind: IntakeKind<Row>, item
  */
 function rejectedItem(kind: IntakeKind<IngestRow>, item: IntakeItem, index: number, reason: string): RejectedEventRow {
   const { origin } = item;
-  const named = origin.source === 'http' ? origin : ((typeof item.value === 'object' && item.value !== null ? item.value : {}) as Record<string, unknown>);
+  const named =
+    origin.source === 'http'
+      ? origin
+      : ((typeof item.value === 'object' && item.value !== null ? item.value : {}) as Record<string, unknown>);
   const name = (v: unknown) => (typeof v === 'string' && v.isWellFormed() ? v : '');
   return {
     customer: name(named.customer),

@@ -3,20 +3,61 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 
 /** Folds a rejection reason into a bounded label: field names and numbers must not create new series. */
 export function reasonLabel(reason: string): string {
-  return reason.replace(/^unknown field .*/, 'unknown field').replace(/\d+/g, 'N').slice(0, 80);
+  return reason
+    .replace(/^unknown field .*/, 'unknown field')
+    .replace(/\d+/g, 'N')
+    .slice(0, 80);
 }
 
 /** The service's Prometheus metrics (one registry per application, so tests and processes do not share). */
 @Injectable()
 export class MetricsService {
   readonly registry = new Registry();
-  readonly itemsAccepted = new Counter({ name: 'ingest_items_accepted_total', help: 'Events and documents accepted', labelNames: ['kind', 'source'], registers: [this.registry] });
-  readonly itemsRejected = new Counter({ name: 'ingest_items_rejected_total', help: 'Events and documents rejected, by reason', labelNames: ['kind', 'source', 'reason'], registers: [this.registry] });
-  readonly consumerLag = new Gauge({ name: 'ingest_consumer_lag', help: 'Messages behind the high watermark, per partition (at the last batch)', labelNames: ['topic', 'partition'], registers: [this.registry] });
-  readonly batchSize = new Histogram({ name: 'ingest_batch_size', help: 'Rows per insert', labelNames: ['table'], buckets: [1, 10, 100, 1000, 5000, 20000, 50000, 100000, 200000], registers: [this.registry] });
-  readonly insertSeconds = new Histogram({ name: 'clickhouse_insert_seconds', help: 'Duration of inserts', labelNames: ['table'], buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [this.registry] });
-  readonly webhookDeliveries = new Counter({ name: 'webhook_deliveries_total', help: 'Webhook calls by outcome', labelNames: ['outcome'], registers: [this.registry] });
-  readonly httpSeconds = new Histogram({ name: 'http_request_duration_seconds', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10], registers: [this.registry] });
+  readonly itemsAccepted = new Counter({
+    name: 'ingest_items_accepted_total',
+    help: 'Events and documents accepted',
+    labelNames: ['kind', 'source'],
+    registers: [this.registry],
+  });
+  readonly itemsRejected = new Counter({
+    name: 'ingest_items_rejected_total',
+    help: 'Events and documents rejected, by reason',
+    labelNames: ['kind', 'source', 'reason'],
+    registers: [this.registry],
+  });
+  readonly consumerLag = new Gauge({
+    name: 'ingest_consumer_lag',
+    help: 'Messages behind the high watermark, per partition (at the last batch)',
+    labelNames: ['topic', 'partition'],
+    registers: [this.registry],
+  });
+  readonly batchSize = new Histogram({
+    name: 'ingest_batch_size',
+    help: 'Rows per insert',
+    labelNames: ['table'],
+    buckets: [1, 10, 100, 1000, 5000, 20000, 50000, 100000, 200000],
+    registers: [this.registry],
+  });
+  readonly insertSeconds = new Histogram({
+    name: 'clickhouse_insert_seconds',
+    help: 'Duration of inserts',
+    labelNames: ['table'],
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly webhookDeliveries = new Counter({
+    name: 'webhook_deliveries_total',
+    help: 'Webhook calls by outcome',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+  readonly httpSeconds = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP requests by route and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    registers: [this.registry],
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });

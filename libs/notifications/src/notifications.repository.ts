@@ -33,7 +33,13 @@ export class NotificationsRepository {
     private readonly clock: VersionClock,
   ) {}
 
-  async record(customer: string, instance: string, kind: NotificationKind, message: string, details: Record<string, unknown> = {}): Promise<string> {
+  async record(
+    customer: string,
+    instance: string,
+    kind: NotificationKind,
+    message: string,
+    details: Record<string, unknown> = {},
+  ): Promise<string> {
     const id = randomUUID();
     const [version] = await this.clock.next();
     await this.ch.insert('notifications', [
@@ -46,7 +52,13 @@ export class NotificationsRepository {
    * At most one notification of this kind per instance per hour (kept in storage, so other processes and
    * restarts respect it too). Never throws: a notification must not fail the work it reports on.
    */
-  async recordThrottled(customer: string, instance: string, kind: NotificationKind, message: string, details: Record<string, unknown> = {}): Promise<void> {
+  async recordThrottled(
+    customer: string,
+    instance: string,
+    kind: NotificationKind,
+    message: string,
+    details: Record<string, unknown> = {},
+  ): Promise<void> {
     const key = `${customer}\u0000${instance}\u0000${kind}`;
     if (this.recent.has(key)) return;
     this.recent.set(key, true);
@@ -104,7 +116,17 @@ export class NotificationsRepository {
     const versions = await this.clock.next(existing.length);
     await this.ch.insert(
       'notifications',
-      existing.map((r, i) => ({ customer, instance, id: r.id, version: versions[i], kind: r.kind, message: r.message, details: r.details, deleted: true, created_at: r.created_at })),
+      existing.map((r, i) => ({
+        customer,
+        instance,
+        id: r.id,
+        version: versions[i],
+        kind: r.kind,
+        message: r.message,
+        details: r.details,
+        deleted: true,
+        created_at: r.created_at,
+      })),
     );
     return existing.length;
   }

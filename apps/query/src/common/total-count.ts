@@ -14,4 +14,7 @@ export function setTotalCount(res: HeaderTarget, total: number): void {
 
 /** Documents a paginated list's 200 with its X-Total-Count header. */
 export const ApiTotalCount = () =>
-  ApiResponse({ status: 200, headers: { [TOTAL_COUNT_HEADER]: { description: 'Number of items before pagination', schema: { type: 'integer' } } } });
+  ApiResponse({
+    status: 200,
+    headers: { [TOTAL_COUNT_HEADER]: { description: 'Number of items before pagination', schema: { type: 'integer' } } },
+  });

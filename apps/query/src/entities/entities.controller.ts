@@ -16,9 +16,17 @@ import { GetEntityQuery } from './get-entity.query';
 import { ListEntitiesQuery } from './list-entities.query';
 import { SaveEntitiesCommand, type SaveEntitiesResult } from './save-entities.command';
 
-const autosavePipe = new ParseBoolPipe({ optional: true, exceptionFactory: () => new DomainError('invalid', 'autosave must be true or false') });
+const autosavePipe = new ParseBoolPipe({
+  optional: true,
+  exceptionFactory: () => new DomainError('invalid', 'autosave must be true or false'),
+});
 
-const AUTOSAVE = { name: 'autosave', required: false, enum: ['true', 'false'], description: 'Store a revision only: no state change, no webhook call' };
+const AUTOSAVE = {
+  name: 'autosave',
+  required: false,
+  enum: ['true', 'false'],
+  description: 'Store a revision only: no state change, no webhook call',
+};
 
 function entityId(id: string): string {
   if (!ENTITY_ID.test(id)) throw new DomainError('invalid', 'id must be 1-200 characters of letters, digits and . _ : -');
@@ -38,7 +46,12 @@ export class EntitiesController {
   @Get()
   @RequirePermission('entities:read')
   @ApiTotalCount()
-  async list(@Auth() auth: AuthContext, @Param('type', EntityTypePipe) type: EntityType, @Query() page: PaginationDto, @Res({ passthrough: true }) res: FastifyReply): Promise<EntityView[]> {
+  async list(
+    @Auth() auth: AuthContext,
+    @Param('type', EntityTypePipe) type: EntityType,
+    @Query() page: PaginationDto,
+    @Res({ passthrough: true }) res: FastifyReply,
+  ): Promise<EntityView[]> {
     const { items, total } = await this.queries.execute(new ListEntitiesQuery(auth, type, page._start, page._end));
     setTotalCount(res, total);
     return items;
@@ -94,7 +107,11 @@ export class EntitiesController {
   @HttpCode(200)
   @RequirePermission('entities:write')
   @ApiQuery({ name: 'ids[]', type: [String], required: true, description: 'Repeated: ids[]=a&ids[]=b (at most 1,000)' })
-  async removeMany(@Auth() auth: AuthContext, @Param('type', EntityTypePipe) type: EntityType, @Req() req: FastifyRequest): Promise<{ ok: true; deleted: string[] }> {
+  async removeMany(
+    @Auth() auth: AuthContext,
+    @Param('type', EntityTypePipe) type: EntityType,
+    @Req() req: FastifyRequest,
+  ): Promise<{ ok: true; deleted: string[] }> {
     const deleted = await this.commands.execute(new DeleteEntitiesCommand(auth, type, idsFromQuery(req.query as Record<string, unknown>)));
     return { ok: true, deleted };
   }

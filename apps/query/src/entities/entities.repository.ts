@@ -49,10 +49,19 @@ export class EntitiesRepository {
     return new Map(rows.map((r) => [r.id, toView(type, r)]));
   }
 
-  async list(customer: string, instance: string, type: EntityType, start: number, end: number): Promise<{ items: EntityView[]; total: number }> {
+  async list(
+    customer: string,
+    instance: string,
+    type: EntityType,
+    start: number,
+    end: number,
+  ): Promise<{ items: EntityView[]; total: number }> {
     const params = { customer, instance, type, start, limit: end - start };
     const [rows, [{ total }]] = await Promise.all([
-      this.ch.query<EntityRow>(`SELECT * FROM (${this.current('')}) WHERE NOT deleted ORDER BY id LIMIT {limit:UInt32} OFFSET {start:UInt32}`, params),
+      this.ch.query<EntityRow>(
+        `SELECT * FROM (${this.current('')}) WHERE NOT deleted ORDER BY id LIMIT {limit:UInt32} OFFSET {start:UInt32}`,
+        params,
+      ),
       this.ch.query<{ total: string | number }>(`SELECT count() AS total FROM (${this.current('')}) WHERE NOT deleted`, params),
     ]);
     return { items: rows.map((r) => toView(type, r)), total: Number(total) };

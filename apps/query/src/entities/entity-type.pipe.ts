@@ -5,7 +5,8 @@ import { ENTITY_TYPES, isEntityType, type EntityType } from './entity-types';
 @Injectable()
 export class EntityTypePipe implements PipeTransform<string, EntityType> {
   transform(value: string): EntityType {
-    if (!isEntityType(value)) throw new DomainError('invalid', `Unknown entity type ${JSON.stringify(value)}; one of ${ENTITY_TYPES.join(', ')}`);
+    if (!isEntityType(value))
+      throw new DomainError('invalid', `Unknown entity type ${JSON.stringify(value)}; one of ${ENTITY_TYPES.join(', ')}`);
     return value;
   }
 }

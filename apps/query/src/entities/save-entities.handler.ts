@@ -28,7 +28,14 @@ export class SaveEntitiesHandler implements ICommandHandler<SaveEntitiesCommand>
       auth.customer,
       auth.instance,
       type,
-      items.map((i) => ({ id: i.id, kind: autosave ? 'autosave' : 'save', deleted: false, searchPhrases: i.searchPhrases ?? [], language: i.language, data: i.data ?? {} })),
+      items.map((i) => ({
+        id: i.id,
+        kind: autosave ? 'autosave' : 'save',
+        deleted: false,
+        searchPhrases: i.searchPhrases ?? [],
+        language: i.language,
+        data: i.data ?? {},
+      })),
       `${auth.scheme}:${auth.principal}`,
     );
     this.versions.bump(auth.customer, auth.instance);
@@ -43,7 +50,14 @@ export class SaveEntitiesHandler implements ICommandHandler<SaveEntitiesCommand>
     return {
       created,
       updated,
-      items: items.map((i) => ({ type, id: i.id, searchPhrases: i.searchPhrases ?? [], language: i.language?.toLowerCase() ?? null, data: i.data ?? {}, updatedAt })),
+      items: items.map((i) => ({
+        type,
+        id: i.id,
+        searchPhrases: i.searchPhrases ?? [],
+        language: i.language?.toLowerCase() ?? null,
+        data: i.data ?? {},
+        updatedAt,
+      })),
     };
   }
 }

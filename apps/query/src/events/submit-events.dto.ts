@@ -7,7 +7,12 @@ import { MAX_EVENTS_PER_REQUEST } from '@app/contracts';
  * index instead of failing the request.
  */
 export class SubmitEventsDto {
-  @ApiProperty({ type: 'array', items: { type: 'object' }, maxItems: MAX_EVENTS_PER_REQUEST, description: '{ phrase, language, hits, id?, ts?, bot?, userAgent?, sessionId? }' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object' },
+    maxItems: MAX_EVENTS_PER_REQUEST,
+    description: '{ phrase, language, hits, id?, ts?, bot?, userAgent?, sessionId? }',
+  })
   @IsArray()
   @ArrayMaxSize(MAX_EVENTS_PER_REQUEST)
   events!: unknown[];

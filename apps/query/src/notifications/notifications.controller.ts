@@ -21,7 +21,11 @@ export class NotificationsController {
   @Get()
   @RequirePermission('notifications:read')
   @ApiTotalCount()
-  async list(@Auth() auth: AuthContext, @Query() page: PaginationDto, @Res({ passthrough: true }) res: FastifyReply): Promise<NotificationView[]> {
+  async list(
+    @Auth() auth: AuthContext,
+    @Query() page: PaginationDto,
+    @Res({ passthrough: true }) res: FastifyReply,
+  ): Promise<NotificationView[]> {
     const { items, total } = await this.queries.execute(new ListNotificationsQuery(auth.customer, auth.instance, page._start, page._end));
     setTotalCount(res, total);
     return items;
@@ -33,7 +37,9 @@ export class NotificationsController {
   @RequirePermission('notifications:write')
   @ApiQuery({ name: 'ids[]', type: [String], required: true, description: 'Repeated: ids[]=a&ids[]=b (at most 1,000)' })
   async remove(@Auth() auth: AuthContext, @Req() req: FastifyRequest): Promise<{ ok: true }> {
-    await this.commands.execute(new DeleteNotificationsCommand(auth.customer, auth.instance, idsFromQuery(req.query as Record<string, unknown>)));
+    await this.commands.execute(
+      new DeleteNotificationsCommand(auth.customer, auth.instance, idsFromQuery(req.query as Record<string, unknown>)),
+    );
     return { ok: true };
   }
 }

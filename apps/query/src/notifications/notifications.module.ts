@@ -4,5 +4,9 @@ import { DeleteNotificationsHandler } from './delete-notifications.handler';
 import { ListNotificationsHandler } from './list-notifications.handler';
 import { NotificationsController } from './notifications.controller';
 
-@Module({ imports: [NotificationsModule], controllers: [NotificationsController], providers: [DeleteNotificationsHandler, ListNotificationsHandler] })
+@Module({
+  imports: [NotificationsModule],
+  controllers: [NotificationsController],
+  providers: [DeleteNotificationsHandler, ListNotificationsHandler],
+})
 export class NotificationsFeatureModule {}

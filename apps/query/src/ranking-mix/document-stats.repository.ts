@@ -36,7 +36,10 @@ export class DocumentStatsRepository {
     );
     const num = (v: string | number | null | undefined) => (v === null || v === undefined ? null : Number(v));
     const fields = Object.fromEntries(
-      BOOST_FIELDS.map((f) => [f, { withData: Number(row[`${f}_n`]), outOfRange: Number(row[`${f}_bad`]), min: num(row[`${f}_min`]), max: num(row[`${f}_max`]) }]),
+      BOOST_FIELDS.map((f) => [
+        f,
+        { withData: Number(row[`${f}_n`]), outOfRange: Number(row[`${f}_bad`]), min: num(row[`${f}_min`]), max: num(row[`${f}_max`]) },
+      ]),
     ) as Record<BoostField, FieldStats>;
     return { documents: Number(row.documents), fields };
   }

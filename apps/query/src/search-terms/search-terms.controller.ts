@@ -14,7 +14,11 @@ export class SearchTermsController {
   @Get()
   @RequirePermission('search:read')
   @ApiTotalCount()
-  async list(@Auth() auth: AuthContext, @Query() q: SearchTermsDto, @Res({ passthrough: true }) res: FastifyReply): Promise<SearchTermView[]> {
+  async list(
+    @Auth() auth: AuthContext,
+    @Query() q: SearchTermsDto,
+    @Res({ passthrough: true }) res: FastifyReply,
+  ): Promise<SearchTermView[]> {
     const { items, total } = await this.queries.execute(
       new SearchTermsQuery({
         customer: auth.customer,

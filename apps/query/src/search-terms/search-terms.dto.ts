@@ -20,7 +20,11 @@ export class SearchTermsDto extends PaginationDto {
   @IsIn(['true', 'false'], { message: 'includeBotTraffic must be true or false' })
   includeBotTraffic: 'true' | 'false' = 'false';
 
-  @ApiPropertyOptional({ enum: ['true', 'false'], default: 'true', description: 'true: terms that found results; false: zero-result terms with status' })
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    default: 'true',
+    description: 'true: terms that found results; false: zero-result terms with status',
+  })
   @IsOptional()
   @IsIn(['true', 'false'], { message: 'hits must be true or false' })
   hits: 'true' | 'false' = 'true';

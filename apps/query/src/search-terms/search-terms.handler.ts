@@ -45,11 +45,32 @@ export class SearchTermsHandler implements IQueryHandler<SearchTermsQuery> {
   private async compute(c: SearchTermsCriteria, window: TermsWindow): Promise<Answer> {
     const language = c.language?.toLowerCase();
     const { customer, instance, zeroHits, includeBots } = c;
-    const { rows, total } = await this.repository.terms({ customer, instance, zeroHits, includeBots, language, window, start: c.start, limit: c.end - c.start });
-    const handlers = zeroHits ? await this.repository.handlers(customer, instance, rows.map((r) => r.phrase), language) : undefined;
+    const { rows, total } = await this.repository.terms({
+      customer,
+      instance,
+      zeroHits,
+      includeBots,
+      language,
+      window,
+      start: c.start,
+      limit: c.end - c.start,
+    });
+    const handlers = zeroHits
+      ? await this.repository.handlers(
+          customer,
+          instance,
+          rows.map((r) => r.phrase),
+          language,
+        )
+      : undefined;
     const items = rows.map((r) => {
       const list = handlers?.get(r.phrase) ?? [];
-      return { id: termId(customer, instance, r.phrase), search_phrase: r.phrase, count: r.count, status: handlers ? { handled: list.length > 0, handlers: list } : null };
+      return {
+        id: termId(customer, instance, r.phrase),
+        search_phrase: r.phrase,
+        count: r.count,
+        status: handlers ? { handled: list.length > 0, handlers: list } : null,
+      };
     });
     return { items, total };
   }

@@ -34,7 +34,9 @@ export class SearchTermsRepository {
       limit: f.limit,
     };
     hours.forEach((h, i) => Object.assign(params, { [`hour_from_${i}`]: seconds(h.from), [`hour_to_${i}`]: seconds(h.to) }));
-    const inHours = hours.map((_, i) => `(hour >= toDateTime({hour_from_${i}:UInt32}, 'UTC') AND hour < toDateTime({hour_to_${i}:UInt32}, 'UTC'))`).join(' OR ');
+    const inHours = hours
+      .map((_, i) => `(hour >= toDateTime({hour_from_${i}:UInt32}, 'UTC') AND hour < toDateTime({hour_to_${i}:UInt32}, 'UTC'))`)
+      .join(' OR ');
     const common = `customer = {customer:String} AND instance = {instance:String} AND zero_hits = {zero_hits:UInt8} AND bot IN {bots:Array(UInt8)}
       ${f.language ? 'AND language = {language:String}' : ''}`;
     const source = `
@@ -57,7 +59,12 @@ export class SearchTermsRepository {
    * Entities whose searchPhrases (normalised) contain one of the phrases: those with the filter's language or
    * no language, or any language when there is no filter.
    */
-  async handlers(customer: string, instance: string, phrases: readonly string[], language?: string): Promise<Map<string, Array<{ type: string; id: string }>>> {
+  async handlers(
+    customer: string,
+    instance: string,
+    phrases: readonly string[],
+    language?: string,
+  ): Promise<Map<string, Array<{ type: string; id: string }>>> {
     const found = new Map<string, Array<{ type: string; id: string }>>();
     if (phrases.length === 0) return found;
     const rows = await this.ch.query<{ type: string; id: string; handled: string[] }>(

@@ -6,7 +6,11 @@ const HOUR = 3_600_000;
 describe('termsWindow', () => {
   it('covers since=1d as 25 whole hours, all from the hourly rollup, through the end of the current hour', () => {
     const w = termsWindow(at('2026-11-22T10:17:00Z'), 1);
-    expect(w).toEqual({ from: at('2026-11-21T10:00:00Z'), to: at('2026-11-22T11:00:00Z'), hours: [{ from: at('2026-11-21T10:00:00Z'), to: at('2026-11-22T11:00:00Z') }] });
+    expect(w).toEqual({
+      from: at('2026-11-21T10:00:00Z'),
+      to: at('2026-11-22T11:00:00Z'),
+      hours: [{ from: at('2026-11-21T10:00:00Z'), to: at('2026-11-22T11:00:00Z') }],
+    });
     expect((w.to - w.from) / HOUR).toBe(25);
   });
 
@@ -20,7 +24,12 @@ describe('termsWindow', () => {
   });
 
   it('leaves no gap and no overlap between the parts', () => {
-    for (const now of [at('2026-11-22T00:00:00Z'), at('2026-11-22T23:59:59.999Z'), at('2026-03-29T01:30:00Z'), at('2024-02-29T12:00:00Z')]) {
+    for (const now of [
+      at('2026-11-22T00:00:00Z'),
+      at('2026-11-22T23:59:59.999Z'),
+      at('2026-03-29T01:30:00Z'),
+      at('2024-02-29T12:00:00Z'),
+    ]) {
       for (const since of [1, 2, 7, 30, 400]) {
         const w = termsWindow(now, since);
         const dayMs = w.days ? Date.parse(`${w.days.to}T00:00:00Z`) - Date.parse(`${w.days.from}T00:00:00Z`) : 0;

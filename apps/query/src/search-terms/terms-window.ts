@@ -31,5 +31,13 @@ export function termsWindow(now: number, sinceDays: number): TermsWindow {
   const firstDay = Math.ceil(from / DAY) * DAY;
   const today = Math.floor((to - HOUR) / DAY) * DAY;
   if (firstDay >= today) return { from, to, hours: [{ from, to }] };
-  return { from, to, days: { from: date(firstDay), to: date(today) }, hours: [{ from, to: firstDay }, { from: today, to }] };
+  return {
+    from,
+    to,
+    days: { from: date(firstDay), to: date(today) },
+    hours: [
+      { from, to: firstDay },
+      { from: today, to },
+    ],
+  };
 }

@@ -86,7 +86,11 @@ export class WebhookDeliveryService {
         url,
         {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'search-analytics-webhook/1' },
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            'user-agent': 'search-analytics-webhook/1',
+          },
           lookup: allowPrivate ? undefined : this.publicOnlyLookup,
           agent: false,
         },
@@ -106,15 +110,17 @@ export class WebhookDeliveryService {
 }
 
 /** A lookup for connections that may only reach public addresses: every resolved address must be public. */
-const publicOnly = (resolver: HostResolver): LookupFunction => (hostname, options, callback) => {
-  resolver.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, '', 0);
-    const list = addresses;
-    const refused = list.find((a) => !isPublicAddress(a.address));
-    if (list.length === 0 || refused) {
-      return callback(new Error(`${hostname} resolves to ${refused?.address ?? 'nothing'}, which is not a public address`), '', 0);
-    }
-    if (options.all) (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
-    else callback(null, list[0].address, list[0].family);
-  });
-};
+const publicOnly =
+  (resolver: HostResolver): LookupFunction =>
+  (hostname, options, callback) => {
+    resolver.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      const list = addresses;
+      const refused = list.find((a) => !isPublicAddress(a.address));
+      if (list.length === 0 || refused) {
+        return callback(new Error(`${hostname} resolves to ${refused?.address ?? 'nothing'}, which is not a public address`), '', 0);
+      }
+      if (options.all) (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+      else callback(null, list[0].address, list[0].family);
+    });
+  };

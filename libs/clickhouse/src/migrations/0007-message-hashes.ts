@@ -8,5 +8,7 @@ import type { Migration } from './migration';
 export const messageHashesMigration: Migration = {
   id: '0007-message-hashes',
   statements: ({ table }) =>
-    ['search_events', 'documents', 'rejected_events'].map((name) => `ALTER TABLE ${table(name)} ADD COLUMN IF NOT EXISTS message_hash UInt64 DEFAULT 0`),
+    ['search_events', 'documents', 'rejected_events'].map(
+      (name) => `ALTER TABLE ${table(name)} ADD COLUMN IF NOT EXISTS message_hash UInt64 DEFAULT 0`,
+    ),
 };

@@ -12,7 +12,17 @@ import type { Migration } from './migration';
 export type { Migration, MigrationContext } from './migration';
 
 /** Applied in this order; never reorder or edit an applied migration, add a new one. */
-export const MIGRATIONS: readonly Migration[] = [authMigration, searchEventsMigration, configurationMigration, dailyRollupMigration, documentsMigration, intakeRequestsMigration, messageHashesMigration, intakeClaimsMigration, documentOffsetsMigration];
+export const MIGRATIONS: readonly Migration[] = [
+  authMigration,
+  searchEventsMigration,
+  configurationMigration,
+  dailyRollupMigration,
+  documentsMigration,
+  intakeRequestsMigration,
+  messageHashesMigration,
+  intakeClaimsMigration,
+  documentOffsetsMigration,
+];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */
 export const RETENTION_TTL: Readonly<Record<string, string>> = {
