@@ -175,15 +175,9 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
-  private async exactlyOnce({
-    batch,
-    resolveOffset,
-    commitOffsetsIfNecessary,
-    heartbeat,
-    isRunning,
-    isStale,
-  }: EachBatchPayload): Promise<void> {
-    if (batch.isEmpty() || !isRunning() || isStale()) return;
+  private async exactlyOnce(payload: EachBatchPayload): Promise<void> {
+    const { batch } = payload;
+    if (batch.isEmpty() || !payload.isRunning() || payload.isStale()) return;
     const { topic, partition, messages } = batch;
     const { kind, batcher } = this.topics.get(topic)!;
     const first = Number(messages[0].offset);
@@ -219,20 +213,22 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     }
     if (verdicts.duplicate > 0)
       this.logger.log(
-        `${topic}:${partition}: ${verdicts.duplicate} events of ${first}-${last} repeat an event id stored within the last ${DEDUP_WINDOW} messages; skipping them`,
+        `${topic}:${partition}: ${verdicts.duplicate} events of ${first}-${last} repeat an event id stored ` +
+          `within the last ${DEDUP_WINDOW} messages; skipping them`,
       );
     if (verdicts.stored > 0)
       this.logger.log(`${topic}:${partition}: ${verdicts.stored} offsets from ${first} to ${last} already stored; skipping them`);
     if (verdicts.replaced > 0) {
       this.logger.warn(
-        `${topic}:${partition}: ${verdicts.replaced} offsets from ${first} hold other messages than the ones stored there (topic recreated or cluster replaced); storing them`,
+        `${topic}:${partition}: ${verdicts.replaced} offsets from ${first} hold other messages than the ones stored there ` +
+          '(topic recreated or cluster replaced); storing them',
       );
     }
 
     // 2. Insert (shared with other partitions' batches), keeping the membership alive while it is retried.
     await settledWithHeartbeats(batcher.add(rows, rejected, { key: `${topic}:${partition}:${first}-${last}` }), {
-      heartbeat,
-      owned: () => isRunning() && !isStale(),
+      heartbeat: () => payload.heartbeat(),
+      owned: () => payload.isRunning() && !payload.isStale(),
       abandon: () => (this.abandoning = true),
     });
     ledger.inserted(last);
@@ -241,9 +237,9 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
 
     // 3. Commit. A crash before it re-delivers the batch and the ledger finds the rows stored; a failed commit loses
     // nothing for the same reason. A rebalance error is rethrown so kafkajs rejoins the group.
-    resolveOffset(messages[messages.length - 1].offset);
+    payload.resolveOffset(messages[messages.length - 1].offset);
     try {
-      await commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: String(last + 1) }] }] });
+      await payload.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: String(last + 1) }] }] });
     } catch (err) {
       if (isRebalance(err)) throw err;
       this.logger.warn(`commit of ${topic}:${partition}@${last + 1} failed, the rows are stored: ${(err as Error).message}`);

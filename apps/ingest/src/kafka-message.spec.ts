@@ -6,7 +6,7 @@ const NOW = 1_700_000_000_000;
 const origin: ItemOrigin = { now: NOW, source: 'kafka', topic: 'search-events', partition: 3, offset: 42, timestamp: '1699999999000' };
 const HASH = '12345';
 
-function message(value: Buffer | string | null, timestamp = origin.timestamp!): KafkaMessage {
+function message(value: Buffer | string | null, timestamp = '1699999999000'): KafkaMessage {
   return {
     key: null,
     value: typeof value === 'string' ? Buffer.from(value, 'utf8') : value,
@@ -14,7 +14,7 @@ function message(value: Buffer | string | null, timestamp = origin.timestamp!): 
     attributes: 0,
     offset: String(origin.offset),
     headers: {},
-  } as KafkaMessage;
+  };
 }
 
 describe('messageHash', () => {

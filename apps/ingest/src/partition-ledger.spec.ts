@@ -5,10 +5,12 @@ import type { OffsetsRepository } from './offsets.repository';
 function storedThrough(last: number) {
   const reads: number[] = [];
   const repository = {
-    lastStored: async () => last,
-    stored: async (_t: string, _topic: string, _p: number, from: number, to: number) => {
+    lastStored: () => Promise.resolve(last),
+    stored: (_t: string, _topic: string, _p: number, from: number, to: number) => {
       reads.push(to - from + 1);
-      return Array.from({ length: Math.max(0, Math.min(to, last) - from + 1) }, (_, i) => ({ offset: from + i, hash: `h${from + i}` }));
+      return Promise.resolve(
+        Array.from({ length: Math.max(0, Math.min(to, last) - from + 1) }, (_, i) => ({ offset: from + i, hash: `h${from + i}` })),
+      );
     },
   } as unknown as OffsetsRepository;
   return { repository, reads };
@@ -38,10 +40,10 @@ describe('PartitionLedger', () => {
     const { repository } = storedThrough(3 * LEDGER_PAGE);
     const ledger = await PartitionLedger.open(repository, 'search_events', 't', 0);
     expect(await ledger.verdict(10, 'h10')).toBe('stored');
-    const stored = repository.stored;
-    repository.stored = async () => Promise.reject(new Error('storage down'));
+    const working = storedThrough(3 * LEDGER_PAGE).repository;
+    repository.stored = () => Promise.reject(new Error('storage down'));
     await expect(Promise.resolve(ledger.verdict(2 * LEDGER_PAGE + 5, 'x'))).rejects.toThrow('storage down');
-    repository.stored = stored;
+    repository.stored = (...args) => working.stored(...args);
     expect(await ledger.verdict(10, 'h10')).toBe('stored');
   });
 });

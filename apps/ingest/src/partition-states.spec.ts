@@ -2,9 +2,9 @@ import { PartitionStates } from './partition-states';
 
 describe('PartitionStates', () => {
   const opened: number[] = [];
-  const states = new PartitionStates(async (_topic, _partition, first) => {
+  const states = new PartitionStates((_topic, _partition, first) => {
     opened.push(first);
-    return { ledger: {} as never };
+    return Promise.resolve({ ledger: {} as never });
   });
 
   it('reads a partition once while batches move forward, again when a batch goes back or failed', async () => {

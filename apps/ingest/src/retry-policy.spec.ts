@@ -7,9 +7,9 @@ describe('settledWithHeartbeats', () => {
     const events: string[] = [];
     const insert = new Promise<void>((resolve) => setTimeout(() => (events.push('insert landed'), resolve()), 1500));
     const abandon = jest.fn();
-    const heartbeat = async () => {
+    const heartbeat = () => {
       events.push('heartbeat');
-      throw rebalance;
+      return Promise.reject(rebalance);
     };
     await expect(settledWithHeartbeats(insert, { heartbeat, owned: () => true, abandon })).rejects.toBe(rebalance);
     events.push('returned to kafkajs');
@@ -21,7 +21,7 @@ describe('settledWithHeartbeats', () => {
     const abandon = jest.fn();
     let landed = false;
     const insert = new Promise<void>((resolve) => setTimeout(() => ((landed = true), resolve()), 1500));
-    const err = await settledWithHeartbeats(insert, { heartbeat: async () => undefined, owned: () => false, abandon }).catch(
+    const err = await settledWithHeartbeats(insert, { heartbeat: () => Promise.resolve(), owned: () => false, abandon }).catch(
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(BatchAbandonedError);
@@ -31,7 +31,7 @@ describe('settledWithHeartbeats', () => {
   it('hands any other heartbeat failure to kafkajs as a rebalance, so it rejoins', async () => {
     const timeout = new Error('Request Heartbeat timed out');
     const err = await settledWithHeartbeats(new Promise((r) => setTimeout(r, 1200)), {
-      heartbeat: async () => Promise.reject(timeout),
+      heartbeat: () => Promise.reject(timeout),
       owned: () => true,
       abandon: jest.fn(),
     }).catch((e: unknown) => e);
@@ -39,7 +39,7 @@ describe('settledWithHeartbeats', () => {
   });
 
   it('resolves with the insert and heartbeats while it waits', async () => {
-    const heartbeat = jest.fn(async () => undefined);
+    const heartbeat = jest.fn(() => Promise.resolve());
     await settledWithHeartbeats(new Promise((r) => setTimeout(r, 2200)), { heartbeat, owned: () => true, abandon: jest.fn() });
     expect(heartbeat).toHaveBeenCalledTimes(2);
   });
@@ -48,9 +48,9 @@ describe('settledWithHeartbeats', () => {
 describe('retryUntilDone', () => {
   it('sends no attempt once abandoned, and the error makes kafkajs rejoin', async () => {
     let abandoned = false;
-    const attempt = jest.fn(async () => {
+    const attempt = jest.fn(() => {
       abandoned = true; // the group rebalanced while this attempt failed
-      throw new Error('storage down');
+      return Promise.reject(new Error('storage down'));
     });
     const err = await retryUntilDone(attempt, { abandoned: () => abandoned, onFailure: jest.fn() }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BatchAbandonedError);
@@ -60,7 +60,7 @@ describe('retryUntilDone', () => {
 
   it('retries until the attempt succeeds', async () => {
     let calls = 0;
-    const result = await retryUntilDone(async () => (++calls < 3 ? Promise.reject(new Error('down')) : 'stored'), {
+    const result = await retryUntilDone(() => (++calls < 3 ? Promise.reject(new Error('down')) : Promise.resolve('stored')), {
       abandoned: () => false,
       onFailure: jest.fn(),
     });

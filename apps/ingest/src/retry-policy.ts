@@ -69,14 +69,14 @@ export async function settledWithHeartbeats(work: Promise<unknown>, batch: Batch
   while (!done) {
     await Promise.race([settled, new Promise((r) => setTimeout(r, 1000))]).catch(() => undefined);
     if (done) break;
-    let lost: unknown;
+    let lost: Error | undefined;
     try {
       await batch.heartbeat();
       if (!batch.owned()) lost = new BatchAbandonedError();
     } catch (err) {
       // A rebalance error goes to kafkajs as it is; any other failure (the coordinator out of reach) is handed
       // over as a rebalance too, so kafkajs rejoins instead of fetching on with a membership it may have lost.
-      lost = isRebalance(err) ? err : new BatchAbandonedError();
+      lost = isRebalance(err) ? (err as Error) : new BatchAbandonedError();
     }
     if (lost !== undefined) {
       batch.abandon();

@@ -68,4 +68,4 @@ async function stats(customer: string): Promise<number> {
   });
 }
 
-main(process.argv.slice(2)).then((code) => process.exit(code));
+void main(process.argv.slice(2)).then((code) => process.exit(code));

@@ -67,7 +67,9 @@ describe('loadConfig', () => {
   });
 
   it('shows the value of a variable whose name merely sounds secret', () => {
-    expect(() => loadConfig({ AUTH_FAILURES_PER_MINUTE: 'many' })).toThrow(/^Invalid configuration:\n  AUTH_FAILURES_PER_MINUTE="many": /);
+    expect(() => loadConfig({ AUTH_FAILURES_PER_MINUTE: 'many' })).toThrow(
+      /^Invalid configuration:\n {2}AUTH_FAILURES_PER_MINUTE="many": /,
+    );
   });
 
   it('names every wrong variable, one line each, in the order of the declarations', () => {

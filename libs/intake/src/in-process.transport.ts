@@ -38,9 +38,7 @@ export class InProcessTransport extends IntakeTransport {
   private batcher<Row extends IngestRow>(kind: IntakeKind<Row>): InsertBatcher<Row> {
     let batcher = this.batchers.get(kind.table);
     if (!batcher) {
-      batcher = new InsertBatcher<IngestRow>((rows, rejected, token) =>
-        this.store.store(kind as unknown as IntakeKind, rows, rejected, token),
-      );
+      batcher = new InsertBatcher<IngestRow>((rows, rejected, token) => this.store.store(kind, rows, rejected, token));
       this.batchers.set(kind.table, batcher);
     }
     return batcher as unknown as InsertBatcher<Row>;

@@ -11,13 +11,14 @@ const rejectedRow = (index: number) => ({ item_index: index, reason: 'bad' }) as
 const NONE: Refused<Row> = new Map();
 
 /** A flush that stores everything. */
-const okFlush = () => jest.fn(async (_rows: Row[], _rejected: RejectedEventRow[], _token?: string) => NONE);
+type Flush = (rows: Row[], rejected: RejectedEventRow[], token?: string) => Promise<Refused<Row>>;
+const okFlush = () => jest.fn<ReturnType<Flush>, Parameters<Flush>>(() => Promise.resolve(NONE));
 
 /** A flush whose calls stay pending until the test settles them, in call order. */
 function controlledFlush() {
   const pending: Array<{ resolve: (refused: Refused<Row>) => void; reject: (err: unknown) => void }> = [];
-  const flush = jest.fn(
-    (_rows: Row[], _rejected: RejectedEventRow[], _token?: string) =>
+  const flush = jest.fn<ReturnType<Flush>, Parameters<Flush>>(
+    () =>
       new Promise<Refused<Row>>((resolve, reject) => {
         pending.push({ resolve, reject });
       }),
@@ -160,12 +161,13 @@ describe('InsertBatcher', () => {
     const a2 = row('a2');
     const b1 = row('b1');
     const lookalike = row('a2');
-    const flush = jest.fn(
-      async () =>
+    const flush = jest.fn(() =>
+      Promise.resolve(
         new Map([
           [a2, 'storage refused the row: a2'],
           [b1, 'storage refused the row: b1'],
         ]),
+      ),
     );
     const batcher = new InsertBatcher<Row>(flush);
     const [a, b, c] = await Promise.all([batcher.add([a1, a2], []), batcher.add([b1], []), batcher.add([lookalike], [])]);

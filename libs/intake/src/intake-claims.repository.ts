@@ -14,8 +14,10 @@ export class IntakeClaimsRepository {
   async read(customer: string, instance: string, token: string): Promise<{ rows: ClaimRow[]; nowMicros: number }> {
     // Aliases differ from column names: ClickHouse resolves aliases in WHERE too.
     const rows = await this.ch.query<{ claim: string; state: ClaimState; at_us: string; now_us: string }>(
-      `SELECT claim, state, toUnixTimestamp64Micro(at) AS at_us, toUnixTimestamp64Micro(now64(6)) AS now_us FROM ${this.ch.table('intake_claims')}
-       WHERE customer = {customer:String} AND instance = {instance:String} AND token = {token:String} AND at > now64(6) - INTERVAL 1 DAY`,
+      `SELECT claim, state, toUnixTimestamp64Micro(at) AS at_us, toUnixTimestamp64Micro(now64(6)) AS now_us
+       FROM ${this.ch.table('intake_claims')}
+       WHERE customer = {customer:String} AND instance = {instance:String} AND token = {token:String}
+         AND at > now64(6) - INTERVAL 1 DAY`,
       { customer, instance, token },
     );
     const nowMicros = rows.length > 0 ? Number(rows[0].now_us) : 0;

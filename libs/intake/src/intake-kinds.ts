@@ -127,6 +127,6 @@ export class IntakeKinds {
 
   /** Both kinds, as the consumer handles them (by topic). */
   all(): IntakeKind[] {
-    return [this.events, this.documents] as unknown as IntakeKind[];
+    return [this.events, this.documents];
   }
 }

@@ -29,7 +29,7 @@ function kindOf(kind: IntakeKind['kind'], validate = validateNumber): IntakeKind
 
 const numbers = kindOf('search-event');
 const http = (items: unknown[]) => httpItems('acme', 'shop', items, NOW);
-const n = (...values: number[]) => values.map((v) => expect.objectContaining({ n: v }));
+const n = (...values: number[]): unknown[] => values.map((v): unknown => expect.objectContaining({ n: v }));
 
 describe('validateItems', () => {
   it('keeps every valid item as a row with its request index', () => {

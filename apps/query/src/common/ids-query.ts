@@ -12,5 +12,5 @@ export function idsFromQuery(query: Record<string, unknown>): string[] {
     throw new DomainError('invalid', 'ids must be an array, passed as ids[]=<id>&ids[]=<id>');
   }
   if (ids.length > MAX_IDS) throw new DomainError('invalid', `ids may name at most ${MAX_IDS} ids`);
-  return [...new Set(ids as string[])];
+  return [...new Set(ids)];
 }

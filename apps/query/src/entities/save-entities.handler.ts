@@ -6,8 +6,9 @@ import { EntitiesRepository } from './entities.repository';
 import { SaveEntitiesCommand, type SaveEntitiesResult } from './save-entities.command';
 
 /**
- * Appends the change, tells this process's answer caches (the handled status of terms may change), then awaits the webhook (delivery is synchronous: the save answers after it). An
- * autosave stores a revision only: the state, the handled phrases and the webhook are untouched.
+ * Appends the change, tells this process's answer caches (the handled status of terms may change), then awaits
+ * the webhook (delivery is synchronous: the save answers after it). An autosave stores a revision only: the state,
+ * the handled phrases and the webhook are untouched.
  */
 @CommandHandler(SaveEntitiesCommand)
 export class SaveEntitiesHandler implements ICommandHandler<SaveEntitiesCommand> {

@@ -37,11 +37,13 @@ export class SearchTermsRepository {
     const inHours = hours
       .map((_, i) => `(hour >= toDateTime({hour_from_${i}:UInt32}, 'UTC') AND hour < toDateTime({hour_to_${i}:UInt32}, 'UTC'))`)
       .join(' OR ');
-    const common = `customer = {customer:String} AND instance = {instance:String} AND zero_hits = {zero_hits:UInt8} AND bot IN {bots:Array(UInt8)}
-      ${f.language ? 'AND language = {language:String}' : ''}`;
+    const common = `customer = {customer:String} AND instance = {instance:String}
+      AND zero_hits = {zero_hits:UInt8} AND bot IN {bots:Array(UInt8)} ${f.language ? 'AND language = {language:String}' : ''}`;
+    const daily = `SELECT phrase, searches FROM ${this.ch.table('search_terms_daily')}
+      WHERE ${common} AND day >= {day_from:Date} AND day < {day_to:Date}`;
     const source = `
       SELECT phrase, searches FROM ${this.ch.table('search_terms_hourly')} WHERE ${common} AND (${inHours})
-      ${days ? `UNION ALL SELECT phrase, searches FROM ${this.ch.table('search_terms_daily')} WHERE ${common} AND day >= {day_from:Date} AND day < {day_to:Date}` : ''}`;
+      ${days ? `UNION ALL ${daily}` : ''}`;
     const rows = await this.ch.query<{ phrase: string; count: string | number; total: string | number }>(
       `SELECT phrase, sum(searches) AS count, count() OVER () AS total FROM (${source})
        GROUP BY phrase ORDER BY count DESC, phrase ASC LIMIT {limit:UInt32} OFFSET {start:UInt32}`,
