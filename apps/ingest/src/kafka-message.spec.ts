@@ -1,5 +1,5 @@
 import type { KafkaMessage } from 'kafkajs';
-import type { ItemOrigin } from '@app/intake';
+import type { ItemOrigin } from '@app/contracts';
 import { decodeMessage, messageHash } from './kafka-message';
 
 const NOW = 1_700_000_000_000;

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import type { KafkaMessage } from 'kafkajs';
-import type { IngestRow, IntakeItem, ItemOrigin } from '@app/intake';
+import type { ItemOrigin } from '@app/contracts';
+import type { IngestRow, IntakeItem } from '@app/intake';
 
 /** A row as the consumer writes it: with the hash of the message it came from (see PartitionLedger). */
 export type KafkaRow = IngestRow & { message_hash: string };

@@ -1,7 +1,7 @@
 import { chDateTime } from './ch-time';
 import { itemTenant } from './item-tenant';
 import { LANGUAGE_PATTERN } from './names';
-import type { EventSource } from './search-event';
+import type { EventSource, ItemOrigin } from './item-origin';
 import { echoedName, textProblem } from './text';
 
 /** The ranking-mix boost fields, in the spec's order. */
@@ -27,16 +27,9 @@ export type DocumentRow = {
   received_at: string;
 } & Record<BoostField, number | null>;
 
-export interface DocumentContext {
-  now: number;
-  source: EventSource;
+export interface DocumentContext extends ItemOrigin {
   /** A monotonic version (see DESIGN.md section 5): never wall-clock ties. */
   version: string;
-  customer?: string;
-  instance?: string;
-  topic?: string;
-  partition?: number;
-  offset?: number;
 }
 
 export type ValidatedDocument = { ok: true; row: DocumentRow } | { ok: false; reason: string };

@@ -4,6 +4,7 @@ export * from './rejected-event';
 export * from './search-event';
 export * from './ch-time';
 export * from './catalogue-document';
+export * from './item-origin';
 export * from './item-tenant';
 export * from './text';
 export * from './composite-key';

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { BotDetector } from './bot-detector';
 import { chDateTime } from './ch-time';
+import type { EventSource, ItemOrigin } from './item-origin';
 import { itemTenant } from './item-tenant';
 import { LANGUAGE_PATTERN } from './names';
 import { normalisePhrase } from './normalise-phrase';
@@ -42,8 +43,6 @@ export interface SearchEventRow {
   received_at: string;
 }
 
-export type EventSource = 'http' | 'kafka';
-
 export const MAX_PHRASE_LENGTH = 500;
 export const MAX_EVENTS_PER_REQUEST = 10_000;
 /** Clock skew tolerated for producer timestamps. */
@@ -53,18 +52,9 @@ const FIELDS = new Set(['id', 'customer', 'instance', 'ts', 'phrase', 'language'
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
-export interface ValidationContext {
-  /** Receive time (ms); the timestamp of events that carry none. */
-  now: number;
+export interface ValidationContext extends ItemOrigin {
   retentionDays: number;
   bots: BotDetector;
-  source: EventSource;
-  /** HTTP: the authenticated customer and instance, which the items may repeat but not contradict. */
-  customer?: string;
-  instance?: string;
-  topic?: string;
-  partition?: number;
-  offset?: number;
 }
 
 export type Validated = { ok: true; row: SearchEventRow } | { ok: false; reason: string };

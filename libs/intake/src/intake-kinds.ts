@@ -8,25 +8,11 @@ import {
   validateDocument,
   validateSearchEvent,
   type DocumentRow,
-  type EventSource,
+  type ItemOrigin,
   type SearchEventRow,
 } from '@app/contracts';
 import type { IngestRow, IngestTarget } from './ingest-writer';
 import type { VersionSequence } from './version-sequence';
-
-/** Where an item came from: an HTTP request (with its authenticated tenant) or a Kafka message. */
-export interface ItemOrigin {
-  /** Receive time (ms). */
-  now: number;
-  source: EventSource;
-  customer?: string;
-  instance?: string;
-  topic?: string;
-  partition?: number;
-  offset?: number;
-  /** Kafka message timestamp (ms since the epoch, as a string). */
-  timestamp?: string;
-}
 
 export type Validated<Row> = { ok: true; row: Row } | { ok: false; reason: string };
 

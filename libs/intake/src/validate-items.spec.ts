@@ -1,5 +1,6 @@
 import type { IngestRow } from './ingest-writer';
-import type { IntakeKind, ItemOrigin } from './intake-kinds';
+import type { ItemOrigin } from '@app/contracts';
+import type { IntakeKind } from './intake-kinds';
 import { httpItems, intakeAnswer, validateItems, type IntakeItem, type ValidatedBatch } from './validate-items';
 
 type Row = IngestRow & { n: number };

@@ -1,6 +1,6 @@
-import { chDateTime, type RejectedEventRow } from '@app/contracts';
+import { chDateTime, type ItemOrigin, type RejectedEventRow } from '@app/contracts';
 import type { IngestRow, Refused } from './ingest-writer';
-import type { IntakeKind, ItemOrigin } from './intake-kinds';
+import type { IntakeKind } from './intake-kinds';
 
 /** One item to validate: a request's item, or a Kafka message's value. */
 export interface IntakeItem {
