@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import type { Admin, Consumer, EachBatchPayload } from 'kafkajs';
+import type { Admin, Batch, Consumer, EachBatchPayload } from 'kafkajs';
 import { AppConfig } from '@app/config';
 import type { RejectedEventRow } from '@app/contracts';
 import { IngestStore, InsertBatcher, IntakeKinds, VersionSequence, validateItems, type IntakeItem, type IntakeKind } from '@app/intake';
@@ -9,7 +9,7 @@ import { PartitionProgress, STALL_THRESHOLD_MS, type ConsumerHealth } from './co
 import { decodeMessage, messageHash, type KafkaRow } from './kafka-message';
 import { OffsetsRepository } from './offsets.repository';
 import { PartitionLedger } from './partition-ledger';
-import { PartitionStates } from './partition-states';
+import { PartitionStates, type PartitionState } from './partition-states';
 import { DEDUP_WINDOW, RecentEventIds } from './recent-event-ids';
 import { isRebalance, retryUntilDone, settledWithHeartbeats } from './retry-policy';
 
@@ -183,9 +183,44 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     const first = Number(messages[0].offset);
     const last = Number(messages[messages.length - 1].offset);
     const state = await this.partitions.get(topic, partition, first);
-    const { ledger, recent, versions } = state;
 
     // 1. Only what ClickHouse does not hold yet for these very messages, validated, and no event twice.
+    const { rows, rejected } = await this.toStore(kind, batch, state);
+
+    // 2. Insert (shared with other partitions' batches), keeping the membership alive while it is retried.
+    await settledWithHeartbeats(batcher.add(rows, rejected, { key: `${topic}:${partition}:${first}-${last}` }), {
+      heartbeat: () => payload.heartbeat(),
+      owned: () => payload.isRunning() && !payload.isStale(),
+      abandon: () => (this.abandoning = true),
+    });
+    state.ledger.inserted(last);
+    state.handledThrough = last;
+    if (state.recent) for (const row of rows) state.recent.add(row.customer, row.instance, kind.eventId!(row));
+
+    // 3. Commit. A crash before it re-delivers the batch and the ledger finds the rows stored; a failed commit loses
+    // nothing for the same reason. A rebalance error is rethrown so kafkajs rejoins the group.
+    payload.resolveOffset(messages[messages.length - 1].offset);
+    try {
+      await payload.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: String(last + 1) }] }] });
+    } catch (err) {
+      if (isRebalance(err)) throw err;
+      this.logger.warn(`commit of ${topic}:${partition}@${last + 1} failed, the rows are stored: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * The rows and rejected rows of a batch to insert: messages whose offsets ClickHouse already holds for these very
+   * messages are skipped (PartitionLedger), the rest validated in the intake's one loop; events whose id the
+   * partition stored within its last DEDUP_WINDOW messages are skipped (a producer's retry: RecentEventIds), and
+   * documents get versions that grow with their offsets (VersionSequence).
+   */
+  private async toStore(
+    kind: IntakeKind<KafkaRow>,
+    batch: Batch,
+    state: PartitionState,
+  ): Promise<{ rows: KafkaRow[]; rejected: RejectedEventRow[] }> {
+    const { topic, partition, messages } = batch;
+    const { ledger, recent, versions } = state;
     const now = Date.now();
     const items: IntakeItem[] = [];
     const verdicts = { stored: 0, replaced: 0, duplicate: 0 };
@@ -211,38 +246,22 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       if (versions) kind.order!(row, versions);
       rows.push(row);
     }
+    this.logVerdicts(`${topic}:${partition}`, messages[0].offset, messages[messages.length - 1].offset, verdicts);
+    return { rows, rejected };
+  }
+
+  private logVerdicts(where: string, first: string, last: string, verdicts: { stored: number; replaced: number; duplicate: number }): void {
     if (verdicts.duplicate > 0)
       this.logger.log(
-        `${topic}:${partition}: ${verdicts.duplicate} events of ${first}-${last} repeat an event id stored ` +
+        `${where}: ${verdicts.duplicate} events of ${first}-${last} repeat an event id stored ` +
           `within the last ${DEDUP_WINDOW} messages; skipping them`,
       );
-    if (verdicts.stored > 0)
-      this.logger.log(`${topic}:${partition}: ${verdicts.stored} offsets from ${first} to ${last} already stored; skipping them`);
+    if (verdicts.stored > 0) this.logger.log(`${where}: ${verdicts.stored} offsets from ${first} to ${last} already stored; skipping them`);
     if (verdicts.replaced > 0) {
       this.logger.warn(
-        `${topic}:${partition}: ${verdicts.replaced} offsets from ${first} hold other messages than the ones stored there ` +
+        `${where}: ${verdicts.replaced} offsets from ${first} hold other messages than the ones stored there ` +
           '(topic recreated or cluster replaced); storing them',
       );
-    }
-
-    // 2. Insert (shared with other partitions' batches), keeping the membership alive while it is retried.
-    await settledWithHeartbeats(batcher.add(rows, rejected, { key: `${topic}:${partition}:${first}-${last}` }), {
-      heartbeat: () => payload.heartbeat(),
-      owned: () => payload.isRunning() && !payload.isStale(),
-      abandon: () => (this.abandoning = true),
-    });
-    ledger.inserted(last);
-    state.handledThrough = last;
-    if (recent) for (const row of rows) recent.add(row.customer, row.instance, kind.eventId!(row));
-
-    // 3. Commit. A crash before it re-delivers the batch and the ledger finds the rows stored; a failed commit loses
-    // nothing for the same reason. A rebalance error is rethrown so kafkajs rejoins the group.
-    payload.resolveOffset(messages[messages.length - 1].offset);
-    try {
-      await payload.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: String(last + 1) }] }] });
-    } catch (err) {
-      if (isRebalance(err)) throw err;
-      this.logger.warn(`commit of ${topic}:${partition}@${last + 1} failed, the rows are stored: ${(err as Error).message}`);
     }
   }
 

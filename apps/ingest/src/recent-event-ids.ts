@@ -1,3 +1,4 @@
+import { compositeKey } from '@app/contracts';
 /** Messages of a partition within which a repeated event id is a duplicate (e.g. a producer's retry). */
 export const DEDUP_WINDOW = 10_000;
 
@@ -7,7 +8,7 @@ export const DEDUP_WINDOW = 10_000;
  * is about 1 in 10^11.
  */
 function key(customer: string, instance: string, eventId: string): number {
-  const text = `${customer}\u0000${instance}\u0000${eventId}`;
+  const text = compositeKey(customer, instance, eventId);
   let a = 0x811c9dc5;
   let b = 0x01000193;
   for (let i = 0; i < text.length; i++) {

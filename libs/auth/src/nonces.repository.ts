@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { ClickHouseService } from '@app/clickhouse';
+import { compositeKey } from '@app/contracts';
 
 /**
  * Nonces seen in the last 24 h, per customer: an in-process cache in front of a shared table, so a replay
@@ -16,7 +17,7 @@ export class NoncesRepository {
 
   /** Records the nonce and returns true, or returns false when it was used before. */
   async use(customer: string, nonce: string): Promise<boolean> {
-    const key = `${customer}\u0000${nonce}`;
+    const key = compositeKey(customer, nonce);
     if (this.seen.has(key)) return false;
     this.seen.set(key, true);
     const rows = await this.ch.query<{ n: number }>(

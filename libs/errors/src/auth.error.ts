@@ -11,9 +11,9 @@ export class AuthError extends AppError {
     code: AuthErrorCode,
     /** For the log only; never sent to the client. */
     readonly reason: string,
-    /** Safe to show (e.g. the missing permission name). */
+    /** Forbidden only: safe to show (e.g. the missing permission name). Every 401 reads the same. */
     publicMessage?: string,
   ) {
-    super(code, reason, publicMessage ?? (code === 'forbidden' ? 'Forbidden' : 'Missing or invalid credentials'));
+    super(code, reason, code === 'forbidden' ? (publicMessage ?? 'Forbidden') : 'Missing or invalid credentials');
   }
 }

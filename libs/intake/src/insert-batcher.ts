@@ -22,7 +22,7 @@ export interface AddOptions {
 /**
  * Group commit: additions arriving while an insert runs (or within `lingerMs`) share the next insert, and each
  * addition's promise settles when its rows are durably written (answering those of its rows the store refused)
- * or the insert failed. Used by POST /events on the embedded transport and by the Kafka consumer across
+ * or the insert failed. Used by POST /events and PUT /documents on the embedded transport and by the Kafka consumer across
  * partitions.
  */
 export class InsertBatcher<Row> {

@@ -10,19 +10,22 @@ import type { IntakeKind } from './intake-kinds';
 import { intakeAnswer, type IntakeResult, type ValidatedBatch } from './validate-items';
 
 /** A send that failed may have reached some partitions (kafkajs sends per broker): the answer must not deny it. */
-const PRODUCE_FAILED = 'part of this request may have been accepted (events with ids are not counted twice on a retry)';
+const PRODUCE_FAILED = {
+  'search-event': 'part of this request may have been accepted (events with ids are not counted twice on a retry)',
+  document: 'part of this request may have been accepted (a retry writes the same documents again)',
+} as const;
 
 /** How long a request waits for an identical one that another request (of any process) is producing. */
 const CLAIM_WAIT_MS = 10_000;
 
 /**
- * Kafka transport: produces each accepted item as its kind's message to its kind's topic and answers after the broker
- * acknowledged them all (acks=all). Rejected items are written first, so an answer given after the broker's ack never
- * has to say that nothing was accepted. A request with a retry token (events that all carry ids) is claimed first
- * (IntakeClaimsRepository): of identical requests
- * arriving together, at one process or several, exactly one produces and the others answer with its outcome; a
- * retry of an acknowledged request within a day is answered without producing again. A crash between the broker's
- * ack and recording it leaves that request countable twice once its claim expired (CLAIM_TTL_MS).
+ * Kafka transport: produces each accepted item as its kind's message to its kind's topic and answers after the
+ * broker acknowledged them all (acks=all). Rejected items are written first, so an answer given after the broker's
+ * ack never has to say that nothing was accepted. A request with a retry token (events that all carry ids) is
+ * claimed first (IntakeClaimsRepository): of identical requests arriving together, at one process or several,
+ * exactly one produces and the others answer with its outcome; a retry of an acknowledged request within a day is
+ * answered without producing again. A crash between the broker's ack and recording it leaves that request countable
+ * twice once its claim expired (CLAIM_TTL_MS).
  */
 @Injectable()
 export class KafkaTransport extends IntakeTransport {
@@ -67,7 +70,7 @@ export class KafkaTransport extends IntakeTransport {
     const claim = randomUUID();
     const failed = async (err: unknown, outcome?: string) => {
       if (token) await this.claims.record(customer, instance, token, claim, 'released').catch(() => undefined);
-      return unavailable(this.logger, 'Event transport', err, outcome);
+      return unavailable(this.logger, kind.kind === 'document' ? 'Document transport' : 'Event transport', err, outcome);
     };
     try {
       await this.store.store(kind, [], batch.rejected, token);
@@ -78,7 +81,7 @@ export class KafkaTransport extends IntakeTransport {
     try {
       await this.produce(kind, items, batch);
     } catch (err) {
-      throw await failed(err, PRODUCE_FAILED);
+      throw await failed(err, PRODUCE_FAILED[kind.kind]);
     }
     if (token) {
       await this.claims

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { randomUUID } from 'node:crypto';
 import { ClickHouseService, VersionClock, chDateTime, fromChDateTime } from '@app/clickhouse';
+import { compositeKey } from '@app/contracts';
 
 export type NotificationKind = 'webhook-failed' | 'events-rejected';
 
@@ -59,7 +60,7 @@ export class NotificationsRepository {
     message: string,
     details: Record<string, unknown> = {},
   ): Promise<void> {
-    const key = `${customer}\u0000${instance}\u0000${kind}`;
+    const key = compositeKey(customer, instance, kind);
     if (this.recent.has(key)) return;
     this.recent.set(key, true);
     try {
