@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { IngestStore } from './ingest-store.service';
 import type { IngestRow } from './ingest-writer';
 import { InsertBatcher } from './insert-batcher';
-import { IntakeTransport, unavailable } from './intake-transport';
+import { IntakeTransport, unavailable, type IntakeRequest } from './intake-transport';
 import type { IntakeKind } from './intake-kinds';
 import { intakeAnswer, type IntakeResult, type ValidatedBatch } from './validate-items';
 
@@ -20,14 +20,7 @@ export class InProcessTransport extends IntakeTransport {
     super();
   }
 
-  async send<Row extends IngestRow>(
-    kind: IntakeKind<Row>,
-    customer: string,
-    instance: string,
-    batch: ValidatedBatch<Row>,
-    items: readonly unknown[],
-  ): Promise<IntakeResult> {
-    const token = kind.retryToken?.(customer, instance, items);
+  async send<Row extends IngestRow>(kind: IntakeKind<Row>, batch: ValidatedBatch<Row>, { token }: IntakeRequest): Promise<IntakeResult> {
     try {
       return intakeAnswer(batch, await this.batcher(kind).add(batch.rows, batch.rejected, { token }));
     } catch (err) {

@@ -9,6 +9,7 @@ import {
   validateSearchEvent,
   type DocumentRow,
   type ItemOrigin,
+  type SearchEvent,
   type SearchEventRow,
 } from '@app/contracts';
 import type { IngestRow, IngestTarget } from './ingest-writer';
@@ -68,10 +69,11 @@ export class IntakeKinds {
       validate: (value, origin) => validateSearchEvent(value, { ...origin, retentionDays: config.retentionDays, bots }),
       // The id and time fixed here, and the bot verdict instead of the user agent (which is not passed on), so the
       // ingest app builds the same row. Keyed by session (or event id): one busy shop spreads over all partitions.
+      // The item passed validation, so it is a SearchEvent (DESIGN.md section 5): the message is one too.
       message: (item, row) => {
-        const { sessionId } = itemFields(item);
-        const value = {
-          ...itemFields(item),
+        const { sessionId } = item as SearchEvent;
+        const value: SearchEvent = {
+          ...(item as SearchEvent),
           customer: row.customer,
           instance: row.instance,
           id: row.event_id,
@@ -79,7 +81,7 @@ export class IntakeKinds {
           bot: row.bot,
           userAgent: undefined,
         };
-        return { key: typeof sessionId === 'string' ? sessionId : row.event_id, value: JSON.stringify(value) };
+        return { key: sessionId ?? row.event_id, value: JSON.stringify(value) };
       },
       retryToken: eventsToken,
       eventId: (row) => row.event_id,

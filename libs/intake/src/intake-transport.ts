@@ -4,19 +4,24 @@ import type { IngestRow } from './ingest-writer';
 import type { IntakeKind } from './intake-kinds';
 import type { IntakeResult, ValidatedBatch } from './validate-items';
 
+/** A request of POST /events or PUT /documents: its tenant, its items as sent, and the kind's retry token for it. */
+export interface IntakeRequest {
+  customer: string;
+  instance: string;
+  items: readonly unknown[];
+  token?: string;
+}
+
 /**
  * How the items accepted over HTTP reach storage, for every kind alike: in-process (the embedded deployment) or
  * through Kafka and the ingest app; chosen once, from KAFKA_BROKERS (IntakeModule).
  */
 export abstract class IntakeTransport {
-  /** Answers once the accepted items are durable (in-process) or acknowledged by the broker (Kafka). */
-  abstract send<Row extends IngestRow>(
-    kind: IntakeKind<Row>,
-    customer: string,
-    instance: string,
-    batch: ValidatedBatch<Row>,
-    items: readonly unknown[],
-  ): Promise<IntakeResult>;
+  /**
+   * Answers once the accepted items are durable (in-process) or acknowledged by the broker (Kafka). With a retry
+   * token (the kind's, for this request), a client's retry of the same request is not counted twice.
+   */
+  abstract send<Row extends IngestRow>(kind: IntakeKind<Row>, batch: ValidatedBatch<Row>, request: IntakeRequest): Promise<IntakeResult>;
 }
 
 /** The 503 of a failed intake, logged with its cause (never shown). */

@@ -26,6 +26,7 @@ export class IntakeService {
     instance: string,
     items: readonly unknown[],
   ): Promise<IntakeResult> {
-    return this.transport.send(kind, customer, instance, validateItems(kind, httpItems(customer, instance, items)), items);
+    const batch = validateItems(kind, httpItems(customer, instance, items));
+    return this.transport.send(kind, batch, { customer, instance, items, token: kind.retryToken?.(customer, instance, items) });
   }
 }

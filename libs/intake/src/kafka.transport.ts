@@ -5,7 +5,7 @@ import { claimOutcome } from './intake-claims';
 import { IntakeClaimsRepository } from './intake-claims.repository';
 import { IngestStore } from './ingest-store.service';
 import type { IngestRow } from './ingest-writer';
-import { IntakeTransport, unavailable } from './intake-transport';
+import { IntakeTransport, unavailable, type IntakeRequest } from './intake-transport';
 import type { IntakeKind } from './intake-kinds';
 import { intakeAnswer, type IntakeResult, type ValidatedBatch } from './validate-items';
 
@@ -41,18 +41,12 @@ export class KafkaTransport extends IntakeTransport {
     super();
   }
 
-  send<Row extends IngestRow>(
-    kind: IntakeKind<Row>,
-    customer: string,
-    instance: string,
-    batch: ValidatedBatch<Row>,
-    items: readonly unknown[],
-  ): Promise<IntakeResult> {
-    const token = kind.retryToken?.(customer, instance, items);
-    if (!token) return this.accept(kind, customer, instance, batch, items);
+  send<Row extends IngestRow>(kind: IntakeKind<Row>, batch: ValidatedBatch<Row>, request: IntakeRequest): Promise<IntakeResult> {
+    const { token } = request;
+    if (!token) return this.accept(kind, batch, request);
     let result = this.inFlight.get(token);
     if (!result) {
-      result = this.accept(kind, customer, instance, batch, items, token).finally(() => this.inFlight.delete(token));
+      result = this.accept(kind, batch, request).finally(() => this.inFlight.delete(token));
       this.inFlight.set(token, result);
     }
     return result;
@@ -60,11 +54,8 @@ export class KafkaTransport extends IntakeTransport {
 
   private async accept<Row extends IngestRow>(
     kind: IntakeKind<Row>,
-    customer: string,
-    instance: string,
     batch: ValidatedBatch<Row>,
-    items: readonly unknown[],
-    token?: string,
+    { customer, instance, items, token }: IntakeRequest,
   ): Promise<IntakeResult> {
     const answer = intakeAnswer(batch);
     const claim = randomUUID();
