@@ -1,21 +1,45 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { registeredRoutes as routesOf } from '@app/http';
 import { http, startApp, type TestApp } from './support/test-app';
 
+interface Response {
+  description: string;
+  headers?: Record<string, { $ref?: string; required?: boolean }>;
+  content?: Record<string, { schema: { $ref?: string } }>;
+}
 interface Operation {
-  parameters?: Array<{ name: string; in: string }>;
-  responses: Record<string, { headers?: Record<string, unknown> }>;
+  operationId?: string;
+  summary?: string;
+  tags?: string[];
+  parameters?: Array<{ name?: string; in?: string; $ref?: string }>;
+  requestBody?: unknown;
+  responses: Record<string, Response>;
   security?: Array<Record<string, unknown>>;
 }
-type Document = { paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
+interface Document {
+  info: { version: string; license?: { name: string } };
+  servers?: Array<{ url: string }>;
+  tags: Array<{ name: string; description: string }>;
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, unknown>; parameters: Record<string, { in: string; name: string }> };
+}
+
+const ROOT = path.resolve(__dirname, '..');
+const PUBLIC_PATHS = ['/health', '/health/live', '/health/ready', '/metrics'];
 
 describe('the OpenAPI document (/docs-json) and UI (/docs)', () => {
   let t: TestApp;
   let doc: Document;
+  let operations: Array<[string, Operation]>;
   beforeAll(async () => {
     t = await startApp();
     const res = await http<Document>(`${t.url}/docs-json`);
     expect(res.status).toBe(200);
     doc = res.body;
+    operations = Object.entries(doc.paths).flatMap(([p, ops]) =>
+      Object.entries(ops).map(([m, op]): [string, Operation] => [`${m} ${p}`, op]),
+    );
   });
   afterAll(() => t.close());
 
@@ -26,24 +50,70 @@ describe('the OpenAPI document (/docs-json) and UI (/docs)', () => {
     return routes.filter((r) => !r.includes(' /docs') && !r.includes('*')).map((r) => r.replace(/:(\w+)/g, '{$1}'));
   }
 
+  it('is the committed docs/openapi.json (run `npm run openapi` after changing a controller or DTO)', () => {
+    const committed = JSON.parse(readFileSync(path.join(ROOT, 'docs/openapi.json'), 'utf8')) as Document;
+    expect(doc).toEqual(committed);
+  });
+
+  it("has the package's version, a license and servers", () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(doc.info.version).toBe(pkg.version);
+    expect(doc.info.license?.name).toBeTruthy();
+    expect(doc.servers?.map((s) => s.url)).toEqual(['http://localhost:3000', 'https://{customer}.{baseDomain}']);
+  });
+
   it('describes every route the app registers', () => {
-    const documented = new Set(Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)));
+    const documented = new Set(operations.map(([key]) => key.replace(/^(\w+)/, (m) => m.toUpperCase())));
     const routes = registeredRoutes();
     expect(routes.length).toBeGreaterThanOrEqual(20);
     expect(routes.filter((r) => !documented.has(r))).toEqual([]);
   });
 
-  it('names the three security schemes, and every protected operation uses them with 401 and 403', () => {
+  it('gives every operation a unique operationId, a summary and one declared tag', () => {
+    const declared = doc.tags.map((tag) => tag.name);
+    for (const [key, op] of operations) {
+      expect([key, typeof op.summary, op.tags?.length, declared.includes(op.tags?.[0] ?? '')]).toEqual([key, 'string', 1, true]);
+    }
+    const ids = operations.map(([, op]) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('marks the public routes with security: [] and every other operation with the three schemes, 401, 403 and 429', () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['basic', 'hmac', 'jwt']);
-    const publicPaths = ['/health', '/health/live', '/health/ready', '/metrics'];
-    for (const [path, ops] of Object.entries(doc.paths)) {
-      if (publicPaths.includes(path)) continue;
-      for (const [method, op] of Object.entries(ops)) {
-        expect([`${method} ${path}`, op.security?.length]).toEqual([`${method} ${path}`, 3]);
-        expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['401', '403']));
-        expect(op.parameters?.map((p) => p.name)).toEqual(
-          expect.arrayContaining(['X-Service-Nonce', 'X-Service-Hash', 'X-Service-Instance']),
-        );
+    for (const [key, op] of operations) {
+      const path = key.split(' ')[1];
+      if (PUBLIC_PATHS.includes(path)) {
+        expect([key, op.security]).toEqual([key, []]);
+        continue;
+      }
+      expect([key, op.security]).toEqual([key, [{ hmac: [] }, { basic: [] }, { jwt: [] }]]);
+      expect([key, Object.keys(op.responses)]).toEqual([key, expect.arrayContaining(['400', '401', '403', '429', '503'])]);
+      expect(op.responses['429'].headers?.['Retry-After']?.required).toBe(true);
+      // The HMAC and instance headers are the reusable parameters, referenced.
+      expect(op.parameters?.filter((p) => p.$ref).map((p) => p.$ref)).toEqual([
+        '#/components/parameters/X-Service-Nonce',
+        '#/components/parameters/X-Service-Hash',
+        '#/components/parameters/X-Service-Instance',
+      ]);
+    }
+    expect(Object.values(doc.components.parameters).map((p) => `${p.in} ${p.name}`)).toEqual([
+      'header X-Service-Nonce',
+      'header X-Service-Hash',
+      'header X-Service-Instance',
+    ]);
+  });
+
+  it('gives every answer a schema and X-Request-Id, every error the error body, every body 413 and 415', () => {
+    for (const [key, op] of operations) {
+      if (op.requestBody) expect([key, Object.keys(op.responses)]).toEqual([key, expect.arrayContaining(['413', '415'])]);
+      for (const [status, response] of Object.entries(op.responses)) {
+        const where = `${key} ${status}`;
+        expect([where, response.headers?.['X-Request-Id']]).toEqual([where, { $ref: '#/components/headers/X-Request-Id' }]);
+        const [type, media] = Object.entries(response.content ?? {})[0] ?? [];
+        expect([where, typeof media?.schema]).toEqual([where, 'object']);
+        if (Number(status) >= 400 && !PUBLIC_PATHS.includes(key.split(' ')[1])) {
+          expect([where, type, media?.schema]).toEqual([where, 'application/json', { $ref: '#/components/schemas/ErrorBody' }]);
+        }
       }
     }
   });
@@ -57,7 +127,7 @@ describe('the OpenAPI document (/docs-json) and UI (/docs)', () => {
         .sort(),
     ).toEqual(['_end', '_start', 'hits', 'includeBotTraffic', 'language', 'since']);
     for (const path of ['/search-terms', '/notifications', '/entities/{type}']) {
-      expect(doc.paths[path].get.responses['200'].headers).toHaveProperty('X-Total-Count');
+      expect(doc.paths[path].get.responses['200'].headers?.['X-Total-Count']?.required).toBe(true);
     }
     expect(doc.paths['/notifications'].delete.parameters?.map((p) => p.name)).toContain('ids[]');
   });

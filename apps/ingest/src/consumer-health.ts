@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 /** A consumer that has had messages waiting and made no progress on them for this long is stalled (liveness). */
 export const STALL_THRESHOLD_MS = 60_000;
 
@@ -10,11 +11,19 @@ interface PartitionState {
   progressAt: number;
 }
 
-export interface ConsumerHealth {
-  running: boolean;
-  stalled: boolean;
-  lag: number;
-  sinceProgressMs: number;
+/** The ingest app's liveness answer. */
+export class ConsumerHealth {
+  @ApiProperty({ description: 'The consume loop runs' })
+  running!: boolean;
+
+  @ApiProperty({ description: 'A partition has had messages waiting for 60 s without progress' })
+  stalled!: boolean;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Messages waiting, over the assigned partitions' })
+  lag!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Milliseconds since the oldest waiting partition made progress' })
+  sinceProgressMs!: number;
 }
 
 /**

@@ -1,10 +1,17 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ClickHouseService, MigratorService } from '@app/clickhouse';
-import type { ConsumerHealth } from './consumer-health';
+import { ConsumerHealth } from './consumer-health';
 import { IngestConsumer } from './ingest.consumer';
 
+class IngestReadiness {
+  @ApiProperty({ description: 'Migrations ran, storage answers and the consumer runs' })
+  ready!: boolean;
+}
+
 /** Probes of the ingest app (its only HTTP routes besides /metrics). */
+@ApiTags('Health')
 @Controller('health')
 export class IngestHealthController {
   constructor(
@@ -16,6 +23,9 @@ export class IngestHealthController {
   /** Liveness: unhealthy (503) when a partition has had messages waiting for 60 s without progress (STALL_THRESHOLD_MS). */
   @Get(['', 'live'])
   @HttpCode(200)
+  @ApiOperation({ summary: 'Liveness: the consumer runs and no partition is stalled' })
+  @ApiOkResponse({ type: ConsumerHealth, description: 'Alive' })
+  @ApiServiceUnavailableResponse({ type: ConsumerHealth, description: 'Stopped or stalled' })
   async live(@Res({ passthrough: true }) res: FastifyReply): Promise<ConsumerHealth> {
     const health = await this.consumer.health();
     if (health.stalled || !health.running) res.status(503);
@@ -25,7 +35,10 @@ export class IngestHealthController {
   /** Readiness: migrations ran, storage answers, the consumer runs. */
   @Get('ready')
   @HttpCode(200)
-  async ready(@Res({ passthrough: true }) res: FastifyReply): Promise<{ ready: boolean }> {
+  @ApiOperation({ operationId: 'ingestReadiness', summary: 'Readiness: migrations ran, storage answers, the consumer runs' })
+  @ApiOkResponse({ type: IngestReadiness, description: 'Ready' })
+  @ApiServiceUnavailableResponse({ type: IngestReadiness, description: 'Not ready' })
+  async ready(@Res({ passthrough: true }) res: FastifyReply): Promise<IngestReadiness> {
     const ready = this.migrator.migrated && (await this.consumer.health()).running && (await this.ch.ping());
     if (!ready) res.status(503);
     return { ready };

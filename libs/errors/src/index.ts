@@ -2,3 +2,4 @@ export * from './app-error';
 export * from './auth.error';
 export * from './domain-error';
 export * from './storage-unavailable.error';
+export * from './error-responses';

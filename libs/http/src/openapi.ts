@@ -1,25 +1,117 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import type {
+  OperationObject,
+  ParameterObject,
+  ReferenceObject,
+  ResponseObject,
+} from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { AUTH_HEADERS } from '@app/auth';
+import { ERROR_STATUSES, ErrorBody, type ErrorStatus } from '@app/errors';
 
-/** The OpenAPI document generated from the controllers and DTOs. */
+/** The API's version (info.version); follows package.json's, which a test compares. */
+export const API_VERSION = '0.1.0';
+
+/** The tags, in the order a reader meets them, each with what it groups. */
+const TAGS: Array<[string, string]> = [
+  ['Search terms', 'What shoppers searched, and which terms found nothing (merchandisers, admins, dashboards)'],
+  ['Events', 'Search events from search frontends (also accepted on Kafka)'],
+  ['Documents', 'Catalogue documents with ranking mix boost values (also accepted on Kafka)'],
+  ['Ranking mix', 'Whether the catalogue holds usable data for each boost field'],
+  ['Entities', 'Pages, banners, synonyms and the other entity types whose changes call the webhook'],
+  ['Configuration', "The instance's configuration: the webhook delivery URL"],
+  ['Notifications', 'Failed webhook calls and rejected events, for the admin area'],
+  ['API keys', 'Keys that sign HMAC requests (the spec calls them shared secrets)'],
+  ['Health', 'Probes for load balancers and orchestrators (no credentials)'],
+  ['Metrics', 'Prometheus metrics (no credentials)'],
+];
+
+const REQUEST_ID = {
+  description: 'The request id: the X-Request-Id the client sent (when it is a safe token), else a new one; also in the logs',
+  required: true,
+  schema: { type: 'string' },
+};
+
+/** The document generated from the controllers and DTOs, completed with what decorators cannot say (refine). */
 export function openApiDocument(app: INestApplication): OpenAPIObject {
-  const config = new DocumentBuilder()
+  const builder = new DocumentBuilder()
     .setTitle('Search analytics')
-    .setDescription('Search analytics and configuration backend for online shops. Errors are `{ statusCode, error, message }`.')
-    .setVersion('0.1.0')
+    .setDescription(
+      'Search analytics and configuration backend for online shops: search events and catalogue documents in, search ' +
+        'terms (and the ones that found nothing), the ranking mix data check, entities with webhook delivery, ' +
+        'notifications and API keys out. Every protected operation takes any of the three schemes (HMAC-signed ' +
+        'request, Basic with the instance credentials, or an admin JWT); errors answer `{ statusCode, error, message }`.',
+    )
+    .setVersion(API_VERSION)
+    .setLicense('Proprietary (UNLICENSED)', 'https://docs.npmjs.com/cli/v10/configuring-npm/package-json#license')
+    .addServer('http://localhost:3000', 'npm start: the embedded default on port 3000')
+    .addServer('https://{customer}.{baseDomain}', 'With BASE_DOMAIN set: one host name per customer', {
+      customer: { default: 'shop', description: 'The customer (installation) name' },
+      baseDomain: { default: 'search.localhost', description: 'BASE_DOMAIN of the deployment' },
+    })
     .addSecurity('hmac', {
       type: 'apiKey',
       in: 'header',
       name: 'X-Service-Hash',
-      description: "hex HMAC-SHA256 of X-Service-Nonce + ':' + body, keyed with an API key's secret",
+      description:
+        "Hex HMAC-SHA256 of X-Service-Nonce + ':' + the body, keyed with an API key's secret; send X-Service-Nonce too " +
+        '(parameters X-Service-Nonce and X-Service-Hash)',
     })
-    .addBasicAuth({ type: 'http', scheme: 'basic', description: 'The instance credentials' }, 'basic')
+    .addBasicAuth({ type: 'http', scheme: 'basic', description: "The instance's own credentials (login and password)" }, 'basic')
     .addBearerAuth(
-      { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Admin user token; permissions in dot notation' },
+      { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Admin user token; permissions in dot notation (search.read)' },
       'jwt',
-    )
-    .build();
-  return SwaggerModule.createDocument(app, config);
+    );
+  for (const [name, description] of TAGS) builder.addTag(name, description);
+  return refine(SwaggerModule.createDocument(app, builder.build()));
+}
+
+/**
+ * What holds for every operation and is written once here:
+ * - the HMAC and instance headers become reusable parameters (components.parameters), referenced by each operation;
+ * - every answer carries X-Request-Id (the onRequest hook of createHttpApp sets it);
+ * - an operation that takes a body can answer 413 and 415 (the body parser, body-parser.ts);
+ * - public operations (no scheme) say so with `security: []`;
+ * - parameters come path first (in the path's order), then query, then headers: generated clients take them in this
+ *   order, and Nest's own order of class and method decorators differs between compilers.
+ */
+function refine(document: OpenAPIObject): OpenAPIObject {
+  const components = document.components ?? (document.components = {});
+  components.parameters = Object.fromEntries(AUTH_HEADERS.map((h) => [h.name, { in: 'header', ...h }]));
+  components.headers = { 'X-Request-Id': REQUEST_ID };
+  const authHeaders = new Set(AUTH_HEADERS.map((h) => h.name));
+  const bodyErrors = errorResponses(413, 415);
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const operation of Object.values(operations as Record<string, OperationObject>)) {
+      operation.parameters = operation.parameters
+        ?.map((p: ParameterObject | ReferenceObject) =>
+          'name' in p && p.in === 'header' && authHeaders.has(p.name) ? { $ref: `#/components/parameters/${p.name}` } : p,
+        )
+        .sort((a, b) => parameterRank(path, a) - parameterRank(path, b));
+      if (operation.requestBody) Object.assign(operation.responses, bodyErrors);
+      for (const response of Object.values(operation.responses) as ResponseObject[]) {
+        response.headers = { ...response.headers, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
+      }
+      operation.security ??= [];
+    }
+  }
+  return document;
+}
+
+const LOCATIONS = ['path', 'query', 'header'];
+
+/** Sort key of a parameter: its location, and for a path parameter its place in the path. */
+function parameterRank(path: string, p: ParameterObject | ReferenceObject): number {
+  if (!('in' in p)) return 3 * path.length;
+  return LOCATIONS.indexOf(p.in) * path.length + (p.in === 'path' ? path.indexOf(`{${p.name}}`) : 0);
+}
+
+/** An error answer as ApiErrors documents it (for the statuses no decorator can know of). */
+function errorResponses(...statuses: ErrorStatus[]): Record<string, ResponseObject> {
+  const schema = { $ref: `#/components/schemas/${ErrorBody.name}` };
+  return Object.fromEntries(
+    statuses.map((status) => [status, { description: ERROR_STATUSES[status], content: { 'application/json': { schema } } }]),
+  );
 }
 
 /** Serves the document at /docs-json and the UI at /docs (public). */

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { chDateTime, type ItemOrigin, type RejectedEventRow } from '@app/contracts';
 import type { IngestRow, Refused } from './ingest-writer';
 import type { IntakeKind } from './intake-kinds';
@@ -23,10 +24,26 @@ export interface ValidatedBatch<Row> {
   reasons: Array<{ index: number; reason: string }>;
 }
 
+export class RejectedItem {
+  @ApiProperty({ type: 'integer', minimum: 0, example: 1, description: "The item's position in the request's array" })
+  index!: number;
+
+  @ApiProperty({ example: 'hits must be an integer >= 0', description: 'Why, naming the field; the item is kept in rejected_events' })
+  reason!: string;
+}
+
 /** The 202 answer of POST /events and PUT /documents. */
-export interface IntakeResult {
-  accepted: number;
-  rejected: Array<{ index: number; reason: string }>;
+export class IntakeResult {
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    example: 1,
+    description: 'Items accepted (stored exactly once, also when the request is retried)',
+  })
+  accepted!: number;
+
+  @ApiProperty({ type: [RejectedItem], description: 'Items refused, with their reasons' })
+  rejected!: RejectedItem[];
 }
 
 /** The items of a request, from its authenticated tenant. */

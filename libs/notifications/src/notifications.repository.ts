@@ -1,17 +1,38 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { LRUCache } from 'lru-cache';
 import { randomUUID } from 'node:crypto';
 import { ClickHouseService, VersionClock, chDateTime, fromChDateTime } from '@app/clickhouse';
 import { compositeKey } from '@app/contracts';
 
-export type NotificationKind = 'webhook-failed' | 'events-rejected';
+export const NOTIFICATION_KINDS = ['webhook-failed', 'events-rejected'] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
-export interface NotificationView {
-  id: string;
-  kind: NotificationKind;
-  message: string;
-  details: Record<string, unknown>;
-  createdAt: string;
+/** A notification as listed by GET /notifications. */
+export class NotificationView {
+  @ApiProperty({ format: 'uuid', example: '6c1d2a7e-8f0b-4b8e-9a55-2f7d3c9e1b40' })
+  id!: string;
+
+  @ApiProperty({
+    enum: NOTIFICATION_KINDS,
+    enumName: 'NotificationKind',
+    description: 'webhook-failed: a webhook call failed (it is not retried); events-rejected: search events were rejected',
+  })
+  kind!: NotificationKind;
+
+  @ApiProperty({ example: 'Webhook delivery to https://hooks.example.com failed: HTTP 500' })
+  message!: string;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: { type: 'landingpage', action: 'update', ids: ['summer-sale'] },
+    description: "webhook-failed: the call's type, action and ids; events-rejected: rejectedInBatch and an example reason",
+  })
+  details!: Record<string, unknown>;
+
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T09:30:00.000Z' })
+  createdAt!: string;
 }
 
 interface NotificationRow {

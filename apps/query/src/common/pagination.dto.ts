@@ -26,14 +26,14 @@ class PageEnd implements ValidatorConstraintInterface {
 
 /** `_start` (default 0) and `_end` (default 10, exclusive): the spec's pagination, at most 1,000 per page. */
 export class PaginationDto {
-  @ApiPropertyOptional({ description: 'Offset of the first item', default: 0, minimum: 0 })
+  @ApiPropertyOptional({ type: 'integer', description: 'Offset of the first item', default: 0, minimum: 0 })
   @Type(() => Number)
   @IsInt({ message: '_start must be an integer' })
   @Min(0, { message: '_start must be 0 or more' })
   @Max(1_000_000_000, { message: '_start is too large' })
   _start: number = 0;
 
-  @ApiPropertyOptional({ description: 'End index, exclusive; at most 1,000 above _start', default: 10 })
+  @ApiPropertyOptional({ type: 'integer', description: 'End index, exclusive; at most 1,000 above _start', default: 10, minimum: 1 })
   @Type(() => Number)
   @IsInt({ message: '_end must be an integer' })
   @Validate(PageEnd)

@@ -1,4 +1,5 @@
-import { ApiResponse } from '@nestjs/swagger';
+import type { Type } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { TOTAL_COUNT_HEADER } from '@app/http';
 
 /** The response methods this needs; Express and Fastify replies both have `header`. */
@@ -12,9 +13,13 @@ export function setTotalCount(res: HeaderTarget, total: number): void {
   res.header('Access-Control-Expose-Headers', TOTAL_COUNT_HEADER);
 }
 
-/** Documents a paginated list's 200 with its X-Total-Count header. */
-export const ApiTotalCount = () =>
-  ApiResponse({
-    status: 200,
-    headers: { [TOTAL_COUNT_HEADER]: { description: 'Number of items before pagination', schema: { type: 'integer' } } },
+/** Documents a paginated list's 200: an array of `type`, with its X-Total-Count header. */
+export const ApiPage = (type: Type<unknown>, description: string) =>
+  ApiOkResponse({
+    type,
+    isArray: true,
+    description,
+    headers: {
+      [TOTAL_COUNT_HEADER]: { description: 'Number of items before pagination', required: true, schema: { type: 'integer', minimum: 0 } },
+    },
   });

@@ -1,10 +1,12 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
 import { ConfigurationDto, type ConfigurationView } from './configuration.dto';
 import { GetConfigurationQuery } from './get-configuration.query';
 import { UpdateConfigurationCommand } from './update-configuration.command';
 
+@ApiTags('Configuration')
 @Controller('configuration')
 export class ConfigurationController {
   constructor(
@@ -13,14 +15,28 @@ export class ConfigurationController {
   ) {}
 
   @Get()
+  @ApiOperation({
+    operationId: 'getConfiguration',
+    summary: "Read the instance's configuration",
+    description: 'The webhook URL ("" when none is set).',
+  })
   @RequirePermission('configuration:read')
+  @ApiOkResponse({ type: ConfigurationDto, description: 'The stored configuration' })
   get(@Auth() auth: AuthContext): Promise<ConfigurationView> {
     return this.queries.execute(new GetConfigurationQuery(auth.customer, auth.instance));
   }
 
   /** 200 with the stored configuration; an empty url disables the webhook. */
   @Put()
+  @ApiOperation({
+    operationId: 'updateConfiguration',
+    summary: "Set the instance's configuration",
+    description:
+      'Sets, changes or (with an empty url) disables the webhook delivery URL. The URL must be absolute http(s) and, ' +
+      'unless WEBHOOK_ALLOW_PRIVATE_NETWORKS is set, resolve to a public address.',
+  })
   @RequirePermission('configuration:write')
+  @ApiOkResponse({ type: ConfigurationDto, description: 'The stored configuration' })
   update(@Auth() auth: AuthContext, @Body() body: ConfigurationDto): Promise<ConfigurationView> {
     return this.commands.execute(new UpdateConfigurationCommand(auth, body.webhookConfig.url));
   }

@@ -10,6 +10,7 @@ export class WebhookConfigDto {
   url!: string;
 }
 
+/** An instance's configuration (the spec's PUT /configuration body). */
 export class ConfigurationDto {
   @ApiProperty({ type: () => WebhookConfigDto })
   @IsDefined()
@@ -19,6 +20,5 @@ export class ConfigurationDto {
   webhookConfig!: WebhookConfigDto;
 }
 
-export interface ConfigurationView {
-  webhookConfig: { url: string };
-}
+/** GET and PUT /configuration answer the configuration in the shape PUT takes. */
+export type ConfigurationView = ConfigurationDto;

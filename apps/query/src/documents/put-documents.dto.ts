@@ -1,15 +1,41 @@
 import { ArrayMaxSize, IsArray } from 'class-validator';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { MAX_DOCUMENTS_PER_REQUEST } from '@app/contracts';
 
-/** The envelope only: documents are validated one by one, so one bad document is rejected with its index. */
+const boost = () =>
+  ApiPropertyOptional({ type: Number, nullable: true, description: 'Ranking mix boost value, valid in [0, 1]; null or absent: no data' });
+
+/**
+ * One catalogue document (documentation only: the intake validates each item itself and rejects a bad one with
+ * its index and reason, instead of failing the request).
+ */
+export class CatalogueDocumentItem {
+  @ApiProperty({ maxLength: 500, example: 'sku-1234', description: '1-500 characters, no spaces' })
+  id!: string;
+
+  @ApiPropertyOptional({ example: 'de', description: 'letters and -, e.g. de or de-ch' })
+  language?: string;
+
+  @ApiPropertyOptional({ description: 'true removes the document; the latest write of an id wins' })
+  deleted?: boolean;
+
+  @boost() new?: number | null;
+  @boost() sold?: number | null;
+  @boost() basket?: number | null;
+  @boost() view?: number | null;
+  @boost() revenue?: number | null;
+  @boost() rating?: number | null;
+  @boost() profit_margin?: number | null;
+
+  @ApiPropertyOptional({ description: 'If present, must equal the authenticated customer' })
+  customer?: string;
+
+  @ApiPropertyOptional({ description: 'If present, must equal the instance of the request' })
+  instance?: string;
+}
+
 export class PutDocumentsDto {
-  @ApiProperty({
-    type: 'array',
-    items: { type: 'object' },
-    maxItems: MAX_DOCUMENTS_PER_REQUEST,
-    description: '{ id, language?, deleted?, new?, sold?, basket?, view?, revenue?, rating?, profit_margin? }',
-  })
+  @ApiProperty({ type: [CatalogueDocumentItem], maxItems: MAX_DOCUMENTS_PER_REQUEST })
   @IsArray()
   @ArrayMaxSize(MAX_DOCUMENTS_PER_REQUEST)
   documents!: unknown[];

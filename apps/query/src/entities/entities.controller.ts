@@ -1,20 +1,22 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseBoolPipe, Put, Query, Req, Res } from '@nestjs/common';
-import { ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
-import { DomainError } from '@app/errors';
+import { ApiErrors, DomainError } from '@app/errors';
 import { idsFromQuery } from '../common/ids-query';
 import { PaginationDto } from '../common/pagination.dto';
-import { ApiTotalCount, setTotalCount } from '../common/total-count';
+import { OkAnswer } from '../common/ok.answer';
+import { ApiPage, setTotalCount } from '../common/total-count';
 import { DeleteEntitiesCommand } from './delete-entities.command';
 import { DeleteEntityCommand } from './delete-entity.command';
-import { BulkEntitiesDto, ENTITY_ID, EntityBodyDto, type EntityView } from './entity.dto';
+import { BulkEntitiesDto, ENTITY_ID, EntityBodyDto } from './entity.dto';
+import { DeleteEntitiesAnswer, EntityView, SaveEntitiesResult } from './entity.view';
 import { EntityTypePipe } from './entity-type.pipe';
 import { ENTITY_TYPES, type EntityType } from './entity-types';
 import { GetEntityQuery } from './get-entity.query';
 import { ListEntitiesQuery } from './list-entities.query';
-import { SaveEntitiesCommand, type SaveEntitiesResult } from './save-entities.command';
+import { SaveEntitiesCommand } from './save-entities.command';
 
 const autosavePipe = new ParseBoolPipe({
   optional: true,
@@ -34,8 +36,8 @@ function entityId(id: string): string {
 }
 
 /** The webhook's entity types: saves and deletes call the instance's webhook before they answer. */
-@ApiTags('entities')
-@ApiParam({ name: 'type', enum: ENTITY_TYPES })
+@ApiTags('Entities')
+@ApiParam({ name: 'type', enum: ENTITY_TYPES, enumName: 'EntityType', description: 'One of the webhook entity types' })
 @Controller('entities/:type')
 export class EntitiesController {
   constructor(
@@ -44,8 +46,9 @@ export class EntitiesController {
   ) {}
 
   @Get()
+  @ApiOperation({ operationId: 'listEntities', summary: 'List the entities of a type', description: 'Ordered by id.' })
   @RequirePermission('entities:read')
-  @ApiTotalCount()
+  @ApiPage(EntityView, 'One page of entities; X-Total-Count holds the number of entities of the type')
   async list(
     @Auth() auth: AuthContext,
     @Param('type', EntityTypePipe) type: EntityType,
@@ -58,15 +61,25 @@ export class EntitiesController {
   }
 
   @Get(':id')
+  @ApiOperation({ operationId: 'getEntity', summary: 'Read one entity' })
   @RequirePermission('entities:read')
+  @ApiOkResponse({ type: EntityView, description: 'The entity' })
+  @ApiErrors([404, 'No entity of this type with this id'])
   get(@Auth() auth: AuthContext, @Param('type', EntityTypePipe) type: EntityType, @Param('id') id: string): Promise<EntityView> {
     return this.queries.execute(new GetEntityQuery(auth, type, entityId(id)));
   }
 
   /** 201 when created, 200 when updated; `?autosave=true` stores a revision only (200, no webhook). */
   @Put(':id')
+  @ApiOperation({
+    operationId: 'saveEntity',
+    summary: 'Create or update one entity',
+    description: "Calls the instance's webhook (action create or update) before answering, unless `autosave=true`.",
+  })
   @RequirePermission('entities:write')
   @ApiQuery(AUTOSAVE)
+  @ApiOkResponse({ type: EntityView, description: 'Updated (or stored as an autosave revision)' })
+  @ApiCreatedResponse({ type: EntityView, description: 'Created' })
   async save(
     @Auth() auth: AuthContext,
     @Param('type', EntityTypePipe) type: EntityType,
@@ -83,8 +96,14 @@ export class EntitiesController {
   /** Bulk change: one webhook call per action (created ids in one, updated ids in another). */
   @Put()
   @HttpCode(200)
+  @ApiOperation({
+    operationId: 'saveEntities',
+    summary: 'Create or update several entities',
+    description: 'One webhook call per action: the created ids in one, the updated ids in another.',
+  })
   @RequirePermission('entities:write')
   @ApiQuery(AUTOSAVE)
+  @ApiOkResponse({ type: SaveEntitiesResult, description: 'What the change did' })
   saveMany(
     @Auth() auth: AuthContext,
     @Param('type', EntityTypePipe) type: EntityType,
@@ -96,8 +115,15 @@ export class EntitiesController {
 
   @Delete(':id')
   @HttpCode(200)
+  @ApiOperation({
+    operationId: 'deleteEntity',
+    summary: 'Delete one entity',
+    description: "Calls the instance's webhook (action remove, or delete for pages) before answering.",
+  })
   @RequirePermission('entities:write')
-  async remove(@Auth() auth: AuthContext, @Param('type', EntityTypePipe) type: EntityType, @Param('id') id: string): Promise<{ ok: true }> {
+  @ApiOkResponse({ type: OkAnswer, description: 'Deleted' })
+  @ApiErrors([404, 'No entity of this type with this id'])
+  async remove(@Auth() auth: AuthContext, @Param('type', EntityTypePipe) type: EntityType, @Param('id') id: string): Promise<OkAnswer> {
     await this.commands.execute(new DeleteEntityCommand(auth, type, entityId(id)));
     return { ok: true };
   }
@@ -105,13 +131,15 @@ export class EntitiesController {
   /** `?ids[]=a&ids[]=b`; unknown ids are ignored. */
   @Delete()
   @HttpCode(200)
+  @ApiOperation({ operationId: 'deleteEntities', summary: 'Delete several entities', description: 'Unknown ids are ignored.' })
   @RequirePermission('entities:write')
+  @ApiOkResponse({ type: DeleteEntitiesAnswer, description: 'The ids that were deleted' })
   @ApiQuery({ name: 'ids[]', type: [String], required: true, description: 'Repeated: ids[]=a&ids[]=b (at most 1,000)' })
   async removeMany(
     @Auth() auth: AuthContext,
     @Param('type', EntityTypePipe) type: EntityType,
     @Req() req: FastifyRequest,
-  ): Promise<{ ok: true; deleted: string[] }> {
+  ): Promise<DeleteEntitiesAnswer> {
     const deleted = await this.commands.execute(new DeleteEntitiesCommand(auth, type, idsFromQuery(req.query as Record<string, unknown>)));
     return { ok: true, deleted };
   }

@@ -42,12 +42,3 @@ export class BulkEntitiesDto {
   @Type(() => EntityItemDto)
   items!: EntityItemDto[];
 }
-
-export interface EntityView {
-  type: string;
-  id: string;
-  searchPhrases: string[];
-  language: string | null;
-  data: Record<string, unknown>;
-  updatedAt: string;
-}

@@ -1,7 +1,7 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { DomainError } from '@app/errors';
 import { EntitiesRepository } from './entities.repository';
-import type { EntityView } from './entity.dto';
+import type { EntityView } from './entity.view';
 import { GetEntityQuery } from './get-entity.query';
 
 @QueryHandler(GetEntityQuery)

@@ -1,6 +1,6 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { EntitiesRepository } from './entities.repository';
-import type { EntityView } from './entity.dto';
+import type { EntityView } from './entity.view';
 import { ListEntitiesQuery } from './list-entities.query';
 
 @QueryHandler(ListEntitiesQuery)

@@ -1,13 +1,8 @@
 import { Command } from '@nestjs/cqrs';
 import type { AuthContext } from '@app/auth';
-import type { EntityItemDto, EntityView } from './entity.dto';
+import type { EntityItemDto } from './entity.dto';
 import type { EntityType } from './entity-types';
-
-export interface SaveEntitiesResult {
-  created: string[];
-  updated: string[];
-  items: EntityView[];
-}
+import type { SaveEntitiesResult } from './entity.view';
 
 /** Creates or updates entities of one type (one item for PUT /entities/:type/:id). */
 export class SaveEntitiesCommand extends Command<SaveEntitiesResult> {

@@ -3,7 +3,8 @@ import { DomainError } from '@app/errors';
 import { DataVersions } from '@app/intake';
 import { WebhookDeliveryService } from '../webhooks/webhook-delivery.service';
 import { EntitiesRepository } from './entities.repository';
-import { SaveEntitiesCommand, type SaveEntitiesResult } from './save-entities.command';
+import { SaveEntitiesCommand } from './save-entities.command';
+import type { SaveEntitiesResult } from './entity.view';
 
 /**
  * Appends the change, tells this process's answer caches (the handled status of terms may change), then awaits

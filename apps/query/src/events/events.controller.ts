@@ -1,10 +1,12 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
-import type { IntakeResult } from '@app/intake';
+import { IntakeResult } from '@app/intake';
 import { SubmitEventsCommand } from './submit-events.command';
 import { SubmitEventsDto } from './submit-events.dto';
 
+@ApiTags('Events')
 @Controller('events')
 export class EventsController {
   constructor(private readonly commands: CommandBus) {}
@@ -12,7 +14,15 @@ export class EventsController {
   /** 202 `{ accepted, rejected: [{ index, reason }] }`; rejected items are kept in rejected_events. */
   @Post()
   @HttpCode(202)
+  @ApiOperation({
+    operationId: 'submitEvents',
+    summary: 'Submit search events',
+    description:
+      'Each event is validated on its own: valid ones are stored exactly once (also when the request is retried), ' +
+      'bad ones are rejected with their index and reason and kept in rejected_events.',
+  })
   @RequirePermission('search:write')
+  @ApiAcceptedResponse({ type: IntakeResult, description: 'Accepted and rejected items' })
   submit(@Auth() auth: AuthContext, @Body() body: SubmitEventsDto): Promise<IntakeResult> {
     return this.commands.execute(new SubmitEventsCommand(auth.customer, auth.instance, body.events));
   }

@@ -1,12 +1,14 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public } from '@app/auth';
 import { ClickHouseService, MigratorService } from '@app/clickhouse';
 
-type Health = { status: 'ok' | 'unavailable'; storage: 'up' | 'down' };
+import { HealthView, LiveView, ReadinessView } from './health.view';
 
 /** Probes: no credentials (load balancers and orchestrators call them). */
 @Public()
+@ApiTags('Health')
 @Controller('health')
 export class HealthController {
   constructor(
@@ -17,7 +19,10 @@ export class HealthController {
   /** 200 when storage answers, 503 otherwise. */
   @Get()
   @HttpCode(200)
-  async health(@Res({ passthrough: true }) res: FastifyReply): Promise<Health> {
+  @ApiOperation({ operationId: 'health', summary: 'Health: does storage answer' })
+  @ApiOkResponse({ type: HealthView, description: 'Storage answers' })
+  @ApiServiceUnavailableResponse({ type: HealthView, description: 'Storage does not answer' })
+  async health(@Res({ passthrough: true }) res: FastifyReply): Promise<HealthView> {
     const up = await this.ch.ping();
     if (!up) res.status(503);
     return up ? { status: 'ok', storage: 'up' } : { status: 'unavailable', storage: 'down' };
@@ -25,14 +30,19 @@ export class HealthController {
 
   /** Liveness: the process serves HTTP. */
   @Get('live')
-  live(): { status: 'ok' } {
+  @ApiOperation({ operationId: 'liveness', summary: 'Liveness: the process serves HTTP' })
+  @ApiOkResponse({ type: LiveView, description: 'Alive' })
+  live(): LiveView {
     return { status: 'ok' };
   }
 
   /** Readiness: migrations ran and storage answers. */
   @Get('ready')
   @HttpCode(200)
-  async ready(@Res({ passthrough: true }) res: FastifyReply): Promise<Health & { migrated: boolean }> {
+  @ApiOperation({ operationId: 'readiness', summary: 'Readiness: migrations ran and storage answers' })
+  @ApiOkResponse({ type: ReadinessView, description: 'Ready' })
+  @ApiServiceUnavailableResponse({ type: ReadinessView, description: 'Not ready' })
+  async ready(@Res({ passthrough: true }) res: FastifyReply): Promise<ReadinessView> {
     const up = await this.ch.ping();
     const ok = up && this.migrator.migrated;
     if (!ok) res.status(503);

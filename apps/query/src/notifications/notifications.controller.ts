@@ -1,15 +1,17 @@
 import { Controller, Delete, Get, HttpCode, Query, Req, Res } from '@nestjs/common';
-import { ApiQuery } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
-import type { NotificationView } from '@app/notifications';
+import { NotificationView } from '@app/notifications';
 import { idsFromQuery } from '../common/ids-query';
 import { PaginationDto } from '../common/pagination.dto';
-import { ApiTotalCount, setTotalCount } from '../common/total-count';
+import { OkAnswer } from '../common/ok.answer';
+import { ApiPage, setTotalCount } from '../common/total-count';
 import { DeleteNotificationsCommand } from './delete-notifications.command';
 import { ListNotificationsQuery } from './list-notifications.query';
 
+@ApiTags('Notifications')
 @Controller('notifications')
 export class NotificationsController {
   constructor(
@@ -19,8 +21,13 @@ export class NotificationsController {
 
   /** Newest first, with X-Total-Count. */
   @Get()
+  @ApiOperation({
+    operationId: 'listNotifications',
+    summary: 'List the notifications',
+    description: "The instance's notifications (failed webhook calls, rejected events), newest first.",
+  })
   @RequirePermission('notifications:read')
-  @ApiTotalCount()
+  @ApiPage(NotificationView, 'One page of notifications; X-Total-Count holds their number')
   async list(
     @Auth() auth: AuthContext,
     @Query() page: PaginationDto,
@@ -34,9 +41,15 @@ export class NotificationsController {
   /** `?ids[]=a&ids[]=b`: 400 when ids is not an array (and nothing is deleted); unknown ids are ignored. */
   @Delete()
   @HttpCode(200)
+  @ApiOperation({
+    operationId: 'deleteNotifications',
+    summary: 'Delete notifications',
+    description: 'By id, as repeated `ids[]` parameters; unknown ids are ignored. 400 when ids is not an array.',
+  })
   @RequirePermission('notifications:write')
+  @ApiOkResponse({ type: OkAnswer, description: 'Deleted' })
   @ApiQuery({ name: 'ids[]', type: [String], required: true, description: 'Repeated: ids[]=a&ids[]=b (at most 1,000)' })
-  async remove(@Auth() auth: AuthContext, @Req() req: FastifyRequest): Promise<{ ok: true }> {
+  async remove(@Auth() auth: AuthContext, @Req() req: FastifyRequest): Promise<OkAnswer> {
     await this.commands.execute(
       new DeleteNotificationsCommand(auth.customer, auth.instance, idsFromQuery(req.query as Record<string, unknown>)),
     );

@@ -1,10 +1,7 @@
 import { Query } from '@nestjs/cqrs';
-import type { BoostField } from '@app/contracts';
+import type { RankingMixCheck } from './ranking-mix.view';
 
-export type CheckReason = 'Low amount of data' | 'Invalid boosting data' | 'No ranking mix data.';
-export type FieldCheck = { result: true } | { result: false; reasons: CheckReason[] };
-
-export class CheckDataQuery extends Query<Record<BoostField, FieldCheck>> {
+export class CheckDataQuery extends Query<RankingMixCheck> {
   constructor(
     readonly customer: string,
     readonly instance: string,

@@ -1,5 +1,5 @@
 import { IsIn, IsOptional, Matches } from 'class-validator';
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { LANGUAGE_PATTERN } from '@app/contracts';
 import { PaginationDto } from '../common/pagination.dto';
 
@@ -30,14 +30,44 @@ export class SearchTermsDto extends PaginationDto {
   hits: 'true' | 'false' = 'true';
 }
 
-export interface SearchTermStatus {
-  handled: boolean;
-  handlers: Array<{ type: string; id: string }>;
+/** An entity that handles a zero-result phrase (one of the webhook's entity types, e.g. a landing page or synonym). */
+export class SearchTermHandler {
+  @ApiProperty({ example: 'landingpage', description: 'Entity type (PUT /entities/{type})' })
+  type!: string;
+
+  @ApiProperty({ example: 'summer-sale', description: 'Entity id' })
+  id!: string;
 }
 
-export interface SearchTermView {
-  id: string;
-  search_phrase: string;
-  count: number;
-  status: SearchTermStatus | null;
+export class SearchTermStatus {
+  @ApiProperty({ description: 'true when at least one entity handles the phrase' })
+  handled!: boolean;
+
+  @ApiProperty({ type: [SearchTermHandler], description: 'The entities that handle the phrase' })
+  handlers!: SearchTermHandler[];
+}
+
+/** The spec's search term record. */
+export class SearchTermView {
+  @ApiProperty({
+    example: '892e95f4685a6d36bdb06f63b12becbb',
+    description: '32 hex characters, stable for the customer, instance and phrase (the same phrase keeps its id across windows)',
+  })
+  id!: string;
+
+  @ApiProperty({
+    example: 'summer dress',
+    description: 'The term entered by the shopper, normalised (Unicode NFC, trimmed, inner spaces collapsed, lower case)',
+  })
+  search_phrase!: string;
+
+  @ApiProperty({ type: 'integer', example: 42, minimum: 1, description: 'Number of uses within the requested time range' })
+  count!: number;
+
+  @ApiProperty({
+    type: () => SearchTermStatus,
+    nullable: true,
+    description: 'With hits=false: whether an entity handles the zero-result term; null with hits=true',
+  })
+  status!: SearchTermStatus | null;
 }

@@ -1,16 +1,34 @@
-import type { ApiKey } from '@app/auth';
+import { ApiProperty } from '@nestjs/swagger';
+import { PERMISSIONS, type ApiKey, type Permission } from '@app/auth';
 
 /** An API key as listed: never the secret. */
-export interface ApiKeyView {
-  id: string;
-  description: string;
-  permissions: string[];
-  createdAt: string;
+export class ApiKeyView {
+  @ApiProperty({ format: 'uuid', example: '0b6f5a52-4c0e-4d59-9a53-1c3a8f1f2e7d' })
+  id!: string;
+
+  @ApiProperty({ example: 'legacy secret', description: 'The first key of an installation is the "legacy secret"' })
+  description!: string;
+
+  @ApiProperty({
+    enum: PERMISSIONS,
+    enumName: 'Permission',
+    isArray: true,
+    example: ['persistence:write', 'search:write'],
+    description: 'Colon notation, sorted',
+  })
+  permissions!: Permission[];
+
+  @ApiProperty({ format: 'date-time', example: '2026-11-22T09:30:00.000Z' })
+  createdAt!: string;
 }
 
 /** The one answer that shows the secret: POST /secret. */
-export interface CreatedApiKeyView extends ApiKeyView {
-  secret: string;
+export class CreatedApiKeyView extends ApiKeyView {
+  @ApiProperty({
+    example: '316c035b836ed42606d13dcfad1799258a190d17b9b0b8e4b2048ebd4a102821',
+    description: '64 hex characters (32 random bytes); shown only in this answer; the key that signs HMAC requests',
+  })
+  secret!: string;
 }
 
 export function toView(key: ApiKey): ApiKeyView {

@@ -1,12 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiErrors } from '@app/errors';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
-import type { ApiKeyView, CreatedApiKeyView } from './api-key.view';
+import { ApiKeyView, CreatedApiKeyView } from './api-key.view';
+import { OkAnswer } from '../common/ok.answer';
 import { CreateApiKeyCommand } from './commands/create-api-key.command';
 import { RevokeApiKeyCommand } from './commands/revoke-api-key.command';
 import { CreateSecretDto } from './create-secret.dto';
 import { ListApiKeysQuery } from './queries/list-api-keys.query';
 
+@ApiTags('API keys')
 @Controller('secret')
 export class SecretsController {
   constructor(
@@ -15,21 +19,32 @@ export class SecretsController {
   ) {}
 
   @Post()
+  @ApiOperation({
+    operationId: 'createApiKey',
+    summary: 'Create an API key',
+    description: 'With `permissions` or the `importer` preset; a caller can only grant permissions it holds itself.',
+  })
   @RequirePermission('secret:write')
+  @ApiCreatedResponse({ type: CreatedApiKeyView, description: 'The new key, with its secret (shown only here)' })
   create(@Auth() auth: AuthContext, @Body() body: CreateSecretDto): Promise<CreatedApiKeyView> {
     return this.commands.execute(new CreateApiKeyCommand(auth, body));
   }
 
   @Get()
+  @ApiOperation({ operationId: 'listApiKeys', summary: 'List the API keys', description: 'Active keys of the customer, without secrets.' })
   @RequirePermission('secret:read')
+  @ApiOkResponse({ type: ApiKeyView, isArray: true, description: 'The active keys' })
   list(@Auth() auth: AuthContext): Promise<ApiKeyView[]> {
     return this.queries.execute(new ListApiKeysQuery(auth.customer));
   }
 
   @Delete(':id')
   @HttpCode(200)
+  @ApiOperation({ operationId: 'revokeApiKey', summary: 'Revoke an API key', description: 'Requests signed with it fail from then on.' })
   @RequirePermission('secret:write')
-  async revoke(@Auth() auth: AuthContext, @Param('id', new ParseUUIDPipe()) id: string): Promise<{ ok: true }> {
+  @ApiOkResponse({ type: OkAnswer, description: 'Revoked' })
+  @ApiErrors([404, 'No active API key with this id'])
+  async revoke(@Auth() auth: AuthContext, @Param('id', new ParseUUIDPipe()) id: string): Promise<OkAnswer> {
     await this.commands.execute(new RevokeApiKeyCommand(auth.customer, id));
     return { ok: true };
   }

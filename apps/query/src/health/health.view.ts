@@ -1,0 +1,19 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export class LiveView {
+  @ApiProperty({ enum: ['ok'], example: 'ok' })
+  status!: 'ok';
+}
+
+export class HealthView {
+  @ApiProperty({ enum: ['ok', 'unavailable'], example: 'ok' })
+  status!: 'ok' | 'unavailable';
+
+  @ApiProperty({ enum: ['up', 'down'], example: 'up', description: 'Whether ClickHouse answers' })
+  storage!: 'up' | 'down';
+}
+
+export class ReadinessView extends HealthView {
+  @ApiProperty({ description: 'Whether the migrations ran' })
+  migrated!: boolean;
+}
