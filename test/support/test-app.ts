@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:http';
 import * as path from 'node:path';
@@ -8,6 +9,7 @@ import { loadConfig, type AppConfig } from '@app/config';
 import { createHttpApp } from '@app/http';
 import { signRequest } from '@app/auth';
 import { StandaloneModule } from '../../apps/standalone/src/standalone.module';
+import { OpenApiContract } from './openapi-contract';
 
 /**
  * chdb binds one data directory per process: every jest worker uses its own directory, and every test file
@@ -79,20 +81,38 @@ export interface HttpResult<T = unknown> {
   body: T;
 }
 
+export interface HttpOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  localAddress?: string;
+  /**
+   * false: the response is not checked against the service's OpenAPI document. Only for a request that
+   * deliberately talks to something other than the service; every use says why in a comment.
+   */
+  contract?: boolean;
+}
+
 /**
  * A real HTTP request over node:http (fetch cannot set Host, which tenancy tests need). The body is sent
  * exactly as given: a string is not re-serialised.
+ *
+ * Every response is checked against the service's contract, docs/openapi.json (test/support/openapi-contract.ts):
+ * a response that violates it rejects the promise with an error naming the request, the status and each
+ * violation, so the test fails where it sent the request. `contract: false` opts one request out.
  */
-export function http<T = unknown>(
-  url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; localAddress?: string } = {},
-): Promise<HttpResult<T>> {
+export function http<T = unknown>(url: string, options: HttpOptions = {}): Promise<HttpResult<T>> {
+  const method = options.method ?? 'GET';
+  // Taken here so that a violation's stack shows the test that sent the request, not the socket's callback.
+  const checked = options.contract !== false;
+  const callSite: { stack?: string } = {};
+  if (checked) Error.captureStackTrace(callSite, http);
   return new Promise((resolve, reject) => {
     // A body is always framed with Content-Length (Node sends DELETE and GET bodies unframed otherwise).
     const headers =
       options.body === undefined ? options.headers : { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) };
     // localAddress: the client address the request comes from (127.0.0.2 etc. reach a loopback server on Linux).
-    const req = request(url, { method: options.method ?? 'GET', headers, localAddress: options.localAddress }, (res) => {
+    const req = request(url, { method, headers, localAddress: options.localAddress }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -103,12 +123,71 @@ export function http<T = unknown>(
         } catch {
           /* not JSON: keep the text */
         }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: body as T });
+        const result = { status: res.statusCode ?? 0, headers: res.headers, body: body as T };
+        const violation = checked ? checkContract(method, url, options.headers, result, text, callSite) : undefined;
+        if (violation) reject(violation);
+        else resolve(result);
       });
     });
     req.on('error', reject);
     req.end(options.body);
   });
+}
+
+/** The service's contract, read once per test file (jest gives every file its own module registry). */
+const OPENAPI_DOCUMENT = path.resolve(__dirname, '../../docs/openapi.json');
+let contract: OpenApiContract | undefined;
+
+/**
+ * OPENAPI_CONTRACT=report, a debugging aid: a violation does not fail the request but is appended to
+ * tmp/openapi-contract-violations.txt, as `METHOD /template STATUS: violation` lines (distinct within a test file;
+ * `sort -u` the file across files and workers). Unset (the default): a violation fails the request.
+ */
+const REPORT = process.env.OPENAPI_CONTRACT === 'report' ? path.resolve(__dirname, '../../tmp/openapi-contract-violations.txt') : undefined;
+const reported = new Set<string>();
+
+/** The error for a response that violates the contract, or undefined when it conforms (or in report mode). */
+function checkContract(
+  method: string,
+  url: string,
+  requestHeaders: Record<string, string> | undefined,
+  result: HttpResult,
+  text: string,
+  callSite: { stack?: string },
+): Error | undefined {
+  contract ??= OpenApiContract.fromFile(OPENAPI_DOCUMENT);
+  const { pathname, search } = new URL(url);
+  const exchange = {
+    method,
+    url: pathname + search,
+    status: result.status,
+    headers: result.headers,
+    body: result.body,
+    text,
+    requestHeaders,
+  };
+  const violations = contract.check(exchange);
+  if (!violations.length) return undefined;
+  if (REPORT) {
+    const operation = contract.operationOf(method, pathname) ?? `${method.toUpperCase()} ${pathname} (no operation)`;
+    const lines = violations
+      .map((v) => `${operation} ${result.status}: ${v.replace(/\[\d+\]/g, '[*]')}`)
+      .filter((line) => !reported.has(line) && reported.add(line));
+    if (lines.length) {
+      mkdirSync(path.dirname(REPORT), { recursive: true });
+      appendFileSync(REPORT, lines.map((line) => `${line}\n`).join(''));
+    }
+    return undefined;
+  }
+  const shown = text.length > 500 ? `${text.slice(0, 500)}...` : text;
+  const message =
+    `${method.toUpperCase()} ${pathname}${search} answered ${result.status}, which docs/openapi.json does not describe:\n` +
+    violations.map((v) => `  - ${v}\n`).join('') +
+    `  response body: ${shown || '(none)'}`;
+  const error = new Error(message);
+  error.name = 'OpenApiContractViolation';
+  error.stack = `${error.name}: ${message}\n${callSite.stack?.split('\n').slice(1).join('\n') ?? ''}`;
+  return error;
 }
 
 /** Creates an API key with Basic credentials and returns its secret and id. */
