@@ -39,6 +39,17 @@ describe('bad input over HTTP', () => {
     expect(res.body).toEqual({ statusCode: 404, error: 'Not Found', message: 'Cannot GET /no-such-route' });
   });
 
+  it.each([
+    ['PUT', '/no-such-route', 'text/plain', 'x'],
+    ['POST', '/docs-json', 'application/json', '{"broken":'],
+    ['PATCH', '/secret/x', 'application/x-www-form-urlencoded', 'a=b'],
+    ['POST', '/no-such-route', 'application/json', 'x'.repeat(2 * 1024 * 1024)],
+  ])('answers 404 for %s %s whatever the body (no 415, 400 or 413 for a route that does not exist)', async (method, path, type, body) => {
+    const res = await http(`${t.url}${path}`, { method, headers: { ...basicHeader(), 'content-type': type }, body });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ statusCode: 404, error: 'Not Found', message: `Cannot ${method} ${path}` });
+  });
+
   it('answers 400 for a malformed key id', async () => {
     expect((await http(`${t.url}/secret/not-a-uuid`, { method: 'DELETE', headers: basicHeader() })).status).toBe(400);
   });

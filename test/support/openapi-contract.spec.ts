@@ -76,6 +76,8 @@ const DOCUMENT: OpenApiDocument = {
           note: { type: 'string', nullable: true },
           count: { type: 'integer', minimum: 0, exclusiveMinimum: true },
           owner: { allOf: [ref('Owner')], nullable: true },
+          // The form @nestjs/swagger writes for a nullable class-typed property.
+          reviewer: { type: 'object', allOf: [ref('Owner')], nullable: true },
           createdAt: { type: 'string', format: 'date-time' },
           data: { type: 'object', additionalProperties: true },
         },
@@ -112,8 +114,12 @@ describe('OpenApiContract', () => {
       expect(check({ method: 'POST', url: '/items', status: 201, body: ITEM })).toEqual([]);
     });
 
-    it('null where the schema is nullable (also a nullable allOf of a $ref)', () => {
-      expect(check({ body: { ...ITEM, note: null, owner: null } })).toEqual([]);
+    it('null where the schema is nullable (also a nullable allOf of a $ref, with or without type: object)', () => {
+      expect(check({ body: { ...ITEM, note: null, owner: null, reviewer: null } })).toEqual([]);
+      expect(check({ body: { ...ITEM, reviewer: { login: 'a' } } })).toEqual([]);
+      expect(check({ body: { ...ITEM, reviewer: { login: 'a', extra: 1 } } })).toEqual([
+        'body.reviewer.extra: a field the document does not describe',
+      ]);
     });
 
     it('path templates, literal segments first, decoded segments, partly templated segments', () => {

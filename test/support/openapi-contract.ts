@@ -370,7 +370,9 @@ export class OpenApiContract {
       if (('properties' in schema || shape.some((s) => s.describes)) && !shape.some((s) => s.freeForm)) out.unevaluatedProperties = false;
     }
     if (schema.nullable === true) {
-      if (typeof out.type === 'string' || Array.isArray(out.type)) {
+      // With a composition next to it, null must skip the composition too (the lenient reading, as for $ref).
+      const composed = 'allOf' in out || 'oneOf' in out || 'anyOf' in out;
+      if (!composed && (typeof out.type === 'string' || Array.isArray(out.type))) {
         out.type = [...asArray(out.type), 'null'];
         if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
       } else {

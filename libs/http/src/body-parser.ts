@@ -1,4 +1,4 @@
-import { BadRequestException, PayloadTooLargeException, UnsupportedMediaTypeException } from '@nestjs/common';
+import { BadRequestException, NotFoundException, PayloadTooLargeException, UnsupportedMediaTypeException } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** DESIGN.md section 8: 10 MB for the bulk intake routes, 1 MB elsewhere; over it 413. */
@@ -39,15 +39,18 @@ export function jsonDepth(text: string): number {
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * A body whose Content-Length is over the route's limit is refused with 413 before a byte of it is read (and
- * before authentication), and the connection is closed since the client may keep sending. Routes also get their
- * limit as Fastify's `bodyLimit`, so a body without Content-Length (chunked) is cut off at the route's limit.
+ * A request to no route gets 404 whatever its body. A body whose Content-Length is over the route's limit is refused
+ * with 413 before a byte of it is read (and before authentication), and the connection is closed since the client
+ * may keep sending. Routes also get their limit as Fastify's `bodyLimit`, so a body without Content-Length (chunked)
+ * is cut off at the route's limit.
  */
 export function registerBodyLimits(fastify: FastifyInstance): void {
   fastify.addHook('onRoute', (route) => {
     route.bodyLimit = Math.max(...[route.method].flat().map((method) => bodyLimitOf(method, route.url)));
   });
   fastify.addHook('onRequest', async (req, reply) => {
+    // No route: 404 (Nest's own answer) before the body is looked at, so its size, type or JSON never matter.
+    if (req.is404) throw new NotFoundException(`Cannot ${req.method} ${req.url}`);
     const declared = Number(req.headers['content-length']);
     const limit = bodyLimitOf(req.method, req.routeOptions.url);
     if (declared > limit) {

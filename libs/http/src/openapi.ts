@@ -70,7 +70,8 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
  * What holds for every operation and is written once here:
  * - the HMAC and instance headers become reusable parameters (components.parameters), referenced by each operation;
  * - every answer carries X-Request-Id (the onRequest hook of createHttpApp sets it);
- * - an operation that takes a body can answer 413 and 415 (the body parser, body-parser.ts);
+ * - every operation can answer 413 (a Content-Length over the route's limit), and those whose method has a body that
+ *   Fastify reads (all but GET) 415 (body-parser.ts);
  * - public operations (no scheme) say so with `security: []`;
  * - parameters come path first (in the path's order), then query, then headers: generated clients take them in this
  *   order, and Nest's own order of class and method decorators differs between compilers.
@@ -80,15 +81,16 @@ function refine(document: OpenAPIObject): OpenAPIObject {
   components.parameters = Object.fromEntries(AUTH_HEADERS.map((h) => [h.name, { in: 'header', ...h }]));
   components.headers = { 'X-Request-Id': REQUEST_ID };
   const authHeaders = new Set(AUTH_HEADERS.map((h) => h.name));
+  const tooLarge = errorResponses(413);
   const bodyErrors = errorResponses(413, 415);
   for (const [path, operations] of Object.entries(document.paths)) {
-    for (const operation of Object.values(operations as Record<string, OperationObject>)) {
+    for (const [method, operation] of Object.entries(operations as Record<string, OperationObject>)) {
       operation.parameters = operation.parameters
         ?.map((p: ParameterObject | ReferenceObject) =>
           'name' in p && p.in === 'header' && authHeaders.has(p.name) ? { $ref: `#/components/parameters/${p.name}` } : p,
         )
         .sort((a, b) => parameterRank(path, a) - parameterRank(path, b));
-      if (operation.requestBody) Object.assign(operation.responses, bodyErrors);
+      Object.assign(operation.responses, method === 'get' ? tooLarge : bodyErrors);
       for (const response of Object.values(operation.responses) as ResponseObject[]) {
         response.headers = { ...response.headers, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
       }

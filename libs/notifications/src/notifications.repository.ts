@@ -10,7 +10,7 @@ export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** A notification as listed by GET /notifications. */
 export class NotificationView {
-  @ApiProperty({ format: 'uuid', example: '6c1d2a7e-8f0b-4b8e-9a55-2f7d3c9e1b40' })
+  @ApiProperty({ example: '6c1d2a7e-8f0b-4b8e-9a55-2f7d3c9e1b40', description: 'Opaque; pass it to DELETE /notifications' })
   id!: string;
 
   @ApiProperty({
