@@ -11,7 +11,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["MetricsController_scrape"];
+        /**
+         * Prometheus metrics
+         * @description The text exposition format 0.0.4, for scrapers.
+         */
+        get: operations["metrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -27,7 +31,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["HealthController_health"];
+        /** Health: does storage answer */
+        get: operations["health"];
         put?: never;
         post?: never;
         delete?: never;
@@ -43,7 +48,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["HealthController_live"];
+        /** Liveness: the process serves HTTP */
+        get: operations["liveness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -59,7 +65,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["HealthController_ready"];
+        /** Readiness: migrations ran and storage answers */
+        get: operations["readiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -75,9 +82,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["SecretsController_list"];
+        /**
+         * List the API keys
+         * @description Active keys of the customer, without secrets.
+         */
+        get: operations["listApiKeys"];
         put?: never;
-        post: operations["SecretsController_create"];
+        /**
+         * Create an API key
+         * @description With `permissions` or the `importer` preset; a caller can only grant permissions it holds itself.
+         */
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -94,7 +109,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete: operations["SecretsController_revoke"];
+        /**
+         * Revoke an API key
+         * @description Requests signed with it fail from then on.
+         */
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -109,7 +128,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["EventsController_submit"];
+        /**
+         * Submit search events
+         * @description Each event is validated on its own: valid ones are stored exactly once (also when the request is retried), bad ones are rejected with their index and reason and kept in rejected_events.
+         */
+        post: operations["submitEvents"];
         delete?: never;
         options?: never;
         head?: never;
@@ -123,8 +146,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["ConfigurationController_get"];
-        put: operations["ConfigurationController_update"];
+        /**
+         * Read the instance's configuration
+         * @description The webhook URL ("" when none is set).
+         */
+        get: operations["getConfiguration"];
+        /**
+         * Set the instance's configuration
+         * @description Sets, changes or (with an empty url) disables the webhook delivery URL. The URL must be absolute http(s) and, unless WEBHOOK_ALLOW_PRIVATE_NETWORKS is set, resolve to a public address.
+         */
+        put: operations["updateConfiguration"];
         post?: never;
         delete?: never;
         options?: never;
@@ -139,10 +170,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["EntitiesController_list"];
-        put: operations["EntitiesController_saveMany"];
+        /**
+         * List the entities of a type
+         * @description Ordered by id.
+         */
+        get: operations["listEntities"];
+        /**
+         * Create or update several entities
+         * @description One webhook call per action: the created ids in one, the updated ids in another.
+         */
+        put: operations["saveEntities"];
         post?: never;
-        delete: operations["EntitiesController_removeMany"];
+        /**
+         * Delete several entities
+         * @description Unknown ids are ignored.
+         */
+        delete: operations["deleteEntities"];
         options?: never;
         head?: never;
         patch?: never;
@@ -155,10 +198,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["EntitiesController_get"];
-        put: operations["EntitiesController_save"];
+        /** Read one entity */
+        get: operations["getEntity"];
+        /**
+         * Create or update one entity
+         * @description Calls the instance's webhook (action create or update) before answering, unless `autosave=true`.
+         */
+        put: operations["saveEntity"];
         post?: never;
-        delete: operations["EntitiesController_remove"];
+        /**
+         * Delete one entity
+         * @description Calls the instance's webhook (action remove, or delete for pages) before answering.
+         */
+        delete: operations["deleteEntity"];
         options?: never;
         head?: never;
         patch?: never;
@@ -171,10 +223,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["NotificationsController_list"];
+        /**
+         * List the notifications
+         * @description The instance's notifications (failed webhook calls, rejected events), newest first.
+         */
+        get: operations["listNotifications"];
         put?: never;
         post?: never;
-        delete: operations["NotificationsController_remove"];
+        /**
+         * Delete notifications
+         * @description By id, as repeated `ids[]` parameters; unknown ids are ignored. 400 when ids is not an array.
+         */
+        delete: operations["deleteNotifications"];
         options?: never;
         head?: never;
         patch?: never;
@@ -187,7 +247,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["SearchTermsController_list"];
+        /**
+         * List the search terms of a time range
+         * @description The terms shoppers searched in the window, by count (descending) then phrase. With `hits=false` the terms that found nothing, each with its handled status.
+         */
+        get: operations["listSearchTerms"];
         put?: never;
         post?: never;
         delete?: never;
@@ -204,7 +268,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put: operations["DocumentsController_put"];
+        /**
+         * Store catalogue documents
+         * @description The ranking mix's boost values per document; the latest write of an id wins and `deleted: true` removes it. Each document is validated on its own, as events are.
+         */
+        put: operations["putDocuments"];
         post?: never;
         delete?: never;
         options?: never;
@@ -219,7 +287,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["RankingMixController_checkData"];
+        /**
+         * Check the catalogue data of each ranking mix boost field
+         * @description Over the current (not deleted) documents. Data problems are reported in the answer, not as errors.
+         */
+        get: operations["checkRankingMixData"];
         put?: never;
         post?: never;
         delete?: never;
@@ -232,6 +304,41 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        HealthView: {
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status: "ok" | "unavailable";
+            /**
+             * @description Whether ClickHouse answers
+             * @example up
+             * @enum {string}
+             */
+            storage: "up" | "down";
+        };
+        LiveView: {
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status: "ok";
+        };
+        ReadinessView: {
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status: "ok" | "unavailable";
+            /**
+             * @description Whether ClickHouse answers
+             * @example up
+             * @enum {string}
+             */
+            storage: "up" | "down";
+            /** @description Whether the migrations ran */
+            migrated: boolean;
+        };
         CreateSecretDto: {
             /** @example shop connector */
             description: string;
@@ -248,9 +355,151 @@ export interface components {
              */
             preset?: "importer";
         };
+        /**
+         * @description Colon notation, sorted
+         * @enum {string}
+         */
+        Permission: "search:read" | "search:write" | "persistence:write" | "ranking-mix:read" | "notifications:read" | "notifications:write" | "configuration:read" | "configuration:write" | "secret:read" | "secret:write" | "entities:read" | "entities:write";
+        CreatedApiKeyView: {
+            /**
+             * Format: uuid
+             * @example 0b6f5a52-4c0e-4d59-9a53-1c3a8f1f2e7d
+             */
+            id: string;
+            /**
+             * @description The first key of an installation is the "legacy secret"
+             * @example legacy secret
+             */
+            description: string;
+            /**
+             * @description Colon notation, sorted
+             * @example [
+             *       "persistence:write",
+             *       "search:write"
+             *     ]
+             */
+            permissions: components["schemas"]["Permission"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description 64 hex characters (32 random bytes); shown only in this answer; the key that signs HMAC requests
+             * @example 316c035b836ed42606d13dcfad1799258a190d17b9b0b8e4b2048ebd4a102821
+             */
+            secret: string;
+        };
+        ErrorBody: {
+            /**
+             * @description The HTTP status, repeated
+             * @example 400
+             */
+            statusCode: number;
+            /**
+             * @description The status's reason phrase
+             * @example Bad Request
+             */
+            error: string;
+            /**
+             * @description What is wrong, naming the parameter or field; a list when a request body has several invalid fields
+             * @example since must be a number of days such as 1d, 7d or 30d
+             */
+            message: string | string[];
+        };
+        ApiKeyView: {
+            /**
+             * Format: uuid
+             * @example 0b6f5a52-4c0e-4d59-9a53-1c3a8f1f2e7d
+             */
+            id: string;
+            /**
+             * @description The first key of an installation is the "legacy secret"
+             * @example legacy secret
+             */
+            description: string;
+            /**
+             * @description Colon notation, sorted
+             * @example [
+             *       "persistence:write",
+             *       "search:write"
+             *     ]
+             */
+            permissions: components["schemas"]["Permission"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        OkAnswer: {
+            /**
+             * @description true: the operation succeeded (failures are error answers)
+             * @example true
+             */
+            ok: boolean;
+        };
+        SearchEventItem: {
+            /**
+             * Format: uuid
+             * @description Makes a retried event count once; generated when absent
+             * @example 0192f7a0-6c1e-7b3a-9d4f-2e8a1c5b7d90
+             */
+            id?: string;
+            /**
+             * @description When the shopper searched: ISO-8601 with an offset, or epoch milliseconds; the receive time when absent
+             * @example 2026-11-22T09:30:00Z
+             */
+            ts?: string | number;
+            /**
+             * @description As typed; normalised for counting
+             * @example Summer Dress
+             */
+            phrase: string;
+            /**
+             * @description Shop language: letters and -, e.g. de or de-ch
+             * @example de
+             */
+            language: string;
+            /**
+             * @description Number of results; 0 makes it a zero-result search
+             * @example 12
+             */
+            hits: number;
+            /** @description Used for bot detection, never stored */
+            userAgent?: string;
+            /** @description The frontend's own bot verdict; wins over the user agent */
+            bot?: boolean;
+            /** @description Stored only as a hash */
+            sessionId?: string;
+            /** @description If present, must equal the authenticated customer */
+            customer?: string;
+            /** @description If present, must equal the instance of the request */
+            instance?: string;
+        };
         SubmitEventsDto: {
-            /** @description { phrase, language, hits, id?, ts?, bot?, userAgent?, sessionId? } */
-            events: Record<string, never>[];
+            events: components["schemas"]["SearchEventItem"][];
+        };
+        RejectedItem: {
+            /**
+             * @description The item's position in the request's array
+             * @example 1
+             */
+            index: number;
+            /**
+             * @description Why, naming the field; the item is kept in rejected_events
+             * @example hits must be an integer >= 0
+             */
+            reason: string;
+        };
+        IntakeResult: {
+            /**
+             * @description Items accepted (stored exactly once, also when the request is retried)
+             * @example 1
+             */
+            accepted: number;
+            /** @description Items refused, with their reasons */
+            rejected: components["schemas"]["RejectedItem"][];
         };
         WebhookConfigDto: {
             /**
@@ -261,6 +510,40 @@ export interface components {
         };
         ConfigurationDto: {
             webhookConfig: components["schemas"]["WebhookConfigDto"];
+        };
+        /** @enum {string} */
+        EntityType: "landingpage" | "component" | "menu" | "stream" | "filter" | "banner" | "category" | "synonym" | "antonym" | "recommendation" | "productfeed";
+        EntityView: {
+            /** @example landingpage */
+            type: components["schemas"]["EntityType"];
+            /** @example summer-sale */
+            id: string;
+            /**
+             * @description Normalised phrases this entity handles
+             * @example [
+             *       "summer dress"
+             *     ]
+             */
+            searchPhrases: string[];
+            /**
+             * @description The one language handled; null for every language
+             * @example de
+             */
+            language: string | null;
+            /**
+             * @description As sent
+             * @example {
+             *       "title": "Summer sale"
+             *     }
+             */
+            data: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
         };
         EntityBodyDto: {
             /** @description Phrases this entity handles (normalised like search phrases) */
@@ -291,20 +574,232 @@ export interface components {
         BulkEntitiesDto: {
             items: components["schemas"]["EntityItemDto"][];
         };
+        SaveEntitiesResult: {
+            /**
+             * @description Ids created by this request
+             * @example [
+             *       "summer-sale"
+             *     ]
+             */
+            created: string[];
+            /**
+             * @description Ids updated by this request
+             * @example []
+             */
+            updated: string[];
+            /** @description Every saved entity, in request order */
+            items: components["schemas"]["EntityView"][];
+        };
+        DeleteEntitiesAnswer: {
+            /** @example true */
+            ok: boolean;
+            /**
+             * @description The ids that existed and are now deleted
+             * @example [
+             *       "summer-sale"
+             *     ]
+             */
+            deleted: string[];
+        };
+        /**
+         * @description webhook-failed: a webhook call failed (it is not retried); events-rejected: search events were rejected
+         * @enum {string}
+         */
+        NotificationKind: "webhook-failed" | "events-rejected";
+        NotificationView: {
+            /**
+             * @description Opaque; pass it to DELETE /notifications
+             * @example 6c1d2a7e-8f0b-4b8e-9a55-2f7d3c9e1b40
+             */
+            id: string;
+            /** @description webhook-failed: a webhook call failed (it is not retried); events-rejected: search events were rejected */
+            kind: components["schemas"]["NotificationKind"];
+            /** @example Webhook delivery to https://hooks.example.com failed: HTTP 500 */
+            message: string;
+            /**
+             * @description webhook-failed: the call's type, action and ids; events-rejected: rejectedInBatch and an example reason
+             * @example {
+             *       "type": "landingpage",
+             *       "action": "update",
+             *       "ids": [
+             *         "summer-sale"
+             *       ]
+             *     }
+             */
+            details: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        SearchTermHandler: {
+            /**
+             * @description Entity type (PUT /entities/{type})
+             * @example landingpage
+             */
+            type: string;
+            /**
+             * @description Entity id
+             * @example summer-sale
+             */
+            id: string;
+        };
+        SearchTermStatus: {
+            /** @description true when at least one entity handles the phrase */
+            handled: boolean;
+            /** @description The entities that handle the phrase */
+            handlers: components["schemas"]["SearchTermHandler"][];
+        };
+        SearchTermView: {
+            /**
+             * @description 32 hex characters, stable for the customer, instance and phrase (the same phrase keeps its id across windows)
+             * @example 892e95f4685a6d36bdb06f63b12becbb
+             */
+            id: string;
+            /**
+             * @description The term entered by the shopper, normalised (Unicode NFC, trimmed, inner spaces collapsed, lower case)
+             * @example summer dress
+             */
+            search_phrase: string;
+            /**
+             * @description Number of uses within the requested time range
+             * @example 42
+             */
+            count: number;
+            /** @description With hits=false: whether an entity handles the zero-result term; null with hits=true */
+            status: components["schemas"]["SearchTermStatus"] | null;
+        };
+        CatalogueDocumentItem: {
+            /**
+             * @description 1-500 characters, no spaces
+             * @example sku-1234
+             */
+            id: string;
+            /**
+             * @description letters and -, e.g. de or de-ch
+             * @example de
+             */
+            language?: string;
+            /** @description true removes the document; the latest write of an id wins */
+            deleted?: boolean;
+            /** @description Ranking mix boost value, valid in [0, 1]; null or absent: no data */
+            new?: number | null;
+            /** @description Ranking mix boost value, valid in [0, 1]; null or absent: no data */
+            sold?: number | null;
+            /** @description Ranking mix boost value, valid in [0, 1]; null or absent: no data */
+            basket?: number | null;
+            /** @description Ranking mix boost value, valid in [0, 1]; null or absent: no data */
+            view?: number | null;
+            /** @description Ranking mix boost value, valid in [0, 1]; null or absent: no data */
+            revenue?: number | null;
+            /** @description Ranking mix boost value, valid in [0, 1]; null or absent: no data */
+            rating?: number | null;
+            /** @description Ranking mix boost value, valid in [0, 1]; null or absent: no data */
+            profit_margin?: number | null;
+            /** @description If present, must equal the authenticated customer */
+            customer?: string;
+            /** @description If present, must equal the instance of the request */
+            instance?: string;
+        };
         PutDocumentsDto: {
-            /** @description { id, language?, deleted?, new?, sold?, basket?, view?, revenue?, rating?, profit_margin? } */
-            documents: Record<string, never>[];
+            documents: components["schemas"]["CatalogueDocumentItem"][];
+        };
+        /**
+         * @description Only when result is false: one entry per failed check
+         * @enum {string}
+         */
+        CheckReason: "Low amount of data" | "Invalid boosting data" | "No ranking mix data.";
+        FieldCheckView: {
+            /** @description true when every check passed for the field */
+            result: boolean;
+            /**
+             * @description Only when result is false: one entry per failed check
+             * @example [
+             *       "Low amount of data"
+             *     ]
+             */
+            reasons?: components["schemas"]["CheckReason"][];
+        };
+        RankingMixCheck: {
+            /**
+             * @example {
+             *       "result": true
+             *     }
+             */
+            new: components["schemas"]["FieldCheckView"];
+            /**
+             * @example {
+             *       "result": true
+             *     }
+             */
+            sold: components["schemas"]["FieldCheckView"];
+            /**
+             * @example {
+             *       "result": false,
+             *       "reasons": [
+             *         "Low amount of data"
+             *       ]
+             *     }
+             */
+            basket: components["schemas"]["FieldCheckView"];
+            /**
+             * @example {
+             *       "result": true
+             *     }
+             */
+            view: components["schemas"]["FieldCheckView"];
+            /**
+             * @example {
+             *       "result": false,
+             *       "reasons": [
+             *         "Invalid boosting data"
+             *       ]
+             *     }
+             */
+            revenue: components["schemas"]["FieldCheckView"];
+            /**
+             * @example {
+             *       "result": false,
+             *       "reasons": [
+             *         "No ranking mix data."
+             *       ]
+             *     }
+             */
+            rating: components["schemas"]["FieldCheckView"];
+            /**
+             * @example {
+             *       "result": false,
+             *       "reasons": [
+             *         "Low amount of data",
+             *         "No ranking mix data."
+             *       ]
+             *     }
+             */
+            profit_margin: components["schemas"]["FieldCheckView"];
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+        "X-Service-Nonce": string;
+        /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+        "X-Service-Hash": string;
+        /** @description The instance to act on (any scheme); default: the customer's first instance */
+        "X-Service-Instance": string;
+    };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request id: the X-Request-Id the client sent (when it is a safe token), else a new one; also in the logs */
+        "X-Request-Id": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    MetricsController_scrape: {
+    metrics: {
         parameters: {
             query?: never;
             header?: never;
@@ -313,15 +808,29 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The metrics */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
-    HealthController_health: {
+    health: {
         parameters: {
             query?: never;
             header?: never;
@@ -330,15 +839,39 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Storage answers */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["HealthView"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage does not answer */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthView"];
+                };
             };
         };
     };
-    HealthController_live: {
+    liveness: {
         parameters: {
             query?: never;
             header?: never;
@@ -347,15 +880,29 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Alive */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["LiveView"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
-    HealthController_ready: {
+    readiness: {
         parameters: {
             query?: never;
             header?: never;
@@ -364,63 +911,138 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Ready */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ReadinessView"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not ready */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessView"];
+                };
             };
         };
     };
-    SecretsController_list: {
+    listApiKeys: {
         parameters: {
             query?: never;
             header?: {
-                /** @description HMAC: 32 hex characters, used once */
-                "X-Service-Nonce"?: string;
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + body, keyed with the API key */
-                "X-Service-Hash"?: string;
-                /** @description Instance name; default: the customer's first instance */
-                "X-Service-Instance"?: string;
+                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Invalid input; the message names the problem */
+            /** @description The active keys */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyView"][];
+                };
+            };
+            /** @description Invalid input; the message names the parameter, header or field */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
-            /** @description Missing or invalid credentials, unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The credential lacks secret:read (JWT: secret.read) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
-    SecretsController_create: {
+    createApiKey: {
         parameters: {
             query?: never;
             header?: {
-                /** @description HMAC: 32 hex characters, used once */
-                "X-Service-Nonce"?: string;
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + body, keyed with the API key */
-                "X-Service-Hash"?: string;
-                /** @description Instance name; default: the customer's first instance */
-                "X-Service-Instance"?: string;
+                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
             };
             path?: never;
             cookie?: never;
@@ -431,39 +1053,100 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Invalid input; the message names the problem */
+            /** @description The new key, with its secret (shown only here) */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKeyView"];
+                };
+            };
+            /** @description Invalid input; the message names the parameter, header or field */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
-            /** @description Missing or invalid credentials, unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The credential lacks secret:write (JWT: secret.write) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
-    SecretsController_revoke: {
+    revokeApiKey: {
         parameters: {
             query?: never;
             header?: {
-                /** @description HMAC: 32 hex characters, used once */
-                "X-Service-Nonce"?: string;
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + body, keyed with the API key */
-                "X-Service-Hash"?: string;
-                /** @description Instance name; default: the customer's first instance */
-                "X-Service-Instance"?: string;
+                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
             };
             path: {
                 id: string;
@@ -472,39 +1155,110 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Invalid input; the message names the problem */
+            /** @description Revoked */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OkAnswer"];
+                };
+            };
+            /** @description Invalid input; the message names the parameter, header or field */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
-            /** @description Missing or invalid credentials, unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The credential lacks secret:write (JWT: secret.write) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active API key with this id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
-    EventsController_submit: {
+    submitEvents: {
         parameters: {
             query?: never;
             header?: {
-                /** @description HMAC: 32 hex characters, used once */
-                "X-Service-Nonce"?: string;
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + body, keyed with the API key */
-                "X-Service-Hash"?: string;
-                /** @description Instance name; default: the customer's first instance */
-                "X-Service-Instance"?: string;
+                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
             };
             path?: never;
             cookie?: never;
@@ -515,78 +1269,190 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Invalid input; the message names the problem */
+            /** @description Accepted and rejected items */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntakeResult"];
+                };
+            };
+            /** @description Invalid input; the message names the parameter, header or field */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
-            /** @description Missing or invalid credentials, unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The credential lacks search:write (JWT: search.write) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
-    ConfigurationController_get: {
+    getConfiguration: {
         parameters: {
             query?: never;
             header?: {
-                /** @description HMAC: 32 hex characters, used once */
-                "X-Service-Nonce"?: string;
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + body, keyed with the API key */
-                "X-Service-Hash"?: string;
-                /** @description Instance name; default: the customer's first instance */
-                "X-Service-Instance"?: string;
+                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Invalid input; the message names the problem */
+            /** @description The stored configuration */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfigurationDto"];
+                };
+            };
+            /** @description Invalid input; the message names the parameter, header or field */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
-            /** @description Missing or invalid credentials, unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The credential lacks configuration:read (JWT: configuration.read) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
-    ConfigurationController_update: {
+    updateConfiguration: {
         parameters: {
             query?: never;
             header?: {
-                /** @description HMAC: 32 hex characters, used once */
-                "X-Service-Nonce"?: string;
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + body, keyed with the API key */
-                "X-Service-Hash"?: string;
-                /** @description Instance name; default: the customer's first instance */
-                "X-Service-Instance"?: string;
+                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
             };
             path?: never;
             cookie?: never;
@@ -597,30 +1463,91 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Invalid input; the message names the problem */
+            /** @description The stored configuration */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfigurationDto"];
+                };
+            };
+            /** @description Invalid input; the message names the parameter, header or field */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
-            /** @description Missing or invalid credentials, unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The credential lacks configuration:write (JWT: configuration.write) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
-    EntitiesController_list: {
+    listEntities: {
         parameters: {
             query?: {
                 /** @description Offset of the first item */
@@ -629,67 +1556,114 @@ export interface operations {
                 _end?: number;
             };
             header?: {
-                /** @description HMAC: 32 hex characters, used once */
-                "X-Service-Nonce"?: string;
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + body, keyed with the API key */
-                "X-Service-Hash"?: string;
-                /** @description Instance name; default: the customer's first instance */
-                "X-Service-Instance"?: string;
+                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
             };
             path: {
-                type: "landingpage" | "component" | "menu" | "stream" | "filter" | "banner" | "category" | "synonym" | "antonym" | "recommendation" | "productfeed";
+                /** @description One of the webhook entity types */
+                type: components["schemas"]["EntityType"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description One page of entities; X-Total-Count holds the number of entities of the type */
             200: {
                 headers: {
                     /** @description Number of items before pagination */
-                    "X-Total-Count"?: number;
+                    "X-Total-Count": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["EntityView"][];
+                };
             };
-            /** @description Invalid input; the message names the problem */
+            /** @description Invalid input; the message names the parameter, header or field */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
-            /** @description Missing or invalid credentials, unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The credential lacks entities:read (JWT: entities.read) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
-    EntitiesController_saveMany: {
+    saveEntities: {
         parameters: {
             query?: {
                 /** @description Store a revision only: no state change, no webhook call */
                 autosave?: "true" | "false";
             };
             header?: {
-                /** @description HMAC: 32 hex characters, used once */
-                "X-Service-Nonce"?: string;
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + body, keyed with the API key */
-                "X-Service-Hash"?: string;
-                /** @description Instance name; default: the customer's first instance */
-                "X-Service-Instance"?: string;
+                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
             };
             path: {
-                type: "landingpage" | "component" | "menu" | "stream" | "filter" | "banner" | "category" | "synonym" | "antonym" | "recommendation" | "productfeed";
+                /** @description One of the webhook entity types */
+                type: components["schemas"]["EntityType"];
             };
             cookie?: never;
         };
@@ -699,131 +1673,317 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Invalid input; the message names the problem */
+            /** @description What the change did */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SaveEntitiesResult"];
+                };
+            };
+            /** @description Invalid input; the message names the parameter, header or field */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
-            /** @description Missing or invalid credentials, unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The credential lacks entities:write (JWT: entities.write) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
-    EntitiesController_removeMany: {
+    deleteEntities: {
         parameters: {
             query: {
                 /** @description Repeated: ids[]=a&ids[]=b (at most 1,000) */
                 "ids[]": string[];
             };
             header?: {
-                /** @description HMAC: 32 hex characters, used once */
-                "X-Service-Nonce"?: string;
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + body, keyed with the API key */
-                "X-Service-Hash"?: string;
-                /** @description Instance name; default: the customer's first instance */
-                "X-Service-Instance"?: string;
+                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
             };
             path: {
-                type: "landingpage" | "component" | "menu" | "stream" | "filter" | "banner" | "category" | "synonym" | "antonym" | "recommendation" | "productfeed";
+                /** @description One of the webhook entity types */
+                type: components["schemas"]["EntityType"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Invalid input; the message names the problem */
+            /** @description The ids that were deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntitiesAnswer"];
+                };
+            };
+            /** @description Invalid input; the message names the parameter, header or field */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
-            /** @description Missing or invalid credentials, unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The credential lacks entities:write (JWT: entities.write) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
-    EntitiesController_get: {
+    getEntity: {
         parameters: {
             query?: never;
             header?: {
-                /** @description HMAC: 32 hex characters, used once */
-                "X-Service-Nonce"?: string;
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + body, keyed with the API key */
-                "X-Service-Hash"?: string;
-                /** @description Instance name; default: the customer's first instance */
-                "X-Service-Instance"?: string;
+                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
             };
             path: {
-                type: "landingpage" | "component" | "menu" | "stream" | "filter" | "banner" | "category" | "synonym" | "antonym" | "recommendation" | "productfeed";
+                /** @description One of the webhook entity types */
+                type: components["schemas"]["EntityType"];
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Invalid input; the message names the problem */
+            /** @description The entity */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityView"];
+                };
+            };
+            /** @description Invalid input; the message names the parameter, header or field */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
-            /** @description Missing or invalid credentials, unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The credential lacks entities:read (JWT: entities.read) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No entity of this type with this id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
-    EntitiesController_save: {
+    saveEntity: {
         parameters: {
             query?: {
                 /** @description Store a revision only: no state change, no webhook call */
                 autosave?: "true" | "false";
             };
             header?: {
-                /** @description HMAC: 32 hex characters, used once */
-                "X-Service-Nonce"?: string;
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + body, keyed with the API key */
-                "X-Service-Hash"?: string;
-                /** @description Instance name; default: the customer's first instance */
-                "X-Service-Instance"?: string;
+                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
             };
             path: {
-                type: "landingpage" | "component" | "menu" | "stream" | "filter" | "banner" | "category" | "synonym" | "antonym" | "recommendation" | "productfeed";
+                /** @description One of the webhook entity types */
+                type: components["schemas"]["EntityType"];
                 id: string;
             };
             cookie?: never;
@@ -834,72 +1994,215 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Invalid input; the message names the problem */
+            /** @description Updated (or stored as an autosave revision) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityView"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityView"];
+                };
+            };
+            /** @description Invalid input; the message names the parameter, header or field */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
-            /** @description Missing or invalid credentials, unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The credential lacks entities:write (JWT: entities.write) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
-    EntitiesController_remove: {
+    deleteEntity: {
         parameters: {
             query?: never;
             header?: {
-                /** @description HMAC: 32 hex characters, used once */
-                "X-Service-Nonce"?: string;
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + body, keyed with the API key */
-                "X-Service-Hash"?: string;
-                /** @description Instance name; default: the customer's first instance */
-                "X-Service-Instance"?: string;
+                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
             };
             path: {
-                type: "landingpage" | "component" | "menu" | "stream" | "filter" | "banner" | "category" | "synonym" | "antonym" | "recommendation" | "productfeed";
+                /** @description One of the webhook entity types */
+                type: components["schemas"]["EntityType"];
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Invalid input; the message names the problem */
+            /** @description Deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OkAnswer"];
+                };
+            };
+            /** @description Invalid input; the message names the parameter, header or field */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
-            /** @description Missing or invalid credentials, unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The credential lacks entities:write (JWT: entities.write) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No entity of this type with this id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
-    NotificationsController_list: {
+    listNotifications: {
         parameters: {
             query?: {
                 /** @description Offset of the first item */
@@ -908,92 +2211,198 @@ export interface operations {
                 _end?: number;
             };
             header?: {
-                /** @description HMAC: 32 hex characters, used once */
-                "X-Service-Nonce"?: string;
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + body, keyed with the API key */
-                "X-Service-Hash"?: string;
-                /** @description Instance name; default: the customer's first instance */
-                "X-Service-Instance"?: string;
+                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description One page of notifications; X-Total-Count holds their number */
             200: {
                 headers: {
                     /** @description Number of items before pagination */
-                    "X-Total-Count"?: number;
+                    "X-Total-Count": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["NotificationView"][];
+                };
             };
-            /** @description Invalid input; the message names the problem */
+            /** @description Invalid input; the message names the parameter, header or field */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
-            /** @description Missing or invalid credentials, unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The credential lacks notifications:read (JWT: notifications.read) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
-    NotificationsController_remove: {
+    deleteNotifications: {
         parameters: {
             query: {
                 /** @description Repeated: ids[]=a&ids[]=b (at most 1,000) */
                 "ids[]": string[];
             };
             header?: {
-                /** @description HMAC: 32 hex characters, used once */
-                "X-Service-Nonce"?: string;
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + body, keyed with the API key */
-                "X-Service-Hash"?: string;
-                /** @description Instance name; default: the customer's first instance */
-                "X-Service-Instance"?: string;
+                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Invalid input; the message names the problem */
+            /** @description Deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OkAnswer"];
+                };
+            };
+            /** @description Invalid input; the message names the parameter, header or field */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
-            /** @description Missing or invalid credentials, unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The credential lacks notifications:write (JWT: notifications.write) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
-    SearchTermsController_list: {
+    listSearchTerms: {
         parameters: {
             query?: {
                 /** @description Offset of the first item */
@@ -1010,59 +2419,104 @@ export interface operations {
                 hits?: "true" | "false";
             };
             header?: {
-                /** @description HMAC: 32 hex characters, used once */
-                "X-Service-Nonce"?: string;
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + body, keyed with the API key */
-                "X-Service-Hash"?: string;
-                /** @description Instance name; default: the customer's first instance */
-                "X-Service-Instance"?: string;
+                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description One page of terms; X-Total-Count holds the number of terms before paging */
             200: {
                 headers: {
                     /** @description Number of items before pagination */
-                    "X-Total-Count"?: number;
+                    "X-Total-Count": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["SearchTermView"][];
+                };
             };
-            /** @description Invalid input; the message names the problem */
+            /** @description Invalid input; the message names the parameter, header or field */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
-            /** @description Missing or invalid credentials, unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The credential lacks search:read (JWT: search.read) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
-    DocumentsController_put: {
+    putDocuments: {
         parameters: {
             query?: never;
             header?: {
-                /** @description HMAC: 32 hex characters, used once */
-                "X-Service-Nonce"?: string;
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + body, keyed with the API key */
-                "X-Service-Hash"?: string;
-                /** @description Instance name; default: the customer's first instance */
-                "X-Service-Instance"?: string;
+                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
             };
             path?: never;
             cookie?: never;
@@ -1073,65 +2527,177 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Invalid input; the message names the problem */
+            /** @description Accepted and rejected items */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntakeResult"];
+                };
+            };
+            /** @description Invalid input; the message names the parameter, header or field */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
-            /** @description Missing or invalid credentials, unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The credential lacks persistence:write (JWT: persistence.write) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
-    RankingMixController_checkData: {
+    checkRankingMixData: {
         parameters: {
             query?: never;
             header?: {
-                /** @description HMAC: 32 hex characters, used once */
-                "X-Service-Nonce"?: string;
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + body, keyed with the API key */
-                "X-Service-Hash"?: string;
-                /** @description Instance name; default: the customer's first instance */
-                "X-Service-Instance"?: string;
+                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Invalid input; the message names the problem */
+            /** @description One verdict per boost field */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RankingMixCheck"];
+                };
+            };
+            /** @description Invalid input; the message names the parameter, header or field */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
-            /** @description Missing or invalid credentials, unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The credential lacks ranking-mix:read (JWT: ranking-mix.read) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
