@@ -29,6 +29,12 @@ describe('bad input over HTTP', () => {
     expect(res.body.message).toBe('Request body exceeds the limit of 1048576 bytes for this route');
   });
 
+  it('answers 413 on every route, a GET too, when the declared body is over the limit (as the document says)', async () => {
+    const res = await http<{ message: string }>(`${t.url}/health`, { body: 'x'.repeat(1024 * 1024 + 1) });
+    expect(res.status).toBe(413);
+    expect(res.body.message).toBe('Request body exceeds the limit of 1048576 bytes for this route');
+  });
+
   it('answers 415 for a body that is not JSON', async () => {
     expect((await post('description=x', { 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(415);
   });
