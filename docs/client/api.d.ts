@@ -440,6 +440,10 @@ export interface components {
             ok: boolean;
         };
         SearchEventItem: {
+            /** @description If present, must equal the authenticated customer */
+            customer?: string;
+            /** @description If present, must equal the instance of the request */
+            instance?: string;
             /**
              * Format: uuid
              * @description Makes a retried event count once; generated when absent
@@ -472,10 +476,6 @@ export interface components {
             bot?: boolean;
             /** @description Stored only as a hash */
             sessionId?: string;
-            /** @description If present, must equal the authenticated customer */
-            customer?: string;
-            /** @description If present, must equal the instance of the request */
-            instance?: string;
         };
         SubmitEventsDto: {
             events: components["schemas"]["SearchEventItem"][];
@@ -673,6 +673,10 @@ export interface components {
             status: components["schemas"]["SearchTermStatus"] | null;
         };
         CatalogueDocumentItem: {
+            /** @description If present, must equal the authenticated customer */
+            customer?: string;
+            /** @description If present, must equal the instance of the request */
+            instance?: string;
             /**
              * @description 1-500 characters, no spaces
              * @example sku-1234
@@ -699,10 +703,6 @@ export interface components {
             rating?: number | null;
             /** @description Ranking mix boost value, valid in [0, 1]; null or absent: no data */
             profit_margin?: number | null;
-            /** @description If present, must equal the authenticated customer */
-            customer?: string;
-            /** @description If present, must equal the instance of the request */
-            instance?: string;
         };
         PutDocumentsDto: {
             documents: components["schemas"]["CatalogueDocumentItem"][];

@@ -1,4 +1,5 @@
 import { ArrayMaxSize, IsArray } from 'class-validator';
+import { ItemTenantFields } from '../common/item-tenant.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { MAX_DOCUMENTS_PER_REQUEST } from '@app/contracts';
 
@@ -9,7 +10,7 @@ const boost = () =>
  * One catalogue document (documentation only: the intake validates each item itself and rejects a bad one with
  * its index and reason, instead of failing the request).
  */
-export class CatalogueDocumentItem {
+export class CatalogueDocumentItem extends ItemTenantFields {
   @ApiProperty({ maxLength: 500, example: 'sku-1234', description: '1-500 characters, no spaces' })
   id!: string;
 
@@ -26,12 +27,6 @@ export class CatalogueDocumentItem {
   @boost() revenue?: number | null;
   @boost() rating?: number | null;
   @boost() profit_margin?: number | null;
-
-  @ApiPropertyOptional({ description: 'If present, must equal the authenticated customer' })
-  customer?: string;
-
-  @ApiPropertyOptional({ description: 'If present, must equal the instance of the request' })
-  instance?: string;
 }
 
 export class PutDocumentsDto {

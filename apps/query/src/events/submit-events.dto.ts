@@ -1,4 +1,5 @@
 import { ArrayMaxSize, IsArray } from 'class-validator';
+import { ItemTenantFields } from '../common/item-tenant.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { MAX_EVENTS_PER_REQUEST, MAX_PHRASE_LENGTH } from '@app/contracts';
 
@@ -6,7 +7,7 @@ import { MAX_EVENTS_PER_REQUEST, MAX_PHRASE_LENGTH } from '@app/contracts';
  * One search event as a frontend sends it (documentation only: the intake validates each item itself and rejects
  * a bad one with its index and reason, instead of failing the request).
  */
-export class SearchEventItem {
+export class SearchEventItem extends ItemTenantFields {
   @ApiPropertyOptional({
     format: 'uuid',
     description: 'Makes a retried event count once; generated when absent',
@@ -41,12 +42,6 @@ export class SearchEventItem {
 
   @ApiPropertyOptional({ maxLength: 200, description: 'Stored only as a hash' })
   sessionId?: string;
-
-  @ApiPropertyOptional({ description: 'If present, must equal the authenticated customer' })
-  customer?: string;
-
-  @ApiPropertyOptional({ description: 'If present, must equal the instance of the request' })
-  instance?: string;
 }
 
 export class SubmitEventsDto {
