@@ -56,6 +56,26 @@ describe('bad input over HTTP', () => {
     expect(res.body).toEqual({ statusCode: 404, error: 'Not Found', message: `Cannot ${method} ${path}` });
   });
 
+  it.each(['/entities/menu/%E0%A4%A', '/health/%E0%A4%A', '/nope/%zz'])(
+    'answers a malformed URL (%s) 400 with the error body and X-Request-Id',
+    async (path) => {
+      const res = await http(`${t.url}${path}`, { headers: basicHeader() });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ statusCode: 400, error: 'Bad Request', message: 'Malformed URL: a %-escape is not valid' });
+      expect(res.headers['x-request-id']).toBeTruthy();
+    },
+  );
+
+  it('answers an entity id over 200 characters 400 naming the rule, not 404 (the router does not cut long ids)', async () => {
+    const res = await http<{ message: string }>(`${t.url}/entities/menu/${'a'.repeat(600)}`, {
+      method: 'PUT',
+      headers: { ...basicHeader(), 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('id must be 1-200 characters of letters, digits and . _ : -');
+  });
+
   it('answers 400 for a malformed key id', async () => {
     expect((await http(`${t.url}/secret/not-a-uuid`, { method: 'DELETE', headers: basicHeader() })).status).toBe(400);
   });

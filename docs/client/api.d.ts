@@ -339,27 +339,27 @@ export interface components {
             /** @description Whether the migrations ran */
             migrated: boolean;
         };
+        /**
+         * @description Colon notation; only permissions the caller holds. With `preset` the union of both; at least one in all
+         * @enum {string}
+         */
+        Permission: "search:read" | "search:write" | "persistence:write" | "ranking-mix:read" | "notifications:read" | "notifications:write" | "configuration:read" | "configuration:write" | "secret:read" | "secret:write" | "entities:read" | "entities:write";
         CreateSecretDto: {
             /** @example shop connector */
             description: string;
             /**
-             * @description Colon notation; only permissions the caller holds
+             * @description Colon notation; only permissions the caller holds. With `preset` the union of both; at least one in all
              * @example [
              *       "search:read"
              *     ]
              */
-            permissions?: string[];
+            permissions?: components["schemas"]["Permission"][];
             /**
              * @description importer = search:write + persistence:write
              * @enum {string}
              */
             preset?: "importer";
         };
-        /**
-         * @description Colon notation, sorted
-         * @enum {string}
-         */
-        Permission: "search:read" | "search:write" | "persistence:write" | "ranking-mix:read" | "notifications:read" | "notifications:write" | "configuration:read" | "configuration:write" | "secret:read" | "secret:write" | "entities:read" | "entities:write";
         CreatedApiKeyView: {
             /**
              * Format: uuid
@@ -640,7 +640,7 @@ export interface components {
              * @description Entity type (PUT /entities/{type})
              * @example landingpage
              */
-            type: string;
+            type: components["schemas"]["EntityType"];
             /**
              * @description Entity id
              * @example summer-sale
@@ -969,16 +969,6 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyView"][];
                 };
             };
-            /** @description Invalid input; the message names the parameter, header or field */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Missing or invalid credentials, or an unknown customer or instance */
             401: {
                 headers: {
@@ -1063,7 +1053,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKeyView"];
                 };
             };
-            /** @description Invalid input; the message names the parameter, header or field */
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1149,6 +1139,7 @@ export interface operations {
                 "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
             };
             path: {
+                /** @description The id of GET /secret */
                 id: string;
             };
             cookie?: never;
@@ -1165,7 +1156,7 @@ export interface operations {
                     "application/json": components["schemas"]["OkAnswer"];
                 };
             };
-            /** @description Invalid input; the message names the parameter, header or field */
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1279,7 +1270,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntakeResult"];
                 };
             };
-            /** @description Invalid input; the message names the parameter, header or field */
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1379,16 +1370,6 @@ export interface operations {
                     "application/json": components["schemas"]["ConfigurationDto"];
                 };
             };
-            /** @description Invalid input; the message names the parameter, header or field */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description Missing or invalid credentials, or an unknown customer or instance */
             401: {
                 headers: {
@@ -1473,7 +1454,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConfigurationDto"];
                 };
             };
-            /** @description Invalid input; the message names the parameter, header or field */
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1583,7 +1564,7 @@ export interface operations {
                     "application/json": components["schemas"]["EntityView"][];
                 };
             };
-            /** @description Invalid input; the message names the parameter, header or field */
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1683,7 +1664,7 @@ export interface operations {
                     "application/json": components["schemas"]["SaveEntitiesResult"];
                 };
             };
-            /** @description Invalid input; the message names the parameter, header or field */
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1789,7 +1770,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteEntitiesAnswer"];
                 };
             };
-            /** @description Invalid input; the message names the parameter, header or field */
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1893,7 +1874,7 @@ export interface operations {
                     "application/json": components["schemas"]["EntityView"];
                 };
             };
-            /** @description Invalid input; the message names the parameter, header or field */
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2014,7 +1995,7 @@ export interface operations {
                     "application/json": components["schemas"]["EntityView"];
                 };
             };
-            /** @description Invalid input; the message names the parameter, header or field */
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2118,7 +2099,7 @@ export interface operations {
                     "application/json": components["schemas"]["OkAnswer"];
                 };
             };
-            /** @description Invalid input; the message names the parameter, header or field */
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2235,7 +2216,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationView"][];
                 };
             };
-            /** @description Invalid input; the message names the parameter, header or field */
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2328,7 +2309,7 @@ export interface operations {
                     "application/json": components["schemas"]["OkAnswer"];
                 };
             };
-            /** @description Invalid input; the message names the parameter, header or field */
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2443,7 +2424,7 @@ export interface operations {
                     "application/json": components["schemas"]["SearchTermView"][];
                 };
             };
-            /** @description Invalid input; the message names the parameter, header or field */
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2537,7 +2518,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntakeResult"];
                 };
             };
-            /** @description Invalid input; the message names the parameter, header or field */
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2635,16 +2616,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RankingMixCheck"];
-                };
-            };
-            /** @description Invalid input; the message names the parameter, header or field */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Missing or invalid credentials, or an unknown customer or instance */

@@ -169,6 +169,23 @@ describe('OpenApiContract', () => {
       expect(withoutErrorBody.check({ method: 'GET', url: '/nope', status: 404, headers: {}, body: 'whatever' })).toEqual([]);
     });
 
+    it('a path that is not valid percent-encoding answered 400 with the error body (no router can match it)', () => {
+      const error = { statusCode: 400, error: 'Bad Request', message: 'Malformed URL' };
+      expect(check({ url: '/nope/%zz', status: 400, body: error })).toEqual([]);
+      expect(check({ url: '/nope/zz', status: 400, body: error })).toEqual([
+        'GET /nope/zz matches no operation of the document: only 404, 405 may answer it, not 400',
+      ]);
+    });
+
+    it('HEAD as the GET operation: its status and required headers, without a body', () => {
+      expect(check({ method: 'HEAD', url: '/items?_end=1', headers: { ...json, 'x-total-count': '0' } })).toEqual([]);
+      expect(check({ method: 'HEAD', url: '/items?_end=1', headers: json })).toEqual([
+        'header X-Total-Count: required by the document, missing from the response',
+      ]);
+      expect(check({ method: 'HEAD', url: '/items/1', body: ITEM, text: JSON.stringify(ITEM) })).toEqual(['HEAD answered with a body']);
+      expect(check({ method: 'HEAD', url: '/items/1', status: 418 })).toHaveLength(1);
+    });
+
     it('compositions: allOf branches are open, the composed object is strict; oneOf alternatives are strict each', () => {
       expect(check({ url: '/composed', body: { ...ITEM, score: 1 } })).toEqual([]);
       expect(check({ url: '/composed', body: { ...ITEM, score: 1, extra: 1 } })).toEqual([
@@ -253,10 +270,10 @@ describe('OpenApiContract', () => {
 
     it('on an unknown route (or an undocumented method) answered 200, and on a 404 without the error body', () => {
       expect(check({ url: '/nope', body: {} })).toEqual([
-        'GET /nope matches no operation of the document: only 404 or 405 may answer it, not 200',
+        'GET /nope matches no operation of the document: only 404, 405 may answer it, not 200',
       ]);
       expect(check({ method: 'PUT', url: '/items/1', body: ITEM })).toEqual([
-        'PUT /items/1 matches no operation of the document: only 404 or 405 may answer it, not 200',
+        'PUT /items/1 matches no operation of the document: only 404, 405 may answer it, not 200',
       ]);
       expect(check({ url: '/nope', status: 404, headers: {}, body: undefined })).toEqual([
         'GET /nope matches no operation of the document (answered 404): ' +

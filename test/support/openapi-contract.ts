@@ -31,7 +31,9 @@ import { readFileSync } from 'node:fs';
  *   with enum/pattern/format). `Content-Type` in `headers` is ignored, as OpenAPI says.
  * - Outside the contract (OUTSIDE_THE_CONTRACT, the only exemptions): the document's own routes and CORS preflights.
  * - A request that matches no operation (an unknown path, or a known path with an undocumented method) must be
- *   answered 404 or 405, with a body matching `components.schemas.ErrorBody` when the document has one.
+ *   answered 404 or 405 (also 400 when the path is not valid percent-encoding), with a body matching
+ *   `components.schemas.ErrorBody` when the document has one.
+ * - HEAD without a HEAD operation is checked as the GET operation: its status and headers, and no body.
  *
  * Validators are compiled once per operation, status and content type (and per header) and cached.
  */
@@ -167,13 +169,15 @@ export class OpenApiContract {
     const method = exchange.method.toUpperCase();
     const path = pathOf(exchange.url);
     const segments = segmentsOf(path);
-    const route = this.route(method, segments);
+    // HEAD is GET without the body (Fastify answers it for every GET route): GET's statuses and headers apply.
+    const asGet = method === 'HEAD' && !this.hasOperation('head', segments);
+    const route = this.route(asGet ? 'GET' : method, segments);
     if (!route) {
       if (OUTSIDE_THE_CONTRACT.documentRoute(method, path)) return [];
       if (OUTSIDE_THE_CONTRACT.corsPreflight(method, exchange.requestHeaders) && !this.hasOperation('options', segments)) return [];
       return this.checkUnmatched(exchange);
     }
-    const operation = this.resolve(route.item[method.toLowerCase()]) as OperationObject;
+    const operation = this.resolve(route.item[asGet ? 'get' : method.toLowerCase()]) as OperationObject;
     const where = `${method} ${route.template}`;
     const responses = operation.responses ?? {};
     const statusKey = [String(exchange.status), `${String(exchange.status)[0]}XX`, `${String(exchange.status)[0]}xx`, 'default'].find(
@@ -184,13 +188,20 @@ export class OpenApiContract {
     }
     const response = this.resolve(responses[statusKey]) as ResponseObject;
     const key = `${where} ${statusKey}`;
-    return cap([...this.checkHeaders(key, response, exchange.headers), ...this.checkBody(key, response.content, exchange)]);
+    const headers = this.checkHeaders(key, response, exchange.headers);
+    if (asGet) return cap(exchange.text ? [...headers, 'HEAD answered with a body'] : headers);
+    return cap([...headers, ...this.checkBody(key, response.content, exchange)]);
   }
 
-  /** A request no operation takes: 404 or 405, with the document's error body when it has one. */
+  /**
+   * A request no operation takes: 404 or 405 (or 400 when its path is not valid percent-encoding, which no router
+   * can match), with the document's error body when it has one.
+   */
   private checkUnmatched(exchange: Exchange): string[] {
-    const what = `${exchange.method.toUpperCase()} ${pathOf(exchange.url)} matches no operation of the document`;
-    if (exchange.status !== 404 && exchange.status !== 405) return [`${what}: only 404 or 405 may answer it, not ${exchange.status}`];
+    const path = pathOf(exchange.url);
+    const what = `${exchange.method.toUpperCase()} ${path} matches no operation of the document`;
+    const allowed = decodable(path) ? [404, 405] : [400, 404, 405];
+    if (!allowed.includes(exchange.status)) return [`${what}: only ${allowed.join(', ')} may answer it, not ${exchange.status}`];
     if (!this.doc.components?.schemas?.ErrorBody) return [];
     const content = { 'application/json': { schema: { $ref: `${SCHEMA_PREFIX}ErrorBody` } } };
     return cap(this.checkBody('unmatched ErrorBody', content, exchange).map((v) => `${what} (answered ${exchange.status}): ${v}`));
@@ -424,6 +435,15 @@ function asArray(value: Json | undefined): Json[] {
 function pathOf(url: string): string {
   const path = /^[a-z]+:\/\//i.test(url) ? new URL(url).pathname : url;
   return path.split(/[?#]/, 1)[0];
+}
+
+function decodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The path's segments, each percent-decoded (kept as sent when the encoding is malformed). */

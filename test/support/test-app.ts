@@ -86,11 +86,6 @@ export interface HttpOptions {
   headers?: Record<string, string>;
   body?: string | Buffer;
   localAddress?: string;
-  /**
-   * false: the response is not checked against the service's OpenAPI document. Only for a request that
-   * deliberately talks to something other than the service; every use says why in a comment.
-   */
-  contract?: boolean;
 }
 
 /**
@@ -99,14 +94,13 @@ export interface HttpOptions {
  *
  * Every response is checked against the service's contract, docs/openapi.json (test/support/openapi-contract.ts):
  * a response that violates it rejects the promise with an error naming the request, the status and each
- * violation, so the test fails where it sent the request. `contract: false` opts one request out.
+ * violation, so the test fails where it sent the request. Every call goes to the service: there is no opt-out.
  */
 export function http<T = unknown>(url: string, options: HttpOptions = {}): Promise<HttpResult<T>> {
   const method = options.method ?? 'GET';
   // Taken here so that a violation's stack shows the test that sent the request, not the socket's callback.
-  const checked = options.contract !== false;
   const callSite: { stack?: string } = {};
-  if (checked) Error.captureStackTrace(callSite, http);
+  Error.captureStackTrace(callSite, http);
   return new Promise((resolve, reject) => {
     // A body is always framed with Content-Length (Node sends DELETE and GET bodies unframed otherwise).
     const headers =
@@ -124,7 +118,7 @@ export function http<T = unknown>(url: string, options: HttpOptions = {}): Promi
           /* not JSON: keep the text */
         }
         const result = { status: res.statusCode ?? 0, headers: res.headers, body: body as T };
-        const violation = checked ? checkContract(method, url, options.headers, result, text, callSite) : undefined;
+        const violation = checkContract(method, url, options.headers, result, text, callSite);
         if (violation) reject(violation);
         else resolve(result);
       });

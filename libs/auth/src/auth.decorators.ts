@@ -36,7 +36,7 @@ export const AUTH_HEADERS = [
 /**
  * The permission a route needs, checked by the global AuthGuard; also documents the route's authentication in the
  * OpenAPI document (the three schemes, the HMAC and instance headers, and the error answers every protected route
- * can give: 400, 401, 403, 429 and 503).
+ * can give: 401, 403, 429 and 503).
  */
 export const RequirePermission = (permission: Permission) =>
   applyDecorators(
@@ -45,7 +45,7 @@ export const RequirePermission = (permission: Permission) =>
     ApiBasicAuth('basic'),
     ApiBearerAuth('jwt'),
     ...AUTH_HEADERS.map((h) => ApiHeader(h)),
-    ApiErrors(400, 401, [403, `The credential lacks ${permission} (JWT: ${permission.replace(':', '.')})`], 429, 503),
+    ApiErrors(401, [403, `The credential lacks ${permission} (JWT: ${permission.replace(':', '.')})`], 429, 503),
   );
 
 /** A route reachable without credentials (health, metrics, docs). */

@@ -1,6 +1,7 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import * as qs from 'qs';
@@ -16,6 +17,8 @@ export const TOTAL_COUNT_HEADER = 'X-Total-Count';
 
 /** Up to 1,000 ids[] per DELETE; qs' default arrayLimit (20) would turn more into an object. */
 const QUERY_ARRAY_LIMIT = 1000;
+const MALFORMED_URL = 'Malformed URL: a %-escape is not valid';
+
 /** Node's default 16 KB header limit covers the request line too; 1,000 ids[] need more. */
 export const MAX_HEADER_BYTES = 128 * 1024;
 
@@ -37,7 +40,16 @@ export function registeredRoutes(app: object): string[] {
 export async function createHttpApp(rootModule: unknown, config: AppConfig, options: HttpAppOptions = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: LARGE_BODY_LIMIT,
-    maxParamLength: 500,
+    // Ids are checked by the routes (400 naming the rule); a shorter cap would turn a long id into a 404.
+    maxParamLength: MAX_HEADER_BYTES,
+    // A %-escape the router cannot decode: the service's 400 and error body, with its request id (Fastify's own
+    // answer has neither).
+    frameworkErrors: (error: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+      void reply
+        .code(400)
+        .header('X-Request-Id', req.id)
+        .send({ statusCode: 400, error: 'Bad Request', message: error.code === 'FST_ERR_BAD_URL' ? MALFORMED_URL : 'Bad request' });
+    },
     // Express-style ids[]=a&ids[]=b arrays, as the spec's DELETE /notifications uses them.
     querystringParser: (query: string) =>
       qs.parse(query, { arrayLimit: QUERY_ARRAY_LIMIT, parameterLimit: QUERY_ARRAY_LIMIT * 2, depth: 5, throwOnLimitExceeded: false }),

@@ -1,13 +1,13 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import type {
-  OperationObject,
-  ParameterObject,
-  ReferenceObject,
-  ResponseObject,
-} from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { AUTH_HEADERS } from '@app/auth';
 import { ERROR_STATUSES, ErrorBody, type ErrorStatus } from '@app/errors';
+
+// The document's parts, as @nestjs/swagger types them (its package root exports only the whole document's type).
+type OperationObject = NonNullable<OpenAPIObject['paths'][string]['get']>;
+type Parameter = NonNullable<OperationObject['parameters']>[number];
+type Responses = OperationObject['responses'];
+type ResponseObject = Exclude<Responses[string], { $ref: string } | undefined>;
 
 /** The API's version (info.version); follows package.json's, which a test compares. */
 export const API_VERSION = '0.1.0';
@@ -70,6 +70,8 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
  * What holds for every operation and is written once here:
  * - the HMAC and instance headers become reusable parameters (components.parameters), referenced by each operation;
  * - every answer carries X-Request-Id (the onRequest hook of createHttpApp sets it);
+ * - an operation with input (a path or query parameter, or a body: every method but GET) can answer 400, the others
+ *   cannot (their authentication failures are 401);
  * - every operation can answer 413 (a Content-Length over the route's limit), and those whose method has a body that
  *   Fastify reads (all but GET) 415 (body-parser.ts);
  * - public operations (no scheme) say so with `security: []`;
@@ -81,16 +83,22 @@ function refine(document: OpenAPIObject): OpenAPIObject {
   components.parameters = Object.fromEntries(AUTH_HEADERS.map((h) => [h.name, { in: 'header', ...h }]));
   components.headers = { 'X-Request-Id': REQUEST_ID };
   const authHeaders = new Set(AUTH_HEADERS.map((h) => h.name));
+  const invalid = errorResponses(400);
   const tooLarge = errorResponses(413);
   const bodyErrors = errorResponses(413, 415);
   for (const [path, operations] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(operations as Record<string, OperationObject>)) {
       operation.parameters = operation.parameters
-        ?.map((p: ParameterObject | ReferenceObject) =>
+        ?.map((p: Parameter) =>
           'name' in p && p.in === 'header' && authHeaders.has(p.name) ? { $ref: `#/components/parameters/${p.name}` } : p,
         )
         .sort((a, b) => parameterRank(path, a) - parameterRank(path, b));
-      Object.assign(operation.responses, method === 'get' ? tooLarge : bodyErrors);
+      const input = method !== 'get' || (operation.parameters ?? []).some((p) => 'in' in p && (p.in === 'path' || p.in === 'query'));
+      operation.responses = sortedByStatus({
+        ...operation.responses,
+        ...(input ? invalid : {}),
+        ...(method === 'get' ? tooLarge : bodyErrors),
+      });
       for (const response of Object.values(operation.responses) as ResponseObject[]) {
         response.headers = { ...response.headers, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
       }
@@ -103,9 +111,13 @@ function refine(document: OpenAPIObject): OpenAPIObject {
 const LOCATIONS = ['path', 'query', 'header'];
 
 /** Sort key of a parameter: its location, and for a path parameter its place in the path. */
-function parameterRank(path: string, p: ParameterObject | ReferenceObject): number {
+function parameterRank(path: string, p: Parameter): number {
   if (!('in' in p)) return 3 * path.length;
   return LOCATIONS.indexOf(p.in) * path.length + (p.in === 'path' ? path.indexOf(`{${p.name}}`) : 0);
+}
+
+function sortedByStatus(responses: Responses): Responses {
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** An error answer as ApiErrors documents it (for the statuses no decorator can know of). */

@@ -1,7 +1,7 @@
 import { ArrayMaxSize, IsArray } from 'class-validator';
 import { ItemTenantFields } from '../common/item-tenant.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { MAX_DOCUMENTS_PER_REQUEST } from '@app/contracts';
+import { MAX_DOCUMENTS_PER_REQUEST, type BoostField } from '@app/contracts';
 
 const boost = () =>
   ApiPropertyOptional({ type: Number, nullable: true, description: 'Ranking mix boost value, valid in [0, 1]; null or absent: no data' });
@@ -10,7 +10,7 @@ const boost = () =>
  * One catalogue document (documentation only: the intake validates each item itself and rejects a bad one with
  * its index and reason, instead of failing the request).
  */
-export class CatalogueDocumentItem extends ItemTenantFields {
+export class CatalogueDocumentItem extends ItemTenantFields implements Partial<Record<BoostField, number | null>> {
   @ApiProperty({ maxLength: 500, example: 'sku-1234', description: '1-500 characters, no spaces' })
   id!: string;
 

@@ -2,10 +2,16 @@ import { IsIn, IsOptional, Matches } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { LANGUAGE_PATTERN } from '@app/contracts';
 import { PaginationDto } from '../common/pagination.dto';
+import { ENTITY_TYPES } from '../entities/entity-types';
 
 /** The spec's query parameters and defaults; every bad value is a 400 naming the parameter. */
 export class SearchTermsDto extends PaginationDto {
-  @ApiPropertyOptional({ description: 'Look-back in whole days, up to RETENTION_DAYS', default: '1d', example: '7d' })
+  @ApiPropertyOptional({
+    description: 'Look-back in whole days, up to RETENTION_DAYS',
+    default: '1d',
+    example: '7d',
+    pattern: '^[1-9][0-9]{0,5}d$',
+  })
   @IsOptional()
   @Matches(/^[1-9][0-9]{0,5}d$/, { message: 'since must be a number of days such as 1d, 7d or 30d' })
   since: string = '1d';
@@ -32,7 +38,7 @@ export class SearchTermsDto extends PaginationDto {
 
 /** An entity that handles a zero-result phrase (one of the webhook's entity types, e.g. a landing page or synonym). */
 export class SearchTermHandler {
-  @ApiProperty({ example: 'landingpage', description: 'Entity type (PUT /entities/{type})' })
+  @ApiProperty({ enum: ENTITY_TYPES, enumName: 'EntityType', example: 'landingpage', description: 'Entity type (PUT /entities/{type})' })
   type!: string;
 
   @ApiProperty({ example: 'summer-sale', description: 'Entity id' })

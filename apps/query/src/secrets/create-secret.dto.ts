@@ -1,6 +1,6 @@
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { PRESETS, type PresetName } from '@app/auth';
+import { PERMISSIONS, PRESETS, type PresetName } from '@app/auth';
 
 export class CreateSecretDto {
   @ApiProperty({ maxLength: 200, example: 'shop connector' })
@@ -9,7 +9,13 @@ export class CreateSecretDto {
   description!: string;
 
   /** Colon notation, e.g. search:read. Unknown names are a 400 naming them. */
-  @ApiPropertyOptional({ type: [String], example: ['search:read'], description: 'Colon notation; only permissions the caller holds' })
+  @ApiPropertyOptional({
+    enum: PERMISSIONS,
+    enumName: 'Permission',
+    isArray: true,
+    example: ['search:read'],
+    description: 'Colon notation; only permissions the caller holds. With `preset` the union of both; at least one in all',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(50)

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiErrors } from '@app/errors';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
@@ -43,6 +43,7 @@ export class SecretsController {
   @ApiOperation({ operationId: 'revokeApiKey', summary: 'Revoke an API key', description: 'Requests signed with it fail from then on.' })
   @RequirePermission('secret:write')
   @ApiOkResponse({ type: OkAnswer, description: 'Revoked' })
+  @ApiParam({ name: 'id', format: 'uuid', description: 'The id of GET /secret' })
   @ApiErrors([404, 'No active API key with this id'])
   async revoke(@Auth() auth: AuthContext, @Param('id', new ParseUUIDPipe()) id: string): Promise<OkAnswer> {
     await this.commands.execute(new RevokeApiKeyCommand(auth.customer, id));
