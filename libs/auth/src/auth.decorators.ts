@@ -3,35 +3,11 @@ import { ApiBasicAuth, ApiBearerAuth, ApiHeader, ApiSecurity } from '@nestjs/swa
 import { ApiErrors } from '@app/errors';
 import type { IncomingMessage } from 'http';
 import type { AuthContext } from './auth-context';
+import { AUTH_HEADERS } from './auth-headers';
 import type { Permission } from './permissions';
 
 export const PERMISSION_KEY = 'auth:permission';
 export const PUBLIC_KEY = 'auth:public';
-
-/**
- * The request headers of HMAC authentication and of the instance choice (any scheme). The OpenAPI document
- * declares them once, as reusable parameters (libs/http, openapi.ts).
- */
-export const AUTH_HEADERS = [
-  {
-    name: 'X-Service-Nonce',
-    required: false,
-    description: "HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters",
-    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{8,128}$', example: '9f86d081884c7d659a2feaa0c55ad015' },
-  },
-  {
-    name: 'X-Service-Hash',
-    required: false,
-    description: "HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret",
-    schema: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' },
-  },
-  {
-    name: 'X-Service-Instance',
-    required: false,
-    description: "The instance to act on (any scheme); default: the customer's first instance",
-    schema: { type: 'string', example: 'live' },
-  },
-];
 
 /**
  * The permission a route needs, checked by the global AuthGuard; also documents the route's authentication in the

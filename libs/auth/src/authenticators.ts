@@ -9,6 +9,7 @@ import type { AuthScheme } from './auth-context';
 import { AuthError } from '@app/errors';
 import type { Customer } from './customers.repository';
 import { signatureMatches } from './hmac';
+import { HASH_PATTERN, NONCE_PATTERN } from './auth-headers';
 import { NoncesRepository } from './nonces.repository';
 import { verifyPassword } from './password';
 import { PERMISSIONS, fromDotNotation, isPermission, type Permission } from './permissions';
@@ -22,8 +23,6 @@ export interface Principal {
 }
 
 const ALL_PERMISSIONS: ReadonlySet<Permission> = new Set(PERMISSIONS);
-const NONCE_PATTERN = /^[A-Za-z0-9_-]{8,128}$/;
-const HASH_PATTERN = /^[0-9a-fA-F]{64}$/;
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];

@@ -1,5 +1,6 @@
 export * from './auth-context';
 export * from './auth.decorators';
+export * from './auth-headers';
 
 export * from './auth.module';
 export * from './api-keys.repository';

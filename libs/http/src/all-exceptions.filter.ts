@@ -35,29 +35,31 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof AppError) {
       if (exception instanceof AuthError) this.logger.debug(`auth refused: ${exception.reason}`);
       const status = STATUS_OF[exception.code];
-      return { status, body: { statusCode: status, error: httpErrorName(status), message: exception.publicMessage } };
+      return { status, body: errorBody(status, exception.publicMessage) };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const response = exception.getResponse();
-      const body =
-        typeof response === 'string'
-          ? { statusCode: status, error: httpErrorName(status), message: response }
-          : (response as Record<string, unknown>);
+      const body = typeof response === 'string' ? errorBody(status, response) : (response as Record<string, unknown>);
       return { status, body };
     }
     // Fastify's own errors (FST_ERR_*, e.g. a malformed URL) carry their 4xx as statusCode.
     const status = (exception as { statusCode?: unknown })?.statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      return { status, body: { statusCode: status, error: httpErrorName(status), message: (exception as Error).message || 'Bad request' } };
+      return { status, body: errorBody(status, (exception as Error).message || 'Bad request') };
     }
     if (exception instanceof URIError) {
-      return { status: 400, body: { statusCode: 400, error: 'Bad Request', message: 'Malformed URI encoding' } };
+      return { status: 400, body: errorBody(400, 'Malformed URI encoding') };
     }
     const correlationId = randomUUID();
     this.logger.error(`unhandled error ${correlationId}: ${(exception as Error)?.stack ?? String(exception)}`);
-    return { status: 500, body: { statusCode: 500, error: 'Internal Server Error', message: 'Internal server error', correlationId } };
+    return { status: 500, body: { ...errorBody(500, 'Internal server error'), correlationId } };
   }
+}
+
+/** The error body every error answer carries (ErrorBody in the OpenAPI document). */
+export function errorBody(status: number, message: string): { statusCode: number; error: string; message: string } {
+  return { statusCode: status, error: httpErrorName(status), message };
 }
 
 function httpErrorName(status: number): string {

@@ -5,12 +5,14 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import * as qs from 'qs';
+import { AUTH_HEADERS } from '@app/auth';
 import type { AppConfig } from '@app/config';
 import { requestIdFrom } from '@app/logging';
 import { MetricsService } from '@app/metrics';
 import { registerHttpMetrics } from './http-metrics.hooks';
 import { LARGE_BODY_LIMIT, registerBodyLimits, registerJsonBody } from './body-parser';
 import { serveOpenApi } from './openapi';
+import { errorBody } from './all-exceptions.filter';
 
 /** The total of a paginated list (the spec's pagination), exposed to browsers across origins. */
 export const TOTAL_COUNT_HEADER = 'X-Total-Count';
@@ -48,7 +50,7 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
       void reply
         .code(400)
         .header('X-Request-Id', req.id)
-        .send({ statusCode: 400, error: 'Bad Request', message: error.code === 'FST_ERR_BAD_URL' ? MALFORMED_URL : 'Bad request' });
+        .send(errorBody(400, error.code === 'FST_ERR_BAD_URL' ? MALFORMED_URL : 'Bad request'));
     },
     // Express-style ids[]=a&ids[]=b arrays, as the spec's DELETE /notifications uses them.
     querystringParser: (query: string) =>
@@ -82,7 +84,7 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
   if (config.corsOrigins) {
     app.enableCors({
       origin: config.corsOrigins,
-      allowedHeaders: ['Content-Type', 'Authorization', 'X-Service-Nonce', 'X-Service-Hash', 'X-Service-Instance'],
+      allowedHeaders: ['Content-Type', 'Authorization', ...AUTH_HEADERS.map((h) => h.name)],
       exposedHeaders: [TOTAL_COUNT_HEADER],
     });
   }
