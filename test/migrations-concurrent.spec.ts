@@ -76,9 +76,22 @@ describe('migrations started by several processes at once, with events arriving'
         `SELECT toString(toDate(hour)) AS day, phrase, toString(sum(searches)) AS c FROM ${ch.table('search_terms_hourly')}
          GROUP BY day, phrase ORDER BY day, phrase`,
       );
+      const spellings = await ch.query<{ day: string; phrase: string; c: string }>(
+        `SELECT toString(toDate(hour)) AS day, phrase, toString(sum(searches)) AS c FROM ${ch.table('search_term_spellings_hourly')}
+         GROUP BY day, phrase ORDER BY day, phrase`,
+      );
+      const totals = await ch.query<{ day: string; c: string }>(
+        `SELECT toString(toDate(hour)) AS day, toString(sum(searches)) AS c FROM ${ch.table('search_totals_hourly')}
+         GROUP BY day ORDER BY day`,
+      );
+      const rawTotals = await ch.query<{ day: string; c: string }>(
+        `SELECT toString(toDate(ts)) AS day, toString(count()) AS c FROM ${ch.table('search_events')} GROUP BY day ORDER BY day`,
+      );
       expect(raw.reduce((sum, r) => sum + Number(r.c), 0)).toBe(stored);
       expect(daily).toEqual(raw);
       expect(hourly).toEqual(raw);
+      expect(spellings).toEqual(raw);
+      expect(totals).toEqual(rawTotals);
       // Every migration ran in exactly one of the two processes; the other waited and found it recorded.
       expect(runs.flat().sort()).toEqual(MIGRATIONS.map((m) => m.id).sort());
     } finally {

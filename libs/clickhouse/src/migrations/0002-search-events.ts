@@ -1,5 +1,5 @@
 import type { Migration } from './migration';
-import { rollupBackfill } from './rollup-backfill';
+import { rollupBackfill, searchTermKeys } from './rollup-backfill';
 
 /**
  * Raw search events, the hourly rollup fed by a materialised view, rejected events, and the highest Kafka
@@ -51,7 +51,11 @@ export const searchEventsMigration: Migration = {
       FROM ${table('search_events')}
       GROUP BY customer, instance, zero_hits, bot, hour, language, phrase`,
     // Events stored between the creation of search_events and of the view (processes already ingesting).
-    rollupBackfill(table('search_terms_hourly'), table('search_events'), { column: 'hour', expression: 'toStartOfHour(ts)' }),
+    rollupBackfill(
+      table('search_terms_hourly'),
+      table('search_events'),
+      searchTermKeys({ column: 'hour', expression: 'toStartOfHour(ts)' }),
+    ),
     `CREATE TABLE IF NOT EXISTS ${table('rejected_events')} (
       customer LowCardinality(String),
       instance LowCardinality(String),

@@ -1,5 +1,5 @@
 import type { Migration } from './migration';
-import { rollupBackfill } from './rollup-backfill';
+import { rollupBackfill, searchTermKeys } from './rollup-backfill';
 
 /**
  * A daily rollup beside the hourly one: GET /search-terms reads whole days here and only the hours at the
@@ -29,6 +29,6 @@ export const dailyRollupMigration: Migration = {
       FROM ${table('search_events')}
       GROUP BY customer, instance, zero_hits, bot, day, language, phrase`,
     // Counts exactly what the view did not (rollup-backfill.ts); the migration lock keeps it to one process.
-    rollupBackfill(table('search_terms_daily'), table('search_events'), { column: 'day', expression: 'toDate(ts)' }),
+    rollupBackfill(table('search_terms_daily'), table('search_events'), searchTermKeys({ column: 'day', expression: 'toDate(ts)' })),
   ],
 };

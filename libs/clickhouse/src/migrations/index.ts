@@ -7,6 +7,7 @@ import { intakeRequestsMigration } from './0006-intake-requests';
 import { messageHashesMigration } from './0007-message-hashes';
 import { intakeClaimsMigration } from './0008-intake-claims';
 import { documentOffsetsMigration } from './0009-document-offsets';
+import { analyticsMigration } from './0010-analytics';
 import type { Migration } from './migration';
 
 export type { Migration, MigrationContext } from './migration';
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   messageHashesMigration,
   intakeClaimsMigration,
   documentOffsetsMigration,
+  analyticsMigration,
 ];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */
@@ -29,6 +31,8 @@ export const RETENTION_TTL: Readonly<Record<string, string>> = {
   search_events: 'toDateTime(ts)',
   search_terms_hourly: 'hour',
   search_terms_daily: 'day',
+  search_totals_hourly: 'hour',
+  search_term_spellings_hourly: 'hour',
   rejected_events: 'toDateTime(received_at)',
   document_offsets: 'toDateTime(received_at)',
 };
