@@ -98,6 +98,21 @@ export class ClickHouseService implements OnApplicationShutdown {
     return this.run(async () => (await this.client.query({ query: sql, query_params: params, format: 'JSONEachRow' })).json<T>());
   }
 
+  /**
+   * The rows of a query one at a time, for answers too large to hold as objects (a server sends them as they come;
+   * the embedded engine hands over its result buffer, and rows are parsed from it as they are read).
+   */
+  async *stream<T>(sql: string, params: QueryParams = {}): AsyncGenerator<T> {
+    if (this.closed) throw new StorageUnavailableError();
+    this.pending++;
+    try {
+      const result = await this.client.query({ query: sql, query_params: params, format: 'JSONEachRow' });
+      for await (const rows of result.stream<T>()) for (const row of rows) yield row.json<T>();
+    } finally {
+      this.pending--;
+    }
+  }
+
   async command(sql: string, params: QueryParams = {}): Promise<void> {
     await this.run(() => this.client.command({ query: sql, query_params: params }));
   }

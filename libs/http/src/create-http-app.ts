@@ -16,6 +16,10 @@ import { errorBody } from './all-exceptions.filter';
 
 /** The total of a paginated list (the spec's pagination), exposed to browsers across origins. */
 export const TOTAL_COUNT_HEADER = 'X-Total-Count';
+/** The time of the newest event an analytics answer counts (DESIGN.md section 10). */
+export const DATA_UPDATED_AT_HEADER = 'X-Data-Updated-At';
+/** The answer headers browsers may read across origins. */
+export const EXPOSED_HEADERS = [TOTAL_COUNT_HEADER, DATA_UPDATED_AT_HEADER];
 
 /** Up to 1,000 ids[] per DELETE; qs' default arrayLimit (20) would turn more into an object. */
 const QUERY_ARRAY_LIMIT = 1000;
@@ -85,7 +89,7 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
     app.enableCors({
       origin: config.corsOrigins,
       allowedHeaders: ['Content-Type', 'Authorization', ...AUTH_HEADERS.map((h) => h.name)],
-      exposedHeaders: [TOTAL_COUNT_HEADER],
+      exposedHeaders: EXPOSED_HEADERS,
     });
   }
   serveOpenApi(app);

@@ -1,11 +1,21 @@
-import { Controller, Get, Query, Res } from '@nestjs/common';
+import { Controller, Get, Query, Req, Res, StreamableFile } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import Negotiator from 'negotiator';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
+import { analyticsCriteria } from '../analytics/analytics-scope';
+import { DATA_UPDATED_AT_DOC, setDataUpdatedAt } from '../analytics/data-updated-at';
 import { ApiPage, setTotalCount } from '../common/total-count';
+import { searchTermsCsv } from './search-terms.csv';
 import { SearchTermsDto, SearchTermView } from './search-terms.dto';
-import { SearchTermsQuery } from './search-terms.query';
+import { ExportSearchTermsQuery, SearchTermsQuery, type SearchTermsCriteria } from './search-terms.query';
+
+/** CSV when asked for with format=csv, or with an Accept header preferring text/csv to JSON. */
+function wantsCsv(q: SearchTermsDto, req: FastifyRequest): boolean {
+  if (q.format) return q.format === 'csv';
+  return new Negotiator(req).mediaType(['application/json', 'text/csv']) === 'text/csv';
+}
 
 @ApiTags('Search terms')
 @Controller('search-terms')
@@ -19,28 +29,46 @@ export class SearchTermsController {
     summary: 'List the search terms of a time range',
     description:
       'The terms shoppers searched in the window, by count (descending) then phrase. With `hits=false` the terms that ' +
-      'found nothing, each with its handled status.',
+      'found nothing, each with its handled status. With `compare=previous` each term also has its count in the ' +
+      'window before (`previous_count`) and the `change`; `sort=rising` puts the largest growth first. As CSV with ' +
+      '`format=csv` or `Accept: text/csv`: header `search_phrase,count` (then `previous_count,change` with compare, ' +
+      '`handled,handlers` with hits=false), CRLF line ends, fields quoted only when needed; without `_start`/`_end` ' +
+      'every term up to 100,000.',
   })
   @RequirePermission('search:read')
-  @ApiPage(SearchTermView, 'One page of terms; X-Total-Count holds the number of terms before paging')
+  @ApiPage(SearchTermView, 'One page of terms; X-Total-Count holds the number of terms before paging', {
+    headers: DATA_UPDATED_AT_DOC,
+    csv: 'search_phrase,count\r\nsummer dress,42\r\n"shoes, red",7\r\n',
+  })
   async list(
     @Auth() auth: AuthContext,
     @Query() q: SearchTermsDto,
+    @Req() req: FastifyRequest,
     @Res({ passthrough: true }) res: FastifyReply,
-  ): Promise<SearchTermView[]> {
-    const { items, total } = await this.queries.execute(
-      new SearchTermsQuery({
-        customer: auth.customer,
-        instance: auth.instance,
-        sinceDays: Number(q.since.slice(0, -1)),
-        language: q.language,
-        includeBots: q.includeBotTraffic === 'true',
-        zeroHits: q.hits === 'false',
-        start: q._start,
-        end: q._end,
-      }),
-    );
+  ): Promise<SearchTermView[] | StreamableFile> {
+    const csv = wantsCsv(q, req);
+    const paged = !csv || '_start' in (req.query as object) || '_end' in (req.query as object);
+    const criteria: SearchTermsCriteria = {
+      ...analyticsCriteria(auth, q),
+      zeroHits: q.hits === 'false',
+      compare: q.compare === 'previous' || q.sort === 'rising',
+      sort: q.sort,
+      handled: q.handled === undefined ? undefined : q.handled === 'true',
+      start: q._start,
+      end: paged ? q._end : undefined,
+    };
+    if (!csv) {
+      const { items, total, updatedAt } = await this.queries.execute(new SearchTermsQuery(criteria));
+      setTotalCount(res, total);
+      setDataUpdatedAt(res, updatedAt);
+      return items;
+    }
+    const { items, total, updatedAt } = await this.queries.execute(new ExportSearchTermsQuery(criteria));
     setTotalCount(res, total);
-    return items;
+    setDataUpdatedAt(res, updatedAt);
+    return new StreamableFile(searchTermsCsv(items, criteria.compare, criteria.zeroHits), {
+      type: 'text/csv; charset=utf-8',
+      disposition: 'attachment; filename="search-terms.csv"',
+    });
   }
 }

@@ -1,31 +1,14 @@
-import { IsIn, IsOptional, Matches } from 'class-validator';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { LANGUAGE_PATTERN } from '@app/contracts';
+import { IsIn, IsOptional } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { AnalyticsFiltersDto, CompareDto } from '../analytics/analytics.dto';
 import { PaginationDto } from '../common/pagination.dto';
 import { ENTITY_TYPES } from '../entities/entity-types';
 
-/** The spec's query parameters and defaults; every bad value is a 400 naming the parameter. */
-export class SearchTermsDto extends PaginationDto {
-  @ApiPropertyOptional({
-    description: 'Look-back in whole days, up to RETENTION_DAYS',
-    default: '1d',
-    example: '7d',
-    pattern: '^[1-9][0-9]{0,5}d$',
-  })
-  @IsOptional()
-  @Matches(/^[1-9][0-9]{0,5}d$/, { message: 'since must be a number of days such as 1d, 7d or 30d' })
-  since: string = '1d';
-
-  @ApiPropertyOptional({ description: 'Shop language, e.g. de; all when omitted', example: 'de' })
-  @IsOptional()
-  @Matches(LANGUAGE_PATTERN, { message: 'language must contain only letters and - (e.g. de or de-ch)' })
-  language?: string;
-
-  @ApiPropertyOptional({ enum: ['true', 'false'], default: 'false', description: 'Include detected bot traffic' })
-  @IsOptional()
-  @IsIn(['true', 'false'], { message: 'includeBotTraffic must be true or false' })
-  includeBotTraffic: 'true' | 'false' = 'false';
-
+/**
+ * The spec's query parameters and defaults, and the analytics ones of DESIGN.md section 10 (window, compare, sort,
+ * handled, CSV); every bad value is a 400 naming the parameter.
+ */
+export class SearchTermsDto extends IntersectionType(PaginationDto, AnalyticsFiltersDto, CompareDto) {
   @ApiPropertyOptional({
     enum: ['true', 'false'],
     default: 'true',
@@ -34,6 +17,31 @@ export class SearchTermsDto extends PaginationDto {
   @IsOptional()
   @IsIn(['true', 'false'], { message: 'hits must be true or false' })
   hits: 'true' | 'false' = 'true';
+
+  @ApiPropertyOptional({
+    enum: ['count', 'rising'],
+    default: 'count',
+    description: 'count: by count, then phrase; rising: by count - previous_count, then phrase (implies compare=previous)',
+  })
+  @IsOptional()
+  @IsIn(['count', 'rising'], { message: 'sort must be count or rising' })
+  sort: 'count' | 'rising' = 'count';
+
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    description: 'Only with hits=false: only handled (true) or only unhandled (false) terms; X-Total-Count counts after the filter',
+  })
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'handled must be true or false' })
+  handled?: 'true' | 'false';
+
+  @ApiPropertyOptional({
+    enum: ['json', 'csv'],
+    description: 'csv: the answer as CSV (as with Accept: text/csv); without _start/_end every term, up to 100,000',
+  })
+  @IsOptional()
+  @IsIn(['json', 'csv'], { message: 'format must be json or csv' })
+  format?: 'json' | 'csv';
 }
 
 /** An entity that handles a zero-result phrase (one of the webhook's entity types, e.g. a landing page or synonym). */
@@ -76,4 +84,20 @@ export class SearchTermView {
     description: 'With hits=false: whether an entity handles the zero-result term; null with hits=true',
   })
   status!: SearchTermStatus | null;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    example: 30,
+    minimum: 0,
+    description: 'With compare=previous (or sort=rising): uses in the window of the same length just before',
+  })
+  previous_count?: number;
+
+  @ApiPropertyOptional({
+    type: 'number',
+    nullable: true,
+    example: 0.4,
+    description: 'With compare=previous (or sort=rising): count / previous_count - 1; null when previous_count is 0',
+  })
+  change?: number | null;
 }

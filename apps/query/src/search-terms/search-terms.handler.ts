@@ -1,77 +1,95 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { LRUCache } from 'lru-cache';
 import { AppConfig } from '@app/config';
 import { DomainError } from '@app/errors';
-import { DataVersions } from '@app/intake';
-import { SearchTermsRepository } from './search-terms.repository';
+import type { AnalyticsScope } from '../analytics/analytics-scope';
+import { AnswerCache } from '../analytics/answer-cache';
+import { comparedWindow, resolveWindow } from '../analytics/window';
+import { SearchTermsRepository, type TermRow, type TermsRequest } from './search-terms.repository';
 import type { SearchTermView } from './search-terms.dto';
-import { SearchTermsQuery, type SearchTermsCriteria } from './search-terms.query';
+import {
+  ExportSearchTermsQuery,
+  SearchTermsQuery,
+  type SearchTermsCriteria,
+  type SearchTermsExport,
+  type SearchTermsPage,
+} from './search-terms.query';
 import { termId } from './term-id';
-import { termsWindow, type TermsWindow } from './terms-window';
 
-type Answer = { items: SearchTermView[]; total: number };
+/** The most rows one export answers (DESIGN.md section 10); X-Total-Count still tells the full total. */
+export const MAX_EXPORT_ROWS = 100_000;
 
-/**
- * Answers are cached per request and window hour: admin screens repeat the same request, and the embedded engine
- * runs one query at a time. An entry is dropped as soon as this process writes events or entities of the instance
- * (DataVersions) and lives at most SEARCH_TERMS_CACHE_MS otherwise (writes of a separate ingest process).
- */
+/** The repository request for the criteria at `now`, or a 400 naming the parameter. */
+function termsRequest(c: SearchTermsCriteria, now: number, retentionDays: number): TermsRequest {
+  if (c.handled !== undefined && !c.zeroHits) throw new DomainError('invalid', 'handled is only allowed with hits=false');
+  const window = resolveWindow(c.window, now, retentionDays);
+  const compare = c.compare || c.sort === 'rising';
+  if (compare) comparedWindow(window, now, retentionDays);
+  const { customer, instance, language, includeBots } = c;
+  return {
+    scope: { customer, instance, language, includeBots, window },
+    zeroHits: c.zeroHits,
+    compare,
+    sort: c.sort,
+    handled: c.handled,
+    start: c.start,
+    limit: c.end === undefined ? MAX_EXPORT_ROWS : c.end - c.start,
+  };
+}
+
+function view(scope: AnalyticsScope, r: TermRow): SearchTermView {
+  const item: SearchTermView = {
+    id: termId(scope.customer, scope.instance, r.phrase),
+    search_phrase: r.phrase,
+    count: r.count,
+    status: r.handlers ? { handled: r.handlers.length > 0, handlers: r.handlers.map(([type, id]) => ({ type, id })) } : null,
+  };
+  if (r.previous_count !== undefined) {
+    item.previous_count = r.previous_count;
+    item.change = r.previous_count === 0 ? null : r.count / r.previous_count - 1;
+  }
+  return item;
+}
+
+/** A page of GET /search-terms, from the rollups; cached (AnswerCache). */
 @QueryHandler(SearchTermsQuery)
 export class SearchTermsHandler implements IQueryHandler<SearchTermsQuery> {
-  private readonly cache?: LRUCache<string, Answer>;
-  private readonly retentionDays: number;
-
   constructor(
     private readonly repository: SearchTermsRepository,
-    private readonly versions: DataVersions,
-    config: AppConfig,
-  ) {
-    this.retentionDays = config.retentionDays;
-    if (config.searchTermsCacheMs > 0) this.cache = new LRUCache<string, Answer>({ max: 5_000, ttl: config.searchTermsCacheMs });
-  }
+    private readonly cache: AnswerCache,
+    private readonly config: AppConfig,
+  ) {}
 
-  async execute({ criteria: c }: SearchTermsQuery): Promise<Answer> {
-    if (c.sinceDays > this.retentionDays) throw new DomainError('invalid', `since must be at most ${this.retentionDays}d (the retention)`);
+  execute({ criteria }: SearchTermsQuery): Promise<SearchTermsPage> {
     // One "now" for the whole request.
-    const window = termsWindow(Date.now(), c.sinceDays);
-    const key = JSON.stringify([c, window.from, this.versions.get(c.customer, c.instance)]);
-    const cached = this.cache?.get(key);
-    if (cached) return cached;
-    const answer = await this.compute(c, window);
-    this.cache?.set(key, answer);
-    return answer;
+    const r = termsRequest(criteria, Date.now(), this.config.retentionDays);
+    return this.cache.get(r.scope, ['search-terms', r], async () => {
+      const { rows, total } = await this.repository.terms(r);
+      const updatedAt = await this.repository.newestEvent(r.scope, r.zeroHits);
+      return { items: rows.map((row) => view(r.scope, row)), total, updatedAt };
+    });
   }
+}
 
-  private async compute(c: SearchTermsCriteria, window: TermsWindow): Promise<Answer> {
-    const language = c.language?.toLowerCase();
-    const { customer, instance, zeroHits, includeBots } = c;
-    const { rows, total } = await this.repository.terms({
-      customer,
-      instance,
-      zeroHits,
-      includeBots,
-      language,
-      window,
-      start: c.start,
-      limit: c.end - c.start,
-    });
-    const handlers = zeroHits
-      ? await this.repository.handlers(
-          customer,
-          instance,
-          rows.map((r) => r.phrase),
-          language,
-        )
-      : undefined;
-    const items = rows.map((r) => {
-      const list = handlers?.get(r.phrase) ?? [];
-      return {
-        id: termId(customer, instance, r.phrase),
-        search_phrase: r.phrase,
-        count: r.count,
-        status: handlers ? { handled: list.length > 0, handlers: list } : null,
-      };
-    });
-    return { items, total };
+/** GET /search-terms as rows read while they are sent (CSV); never cached. */
+@QueryHandler(ExportSearchTermsQuery)
+export class ExportSearchTermsHandler implements IQueryHandler<ExportSearchTermsQuery> {
+  constructor(
+    private readonly repository: SearchTermsRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  async execute({ criteria }: ExportSearchTermsQuery): Promise<SearchTermsExport> {
+    const r = termsRequest(criteria, Date.now(), this.config.retentionDays);
+    const updatedAt = await this.repository.newestEvent(r.scope, r.zeroHits);
+    // The first row is read before answering: a storage error is still a proper error answer, and it carries the total.
+    const rows = this.repository.streamTerms(r);
+    const first = await rows.next();
+    const total = first.done ? (r.start === 0 ? 0 : (await this.repository.terms({ ...r, limit: 1 })).total) : first.value.total;
+    async function* items(): AsyncGenerator<SearchTermView> {
+      if (first.done) return;
+      yield view(r.scope, first.value.row);
+      for await (const { row } of rows) yield view(r.scope, row);
+    }
+    return { total, updatedAt, items: items() };
   }
 }

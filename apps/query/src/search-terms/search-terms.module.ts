@@ -1,8 +1,12 @@
 import { Module } from '@nestjs/common';
-import { IntakeModule } from '@app/intake';
+import { AnalyticsModule } from '../analytics/analytics.module';
 import { SearchTermsController } from './search-terms.controller';
-import { SearchTermsHandler } from './search-terms.handler';
+import { ExportSearchTermsHandler, SearchTermsHandler } from './search-terms.handler';
 import { SearchTermsRepository } from './search-terms.repository';
 
-@Module({ imports: [IntakeModule], controllers: [SearchTermsController], providers: [SearchTermsRepository, SearchTermsHandler] })
+@Module({
+  imports: [AnalyticsModule],
+  controllers: [SearchTermsController],
+  providers: [SearchTermsRepository, SearchTermsHandler, ExportSearchTermsHandler],
+})
 export class SearchTermsModule {}

@@ -1,19 +1,41 @@
 import { Query } from '@nestjs/cqrs';
+import type { AnalyticsCriteria } from '../analytics/analytics-scope';
 import type { SearchTermView } from './search-terms.dto';
 
-export interface SearchTermsCriteria {
-  customer: string;
-  instance: string;
-  sinceDays: number;
-  language?: string;
-  includeBots: boolean;
+export interface SearchTermsCriteria extends AnalyticsCriteria {
   /** hits=false: the zero-result terms, with their handled status. */
   zeroHits: boolean;
+  compare: boolean;
+  sort: 'count' | 'rising';
+  handled?: boolean;
   start: number;
-  end: number;
+  /** Exclusive; absent for every term up to MAX_EXPORT_ROWS (CSV without _start/_end). */
+  end?: number;
 }
 
-export class SearchTermsQuery extends Query<{ items: SearchTermView[]; total: number }> {
+export interface SearchTermsPage {
+  items: SearchTermView[];
+  total: number;
+  /** X-Data-Updated-At. */
+  updatedAt?: string;
+}
+
+/** One page of the list. */
+export class SearchTermsQuery extends Query<SearchTermsPage> {
+  constructor(readonly criteria: SearchTermsCriteria) {
+    super();
+  }
+}
+
+export interface SearchTermsExport {
+  total: number;
+  updatedAt?: string;
+  /** The rows, read from storage as they are consumed. */
+  items: AsyncIterable<SearchTermView>;
+}
+
+/** The list as rows to stream (CSV). */
+export class ExportSearchTermsQuery extends Query<SearchTermsExport> {
   constructor(readonly criteria: SearchTermsCriteria) {
     super();
   }

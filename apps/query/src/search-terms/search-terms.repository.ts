@@ -1,91 +1,99 @@
 import { Injectable } from '@nestjs/common';
-import { ClickHouseService } from '@app/clickhouse';
-import type { TermsWindow } from './terms-window';
+import { ClickHouseService, type QueryParams } from '@app/clickhouse';
+import type { AnalyticsScope } from '../analytics/analytics-scope';
+import { filterSql, handlersSql, hourRangeSql, newestIso, termRowsSql } from '../analytics/analytics-sql';
+import { previousWindow } from '../analytics/window';
 
-export interface TermsFilter {
-  customer: string;
-  instance: string;
+/** What a list request asks the rollups for. */
+export interface TermsRequest {
+  scope: AnalyticsScope;
+  /** hits=false: zero-result searches, each term with its handlers. */
   zeroHits: boolean;
-  includeBots: boolean;
-  language?: string;
-  window: TermsWindow;
+  /** compare=previous: also count the window of the same length just before. */
+  compare: boolean;
+  sort: 'count' | 'rising';
+  /** Only handled (true) or unhandled (false) terms; all when absent (zero-result lists only). */
+  handled?: boolean;
   start: number;
   limit: number;
 }
 
-const seconds = (ms: number) => Math.floor(ms / 1000);
+export interface TermRow {
+  phrase: string;
+  count: number;
+  /** With compare. */
+  previous_count?: number;
+  /** With zeroHits: the entities that handle the phrase, as sorted [type, id]. */
+  handlers?: Array<[string, string]>;
+}
 
-/** Every ClickHouse query of GET /search-terms. Counts come from the rollups, never from raw events (TermsWindow). */
+type RawRow = {
+  phrase: string;
+  count: string | number;
+  previous_count: string | number;
+  handlers?: Array<[string, string]>;
+  total: string | number;
+};
+
+/**
+ * Every ClickHouse query of GET /search-terms. Counts come from the rollups, never from raw events: whole UTC days
+ * from the daily rollup, the window's edge hours from the hourly one (windowParts), for the window and, with
+ * compare, for the one before it.
+ */
 @Injectable()
 export class SearchTermsRepository {
   constructor(private readonly ch: ClickHouseService) {}
 
-  async terms(f: TermsFilter): Promise<{ rows: Array<{ phrase: string; count: number }>; total: number }> {
-    const { days, hours } = f.window;
-    const params: Record<string, unknown> = {
-      customer: f.customer,
-      instance: f.instance,
-      zero_hits: f.zeroHits ? 1 : 0,
-      bots: f.includeBots ? [0, 1] : [0],
-      language: f.language ?? '',
-      day_from: days?.from,
-      day_to: days?.to,
-      start: f.start,
-      limit: f.limit,
-    };
-    hours.forEach((h, i) => Object.assign(params, { [`hour_from_${i}`]: seconds(h.from), [`hour_to_${i}`]: seconds(h.to) }));
-    const inHours = hours
-      .map((_, i) => `(hour >= toDateTime({hour_from_${i}:UInt32}, 'UTC') AND hour < toDateTime({hour_to_${i}:UInt32}, 'UTC'))`)
-      .join(' OR ');
-    const common = `customer = {customer:String} AND instance = {instance:String}
-      AND zero_hits = {zero_hits:UInt8} AND bot IN {bots:Array(UInt8)} ${f.language ? 'AND language = {language:String}' : ''}`;
-    const daily = `SELECT phrase, searches FROM ${this.ch.table('search_terms_daily')}
-      WHERE ${common} AND day >= {day_from:Date} AND day < {day_to:Date}`;
-    const source = `
-      SELECT phrase, searches FROM ${this.ch.table('search_terms_hourly')} WHERE ${common} AND (${inHours})
-      ${days ? `UNION ALL ${daily}` : ''}`;
-    const rows = await this.ch.query<{ phrase: string; count: string | number; total: string | number }>(
-      `SELECT phrase, sum(searches) AS count, count() OVER () AS total FROM (${source})
-       GROUP BY phrase ORDER BY count DESC, phrase ASC LIMIT {limit:UInt32} OFFSET {start:UInt32}`,
-      params,
-    );
-    if (rows.length > 0 || f.start === 0) {
-      return { rows: rows.map((r) => ({ phrase: r.phrase, count: Number(r.count) })), total: Number(rows[0]?.total ?? 0) };
-    }
+  async terms(r: TermsRequest): Promise<{ rows: TermRow[]; total: number }> {
+    const params: QueryParams = { start: r.start, limit: r.limit };
+    const terms = this.termsSql(r, params);
+    const rows = await this.ch.query<RawRow>(`${terms} LIMIT {limit:UInt32} OFFSET {start:UInt32}`, params);
+    if (rows.length > 0 || r.start === 0) return { rows: rows.map((row) => this.row(row, r)), total: Number(rows[0]?.total ?? 0) };
     // A page past the end has no row to carry the total.
-    const [{ total }] = await this.ch.query<{ total: string | number }>(`SELECT uniqExact(phrase) AS total FROM (${source})`, params);
+    const [{ total }] = await this.ch.query<{ total: string | number }>(`SELECT count() AS total FROM (${terms})`, params);
     return { rows: [], total: Number(total) };
   }
 
-  /**
-   * Entities whose searchPhrases (normalised) contain one of the phrases: those with the filter's language or
-   * no language, or any language when there is no filter.
-   */
-  async handlers(
-    customer: string,
-    instance: string,
-    phrases: readonly string[],
-    language?: string,
-  ): Promise<Map<string, Array<{ type: string; id: string }>>> {
-    const found = new Map<string, Array<{ type: string; id: string }>>();
-    if (phrases.length === 0) return found;
-    const rows = await this.ch.query<{ type: string; id: string; handled: string[] }>(
-      `SELECT type, id, arrayIntersect(handled_phrases, {phrases:Array(String)}) AS handled FROM (
-         SELECT type, id, handled_phrases, language, deleted FROM ${this.ch.table('entities')}
-         WHERE customer = {customer:String} AND instance = {instance:String} AND kind = 'save'
-         ORDER BY type, id, version DESC LIMIT 1 BY type, id
-       ) WHERE NOT deleted AND hasAny(handled_phrases, {phrases:Array(String)})
-         ${language ? "AND (language = '' OR language = {language:String})" : ''}
-       ORDER BY type, id`,
-      { customer, instance, phrases, language: language ?? '' },
+  /** The same rows, read one at a time (CSV export), each with the total. */
+  async *streamTerms(r: TermsRequest): AsyncGenerator<{ row: TermRow; total: number }> {
+    const params: QueryParams = { start: r.start, limit: r.limit };
+    const sql = `${this.termsSql(r, params)} LIMIT {limit:UInt32} OFFSET {start:UInt32}`;
+    for await (const row of this.ch.stream<RawRow>(sql, params)) yield { row: this.row(row, r), total: Number(row.total) };
+  }
+
+  /** The time of the newest event the list counts in its window, from the hourly totals. */
+  async newestEvent(scope: AnalyticsScope, zeroHits: boolean): Promise<string | undefined> {
+    const params: QueryParams = {};
+    const [row] = await this.ch.query<{ newest: string | null }>(
+      `SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest FROM ${this.ch.table('search_totals_hourly')}
+       WHERE ${filterSql(scope, params)} AND zero_hits = ${zeroHits ? 1 : 0} AND ${hourRangeSql(scope.window, 'w', params)}`,
+      params,
     );
-    for (const r of rows) {
-      for (const phrase of r.handled) {
-        const list = found.get(phrase) ?? [];
-        list.push({ type: r.type, id: r.id });
-        found.set(phrase, list);
-      }
-    }
-    return found;
+    return newestIso([row?.newest]);
+  }
+
+  private termsSql(r: TermsRequest, params: QueryParams): string {
+    const { scope } = r;
+    const sources = [termRowsSql(this.ch, scope, scope.window, 1, params, r.zeroHits)];
+    if (r.compare) sources.push(termRowsSql(this.ch, scope, previousWindow(scope.window), 0, params, r.zeroHits));
+    const handled = r.handled === undefined ? '' : `WHERE ${r.handled ? 'notEmpty' : 'empty'}(handlers)`;
+    const order = r.sort === 'rising' ? 'toInt64(count) - toInt64(previous_count) DESC, phrase ASC' : 'count DESC, phrase ASC';
+    return `SELECT phrase, count, previous_count ${r.zeroHits ? ', handlers' : ''}, count() OVER () AS total
+      FROM (
+        SELECT phrase, sumIf(searches, cur = 1) AS count, sumIf(searches, cur = 0) AS previous_count
+        FROM (${sources.join(' UNION ALL ')}) GROUP BY phrase HAVING count > 0
+      ) AS terms
+      ${r.zeroHits ? `LEFT JOIN (${handlersSql(this.ch, scope, params)}) AS h USING (phrase)` : ''}
+      ${handled}
+      ORDER BY ${order}`;
+  }
+
+  private row(raw: RawRow, r: TermsRequest): TermRow {
+    return {
+      phrase: raw.phrase,
+      count: Number(raw.count),
+      previous_count: r.compare ? Number(raw.previous_count) : undefined,
+      handlers: r.zeroHits ? (raw.handlers ?? []) : undefined,
+    };
   }
 }

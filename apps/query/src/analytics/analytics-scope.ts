@@ -1,0 +1,32 @@
+import type { AuthContext } from '@app/auth';
+import type { AnalyticsFiltersDto } from './analytics.dto';
+import type { AnalyticsWindow, WindowParams } from './window';
+
+/** Whose searches an analytics request counts, and which (DESIGN.md section 10: the filters of GET /search-terms). */
+export interface AnalyticsFilter {
+  customer: string;
+  instance: string;
+  /** Lower case; all languages when absent. */
+  language?: string;
+  includeBots: boolean;
+}
+
+/** The filter and the window parameters as sent; the handler resolves the window (window.ts) at its own "now". */
+export interface AnalyticsCriteria extends AnalyticsFilter {
+  window: WindowParams;
+}
+
+/** A filter with its resolved window: what the repositories count. */
+export interface AnalyticsScope extends AnalyticsFilter {
+  window: AnalyticsWindow;
+}
+
+export function analyticsCriteria(auth: AuthContext, q: AnalyticsFiltersDto): AnalyticsCriteria {
+  return {
+    customer: auth.customer,
+    instance: auth.instance,
+    language: q.language?.toLowerCase(),
+    includeBots: q.includeBotTraffic === 'true',
+    window: { since: q.since, from: q.from, to: q.to, tz: q.tz },
+  };
+}

@@ -1,0 +1,63 @@
+import type { ClickHouseService, QueryParams } from '@app/clickhouse';
+import type { AnalyticsFilter } from './analytics-scope';
+import { windowParts, type HourRange } from './window';
+
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/** Conditions of the filter on a rollup (columns customer, instance, bot, language); adds its parameters to `params`. */
+export function filterSql(f: AnalyticsFilter, params: QueryParams): string {
+  Object.assign(params, { customer: f.customer, instance: f.instance, bots: f.includeBots ? [0, 1] : [0], language: f.language ?? '' });
+  return `customer = {customer:String} AND instance = {instance:String} AND bot IN {bots:Array(UInt8)}
+    ${f.language ? 'AND language = {language:String}' : ''}`;
+}
+
+/** `hour` within [from, to), with parameters named after `name`. */
+export function hourRangeSql(r: HourRange, name: string, params: QueryParams): string {
+  Object.assign(params, { [`${name}_from`]: seconds(r.from), [`${name}_to`]: seconds(r.to) });
+  return `(hour >= toDateTime({${name}_from:UInt32}, 'UTC') AND hour < toDateTime({${name}_to:UInt32}, 'UTC'))`;
+}
+
+/**
+ * `phrase, searches, <tag> AS cur` of every search-term rollup row of the window: whole UTC days from the daily
+ * rollup, the edge hours from the hourly one (windowParts); `zeroHits` selects one kind of search, both when absent.
+ */
+export function termRowsSql(
+  ch: ClickHouseService,
+  f: AnalyticsFilter,
+  window: HourRange,
+  tag: 0 | 1,
+  params: QueryParams,
+  zeroHits?: boolean,
+): string {
+  const { days, hours } = windowParts(window);
+  const kind = zeroHits === undefined ? '' : `AND zero_hits = ${zeroHits ? 1 : 0}`;
+  const where = `${filterSql(f, params)} ${kind}`;
+  const inHours = hours.map((h, i) => hourRangeSql(h, `w${tag}_h${i}`, params)).join(' OR ');
+  const hourly = `SELECT phrase, searches, ${tag} AS cur FROM ${ch.table('search_terms_hourly')} WHERE ${where} AND (${inHours})`;
+  if (!days) return hourly;
+  Object.assign(params, { [`w${tag}_day_from`]: days.from, [`w${tag}_day_to`]: days.to });
+  return `${hourly} UNION ALL
+    SELECT phrase, searches, ${tag} AS cur FROM ${ch.table('search_terms_daily')}
+    WHERE ${where} AND day >= {w${tag}_day_from:Date} AND day < {w${tag}_day_to:Date}`;
+}
+
+/**
+ * `phrase, handlers` for every phrase some current entity handles: the newest saved version of each entity, not
+ * deleted, whose language is the filter's or none (any language without a filter); handlers as sorted (type, id).
+ */
+export function handlersSql(ch: ClickHouseService, f: AnalyticsFilter, params: QueryParams): string {
+  Object.assign(params, { customer: f.customer, instance: f.instance, language: f.language ?? '' });
+  return `SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers FROM (
+      SELECT type, id, arrayJoin(handled_phrases) AS phrase FROM (
+        SELECT type, id, handled_phrases, language, deleted FROM ${ch.table('entities')}
+        WHERE customer = {customer:String} AND instance = {instance:String} AND kind = 'save'
+        ORDER BY type, id, version DESC LIMIT 1 BY type, id
+      ) WHERE NOT deleted ${f.language ? "AND (language = '' OR language = {language:String})" : ''}
+    ) GROUP BY phrase`;
+}
+
+/** The newest of event times in ms (as ClickHouse returns Int64: strings), as ISO-8601 in UTC; undefined for none. */
+export function newestIso(times: ReadonlyArray<string | number | null | undefined>): string | undefined {
+  const newest = Math.max(...times.map((t) => (t === null || t === undefined ? -Infinity : Number(t))));
+  return Number.isFinite(newest) ? new Date(newest).toISOString() : undefined;
+}

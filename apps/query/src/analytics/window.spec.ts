@@ -1,0 +1,148 @@
+import { bucketBounds, foldIntoBuckets, isoInZone, previousWindow, resolveWindow, sinceWindow, windowParts } from './window';
+
+const at = (iso: string) => Date.parse(iso);
+const HOUR = 3_600_000;
+const NOW = at('2026-11-22T10:17:00Z');
+
+describe('sinceWindow and windowParts', () => {
+  it('covers since=1d as 25 whole hours, all from the hourly rollup, through the end of the current hour', () => {
+    const w = sinceWindow(NOW, 1);
+    expect(w).toEqual({ from: at('2026-11-21T10:00:00Z'), to: at('2026-11-22T11:00:00Z') });
+    expect((w.to - w.from) / HOUR).toBe(25);
+    expect(windowParts(w)).toEqual({ hours: [w] });
+  });
+
+  it('takes whole UTC days from the daily rollup and the edge hours from the hourly one', () => {
+    const parts = windowParts(sinceWindow(NOW, 7));
+    expect(parts.days).toEqual({ from: '2026-11-16', to: '2026-11-22' });
+    expect(parts.hours).toEqual([
+      { from: at('2026-11-15T10:00:00Z'), to: at('2026-11-16T00:00:00Z') },
+      { from: at('2026-11-22T00:00:00Z'), to: at('2026-11-22T11:00:00Z') },
+    ]);
+  });
+
+  it('leaves no gap and no overlap between the parts', () => {
+    for (const now of [
+      at('2026-11-22T00:00:00Z'),
+      at('2026-11-22T23:59:59.999Z'),
+      at('2026-03-29T01:30:00Z'),
+      at('2024-02-29T12:00:00Z'),
+    ]) {
+      for (const since of [1, 2, 7, 30, 400]) {
+        const w = sinceWindow(now, since);
+        const parts = windowParts(w);
+        const dayMs = parts.days ? at(`${parts.days.to}T00:00:00Z`) - at(`${parts.days.from}T00:00:00Z`) : 0;
+        const hourMs = parts.hours.reduce((sum, h) => sum + (h.to - h.from), 0);
+        expect(dayMs + hourMs).toBe(w.to - w.from);
+        expect(parts.hours.every((h) => h.to >= h.from)).toBe(true);
+        if (parts.days) {
+          expect(parts.hours[0].to).toBe(at(`${parts.days.from}T00:00:00Z`));
+          expect(parts.hours[1].from).toBe(at(`${parts.days.to}T00:00:00Z`));
+        }
+      }
+    }
+  });
+
+  it('reads a window of whole UTC days from the daily rollup only (both hourly parts empty)', () => {
+    const parts = windowParts({ from: at('2026-11-01T00:00:00Z'), to: at('2026-11-08T00:00:00Z') });
+    expect(parts.days).toEqual({ from: '2026-11-01', to: '2026-11-08' });
+    expect(parts.hours.every((h) => h.from === h.to)).toBe(true);
+  });
+
+  it('puts the previous window of the same length just before', () => {
+    const w = sinceWindow(NOW, 7);
+    expect(previousWindow(w)).toEqual({ from: w.from - 7 * 24 * HOUR - HOUR, to: w.from });
+  });
+});
+
+describe('resolveWindow', () => {
+  const resolve = (p: Parameters<typeof resolveWindow>[0]) => resolveWindow(p, NOW, 400);
+
+  it('defaults to since=1d in UTC', () => {
+    expect(resolve({})).toEqual({ ...sinceWindow(NOW, 1), tz: 'UTC' });
+  });
+
+  it('reads a date alone as midnight in tz, and rounds from down and to up to the hour', () => {
+    expect(resolve({ from: '2026-10-24', to: '2026-10-26', tz: 'Europe/Berlin' })).toEqual({
+      from: at('2026-10-23T22:00:00Z'),
+      to: at('2026-10-25T23:00:00Z'),
+      tz: 'Europe/Berlin',
+    });
+    expect(resolve({ from: '2026-11-01T10:30', to: '2026-11-01T12:00:01' })).toMatchObject({
+      from: at('2026-11-01T10:00:00Z'),
+      to: at('2026-11-01T13:00:00Z'),
+    });
+  });
+
+  it('takes an explicit offset over tz', () => {
+    expect(resolve({ from: '2026-11-01T10:00+02:00', to: '2026-11-01T12:00Z', tz: 'America/New_York' })).toMatchObject({
+      from: at('2026-11-01T08:00:00Z'),
+      to: at('2026-11-01T12:00:00Z'),
+    });
+  });
+
+  it.each([
+    [{ tz: 'Mars/Olympus' }, /^tz must be an IANA time zone/],
+    [{ tz: 'Asia/Kolkata' }, /^tz Asia\/Kolkata has an offset of 330 minutes/],
+    [{ since: '1d', from: '2026-11-01', to: '2026-11-02' }, /^since cannot be combined with from and to/],
+    [{ from: '2026-11-01' }, /^to is required with from/],
+    [{ to: '2026-11-01' }, /^from is required with to/],
+    [{ from: '2026-11-02', to: '2026-11-01' }, /^from must be before to/],
+    [{ from: '2026-11-01T10:50', to: '2026-11-01T10:10' }, /^from must be before to/],
+    [{ from: '2026-11-01T10:10', to: '2026-11-01T10:10' }, /^from must be before to/],
+    [{ from: '2026-02-30', to: '2026-03-02' }, /^from is not a valid date/],
+    [{ from: '2024-01-01', to: '2026-03-02' }, /^from must not be before 2025-10-18T10:00:00Z: the retention is 400 days/],
+    [{ since: '401d' }, /^since must be at most 400d/],
+  ])('rejects %j naming the parameter', (params, message) => {
+    expect(() => resolve(params)).toThrow(message);
+  });
+
+  it('accepts a zone whose offset changes by whole hours (DST)', () => {
+    expect(resolve({ from: '2026-03-20', to: '2026-04-05', tz: 'Europe/Berlin' }).tz).toBe('Europe/Berlin');
+  });
+});
+
+describe('bucketBounds and foldIntoBuckets', () => {
+  it('gives 25 hours to the Berlin day on which daylight saving ends, 23 to the day it begins', () => {
+    const autumn = resolveWindow({ from: '2026-10-25', to: '2026-10-26', tz: 'Europe/Berlin' }, NOW, 400);
+    expect(bucketBounds(autumn, 'day')).toEqual([at('2026-10-24T22:00:00Z'), at('2026-10-25T23:00:00Z')]);
+    expect(bucketBounds(autumn, 'hour')).toHaveLength(26);
+    const spring = resolveWindow({ from: '2026-03-29', to: '2026-03-30', tz: 'Europe/Berlin' }, NOW, 400);
+    expect(bucketBounds(spring, 'day')).toEqual([at('2026-03-28T23:00:00Z'), at('2026-03-29T22:00:00Z')]);
+  });
+
+  it('starts day buckets at midnight in tz, the first one before a window that starts within the day', () => {
+    const w = { from: at('2026-11-15T10:00:00Z'), to: at('2026-11-17T11:00:00Z'), tz: 'UTC' };
+    expect(bucketBounds(w, 'day')).toEqual([
+      at('2026-11-15T00:00:00Z'),
+      at('2026-11-16T00:00:00Z'),
+      at('2026-11-17T00:00:00Z'),
+      at('2026-11-18T00:00:00Z'),
+    ]);
+  });
+
+  it('rejects a series longer than 2,000 buckets, naming interval', () => {
+    const w = { ...sinceWindow(NOW, 90), tz: 'UTC' };
+    expect(() => bucketBounds(w, 'hour')).toThrow(/^interval hour gives 2161 buckets/);
+    expect(bucketBounds(w, 'day')).toHaveLength(92);
+  });
+
+  it('adds every hour into its bucket and keeps empty buckets', () => {
+    const bounds = [at('2026-11-15T00:00:00Z'), at('2026-11-16T00:00:00Z'), at('2026-11-17T00:00:00Z'), at('2026-11-18T00:00:00Z')];
+    const hours = [
+      { hour: at('2026-11-17T05:00:00Z'), n: 2 },
+      { hour: at('2026-11-15T23:00:00Z'), n: 1 },
+      { hour: at('2026-11-15T10:00:00Z'), n: 4 },
+    ];
+    expect(foldIntoBuckets(bounds, hours, ['n'])).toEqual([
+      { start: bounds[0], n: 5 },
+      { start: bounds[1], n: 0 },
+      { start: bounds[2], n: 2 },
+    ]);
+  });
+
+  it('writes times with the offset of tz, Z for UTC', () => {
+    expect(isoInZone(at('2026-10-24T22:00:00Z'), 'Europe/Berlin')).toBe('2026-10-25T00:00:00+02:00');
+    expect(isoInZone(at('2026-10-24T22:00:00Z'), 'UTC')).toBe('2026-10-24T22:00:00Z');
+  });
+});
