@@ -249,9 +249,69 @@ export interface paths {
         };
         /**
          * List the search terms of a time range
-         * @description The terms shoppers searched in the window, by count (descending) then phrase. With `hits=false` the terms that found nothing, each with its handled status.
+         * @description The terms shoppers searched in the window, by count (descending) then phrase. With `hits=false` the terms that found nothing, each with its handled status. With `compare=previous` each term also has its count in the window before (`previous_count`) and the `change`; `sort=rising` puts the largest growth first. As CSV with `format=csv` or `Accept: text/csv`: header `search_phrase,count` (then `previous_count,change` with compare, `handled,handlers` with hits=false), CRLF line ends, fields quoted only when needed; without `_start`/`_end` every term up to 100,000.
          */
         get: operations["listSearchTerms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/search-terms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One search term's counts, series and spellings
+         * @description Every search of the term in the window (with results or not), the zero-result ones, a series per hour or day (in tz) with every bucket present, the original spellings and the handled status.
+         */
+        get: operations["getSearchTerm"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/search-stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Searches, zero-result rate and distinct terms over time
+         * @description Totals of the window (searches, zero-result searches and rate, distinct terms), a series per hour or day (in tz) with every bucket present, and with `compare=previous` the totals of the window before.
+         */
+        get: operations["getSearchStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/instances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the instances this credential may use
+         * @description Any valid credential, no permission needed. A JWT with an `instances` claim sees only those.
+         */
+        get: operations["listInstances"];
         put?: never;
         post?: never;
         delete?: never;
@@ -671,6 +731,154 @@ export interface components {
             count: number;
             /** @description With hits=false: whether an entity handles the zero-result term; null with hits=true */
             status: components["schemas"]["SearchTermStatus"] | null;
+            /**
+             * @description With compare=previous (or sort=rising): uses in the window of the same length just before
+             * @example 30
+             */
+            previous_count?: number;
+            /**
+             * @description With compare=previous (or sort=rising): count / previous_count - 1; null when previous_count is 0
+             * @example 0.4
+             */
+            change?: number | null;
+        };
+        TermBucketView: {
+            /**
+             * Format: date-time
+             * @description Start of the hour or day, with the offset of tz
+             * @example 2026-11-21T00:00:00+01:00
+             */
+            start: string;
+            /**
+             * @description Searches of the term in the bucket (within the window)
+             * @example 12
+             */
+            count: number;
+            /**
+             * @description Of those, the searches that found nothing
+             * @example 3
+             */
+            zero_hit_count: number;
+        };
+        TermVariantView: {
+            /**
+             * @description The phrase exactly as sent by the search frontend
+             * @example Summer  Dress
+             */
+            phrase: string;
+            /**
+             * @description Searches with this spelling in the window
+             * @example 30
+             */
+            count: number;
+        };
+        SearchTermDetailView: {
+            /**
+             * @description The id of the term in GET /search-terms
+             * @example 892e95f4685a6d36bdb06f63b12becbb
+             */
+            id: string;
+            /**
+             * @description The normalised phrase
+             * @example summer dress
+             */
+            search_phrase: string;
+            /**
+             * @description Every search of the phrase in the window, with results or not
+             * @example 42
+             */
+            count: number;
+            /**
+             * @description The searches of the phrase in the window that found nothing
+             * @example 5
+             */
+            zero_hit_count: number;
+            /** @description Per interval, every bucket of the window present (zeros included); the first and last day may be partly outside the window */
+            series: components["schemas"]["TermBucketView"][];
+            /** @description The original spellings that normalised to the phrase, most frequent first, ties by phrase; at most 10 */
+            variants: components["schemas"]["TermVariantView"][];
+            /** @description Whether an entity handles the phrase, as in the hits=false list */
+            status: components["schemas"]["SearchTermStatus"];
+        };
+        SearchTotalsView: {
+            /**
+             * @description Searches in the window
+             * @example 1200
+             */
+            searches: number;
+            /**
+             * @description Searches that found nothing
+             * @example 84
+             */
+            zero_hit_searches: number;
+            /**
+             * @description zero_hit_searches / searches; 0 without searches
+             * @example 0.07
+             */
+            zero_hit_rate: number;
+            /**
+             * @description Distinct normalised phrases searched (with results or not)
+             * @example 310
+             */
+            distinct_terms: number;
+        };
+        SearchStatsBucketView: {
+            /**
+             * Format: date-time
+             * @description Start of the hour or day, with the offset of tz
+             * @example 2026-11-21T00:00:00Z
+             */
+            start: string;
+            /**
+             * @description Searches in the bucket (within the window)
+             * @example 40
+             */
+            searches: number;
+            /**
+             * @description Searches in the bucket that found nothing
+             * @example 3
+             */
+            zero_hit_searches: number;
+            /**
+             * @description zero_hit_searches / searches; 0 without searches
+             * @example 0.075
+             */
+            zero_hit_rate: number;
+        };
+        SearchStatsView: {
+            /**
+             * Format: date-time
+             * @description Start of the window (inclusive), with the offset of tz
+             * @example 2026-11-15T10:00:00Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description End of the window (exclusive), with the offset of tz
+             * @example 2026-11-22T11:00:00Z
+             */
+            to: string;
+            /**
+             * @description The bucket of the series
+             * @example day
+             * @enum {string}
+             */
+            interval: "hour" | "day";
+            totals: components["schemas"]["SearchTotalsView"];
+            /** @description Every bucket of the window present (zeros included) */
+            series: components["schemas"]["SearchStatsBucketView"][];
+            /** @description With compare=previous: the totals of the window of the same length just before */
+            previous?: components["schemas"]["SearchTotalsView"];
+        };
+        InstancesView: {
+            /**
+             * @description The instances the credential may use (X-Service-Instance), in the customer's order: the default first
+             * @example [
+             *       "live",
+             *       "stage"
+             *     ]
+             */
+            instances: string[];
         };
         CatalogueDocumentItem: {
             /** @description If present, must equal the authenticated customer */
@@ -2390,14 +2598,28 @@ export interface operations {
                 _start?: number;
                 /** @description End index, exclusive; at most 1,000 above _start */
                 _end?: number;
-                /** @description Look-back in whole days, up to RETENTION_DAYS */
+                /** @description Look-back in whole days, up to RETENTION_DAYS, ending with the current hour; default 1d. Not with from/to */
                 since?: string;
+                /** @description Start of the window (inclusive, rounded down to the hour), with to; a date is midnight in tz, a date-time without offset is in tz */
+                from?: string;
+                /** @description End of the window (exclusive, rounded up to the hour), with from; read as from */
+                to?: string;
+                /** @description IANA time zone: where days begin, how from/to without offset are read, the offset of times in the answer. Whole-hour offsets only */
+                tz?: string;
                 /** @description Shop language, e.g. de; all when omitted */
                 language?: string;
                 /** @description Include detected bot traffic */
                 includeBotTraffic?: "true" | "false";
+                /** @description Add the figures of the window of the same length just before */
+                compare?: "previous";
                 /** @description true: terms that found results; false: zero-result terms with status */
                 hits?: "true" | "false";
+                /** @description count: by count, then phrase; rising: by count - previous_count, then phrase (implies compare=previous) */
+                sort?: "count" | "rising";
+                /** @description Only with hits=false: only handled (true) or only unhandled (false) terms; X-Total-Count counts after the filter */
+                handled?: "true" | "false";
+                /** @description csv: the answer as CSV (as with Accept: text/csv); without _start/_end every term, up to 100,000 */
+                format?: "json" | "csv";
             };
             header?: {
                 /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
@@ -2417,11 +2639,19 @@ export interface operations {
                 headers: {
                     /** @description Number of items before pagination */
                     "X-Total-Count": number;
+                    /** @description Time (ISO-8601, UTC) of the newest event the answer counts in its window; absent when there is none */
+                    "X-Data-Updated-At"?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SearchTermView"][];
+                    /**
+                     * @example search_phrase,count
+                     *     summer dress,42
+                     *     "shoes, red",7
+                     */
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
@@ -2446,6 +2676,305 @@ export interface operations {
             };
             /** @description The credential lacks search:read (JWT: search.read) */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSearchTerm: {
+        parameters: {
+            query?: {
+                /** @description Look-back in whole days, up to RETENTION_DAYS, ending with the current hour; default 1d. Not with from/to */
+                since?: string;
+                /** @description Start of the window (inclusive, rounded down to the hour), with to; a date is midnight in tz, a date-time without offset is in tz */
+                from?: string;
+                /** @description End of the window (exclusive, rounded up to the hour), with from; read as from */
+                to?: string;
+                /** @description IANA time zone: where days begin, how from/to without offset are read, the offset of times in the answer. Whole-hour offsets only */
+                tz?: string;
+                /** @description Shop language, e.g. de; all when omitted */
+                language?: string;
+                /** @description Include detected bot traffic */
+                includeBotTraffic?: "true" | "false";
+                /** @description Bucket of the series: hour, or day in tz; default hour for windows up to 48 hours, else day; at most 2,000 buckets */
+                interval?: "hour" | "day";
+            };
+            header?: {
+                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path: {
+                /** @description The id of a GET /search-terms entry */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The term over the window */
+            200: {
+                headers: {
+                    /** @description Time (ISO-8601, UTC) of the newest event the answer counts in its window; absent when there is none */
+                    "X-Data-Updated-At"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchTermDetailView"];
+                };
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks search:read (JWT: search.read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No search of the term in the window (under the filters) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSearchStats: {
+        parameters: {
+            query?: {
+                /** @description Look-back in whole days, up to RETENTION_DAYS, ending with the current hour; default 1d. Not with from/to */
+                since?: string;
+                /** @description Start of the window (inclusive, rounded down to the hour), with to; a date is midnight in tz, a date-time without offset is in tz */
+                from?: string;
+                /** @description End of the window (exclusive, rounded up to the hour), with from; read as from */
+                to?: string;
+                /** @description IANA time zone: where days begin, how from/to without offset are read, the offset of times in the answer. Whole-hour offsets only */
+                tz?: string;
+                /** @description Shop language, e.g. de; all when omitted */
+                language?: string;
+                /** @description Include detected bot traffic */
+                includeBotTraffic?: "true" | "false";
+                /** @description Bucket of the series: hour, or day in tz; default hour for windows up to 48 hours, else day; at most 2,000 buckets */
+                interval?: "hour" | "day";
+                /** @description Add the figures of the window of the same length just before */
+                compare?: "previous";
+            };
+            header?: {
+                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Totals and series of the window */
+            200: {
+                headers: {
+                    /** @description Time (ISO-8601, UTC) of the newest event the answer counts in its window; absent when there is none */
+                    "X-Data-Updated-At"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchStatsView"];
+                };
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks search:read (JWT: search.read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listInstances: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The instances, the default first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstancesView"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

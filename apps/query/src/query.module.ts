@@ -8,7 +8,10 @@ import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { NotificationsFeatureModule } from './notifications/notifications.module';
 import { RankingMixModule } from './ranking-mix/ranking-mix.module';
+import { SearchStatsModule } from './search-stats/search-stats.module';
 import { SearchTermsModule } from './search-terms/search-terms.module';
+import { TermDetailModule } from './term-detail/term-detail.module';
+import { InstancesModule } from './instances/instances.module';
 import { SecretsModule } from './secrets/secrets.module';
 
 /** The query side's features (HTTP API); needs CoreModule beside it. */
@@ -22,6 +25,9 @@ import { SecretsModule } from './secrets/secrets.module';
     EntitiesModule,
     NotificationsFeatureModule,
     SearchTermsModule,
+    TermDetailModule,
+    SearchStatsModule,
+    InstancesModule,
     DocumentsModule,
     RankingMixModule,
   ],

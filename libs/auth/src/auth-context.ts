@@ -6,6 +6,8 @@ export type AuthScheme = 'hmac' | 'basic' | 'jwt';
 export interface AuthContext {
   customer: string;
   instance: string;
+  /** Every instance the credential may act on, in the customer's order (the default first when allowed). */
+  instances: readonly string[];
   scheme: AuthScheme;
   permissions: ReadonlySet<Permission>;
   /** API key id (HMAC) or JWT subject or Basic login. */

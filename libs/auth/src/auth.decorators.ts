@@ -7,6 +7,7 @@ import { AUTH_HEADERS } from './auth-headers';
 import type { Permission } from './permissions';
 
 export const PERMISSION_KEY = 'auth:permission';
+export const CREDENTIAL_ONLY_KEY = 'auth:credential-only';
 export const PUBLIC_KEY = 'auth:public';
 
 /**
@@ -22,6 +23,20 @@ export const RequirePermission = (permission: Permission) =>
     ApiBearerAuth('jwt'),
     ...AUTH_HEADERS.map((h) => ApiHeader(h)),
     ApiErrors(401, [403, `The credential lacks ${permission} (JWT: ${permission.replace(':', '.')})`], 429, 503),
+  );
+
+/**
+ * A route open to any valid credential, without a permission and without acting on an instance: without
+ * X-Service-Instance it takes the first instance the credential may use (a JWT may exclude the default).
+ */
+export const RequireCredential = () =>
+  applyDecorators(
+    SetMetadata(CREDENTIAL_ONLY_KEY, true),
+    ApiSecurity('hmac'),
+    ApiBasicAuth('basic'),
+    ApiBearerAuth('jwt'),
+    ...AUTH_HEADERS.map((h) => ApiHeader(h)),
+    ApiErrors(401, 429, 503),
   );
 
 /** A route reachable without credentials (health, metrics, docs). */

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'http';
 import { AppConfig } from '@app/config';
 import { NAME_PATTERN } from '@app/contracts';
 import { AuthError } from '@app/errors';
-import { PERMISSION_KEY, PUBLIC_KEY } from './auth.decorators';
+import { CREDENTIAL_ONLY_KEY, PERMISSION_KEY, PUBLIC_KEY } from './auth.decorators';
 import { BasicAuthenticator, HmacAuthenticator, JwtAuthenticator, type Principal } from './authenticators';
 import { CustomersRepository, type Customer } from './customers.repository';
 import { clientAddress, FailedAuthLimiter } from './failed-auth.limiter';
@@ -48,14 +48,14 @@ export class AuthGuard implements CanActivate {
       throw new HttpException({ statusCode: 429, error: 'Too Many Requests', message }, HttpStatus.TOO_MANY_REQUESTS);
     }
 
-    let identity: { customer: Customer; principal: Principal; instance: string };
+    let identity: { customer: Customer; principal: Principal; instance: string; instances: string[] };
     try {
-      identity = await this.identify(req);
+      identity = await this.identify(req, this.reflector.getAllAndOverride<boolean>(CREDENTIAL_ONLY_KEY, targets) ?? false);
     } catch (err) {
       if (err instanceof AuthError) this.failures.recordFailure(address);
       throw err;
     }
-    const { customer, principal, instance } = identity;
+    const { customer, principal, instance, instances } = identity;
 
     const needed = this.reflector.getAllAndOverride<Permission | undefined>(PERMISSION_KEY, targets);
     if (needed && !principal.permissions.has(needed)) {
@@ -64,6 +64,7 @@ export class AuthGuard implements CanActivate {
     req.auth = {
       customer: customer.customer,
       instance,
+      instances,
       scheme: principal.scheme,
       permissions: principal.permissions,
       principal: principal.principal,
@@ -71,11 +72,15 @@ export class AuthGuard implements CanActivate {
     return true;
   }
 
-  private async identify(req: IncomingMessage): Promise<{ customer: Customer; principal: Principal; instance: string }> {
+  private async identify(
+    req: IncomingMessage,
+    credentialOnly: boolean,
+  ): Promise<{ customer: Customer; principal: Principal; instance: string; instances: string[] }> {
     const customer = await this.customers.find(this.customerName(req));
     if (!customer) throw new AuthError('unauthenticated', 'unknown customer');
     const principal = await this.authenticate(req, customer);
-    return { customer, principal, instance: this.instance(req, customer, principal) };
+    const instances = customer.instances.filter((i) => !principal.instances || principal.instances.includes(i));
+    return { customer, principal, instance: this.instance(req, customer, principal, credentialOnly ? instances[0] : undefined), instances };
   }
 
   private customerName(req: IncomingMessage): string {
@@ -95,9 +100,10 @@ export class AuthGuard implements CanActivate {
     return this.hmac.authenticate(req, customer);
   }
 
-  private instance(req: IncomingMessage, customer: Customer, principal: Principal): string {
+  /** X-Service-Instance, else `fallback` when given, else the customer's default; 401 when not allowed. */
+  private instance(req: IncomingMessage, customer: Customer, principal: Principal, fallback?: string): string {
     const sent = req.headers['x-service-instance'];
-    const instance = (Array.isArray(sent) ? sent[0] : sent) ?? customer.instances[0];
+    const instance = (Array.isArray(sent) ? sent[0] : sent) ?? fallback ?? customer.instances[0];
     if (!instance || !customer.instances.includes(instance)) throw new AuthError('unauthenticated', 'unknown instance');
     if (principal.instances && !principal.instances.includes(instance)) throw new AuthError('unauthenticated', 'instance not allowed');
     return instance;

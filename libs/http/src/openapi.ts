@@ -15,6 +15,8 @@ export const API_VERSION = '0.1.0';
 /** The tags, in the order a reader meets them, each with what it groups. */
 const TAGS: Array<[string, string]> = [
   ['Search terms', 'What shoppers searched, and which terms found nothing (merchandisers, admins, dashboards)'],
+  ['Search statistics', 'Searches, the zero-result rate and distinct terms over time'],
+  ['Instances', 'The instances a credential may act on (the dashboard instance selector)'],
   ['Events', 'Search events from search frontends (also accepted on Kafka)'],
   ['Documents', 'Catalogue documents with ranking mix boost values (also accepted on Kafka)'],
   ['Ranking mix', 'Whether the catalogue holds usable data for each boost field'],

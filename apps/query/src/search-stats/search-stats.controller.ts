@@ -1,0 +1,37 @@
+import { Controller, Get, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { QueryBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
+import { Auth, RequirePermission, type AuthContext } from '@app/auth';
+import { analyticsCriteria } from '../analytics/analytics-scope';
+import { DATA_UPDATED_AT_DOC, setDataUpdatedAt } from '../analytics/data-updated-at';
+import { SearchStatsDto, SearchStatsView } from './search-stats.dto';
+import { SearchStatsQuery } from './search-stats.query';
+
+@ApiTags('Search statistics')
+@Controller('search-stats')
+export class SearchStatsController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get()
+  @ApiOperation({
+    operationId: 'getSearchStats',
+    summary: 'Searches, zero-result rate and distinct terms over time',
+    description:
+      'Totals of the window (searches, zero-result searches and rate, distinct terms), a series per hour or day (in tz) ' +
+      'with every bucket present, and with `compare=previous` the totals of the window before.',
+  })
+  @RequirePermission('search:read')
+  @ApiOkResponse({ type: SearchStatsView, description: 'Totals and series of the window', headers: DATA_UPDATED_AT_DOC })
+  async get(
+    @Auth() auth: AuthContext,
+    @Query() q: SearchStatsDto,
+    @Res({ passthrough: true }) res: FastifyReply,
+  ): Promise<SearchStatsView> {
+    const { view, updatedAt } = await this.queries.execute(
+      new SearchStatsQuery(analyticsCriteria(auth, q), q.interval, q.compare === 'previous'),
+    );
+    setDataUpdatedAt(res, updatedAt);
+    return view;
+  }
+}

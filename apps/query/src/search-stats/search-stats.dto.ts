@@ -1,0 +1,64 @@
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { AnalyticsFiltersDto, CompareDto, IntervalDto } from '../analytics/analytics.dto';
+
+export class SearchStatsDto extends IntersectionType(AnalyticsFiltersDto, IntervalDto, CompareDto) {}
+
+export class SearchTotalsView {
+  @ApiProperty({ type: 'integer', minimum: 0, example: 1200, description: 'Searches in the window' })
+  searches!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, example: 84, description: 'Searches that found nothing' })
+  zero_hit_searches!: number;
+
+  @ApiProperty({ type: 'number', minimum: 0, maximum: 1, example: 0.07, description: 'zero_hit_searches / searches; 0 without searches' })
+  zero_hit_rate!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, example: 310, description: 'Distinct normalised phrases searched (with results or not)' })
+  distinct_terms!: number;
+}
+
+export class SearchStatsBucketView {
+  @ApiProperty({ format: 'date-time', example: '2026-11-21T00:00:00Z', description: 'Start of the hour or day, with the offset of tz' })
+  start!: string;
+
+  @ApiProperty({ type: 'integer', minimum: 0, example: 40, description: 'Searches in the bucket (within the window)' })
+  searches!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, example: 3, description: 'Searches in the bucket that found nothing' })
+  zero_hit_searches!: number;
+
+  @ApiProperty({ type: 'number', minimum: 0, maximum: 1, example: 0.075, description: 'zero_hit_searches / searches; 0 without searches' })
+  zero_hit_rate!: number;
+}
+
+/** Totals and their series over the window (DESIGN.md section 10). */
+export class SearchStatsView {
+  @ApiProperty({
+    format: 'date-time',
+    example: '2026-11-15T10:00:00Z',
+    description: 'Start of the window (inclusive), with the offset of tz',
+  })
+  from!: string;
+
+  @ApiProperty({
+    format: 'date-time',
+    example: '2026-11-22T11:00:00Z',
+    description: 'End of the window (exclusive), with the offset of tz',
+  })
+  to!: string;
+
+  @ApiProperty({ enum: ['hour', 'day'], example: 'day', description: 'The bucket of the series' })
+  interval!: 'hour' | 'day';
+
+  @ApiProperty({ type: () => SearchTotalsView })
+  totals!: SearchTotalsView;
+
+  @ApiProperty({ type: [SearchStatsBucketView], description: 'Every bucket of the window present (zeros included)' })
+  series!: SearchStatsBucketView[];
+
+  @ApiPropertyOptional({
+    type: () => SearchTotalsView,
+    description: 'With compare=previous: the totals of the window of the same length just before',
+  })
+  previous?: SearchTotalsView;
+}

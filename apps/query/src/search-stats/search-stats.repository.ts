@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { ClickHouseService, type QueryParams } from '@app/clickhouse';
+import type { AnalyticsFilter } from '../analytics/analytics-scope';
+import { filterSql, hourRangeSql, termRowsSql } from '../analytics/analytics-sql';
+import type { HourRange } from '../analytics/window';
+
+export interface TotalsHour {
+  /** Start of the hour, ms. */
+  hour: number;
+  searches: number;
+  zero_hit_searches: number;
+  /** The newest event of the hour, ms. */
+  newest: number;
+}
+
+/** Every ClickHouse query of GET /search-stats. */
+@Injectable()
+export class SearchStatsRepository {
+  constructor(private readonly ch: ClickHouseService) {}
+
+  /** Searches per hour of [from, to) from the hourly totals (hours without any are left out). */
+  async hours(f: AnalyticsFilter, range: HourRange): Promise<TotalsHour[]> {
+    const params: QueryParams = {};
+    // Aliases differ from the column names: ClickHouse would read the column name as the alias in WHERE and sumIf.
+    const rows = await this.ch.query<Record<'hour_ms' | 'searches_n' | 'zero_n' | 'newest', string | number>>(
+      `SELECT toUnixTimestamp(hour) * 1000 AS hour_ms, sum(searches) AS searches_n, sumIf(searches, zero_hits) AS zero_n,
+         toUnixTimestamp64Milli(max(last_ts)) AS newest
+       FROM ${this.ch.table('search_totals_hourly')} WHERE ${filterSql(f, params)} AND ${hourRangeSql(range, 'w', params)}
+       GROUP BY hour_ms`,
+      params,
+    );
+    return rows.map((r) => ({
+      hour: Number(r.hour_ms),
+      searches: Number(r.searches_n),
+      zero_hit_searches: Number(r.zero_n),
+      newest: Number(r.newest),
+    }));
+  }
+
+  /** Distinct normalised phrases searched in the window and, when given, in the one before, from the term rollups. */
+  async distinctTerms(f: AnalyticsFilter, window: HourRange, previous?: HourRange): Promise<{ current: number; previous: number }> {
+    const params: QueryParams = {};
+    const sources = [termRowsSql(this.ch, f, window, 1, params)];
+    if (previous) sources.push(termRowsSql(this.ch, f, previous, 0, params));
+    const [row] = await this.ch.query<{ current: string | number; previous: string | number }>(
+      `SELECT uniqExactIf(phrase, cur = 1) AS current, uniqExactIf(phrase, cur = 0) AS previous FROM (${sources.join(' UNION ALL ')})`,
+      params,
+    );
+    return { current: Number(row.current), previous: Number(row.previous) };
+  }
+}

@@ -1,0 +1,47 @@
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { AppConfig } from '@app/config';
+import { DomainError } from '@app/errors';
+import { newestIso } from '../analytics/analytics-sql';
+import { AnswerCache } from '../analytics/answer-cache';
+import { bucketBounds, defaultInterval, foldIntoBuckets, isoInZone, resolveWindow } from '../analytics/window';
+import { TermDetailRepository } from './term-detail.repository';
+import { TermDetailQuery, type TermDetail } from './term-detail.query';
+
+const MAX_VARIANTS = 10;
+
+/** GET /search-terms/{id}: counts, series, spellings and status of one term; cached (AnswerCache). */
+@QueryHandler(TermDetailQuery)
+export class TermDetailHandler implements IQueryHandler<TermDetailQuery> {
+  constructor(
+    private readonly repository: TermDetailRepository,
+    private readonly cache: AnswerCache,
+    private readonly config: AppConfig,
+  ) {}
+
+  execute({ id, criteria: c, interval: asked }: TermDetailQuery): Promise<TermDetail> {
+    const window = resolveWindow(c.window, Date.now(), this.config.retentionDays);
+    const interval = asked ?? defaultInterval(window);
+    const bounds = bucketBounds(window, interval);
+    const scope = { customer: c.customer, instance: c.instance, language: c.language, includeBots: c.includeBots, window };
+    return this.cache.get(scope, ['term', id, scope, interval], async () => {
+      const hours = await this.repository.hours(scope, id);
+      if (hours.length === 0) throw new DomainError('not-found', `No search of the term ${id} in the window`);
+      const phrase = hours[0].phrase;
+      const variants = await this.repository.variants(scope, id, MAX_VARIANTS);
+      const handlers = await this.repository.handlers(scope, phrase);
+      const series = foldIntoBuckets(bounds, hours, ['count', 'zero_hit_count']);
+      return {
+        view: {
+          id,
+          search_phrase: phrase,
+          count: hours.reduce((sum, h) => sum + h.count, 0),
+          zero_hit_count: hours.reduce((sum, h) => sum + h.zero_hit_count, 0),
+          series: series.map((b) => ({ start: isoInZone(b.start, window.tz), count: b.count, zero_hit_count: b.zero_hit_count })),
+          variants,
+          status: { handled: handlers.length > 0, handlers: handlers.map(([type, handlerId]) => ({ type, id: handlerId })) },
+        },
+        updatedAt: newestIso(hours.map((h) => h.newest)),
+      };
+    });
+  }
+}

@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { ClickHouseService, type QueryParams } from '@app/clickhouse';
+import type { AnalyticsScope } from '../analytics/analytics-scope';
+import { filterSql, handlersSql, hourRangeSql } from '../analytics/analytics-sql';
+
+export interface TermHour {
+  phrase: string;
+  /** Start of the hour, ms. */
+  hour: number;
+  count: number;
+  zero_hit_count: number;
+  /** The newest event of the hour, ms. */
+  newest: number;
+}
+
+/**
+ * Every ClickHouse query of GET /search-terms/{id}, all on search_term_spellings_hourly: its rows are ordered by
+ * the term id, so one term's window is a short range of the table, whatever the window's length or time zone.
+ */
+@Injectable()
+export class TermDetailRepository {
+  constructor(private readonly ch: ClickHouseService) {}
+
+  private where(scope: AnalyticsScope, id: string, params: QueryParams): string {
+    params.id = id;
+    return `${filterSql(scope, params)} AND term_id = unhex({id:String}) AND ${hourRangeSql(scope.window, 'w', params)}`;
+  }
+
+  /** The term's searches per hour of the window (hours without any are left out). */
+  async hours(scope: AnalyticsScope, id: string): Promise<TermHour[]> {
+    const params: QueryParams = {};
+    // Aliases differ from the column names: ClickHouse would read the column name as the alias in WHERE and sumIf.
+    const rows = await this.ch.query<Record<'term' | 'hour_ms' | 'searches_n' | 'zero_n' | 'newest', string | number>>(
+      `SELECT any(phrase) AS term, toUnixTimestamp(hour) * 1000 AS hour_ms, sum(searches) AS searches_n, sumIf(searches, zero_hits) AS zero_n,
+         toUnixTimestamp64Milli(max(last_ts)) AS newest
+       FROM ${this.ch.table('search_term_spellings_hourly')} WHERE ${this.where(scope, id, params)}
+       GROUP BY hour_ms`,
+      params,
+    );
+    return rows.map((r) => ({
+      phrase: String(r.term),
+      hour: Number(r.hour_ms),
+      count: Number(r.searches_n),
+      zero_hit_count: Number(r.zero_n),
+      newest: Number(r.newest),
+    }));
+  }
+
+  /** The most frequent original spellings of the term in the window, ties by spelling. */
+  async variants(scope: AnalyticsScope, id: string, limit: number): Promise<Array<{ phrase: string; count: number }>> {
+    const params: QueryParams = { limit };
+    const rows = await this.ch.query<{ spelling: string; n: string | number }>(
+      `SELECT raw_phrase AS spelling, sum(searches) AS n
+       FROM ${this.ch.table('search_term_spellings_hourly')} WHERE ${this.where(scope, id, params)}
+       GROUP BY raw_phrase ORDER BY n DESC, raw_phrase ASC LIMIT {limit:UInt32}`,
+      params,
+    );
+    return rows.map((r) => ({ phrase: r.spelling, count: Number(r.n) }));
+  }
+
+  /** The entities that handle the phrase, as sorted [type, id]. */
+  async handlers(scope: AnalyticsScope, phrase: string): Promise<Array<[string, string]>> {
+    const params: QueryParams = { phrase };
+    const rows = await this.ch.query<{ handlers: Array<[string, string]> }>(
+      `SELECT handlers FROM (${handlersSql(this.ch, scope, params)}) WHERE phrase = {phrase:String}`,
+      params,
+    );
+    return rows[0]?.handlers ?? [];
+  }
+}
