@@ -196,7 +196,7 @@ describe('analytics (DESIGN.md section 10) over HTTP', () => {
         expect(csv.body).toContain('\r\n"shoes, ""red""",1,0,,false,\r\n');
         expect(csv.body.endsWith('\r\n')).toBe(true);
         expect(csv.body.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
-        const rows = parse(csv.body, { columns: true }) as Array<Record<string, string>>;
+        const rows = parse<Record<string, string>>(csv.body, { columns: true });
         expect(rows).toEqual(
           json.body.map((x) => ({
             search_phrase: x.search_phrase,

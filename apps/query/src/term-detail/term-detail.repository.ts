@@ -31,8 +31,8 @@ export class TermDetailRepository {
     const params: QueryParams = {};
     // Aliases differ from the column names: ClickHouse would read the column name as the alias in WHERE and sumIf.
     const rows = await this.ch.query<Record<'term' | 'hour_ms' | 'searches_n' | 'zero_n' | 'newest', string | number>>(
-      `SELECT any(phrase) AS term, toUnixTimestamp(hour) * 1000 AS hour_ms, sum(searches) AS searches_n, sumIf(searches, zero_hits) AS zero_n,
-         toUnixTimestamp64Milli(max(last_ts)) AS newest
+      `SELECT any(phrase) AS term, toUnixTimestamp(hour) * 1000 AS hour_ms, sum(searches) AS searches_n,
+         sumIf(searches, zero_hits) AS zero_n,         toUnixTimestamp64Milli(max(last_ts)) AS newest
        FROM ${this.ch.table('search_term_spellings_hourly')} WHERE ${this.where(scope, id, params)}
        GROUP BY hour_ms`,
       params,
