@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { ClickHouseService } from '@app/clickhouse';
+import { termId } from '../apps/query/src/search-terms/term-id';
 import { LEGACY_SECRET, basicHeader, hmacHeaders, http, startApp, type TestApp } from './support/test-app';
 
 const HOUR = 3_600_000;
@@ -104,4 +105,144 @@ describe('GET /search-terms equals a raw-events count (property, fast-check)', (
       { numRuns: Number(process.env.PROPERTY_RUNS ?? 25) },
     );
   }, 120_000);
+});
+
+const TZS = ['UTC', 'Europe/Berlin', 'America/New_York'];
+
+/** A window of whole hours within the last 35 days, as UTC date-times, with a zone for its days. */
+const windows = fc.record({
+  startHoursAgo: fc.integer({ min: 1, max: 35 * 24 }),
+  lengthHours: fc.integer({ min: 1, max: 10 * 24 }),
+  tz: fc.constantFrom(...TZS),
+  language: fc.option(fc.constantFrom('de', 'en', 'fr'), { nil: undefined }),
+  includeBotTraffic: fc.boolean(),
+  hits: fc.boolean(),
+  interval: fc.constantFrom('hour', 'day'),
+  base: fc.constantFrom(...BASES),
+});
+
+describe('the analytics answers equal raw-events counts (property, fast-check)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp();
+  });
+  afterAll(() => t.close());
+
+  type Raw = Record<string, string | number>;
+  async function raw(
+    sql: string,
+    w: { from: number; to: number; language?: string; includeBotTraffic: boolean },
+    extra = {},
+  ): Promise<Raw[]> {
+    const ch = t.app.get(ClickHouseService);
+    return ch.query<Raw>(
+      sql.replace('$events', ch.table('search_events')).replace(
+        '$where',
+        `customer = 'demo' AND instance = 'live' AND ts >= fromUnixTimestamp64Milli({from:Int64})
+           AND ts < fromUnixTimestamp64Milli({to:Int64}) AND (NOT bot OR {bots:Bool}) ${w.language ? 'AND language = {language:String}' : ''}`,
+      ),
+      { from: w.from, to: w.to, bots: w.includeBotTraffic, language: w.language ?? '', ...extra },
+    );
+  }
+
+  it('for random events, windows, zones and filters: list with compare, term detail, search-stats', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(event, { minLength: 1, maxLength: 60 }),
+        fc.array(windows, { minLength: 1, maxLength: 3 }),
+        async (events, ws) => {
+          const now = Date.now();
+          const body = JSON.stringify({
+            events: events.map((e) => ({ phrase: e.phrase, language: e.language, hits: e.hits, bot: e.bot, ts: now - e.ageMs })),
+          });
+          const sent = await http<{ accepted: number }>(`${t.url}/events`, {
+            method: 'POST',
+            headers: hmacHeaders(LEGACY_SECRET, body),
+            body,
+          });
+          expect(sent.body.accepted).toBe(events.length);
+          for (const f of ws) {
+            const from = Math.floor(now / HOUR) * HOUR - f.startHoursAgo * HOUR;
+            const w = { ...f, from, to: from + f.lengthHours * HOUR };
+            const previous = { ...w, from: w.from - (w.to - w.from), to: w.from };
+            const filters = `includeBotTraffic=${f.includeBotTraffic}${f.language ? `&language=${f.language}` : ''}&tz=${f.tz}`;
+            const window = `from=${new Date(w.from).toISOString()}&to=${new Date(w.to).toISOString()}&${filters}`;
+
+            // The list, with compare=previous.
+            const list = await http<Array<{ id: string; search_phrase: string; count: number; previous_count: number }>>(
+              `${t.url}/search-terms?${window}&hits=${f.hits}&compare=previous&_end=1000`,
+              { headers: basicHeader() },
+            );
+            const counted = `SELECT phrase, count() AS c FROM $events WHERE $where AND (hits = 0) = {zero:Bool} GROUP BY phrase`;
+            const current = await raw(`${counted} ORDER BY c DESC, phrase ASC`, w, { zero: !f.hits });
+            const before = Object.fromEntries((await raw(counted, previous, { zero: !f.hits })).map((r) => [r.phrase, Number(r.c)]));
+            expect(list.body.map((x) => [x.search_phrase, x.count, x.previous_count])).toEqual(
+              current.map((r) => [r.phrase, Number(r.c), before[r.phrase] ?? 0]),
+            );
+
+            // A term's detail: counts, series per bucket start, spellings.
+            const term = f.base.normalize('NFC');
+            const id = termId('demo', 'live', term);
+            const bucket = f.interval === 'hour' ? 'toStartOfHour(ts)' : `toStartOfDay(ts, {tz:String})`;
+            const perBucket = await raw(
+              `SELECT toUnixTimestamp(${bucket}) * 1000 AS start, count() AS c, countIf(hits = 0) AS z FROM $events
+             WHERE $where AND phrase = {term:String} GROUP BY start ORDER BY start`,
+              w,
+              { term, tz: f.tz },
+            );
+            const detail = await http<{
+              count: number;
+              zero_hit_count: number;
+              series: Array<{ start: string; count: number; zero_hit_count: number }>;
+              variants: unknown[];
+            }>(`${t.url}/search-terms/${id}?${window}&interval=${f.interval}`, { headers: basicHeader() });
+            if (perBucket.length === 0) {
+              expect(detail.status).toBe(404);
+            } else {
+              expect(detail.status).toBe(200);
+              const nonEmpty = detail.body.series.filter((b) => b.count > 0).map((b) => [Date.parse(b.start), b.count, b.zero_hit_count]);
+              expect(nonEmpty).toEqual(perBucket.map((r) => [Number(r.start), Number(r.c), Number(r.z)]));
+              expect([detail.body.count, detail.body.zero_hit_count]).toEqual([
+                perBucket.reduce((s, r) => s + Number(r.c), 0),
+                perBucket.reduce((s, r) => s + Number(r.z), 0),
+              ]);
+              const spellings = await raw(
+                `SELECT raw_phrase AS spelling, count() AS n FROM $events WHERE $where AND phrase = {term:String}
+               GROUP BY raw_phrase ORDER BY n DESC, raw_phrase ASC LIMIT 10`,
+                w,
+                { term },
+              );
+              expect(detail.body.variants).toEqual(spellings.map((r) => ({ phrase: r.spelling, count: Number(r.n) })));
+            }
+
+            // search-stats: totals of both windows, series.
+            const stats = await http<{
+              totals: { searches: number; zero_hit_searches: number; distinct_terms: number };
+              previous: { searches: number; zero_hit_searches: number; distinct_terms: number };
+              series: Array<{ start: string; searches: number }>;
+            }>(`${t.url}/search-stats?${window}&interval=${f.interval}&compare=previous`, { headers: basicHeader() });
+            const totals = `SELECT count() AS searches, countIf(hits = 0) AS zero_hit_searches, uniqExact(phrase) AS distinct_terms FROM $events WHERE $where`;
+            const numbers = (r: Raw) => ({
+              searches: Number(r.searches),
+              zero_hit_searches: Number(r.zero_hit_searches),
+              distinct_terms: Number(r.distinct_terms),
+            });
+            expect(stats.body.totals).toMatchObject(numbers((await raw(totals, w))[0]));
+            expect(stats.body.previous).toMatchObject(numbers((await raw(totals, previous))[0]));
+            const series = await raw(
+              `SELECT toUnixTimestamp(${bucket}) * 1000 AS start, count() AS c FROM $events WHERE $where GROUP BY start ORDER BY start`,
+              w,
+              {
+                tz: f.tz,
+              },
+            );
+            expect(stats.body.series.filter((b) => b.searches > 0).map((b) => [Date.parse(b.start), b.searches])).toEqual(
+              series.map((r) => [Number(r.start), Number(r.c)]),
+            );
+          }
+        },
+      ),
+      { numRuns: Number(process.env.PROPERTY_RUNS ?? 15) },
+    );
+  }, 180_000);
 });
