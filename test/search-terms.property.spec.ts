@@ -139,7 +139,8 @@ describe('the analytics answers equal raw-events counts (property, fast-check)',
       sql.replace('$events', ch.table('search_events')).replace(
         '$where',
         `customer = 'demo' AND instance = 'live' AND ts >= fromUnixTimestamp64Milli({from:Int64})
-           AND ts < fromUnixTimestamp64Milli({to:Int64}) AND (NOT bot OR {bots:Bool}) ${w.language ? 'AND language = {language:String}' : ''}`,
+           AND ts < fromUnixTimestamp64Milli({to:Int64}) AND (NOT bot OR {bots:Bool})
+           ${w.language ? 'AND language = {language:String}' : ''}`,
       ),
       { from: w.from, to: w.to, bots: w.includeBotTraffic, language: w.language ?? '', ...extra },
     );
@@ -221,7 +222,8 @@ describe('the analytics answers equal raw-events counts (property, fast-check)',
               previous: { searches: number; zero_hit_searches: number; distinct_terms: number };
               series: Array<{ start: string; searches: number }>;
             }>(`${t.url}/search-stats?${window}&interval=${f.interval}&compare=previous`, { headers: basicHeader() });
-            const totals = `SELECT count() AS searches, countIf(hits = 0) AS zero_hit_searches, uniqExact(phrase) AS distinct_terms FROM $events WHERE $where`;
+            const totals = `SELECT count() AS searches, countIf(hits = 0) AS zero_hit_searches, uniqExact(phrase) AS distinct_terms
+            FROM $events WHERE $where`;
             const numbers = (r: Raw) => ({
               searches: Number(r.searches),
               zero_hit_searches: Number(r.zero_hit_searches),
