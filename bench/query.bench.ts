@@ -5,43 +5,9 @@
  * scan of search_events for the same answer. The data set is kept in tmp/bench-query and reused.
  */
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
-import * as path from 'node:path';
 import { quantile, tableRow } from './proc';
+import { AUTHORIZATION, loadDataSet, startApp, stopApp } from './query-app';
 import { SCENARIOS, queryString } from './query-scenarios';
-
-const ROOT = path.resolve(__dirname, '../..');
-const DATA_DIR = process.env.BENCH_DATA_DIR ?? path.join(ROOT, 'tmp', 'bench-query');
-const BASIC = 'bench:bench-password-1';
-const env = {
-  PATH: process.env.PATH ?? '',
-  HOME: process.env.HOME ?? '',
-  DATA_DIR,
-  CLICKHOUSE_DATABASE: 'bench',
-  SERVICE_BASIC_AUTH: BASIC,
-  RATE_LIMIT_PER_MINUTE: '0',
-  BENCH_EVENTS: process.env.BENCH_EVENTS ?? '10000000',
-};
-
-function run(script: string, extraEnv: Record<string, string> = {}) {
-  return spawn(process.execPath, [script], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
-}
-
-async function startApp(cacheMs: string): Promise<{ app: ReturnType<typeof run>; base: string }> {
-  const port = 3900 + Math.floor(Math.random() * 90);
-  const app = run(path.join(ROOT, 'dist/apps/standalone/src/main.js'), { PORT: String(port), SEARCH_TERMS_CACHE_MS: cacheMs });
-  app.stdout.resume();
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) return { app, base };
-    } catch {
-      /* starting */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the app did not start');
-}
 
 async function load(url: string, authorization: string): Promise<autocannon.Result> {
   const result = await autocannon({ url, connections: 10, duration: 10, headers: { authorization } });
@@ -51,17 +17,12 @@ async function load(url: string, authorization: string): Promise<autocannon.Resu
 
 async function main(): Promise<void> {
   process.stderr.write('loading (or reusing) the data set and timing raw scans\n');
-  const worker = run(path.join(__dirname, 'query-worker.js'));
-  let out = '';
-  worker.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  await new Promise((r) => worker.once('exit', r));
-  const result = JSON.parse(/RESULT (.*)/.exec(out)![1]) as {
+  const result = await loadDataSet<{
     loadSeconds: number;
     stats: Record<string, number>;
     raw: Record<string, { p50: number; p95: number }>;
-  };
-
-  const authorization = `Basic ${Buffer.from(BASIC).toString('base64')}`;
+  }>();
+  const authorization = AUTHORIZATION;
   const sequential = async (url: string) => {
     for (let i = 0; i < 5; i++) await (await fetch(url, { headers: { authorization } })).text(); // warm-up
     const times: number[] = [];
@@ -83,8 +44,7 @@ async function main(): Promise<void> {
     cold[s.name] = { times: await sequential(url), load: await load(url, authorization) };
     process.stderr.write(`${s.name}: computed ${Math.round(cold[s.name].load.requests.average)} req/s\n`);
   }
-  uncached.app.kill('SIGTERM');
-  await new Promise((r) => uncached.app.once('exit', r));
+  await stopApp(uncached.app);
   const cached = await startApp('1000');
   const rows: string[] = [];
   for (const s of SCENARIOS) {
@@ -107,7 +67,7 @@ async function main(): Promise<void> {
     );
     process.stderr.write(`${rows[rows.length - 1]}\n`);
   }
-  cached.app.kill('SIGTERM');
+  await stopApp(cached.app);
   const st = result.stats;
   const date = new Date().toISOString().slice(0, 10);
   const count = (n: number | string) => Number(n).toLocaleString('en');
