@@ -78,7 +78,7 @@ describe('the OpenAPI document (/docs-json) and UI (/docs)', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('marks the public routes with security: [] and every other operation with the three schemes, 401, 403, 429 and 503', () => {
+  it('marks the public routes with security: [] and every other operation with the three schemes, 401, 403 (but GET /instances), 429 and 503', () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['basic', 'hmac', 'jwt']);
     for (const [key, op] of operations) {
       const path = key.split(' ')[1];
@@ -87,7 +87,10 @@ describe('the OpenAPI document (/docs-json) and UI (/docs)', () => {
         continue;
       }
       expect([key, op.security]).toEqual([key, [{ hmac: [] }, { basic: [] }, { jwt: [] }]]);
-      expect([key, Object.keys(op.responses)]).toEqual([key, expect.arrayContaining(['401', '403', '429', '503'])]);
+      // GET /instances needs a valid credential and no permission, so it cannot answer 403.
+      const statuses = key === 'get /instances' ? ['401', '429', '503'] : ['401', '403', '429', '503'];
+      expect([key, Object.keys(op.responses)]).toEqual([key, expect.arrayContaining(statuses)]);
+      expect([key, '403' in op.responses]).toEqual([key, key !== 'get /instances']);
       expect(op.responses['429'].headers?.['Retry-After']?.required).toBe(true);
       // The HMAC and instance headers are the reusable parameters, referenced.
       expect(op.parameters?.filter((p) => p.$ref).map((p) => p.$ref)).toEqual([
@@ -127,7 +130,25 @@ describe('the OpenAPI document (/docs-json) and UI (/docs)', () => {
         ?.filter((p) => p.in === 'query')
         .map((p) => p.name)
         .sort(),
-    ).toEqual(['_end', '_start', 'hits', 'includeBotTraffic', 'language', 'since']);
+    ).toEqual([
+      '_end',
+      '_start',
+      'compare',
+      'format',
+      'from',
+      'handled',
+      'hits',
+      'includeBotTraffic',
+      'language',
+      'since',
+      'sort',
+      'to',
+      'tz',
+    ]);
+    expect(Object.keys(terms.responses['200'].content ?? {})).toEqual(['application/json', 'text/csv']);
+    for (const path of ['/search-terms', '/search-terms/{id}', '/search-stats']) {
+      expect(doc.paths[path].get.responses['200'].headers?.['X-Data-Updated-At']?.required).toBe(false);
+    }
     for (const path of ['/search-terms', '/notifications', '/entities/{type}']) {
       expect(doc.paths[path].get.responses['200'].headers?.['X-Total-Count']?.required).toBe(true);
     }
