@@ -78,7 +78,7 @@ describe('the OpenAPI document (/docs-json) and UI (/docs)', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('marks the public routes with security: [] and every other operation with the three schemes, 401, 403 (but GET /instances), 429 and 503', () => {
+  it('marks public routes with security: [], the others with the three schemes, 401, 403 (not GET /instances), 429 and 503', () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['basic', 'hmac', 'jwt']);
     for (const [key, op] of operations) {
       const path = key.split(' ')[1];
