@@ -354,6 +354,8 @@ describe('analytics (DESIGN.md section 10) over HTTP', () => {
       [`/search-terms?from=${day(1)}&to=${day(0)}`, /^from must be before to/],
       [`/search-terms?from=2001-01-01&to=${day(0)}`, /^from must not be before .*: the retention is 400 days/],
       ['/search-terms?since=401d', /^since must be at most 400d/],
+      [`/search-stats?from=${day(0)}&to=9999-12-31`, /^to must be at most 400 days after from/],
+      [`/search-terms?from=${day(0)}T10:00${encodeURIComponent('+99:99')}&to=${day(1)}`, /from must be an ISO-8601 date/],
       [`/search-terms?since=7d&from=${day(0)}&to=${day(1)}`, /^since cannot be combined with from and to/],
       [`/search-terms?from=${day(0)}`, /^to is required with from/],
       [`/search-stats?to=${day(0)}`, /^from is required with to/],

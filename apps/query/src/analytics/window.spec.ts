@@ -93,6 +93,7 @@ describe('resolveWindow', () => {
     [{ from: '2026-02-30', to: '2026-03-02' }, /^from is not a valid date/],
     [{ from: '2024-01-01', to: '2026-03-02' }, /^from must not be before 2025-10-18T10:00:00Z: the retention is 400 days/],
     [{ since: '401d' }, /^since must be at most 400d/],
+    [{ from: '2026-11-20', to: '2028-01-01' }, /^to must be at most 400 days after from/],
   ])('rejects %j naming the parameter', (params, message) => {
     expect(() => resolve(params)).toThrow(message);
   });

@@ -92,12 +92,13 @@ function parseTime(value: string, name: 'from' | 'to', tz: string): number {
  * their offset at most a few times a year).
  */
 function checkWholeHours(tz: string, { from, to }: HourRange): void {
-  for (let t = from; ; t = Math.min(t + DAY, to)) {
+  const last = to - 1;
+  for (let t = from; ; t = Math.min(t + DAY, last)) {
     const offset = DateTime.fromMillis(t, { zone: tz }).offset;
     if (offset % 60 !== 0) {
       throw invalid(`tz ${tz} has an offset of ${offset} minutes in the window; only zones with whole-hour offsets are supported`);
     }
-    if (t === to) return;
+    if (t === last) return;
   }
 }
 
@@ -126,6 +127,9 @@ export function resolveWindow(p: WindowParams, now: number, retentionDays: numbe
     const earliest = sinceWindow(now, retentionDays).from;
     if (from < earliest) {
       throw invalid(`from must not be before ${isoInZone(earliest, tz)}: the retention is ${retentionDays} days (RETENTION_DAYS)`);
+    }
+    if (to - from > retentionDays * DAY + HOUR) {
+      throw invalid(`to must be at most ${retentionDays} days after from: the retention is ${retentionDays} days (RETENTION_DAYS)`);
     }
     range = { from, to };
   }
@@ -159,9 +163,8 @@ export function bucketBounds(w: AnalyticsWindow, interval: Interval): number[] {
 }
 
 function tooMany(count: number, interval: Interval): DomainError {
-  return invalid(
-    `interval ${interval} gives ${count} buckets for this window; at most ${MAX_BUCKETS} are allowed (choose day, or a shorter window)`,
-  );
+  const choice = interval === 'hour' ? 'choose day, or a shorter window' : 'choose a shorter window';
+  return invalid(`interval ${interval} gives ${count} buckets for this window; at most ${MAX_BUCKETS} are allowed (${choice})`);
 }
 
 /** Adds each hour's values into the bucket that holds the hour; `bounds` as from bucketBounds, hours in ms. */
