@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { AppConfig } from '@app/config';
 import { StorageUnavailableError } from '@app/errors';
 
@@ -99,17 +100,20 @@ export class ClickHouseService implements OnApplicationShutdown {
   }
 
   /**
-   * The rows of a query one at a time, for answers too large to hold as objects (a server sends them as they come;
-   * the embedded engine hands over its result buffer, and rows are parsed from it as they are read).
+   * The bytes of a query's answer as ClickHouse writes them (the query names its FORMAT), for answers passed on
+   * without parsing: a server sends them as they come, the embedded engine hands over its result buffer. The
+   * operation counts as in flight until the stream closes (read to the end, or destroyed by a client that left).
    */
-  async *stream<T>(sql: string, params: QueryParams = {}): AsyncGenerator<T> {
+  async rawStream(sql: string, params: QueryParams = {}): Promise<Readable> {
     if (this.closed) throw new StorageUnavailableError();
     this.pending++;
     try {
-      const result = await this.client.query({ query: sql, query_params: params, format: 'JSONEachRow' });
-      for await (const rows of result.stream<T>()) for (const row of rows) yield row.json<T>();
-    } finally {
+      const { stream } = await this.client.exec({ query: sql, query_params: params });
+      stream.once('close', () => this.pending--);
+      return stream;
+    } catch (err) {
       this.pending--;
+      throw err;
     }
   }
 

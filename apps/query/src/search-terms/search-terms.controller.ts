@@ -7,7 +7,6 @@ import { Auth, RequirePermission, type AuthContext } from '@app/auth';
 import { analyticsCriteria } from '../analytics/analytics-scope';
 import { DATA_UPDATED_AT_DOC, setDataUpdatedAt } from '../analytics/data-updated-at';
 import { ApiPage, setTotalCount } from '../common/total-count';
-import { searchTermsCsv } from './search-terms.csv';
 import { SearchTermsDto, SearchTermView } from './search-terms.dto';
 import { ExportSearchTermsQuery, SearchTermsQuery, type SearchTermsCriteria } from './search-terms.query';
 
@@ -63,10 +62,10 @@ export class SearchTermsController {
       setDataUpdatedAt(res, updatedAt);
       return items;
     }
-    const { items, total, updatedAt } = await this.queries.execute(new ExportSearchTermsQuery(criteria));
+    const { csv: answer, total, updatedAt } = await this.queries.execute(new ExportSearchTermsQuery(criteria));
     setTotalCount(res, total);
     setDataUpdatedAt(res, updatedAt);
-    return new StreamableFile(searchTermsCsv(items, criteria.compare, criteria.zeroHits), {
+    return new StreamableFile(answer, {
       type: 'text/csv; charset=utf-8',
       disposition: 'attachment; filename="search-terms.csv"',
     });

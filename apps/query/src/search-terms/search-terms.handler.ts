@@ -4,6 +4,7 @@ import { DomainError } from '@app/errors';
 import type { AnalyticsScope } from '../analytics/analytics-scope';
 import { AnswerCache } from '../analytics/answer-cache';
 import { comparedWindow, resolveWindow } from '../analytics/window';
+import { csvAnswer, csvHeader } from './search-terms.csv';
 import { SearchTermsRepository, type TermRow, type TermsRequest } from './search-terms.repository';
 import type { SearchTermView } from './search-terms.dto';
 import {
@@ -70,7 +71,7 @@ export class SearchTermsHandler implements IQueryHandler<SearchTermsQuery> {
   }
 }
 
-/** GET /search-terms as rows read while they are sent (CSV); never cached. */
+/** GET /search-terms as CSV, streamed from storage; never cached. */
 @QueryHandler(ExportSearchTermsQuery)
 export class ExportSearchTermsHandler implements IQueryHandler<ExportSearchTermsQuery> {
   constructor(
@@ -81,15 +82,9 @@ export class ExportSearchTermsHandler implements IQueryHandler<ExportSearchTerms
   async execute({ criteria }: ExportSearchTermsQuery): Promise<SearchTermsExport> {
     const r = termsRequest(criteria, Date.now(), this.config.retentionDays);
     const updatedAt = await this.repository.newestEvent(r.scope, r.zeroHits);
-    // The first row is read before answering: a storage error is still a proper error answer, and it carries the total.
-    const rows = this.repository.streamTerms(r);
-    const first = await rows.next();
-    const total = first.done ? (r.start === 0 ? 0 : (await this.repository.terms({ ...r, limit: 1 })).total) : first.value.total;
-    async function* items(): AsyncGenerator<SearchTermView> {
-      if (first.done) return;
-      yield view(r.scope, first.value.row);
-      for await (const { row } of rows) yield view(r.scope, row);
-    }
-    return { total, updatedAt, items: items() };
+    const total = await this.repository.total(r);
+    // Opened before the answer starts: a storage error is still a proper error answer, not a cut-off download.
+    const lines = await this.repository.csvLines(r);
+    return { total, updatedAt, csv: csvAnswer(csvHeader(r.compare, r.zeroHits), lines) };
   }
 }

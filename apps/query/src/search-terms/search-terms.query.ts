@@ -1,4 +1,5 @@
 import { Query } from '@nestjs/cqrs';
+import type { Readable } from 'node:stream';
 import type { AnalyticsCriteria } from '../analytics/analytics-scope';
 import type { SearchTermView } from './search-terms.dto';
 
@@ -30,11 +31,11 @@ export class SearchTermsQuery extends Query<SearchTermsPage> {
 export interface SearchTermsExport {
   total: number;
   updatedAt?: string;
-  /** The rows, read from storage as they are consumed. */
-  items: AsyncIterable<SearchTermView>;
+  /** The whole CSV answer, read from storage as it is sent. */
+  csv: Readable;
 }
 
-/** The list as rows to stream (CSV). */
+/** The list as CSV, streamed. */
 export class ExportSearchTermsQuery extends Query<SearchTermsExport> {
   constructor(readonly criteria: SearchTermsCriteria) {
     super();
