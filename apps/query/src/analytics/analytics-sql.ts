@@ -55,9 +55,3 @@ export function handlersSql(ch: ClickHouseService, f: AnalyticsFilter, params: Q
       ) WHERE NOT deleted ${f.language ? "AND (language = '' OR language = {language:String})" : ''}
     ) GROUP BY phrase`;
 }
-
-/** The newest of event times in ms (as ClickHouse returns Int64: strings), as ISO-8601 in UTC; undefined for none. */
-export function newestIso(times: ReadonlyArray<string | number | null | undefined>): string | undefined {
-  const newest = Math.max(...times.map((t) => (t === null || t === undefined ? -Infinity : Number(t))));
-  return Number.isFinite(newest) ? new Date(newest).toISOString() : undefined;
-}

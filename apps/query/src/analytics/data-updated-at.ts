@@ -1,7 +1,7 @@
 import { DATA_UPDATED_AT_HEADER } from '@app/http';
 import type { HeaderTarget } from '../common/total-count';
 
-/** X-Data-Updated-At: the newest event the answer counts; absent when it counts none. */
+/** X-Data-Updated-At: the newest event counted in the window under the filters; absent when there is none. */
 export function setDataUpdatedAt(res: HeaderTarget, iso: string | undefined): void {
   if (iso) res.header(DATA_UPDATED_AT_HEADER, iso);
 }

@@ -76,6 +76,12 @@ export function comparedWindow<W extends HourRange>(w: W, now: number, retention
   return previous;
 }
 
+/** The newest of event times in ms (ClickHouse returns Int64 as strings), as ISO-8601 in UTC; undefined for none. */
+export function newestIso(times: ReadonlyArray<string | number | null | undefined>): string | undefined {
+  const newest = Math.max(...times.map((t) => (t === null || t === undefined ? -Infinity : Number(t))));
+  return Number.isFinite(newest) ? new Date(newest).toISOString() : undefined;
+}
+
 /** ISO-8601 with the offset of `tz` (Z for UTC), to the second. */
 export function isoInZone(ms: number, tz: string): string {
   return DateTime.fromMillis(ms, { zone: tz }).toISO({ suppressMilliseconds: true })!;

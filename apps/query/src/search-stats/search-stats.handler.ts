@@ -1,6 +1,5 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '@app/config';
-import { newestIso } from '../analytics/analytics-sql';
 import { AnswerCache } from '../analytics/answer-cache';
 import {
   bucketBounds,
@@ -9,6 +8,7 @@ import {
   foldIntoBuckets,
   isoInZone,
   resolveWindow,
+  newestIso,
   type HourRange,
 } from '../analytics/window';
 import type { SearchTotalsView } from './search-stats.dto';

@@ -21,7 +21,7 @@ function wantsCsv(q: SearchTermsDto, req: FastifyRequest): boolean {
 export class SearchTermsController {
   constructor(private readonly queries: QueryBus) {}
 
-  /** Terms of the window, count desc then phrase asc; X-Total-Count holds the number of terms before paging. */
+  /** Terms of the window in the order of `sort`; X-Total-Count holds the number of terms before paging. */
   @Get()
   @ApiOperation({
     operationId: 'listSearchTerms',
@@ -50,7 +50,7 @@ export class SearchTermsController {
     const criteria: SearchTermsCriteria = {
       ...analyticsCriteria(auth, q),
       zeroHits: q.hits === 'false',
-      compare: q.compare === 'previous' || q.sort === 'rising',
+      compare: q.compare === 'previous',
       sort: q.sort,
       handled: q.handled === undefined ? undefined : q.handled === 'true',
       start: q._start,

@@ -24,12 +24,11 @@ function termsRequest(c: SearchTermsCriteria, now: number, retentionDays: number
   if (c.handled !== undefined && !c.zeroHits) throw new DomainError('invalid', 'handled is only allowed with hits=false');
   const window = resolveWindow(c.window, now, retentionDays);
   const compare = c.compare || c.sort === 'rising';
-  if (compare) comparedWindow(window, now, retentionDays);
   const { customer, instance, language, includeBots } = c;
   return {
     scope: { customer, instance, language, includeBots, window },
     zeroHits: c.zeroHits,
-    compare,
+    previous: compare ? comparedWindow(window, now, retentionDays) : undefined,
     sort: c.sort,
     handled: c.handled,
     start: c.start,
@@ -85,6 +84,6 @@ export class ExportSearchTermsHandler implements IQueryHandler<ExportSearchTerms
     const total = await this.repository.total(r);
     // Opened before the answer starts: a storage error is still a proper error answer, not a cut-off download.
     const lines = await this.repository.csvLines(r);
-    return { total, updatedAt, csv: csvAnswer(csvHeader(r.compare, r.zeroHits), lines) };
+    return { total, updatedAt, csv: csvAnswer(csvHeader(r.previous !== undefined, r.zeroHits), lines) };
   }
 }

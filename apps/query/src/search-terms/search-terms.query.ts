@@ -6,6 +6,7 @@ import type { SearchTermView } from './search-terms.dto';
 export interface SearchTermsCriteria extends AnalyticsCriteria {
   /** hits=false: the zero-result terms, with their handled status. */
   zeroHits: boolean;
+  /** compare=previous; sort=rising implies it. */
   compare: boolean;
   sort: 'count' | 'rising';
   handled?: boolean;

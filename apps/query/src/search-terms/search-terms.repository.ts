@@ -2,16 +2,16 @@ import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { ClickHouseService, type QueryParams } from '@app/clickhouse';
 import type { AnalyticsScope } from '../analytics/analytics-scope';
-import { filterSql, handlersSql, hourRangeSql, newestIso, termRowsSql } from '../analytics/analytics-sql';
-import { previousWindow } from '../analytics/window';
+import { filterSql, handlersSql, hourRangeSql, termRowsSql } from '../analytics/analytics-sql';
+import { newestIso, type HourRange } from '../analytics/window';
 
 /** What a list request asks the rollups for. */
 export interface TermsRequest {
   scope: AnalyticsScope;
   /** hits=false: zero-result searches, each term with its handlers. */
   zeroHits: boolean;
-  /** compare=previous: also count the window of the same length just before. */
-  compare: boolean;
+  /** compare=previous (or sort=rising): also count this window, the one of the same length just before. */
+  previous?: HourRange;
   sort: 'count' | 'rising';
   /** Only handled (true) or unhandled (false) terms; all when absent (zero-result lists only). */
   handled?: boolean;
@@ -74,7 +74,7 @@ export class SearchTermsRepository {
     const params: QueryParams = { start: r.start, limit: r.limit };
     const quoted = (field: string) => `if(match(${field}, '[,"\\r\\n]'), concat('"', replaceAll(${field}, '"', '""'), '"'), ${field})`;
     const fields = [quoted('phrase'), 'toString(count)'];
-    if (r.compare) fields.push('toString(previous_count)', "if(previous_count = 0, '', toString(count / previous_count - 1))");
+    if (r.previous) fields.push('toString(previous_count)', "if(previous_count = 0, '', toString(count / previous_count - 1))");
     if (r.zeroHits) {
       fields.push(
         `if(notEmpty(handlers), 'true', 'false')`,
@@ -102,7 +102,7 @@ export class SearchTermsRepository {
   private termsSql(r: TermsRequest, params: QueryParams): string {
     const { scope } = r;
     const sources = [termRowsSql(this.ch, scope, scope.window, 1, params, r.zeroHits)];
-    if (r.compare) sources.push(termRowsSql(this.ch, scope, previousWindow(scope.window), 0, params, r.zeroHits));
+    if (r.previous) sources.push(termRowsSql(this.ch, scope, r.previous, 0, params, r.zeroHits));
     const handled = r.handled === undefined ? '' : `WHERE ${r.handled ? 'notEmpty' : 'empty'}(handlers)`;
     const order = r.sort === 'rising' ? 'toInt64(count) - toInt64(previous_count) DESC, phrase ASC' : 'count DESC, phrase ASC';
     return `SELECT phrase, count, previous_count ${r.zeroHits ? ', handlers' : ''}, count() OVER () AS total
@@ -119,7 +119,7 @@ export class SearchTermsRepository {
     return {
       phrase: raw.phrase,
       count: Number(raw.count),
-      previous_count: r.compare ? Number(raw.previous_count) : undefined,
+      previous_count: r.previous ? Number(raw.previous_count) : undefined,
       handlers: r.zeroHits ? (raw.handlers ?? []) : undefined,
     };
   }

@@ -1,9 +1,8 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '@app/config';
 import { DomainError } from '@app/errors';
-import { newestIso } from '../analytics/analytics-sql';
 import { AnswerCache } from '../analytics/answer-cache';
-import { bucketBounds, defaultInterval, foldIntoBuckets, isoInZone, resolveWindow } from '../analytics/window';
+import { bucketBounds, defaultInterval, foldIntoBuckets, isoInZone, resolveWindow, newestIso } from '../analytics/window';
 import { TermDetailRepository } from './term-detail.repository';
 import { TermDetailQuery, type TermDetail } from './term-detail.query';
 
