@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '@app/auth';
 import { CredentialsBootstrap } from './bootstrap/credentials-bootstrap.service';
 import { ConfigurationModule } from './configuration/configuration.module';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { DocumentsModule } from './documents/documents.module';
 import { EntitiesModule } from './entities/entities.module';
 import { EventsModule } from './events/events.module';
@@ -28,6 +29,7 @@ import { SecretsModule } from './secrets/secrets.module';
     TermDetailModule,
     SearchStatsModule,
     InstancesModule,
+    DashboardModule,
     DocumentsModule,
     RankingMixModule,
   ],

@@ -1,0 +1,385 @@
+/**
+ * The dashboard (DESIGN.md section 11): a single page on the analytics API, credentials in sessionStorage only.
+ * Views: sign-in, overview, top terms, zero-result terms, a term's detail; the filters live in the URL.
+ */
+import './style.css';
+import { ApiError, basic, credential, getJson, request, signIn, signOut, type Stats, type Term, type TermDetail } from './api';
+import { timeChart } from './chart';
+import { el, formatChange, formatNumber, formatRate } from './dom';
+import { PAGE_SIZE, PRESETS, apiWindow, browserZone, readFilters, writeFilters, type Filters, type View } from './filters';
+
+const app = document.getElementById('app')!;
+let instances: string[] = [];
+
+function navigate(f: Filters, replace = false): void {
+  const url = `${location.pathname}${writeFilters(f)}`;
+  if (replace) history.replaceState(null, '', url);
+  else history.pushState(null, '', url);
+  void render();
+}
+
+function alertBox(message: string): HTMLElement {
+  return el('p', { role: 'alert', class: 'alert' }, message);
+}
+
+// ---- sign-in ----
+
+function signInView(message?: string): HTMLElement {
+  const login = el('input', { id: 'login', name: 'login', autocomplete: 'username', required: true });
+  const password = el('input', { id: 'password', name: 'password', type: 'password', autocomplete: 'current-password', required: true });
+  const token = el('textarea', { id: 'jwt', name: 'jwt', rows: '3', required: true });
+  const status = el('div', { class: 'status' });
+  if (message) status.append(alertBox(message));
+  const attempt = async (authorization: string) => {
+    status.replaceChildren();
+    try {
+      await request('/instances', undefined, 'application/json', authorization);
+      signIn(authorization);
+      navigate(readFilters(), true);
+    } catch (err) {
+      const reason =
+        err instanceof ApiError && err.status === 401 ? 'wrong login or password, or an invalid token' : (err as Error).message;
+      status.append(alertBox(`Sign-in failed: ${reason}.`));
+    }
+  };
+  const basicForm = el(
+    'form',
+    { class: 'card', 'aria-labelledby': 'basic-title' },
+    el('h2', { id: 'basic-title' }, 'Sign in'),
+    el('label', { for: 'login' }, 'Login'),
+    login,
+    el('label', { for: 'password' }, 'Password'),
+    password,
+    el('button', { type: 'submit' }, 'Sign in'),
+  );
+  basicForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void attempt(basic(login.value, password.value));
+  });
+  const jwtForm = el(
+    'form',
+    { class: 'card', 'aria-labelledby': 'jwt-title' },
+    el('h2', { id: 'jwt-title' }, 'Or use a token'),
+    el('label', { for: 'jwt' }, 'JWT'),
+    token,
+    el('button', { type: 'submit' }, 'Use token'),
+  );
+  jwtForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void attempt(`Bearer ${token.value.trim()}`);
+  });
+  return el('section', { class: 'sign-in' }, el('h1', {}, 'Search analytics'), status, basicForm, jwtForm);
+}
+
+// ---- filters and navigation ----
+
+function filtersForm(f: Filters): HTMLElement {
+  const period = el('select', { id: 'period', name: 'period' });
+  for (const [value, label] of [...PRESETS, ['custom', 'Custom range']])
+    period.append(el('option', { value, selected: value === f.period }, label));
+  const from = el('input', { id: 'from', name: 'from', type: 'date', value: f.from });
+  const to = el('input', { id: 'to', name: 'to', type: 'date', value: f.to });
+  const custom = el(
+    'div',
+    { class: 'custom', hidden: f.period !== 'custom' },
+    el('label', { for: 'from' }, 'From'),
+    from,
+    el('label', { for: 'to' }, 'To (exclusive)'),
+    to,
+  );
+  period.addEventListener('change', () => (custom.hidden = period.value !== 'custom'));
+  const zones = el('datalist', { id: 'zones' });
+  for (const zone of (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? [])
+    zones.append(el('option', { value: zone }));
+  const tz = el('input', { id: 'tz', name: 'tz', list: 'zones', value: f.tz });
+  const language = el('input', { id: 'language', name: 'language', value: f.language, size: '6', placeholder: 'all' });
+  const bots = el('input', { id: 'bots', name: 'bots', type: 'checkbox', checked: f.bots });
+  const instance = el('select', { id: 'instance', name: 'instance' });
+  for (const name of instances) instance.append(el('option', { value: name, selected: name === (f.instance || instances[0]) }, name));
+  const form = el(
+    'form',
+    { class: 'filters', 'aria-label': 'Filters' },
+    el('div', {}, el('label', { for: 'period' }, 'Period'), period),
+    custom,
+    el('div', {}, el('label', { for: 'tz' }, 'Time zone'), tz, zones),
+    el('div', {}, el('label', { for: 'language' }, 'Language'), language),
+    el('div', { class: 'check' }, bots, el('label', { for: 'bots' }, 'Include bot traffic')),
+    el('div', {}, el('label', { for: 'instance' }, 'Instance'), instance),
+    el('button', { type: 'submit' }, 'Apply'),
+  );
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    navigate({
+      ...f,
+      period: period.value,
+      from: from.value,
+      to: to.value,
+      tz: tz.value.trim() || browserZone(),
+      language: language.value.trim(),
+      bots: bots.checked,
+      instance: instance.value,
+      page: 0,
+    });
+  });
+  return form;
+}
+
+function nav(f: Filters): HTMLElement {
+  const link = (view: View, label: string) => {
+    const target = { ...f, view, page: 0 };
+    const a = el('a', { href: writeFilters(target), 'aria-current': f.view === view ? 'page' : undefined }, label);
+    a.addEventListener('click', (e) => {
+      e.preventDefault();
+      navigate(target);
+    });
+    return a;
+  };
+  const out = el('button', { type: 'button', class: 'secondary' }, 'Sign out');
+  out.addEventListener('click', () => {
+    signOut();
+    void render();
+  });
+  return el(
+    'nav',
+    { 'aria-label': 'Views' },
+    link('overview', 'Overview'),
+    link('terms', 'Top terms'),
+    link('zero', 'Zero-result terms'),
+    out,
+  );
+}
+
+// ---- views ----
+
+function termLink(f: Filters, t: { id: string; search_phrase: string }): HTMLElement {
+  const target = { ...f, view: 'term' as const, id: t.id, page: 0 };
+  const a = el('a', { href: writeFilters(target) }, t.search_phrase);
+  a.addEventListener('click', (e) => {
+    e.preventDefault();
+    navigate(target);
+  });
+  return a;
+}
+
+function handlersText(t: { status: Term['status'] }): string {
+  if (!t.status) return '';
+  return t.status.handled ? t.status.handlers.map((h) => `${h.type}: ${h.id}`).join(', ') : 'unhandled';
+}
+
+function termsTable(f: Filters, caption: string, terms: Term[], zero: boolean, compare: boolean): HTMLElement {
+  if (terms.length === 0) return el('p', { class: 'empty' }, `${caption}: none in this period.`);
+  const head = ['Term', 'Searches', ...(compare ? ['Previous', 'Change'] : []), ...(zero ? ['Handled by'] : [])];
+  return el(
+    'table',
+    {},
+    el('caption', {}, caption),
+    el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))),
+    el(
+      'tbody',
+      {},
+      ...terms.map((t) =>
+        el(
+          'tr',
+          {},
+          el('td', {}, termLink(f, t)),
+          el('td', { class: 'num' }, formatNumber(t.count)),
+          ...(compare
+            ? [
+                el('td', { class: 'num' }, formatNumber(t.previous_count ?? 0)),
+                el('td', { class: 'num' }, t.change === null || t.change === undefined ? 'new' : formatRate(t.change)),
+              ]
+            : []),
+          ...(zero ? [el('td', {}, handlersText(t))] : []),
+        ),
+      ),
+    ),
+  );
+}
+
+function kpi(label: string, value: string, change: string): HTMLElement {
+  return el('div', { class: 'kpi' }, el('h3', {}, label), el('p', { class: 'value' }, value), el('p', { class: 'change' }, change));
+}
+
+async function overview(f: Filters): Promise<HTMLElement> {
+  const window = apiWindow(f);
+  const stats = (await getJson<Stats>(`/search-stats?${window}&compare=previous`, f.instance)).body;
+  const section = el('section', { 'aria-labelledby': 'overview-title' }, el('h2', { id: 'overview-title' }, 'Overview'));
+  if (stats.totals.searches === 0) {
+    section.append(el('p', { class: 'empty' }, 'No searches in this period. Choose a longer period or another instance.'));
+    return section;
+  }
+  const { totals, previous } = stats;
+  section.append(
+    el(
+      'div',
+      { class: 'kpis' },
+      kpi('Searches', formatNumber(totals.searches), formatChange(totals.searches, previous?.searches)),
+      kpi('Zero-hit rate', formatRate(totals.zero_hit_rate), formatChange(totals.zero_hit_rate, previous?.zero_hit_rate)),
+      kpi('Distinct terms', formatNumber(totals.distinct_terms), formatChange(totals.distinct_terms, previous?.distinct_terms)),
+    ),
+    timeChart(
+      `Searches and zero-hit rate per ${stats.interval}`,
+      stats.series.map((b) => b.start),
+      [
+        { label: 'Searches', values: stats.series.map((b) => b.searches), format: formatNumber, color: '#1f5fa8' },
+        { label: 'Zero-hit rate', values: stats.series.map((b) => b.zero_hit_rate), format: formatRate, color: '#c0392b', right: true },
+      ],
+    ),
+  );
+  const [top, zero] = await Promise.all([
+    getJson<Term[]>(`/search-terms?${window}&_end=10`, f.instance),
+    getJson<Term[]>(`/search-terms?${window}&hits=false&_end=10`, f.instance),
+  ]);
+  section.append(
+    el(
+      'div',
+      { class: 'side-by-side' },
+      termsTable(f, 'Top terms', top.body, false, false),
+      termsTable(f, 'Zero-result terms', zero.body, true, false),
+    ),
+  );
+  return section;
+}
+
+function listQuery(f: Filters, zero: boolean): URLSearchParams {
+  const q = apiWindow(f);
+  if (zero) q.set('hits', 'false');
+  if (zero && f.unhandled) q.set('handled', 'false');
+  if (f.sort === 'rising') q.set('sort', 'rising');
+  return q;
+}
+
+async function download(f: Filters, zero: boolean, button: HTMLButtonElement, status: HTMLElement): Promise<void> {
+  button.disabled = true;
+  try {
+    const res = await request(`/search-terms?${listQuery(f, zero)}&format=csv`, f.instance, 'text/csv');
+    const url = URL.createObjectURL(await res.blob());
+    const a = el('a', { href: url, download: zero ? 'zero-result-terms.csv' : 'top-terms.csv', hidden: true });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  } catch (err) {
+    status.replaceChildren(alertBox(`The download failed: ${(err as Error).message}`));
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function termsView(f: Filters, zero: boolean): Promise<HTMLElement> {
+  const title = zero ? 'Zero-result terms' : 'Top terms';
+  const start = f.page * PAGE_SIZE;
+  const { body, total = 0 } = await getJson<Term[]>(
+    `/search-terms?${listQuery(f, zero)}&_start=${start}&_end=${start + PAGE_SIZE}`,
+    f.instance,
+  );
+  const sort = el(
+    'select',
+    { id: 'sort' },
+    el('option', { value: 'count', selected: f.sort === 'count' }, 'Count'),
+    el('option', { value: 'rising', selected: f.sort === 'rising' }, 'Rising (vs previous period)'),
+  );
+  sort.addEventListener('change', () => navigate({ ...f, sort: sort.value === 'rising' ? 'rising' : 'count', page: 0 }));
+  const controls = el('div', { class: 'controls' }, el('label', { for: 'sort' }, 'Sort by'), sort);
+  if (zero) {
+    const unhandled = el('input', { id: 'unhandled', type: 'checkbox', checked: f.unhandled });
+    unhandled.addEventListener('change', () => navigate({ ...f, unhandled: unhandled.checked, page: 0 }));
+    controls.append(el('span', { class: 'check' }, unhandled, el('label', { for: 'unhandled' }, 'Unhandled only')));
+  }
+  const status = el('div');
+  const csv = el('button', { type: 'button', class: 'secondary' }, 'Download CSV');
+  csv.addEventListener('click', () => void download(f, zero, csv, status));
+  controls.append(csv);
+  const pager = el('div', { class: 'pager' });
+  const prev = el('button', { type: 'button', disabled: f.page === 0 }, 'Previous page');
+  const next = el('button', { type: 'button', disabled: start + PAGE_SIZE >= total }, 'Next page');
+  prev.addEventListener('click', () => navigate({ ...f, page: f.page - 1 }));
+  next.addEventListener('click', () => navigate({ ...f, page: f.page + 1 }));
+  pager.append(
+    prev,
+    el(
+      'span',
+      { class: 'range' },
+      total === 0 ? 'No terms' : `${formatNumber(start + 1)}–${formatNumber(Math.min(start + PAGE_SIZE, total))} of ${formatNumber(total)}`,
+    ),
+    next,
+  );
+  return el(
+    'section',
+    { 'aria-labelledby': 'list-title' },
+    el('h2', { id: 'list-title' }, title),
+    controls,
+    status,
+    termsTable(f, title, body, zero, f.sort === 'rising'),
+    pager,
+  );
+}
+
+async function termView(f: Filters): Promise<HTMLElement> {
+  const { body: t } = await getJson<TermDetail>(`/search-terms/${encodeURIComponent(f.id)}?${apiWindow(f)}`, f.instance);
+  const handlers = t.status.handled
+    ? el('ul', {}, ...t.status.handlers.map((h) => el('li', {}, `${h.type}: ${h.id}`)))
+    : el('p', {}, 'No entity handles this term.');
+  return el(
+    'section',
+    { 'aria-labelledby': 'term-title' },
+    el('h2', { id: 'term-title' }, `“${t.search_phrase}”`),
+    el(
+      'div',
+      { class: 'kpis' },
+      kpi('Searches', formatNumber(t.count), ''),
+      kpi('Found nothing', formatNumber(t.zero_hit_count), t.count ? `${formatRate(t.zero_hit_count / t.count)} of them` : ''),
+    ),
+    timeChart(
+      'Searches of the term over time',
+      t.series.map((b) => b.start),
+      [
+        { label: 'Searches', values: t.series.map((b) => b.count), format: formatNumber, color: '#1f5fa8' },
+        { label: 'Found nothing', values: t.series.map((b) => b.zero_hit_count), format: formatNumber, color: '#c0392b' },
+      ],
+    ),
+    el(
+      'table',
+      {},
+      el('caption', {}, 'Original spellings'),
+      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'As typed'), el('th', { scope: 'col' }, 'Searches'))),
+      el(
+        'tbody',
+        {},
+        ...t.variants.map((v) => el('tr', {}, el('td', {}, el('code', {}, v.phrase)), el('td', { class: 'num' }, formatNumber(v.count)))),
+      ),
+    ),
+    el('h3', {}, 'Handled by'),
+    handlers,
+  );
+}
+
+// ---- the page ----
+
+async function render(): Promise<void> {
+  if (!credential()) {
+    app.replaceChildren(signInView());
+    document.getElementById('login')?.focus();
+    return;
+  }
+  const f = readFilters();
+  const content = el('div', { class: 'content' }, el('p', {}, 'Loading…'));
+  try {
+    if (instances.length === 0) instances = (await getJson<{ instances: string[] }>('/instances')).body.instances;
+    app.replaceChildren(el('header', {}, el('h1', {}, 'Search analytics'), nav(f), filtersForm(f)), content);
+    const view = f.view === 'overview' ? await overview(f) : f.view === 'term' ? await termView(f) : await termsView(f, f.view === 'zero');
+    content.replaceChildren(view);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) {
+      signOut();
+      instances = [];
+      app.replaceChildren(signInView(`Signed out: ${err.message}. Sign in again.`));
+      return;
+    }
+    if (!app.contains(content)) app.replaceChildren(content);
+    content.replaceChildren(alertBox((err as Error).message));
+  }
+}
+
+window.addEventListener('popstate', () => void render());
+void render();

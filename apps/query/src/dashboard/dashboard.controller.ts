@@ -1,0 +1,45 @@
+import { Controller, Get, Param, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { Public } from '@app/auth';
+import { DomainError } from '@app/errors';
+import { DASHBOARD_CSP, loadDashboardAssets } from './dashboard-assets';
+
+/**
+ * GET /dashboard: the browser dashboard (DESIGN.md section 11), static files built by `npm run build`. Public: the
+ * page holds no data; it asks the API with the credentials the user signs in with. Not part of the API document.
+ */
+@ApiExcludeController()
+@Controller('dashboard')
+export class DashboardController {
+  private readonly assets = loadDashboardAssets();
+
+  @Get()
+  @Public()
+  index(@Res() res: FastifyReply): void {
+    this.send('index.html', res);
+  }
+
+  @Get(':file')
+  @Public()
+  file(@Param('file') file: string, @Res() res: FastifyReply): void {
+    this.send(file, res);
+  }
+
+  private send(name: string, res: FastifyReply): void {
+    const asset = this.assets.get(name);
+    if (!asset) {
+      throw new DomainError(
+        'not-found',
+        this.assets.size === 0 ? 'The dashboard is not built (npm run build)' : `No dashboard file ${name}`,
+      );
+    }
+    void res
+      .header('Content-Type', asset.type)
+      .header('Cache-Control', asset.cacheControl)
+      .header('Content-Security-Policy', DASHBOARD_CSP)
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Referrer-Policy', 'no-referrer')
+      .send(asset.body);
+  }
+}
