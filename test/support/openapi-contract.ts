@@ -69,6 +69,11 @@ export const OUTSIDE_THE_CONTRACT = {
       (path === '/docs' || path === '/docs-json' || path === '/docs-yaml' || path.startsWith('/docs/'))
     );
   },
+  /** The browser dashboard's static files (GET /dashboard and /dashboard/<file>, DESIGN.md section 11): a page,
+   * not part of the API. GET and HEAD only. */
+  dashboard(method: string, path: string): boolean {
+    return (method === 'GET' || method === 'HEAD') && (path === '/dashboard' || path.startsWith('/dashboard/'));
+  },
   /** A CORS preflight, answered by the CORS layer (when CORS_ORIGINS is set), not by an operation: OPTIONS with an
    * Access-Control-Request-Method header, or any OPTIONS when the request headers are not known. */
   corsPreflight(method: string, requestHeaders: Exchange['requestHeaders']): boolean {
@@ -173,7 +178,7 @@ export class OpenApiContract {
     const asGet = method === 'HEAD' && !this.hasOperation('head', segments);
     const route = this.route(asGet ? 'GET' : method, segments);
     if (!route) {
-      if (OUTSIDE_THE_CONTRACT.documentRoute(method, path)) return [];
+      if (OUTSIDE_THE_CONTRACT.documentRoute(method, path) || OUTSIDE_THE_CONTRACT.dashboard(method, path)) return [];
       if (OUTSIDE_THE_CONTRACT.corsPreflight(method, exchange.requestHeaders) && !this.hasOperation('options', segments)) return [];
       return this.checkUnmatched(exchange);
     }
