@@ -166,6 +166,8 @@ function handlersText(t: { status: Term['status'] }): string {
   return t.status.handled ? t.status.handlers.map((h) => `${h.type}: ${h.id}`).join(', ') : 'unhandled';
 }
 
+const NUMERIC = new Set(['Searches', 'Previous', 'Change']);
+
 function termsTable(f: Filters, caption: string, terms: Term[], zero: boolean, compare: boolean): HTMLElement {
   if (terms.length === 0) return el('p', { class: 'empty' }, `${caption}: none in this period.`);
   const head = ['Term', 'Searches', ...(compare ? ['Previous', 'Change'] : []), ...(zero ? ['Handled by'] : [])];
@@ -173,7 +175,7 @@ function termsTable(f: Filters, caption: string, terms: Term[], zero: boolean, c
     'table',
     {},
     el('caption', {}, caption),
-    el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))),
+    el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col', class: NUMERIC.has(h) ? 'num' : undefined }, h)))),
     el(
       'tbody',
       {},
