@@ -12,6 +12,10 @@ const HOUR = 3_600_000;
 const TZ = 'Europe/Berlin';
 const PHRASES = ['red shoes', 'blue hat', 'socks', 'winter coat', 'Red  Shoes'];
 
+function textsOf(page: Page, selector: string): Promise<string[]> {
+  return page.$$eval(selector, (nodes) => nodes.map((n) => (n.textContent ?? '').trim()));
+}
+
 describeBrowser('the dashboard in Chromium', () => {
   let t: TestApp;
   let browser: Browser;
@@ -58,7 +62,7 @@ describeBrowser('the dashboard in Chromium', () => {
   });
 
   const api = <T>(p: string) => http<T>(`${t.url}${p}`, { headers: basicHeader() });
-  const texts = (selector: string) => page.$$eval(selector, (nodes) => nodes.map((n) => (n.textContent ?? '').trim()));
+  const texts = (selector: string) => textsOf(page, selector);
 
   async function signIn(password = BASIC.password): Promise<void> {
     await page.goto(`${t.url}/dashboard`, { waitUntil: 'networkidle0' });
@@ -91,16 +95,24 @@ describeBrowser('the dashboard in Chromium', () => {
   it('shows on the overview the numbers of the API, and the first page of both term lists', async () => {
     await signedIn();
     const stats = (
-      await api<{ totals: { searches: number; zero_hit_rate: number; distinct_terms: number } }>(
-        `/search-stats?since=7d&tz=${TZ}&compare=previous`,
-      )
+      await api<{
+        totals: { searches: number; zero_hit_rate: number; distinct_terms: number };
+        series: Array<{ searches: number; zero_hit_rate: number }>;
+      }>(`/search-stats?since=7d&tz=${TZ}&compare=previous`)
     ).body;
     expect(await texts('.kpi .value')).toEqual([
       String(stats.totals.searches),
       `${(stats.totals.zero_hit_rate * 100).toFixed(1)} %`,
       String(stats.totals.distinct_terms),
     ]);
-    expect(await page.$('.chart canvas')).not.toBeNull();
+    // Hovering over the chart shows the bucket's values in its legend.
+    const plot = (await page.$('.chart .u-over'))!;
+    const box = (await plot.boundingBox())!;
+    await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
+    await page.waitForFunction(() => document.querySelectorAll('.chart .u-legend .u-value')[1]?.textContent !== '–');
+    const legend = await texts('.chart .u-legend .u-series .u-value');
+    const last = stats.series[stats.series.length - 1];
+    expect(legend.slice(1)).toEqual([last.searches.toLocaleString('en'), `${(last.zero_hit_rate * 100).toFixed(1)} %`]);
     const top = (await api<Array<{ search_phrase: string }>>(`/search-terms?since=7d&tz=${TZ}&_end=10`)).body;
     const zero = (await api<Array<{ search_phrase: string }>>(`/search-terms?since=7d&tz=${TZ}&hits=false&_end=10`)).body;
     const tables = await page.$$eval('.side-by-side table', (ts) =>
@@ -219,10 +231,54 @@ describeBrowser('the dashboard in Chromium', () => {
     expect((await http(`${t.url}/dashboard/other.js`)).status).toBe(404);
   });
 
+  it('works by keyboard: sign in, then move to another view', async () => {
+    await page.goto(`${t.url}/dashboard`, { waitUntil: 'networkidle0' });
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('login');
+    await page.keyboard.type(BASIC.login);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(BASIC.password);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.kpis');
+    await page.focus('nav a:nth-of-type(2)');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#sort');
+    expect(new URL(page.url()).searchParams.get('view')).toBe('terms');
+    // Every form control has a label.
+    const unlabelled = await page.$$eval('input, select, textarea', (controls) =>
+      controls.filter((c) => !c.id || !document.querySelector(`label[for="${c.id}"]`)).map((c) => c.outerHTML),
+    );
+    expect(unlabelled).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
   it('is readable on a phone (390x844): no horizontal scrolling', async () => {
     await page.setViewport({ width: 390, height: 844 });
     await signedIn();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(errors).toEqual([]);
   });
+});
+
+describeBrowser('the dashboard when the API answers 429', () => {
+  it('shows the rate limit as a readable message', async () => {
+    const t = await startApp({ RATE_LIMIT_PER_MINUTE: '2' });
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${t.url}/dashboard`, { waitUntil: 'networkidle0' });
+      await page.type('#login', BASIC.login);
+      await page.type('#password', BASIC.password);
+      await page.click('form button[type=submit]');
+      await page.waitForSelector('#overview-title');
+      // The limit counts per route: the third overview in a minute is one too many.
+      await page.click('.filters button[type=submit]');
+      await page.waitForSelector('#overview-title');
+      await page.click('.filters button[type=submit]');
+      await page.waitForSelector('[role=alert]');
+      expect((await textsOf(page, '[role=alert]'))[0]).toMatch(/^Too many requests: .*\(retry in \d+ s\)$/);
+    } finally {
+      await browser.close();
+      await t.close();
+    }
+  }, 60_000);
 });
