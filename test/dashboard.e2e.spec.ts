@@ -251,9 +251,36 @@ describeBrowser('the dashboard in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it("draws the chart in the chosen zone, not the browser's", async () => {
+    await page.emulateTimezone('America/New_York');
+    await signedIn();
+    await page.goto(`${t.url}/dashboard?view=overview&period=7d&tz=Asia/Tokyo`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('.chart .u-over');
+    const box = (await (await page.$('.chart .u-over'))!.boundingBox())!;
+    await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
+    await page.waitForFunction(() => document.querySelector('.chart .u-legend .u-value')?.textContent !== '--');
+    // Day buckets start at midnight in Tokyo (10:00 the day before in New York).
+    expect((await texts('.chart .u-legend .u-value'))[0]).toMatch(/12:00am$/);
+    expect(errors).toEqual([]);
+  });
+
+  it('takes the first instance the credential may use when the link names another', async () => {
+    await page.goto(`${t.url}/dashboard?view=overview&period=7d&instance=prod`, { waitUntil: 'networkidle0' });
+    await page.type('#jwt', jwtHeader({ permissions: ['search.read'], instances: ['stage'] }).authorization);
+    await page.click('form:nth-of-type(2) button[type=submit]');
+    await page.waitForSelector('#overview-title');
+    expect(new URL(page.url()).searchParams.get('instance')).toBe('stage');
+    expect(await page.$eval('#instance', (s) => (s as HTMLSelectElement).value)).toBe('stage');
+    expect(await page.$('#login')).toBeNull();
+    expect(errors).toEqual([]);
+  });
+
   it('is readable on a phone (390x844): no horizontal scrolling', async () => {
     await page.setViewport({ width: 390, height: 844 });
     await signedIn();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.click('nav a:nth-of-type(3)');
+    await page.waitForSelector('#unhandled');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(errors).toEqual([]);
   });

@@ -16,7 +16,7 @@ export interface ChartSeries {
  * A line chart over time (uPlot, canvas): hovering shows the bucket's values in the legend. The same numbers are
  * in a data table below it for keyboards and screen readers.
  */
-export function timeChart(title: string, starts: string[], series: ChartSeries[]): HTMLElement {
+export function timeChart(title: string, starts: string[], series: ChartSeries[], tz: string): HTMLElement {
   const box = el('figure', { class: 'chart' });
   const caption = el('figcaption', {}, title);
   const plot = el('div', { role: 'img', 'aria-label': `${title}: chart; the values are in the table below` });
@@ -25,6 +25,8 @@ export function timeChart(title: string, starts: string[], series: ChartSeries[]
   const options: uPlot.Options = {
     width: 600,
     height: 240,
+    // Times in the chosen zone, not the browser's.
+    tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), tz),
     scales: { x: { time: true }, rate: { range: [0, 1] } },
     axes: [
       {},
@@ -34,7 +36,16 @@ export function timeChart(title: string, starts: string[], series: ChartSeries[]
           .map((s) => s.label)
           .join(', '),
       },
-      { scale: 'rate', side: 1, grid: { show: false }, values: (_u, ticks) => ticks.map((t) => `${Math.round(t * 100)} %`) },
+      ...(series.some((s) => s.right)
+        ? [
+            {
+              scale: 'rate',
+              side: 1,
+              grid: { show: false },
+              values: (_u: uPlot, ticks: number[]) => ticks.map((t) => `${Math.round(t * 100)} %`),
+            },
+          ]
+        : []),
     ],
     series: [
       { label: 'Start' },

@@ -26,7 +26,12 @@ export interface Filters {
 
 export const PAGE_SIZE = 25;
 
+/** The browser's zone, or UTC where its offset is not a whole number of hours (the API serves whole-hour zones only). */
 export function browserZone(): string {
+  const now = new Date();
+  const winter = new Date(now.getFullYear(), 0, 1).getTimezoneOffset();
+  const summer = new Date(now.getFullYear(), 6, 1).getTimezoneOffset();
+  if (winter % 60 !== 0 || summer % 60 !== 0) return 'UTC';
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 

@@ -10,12 +10,24 @@ import { PAGE_SIZE, PRESETS, apiWindow, browserZone, readFilters, writeFilters, 
 
 const app = document.getElementById('app')!;
 let instances: string[] = [];
+/** Each render's number: an answer for an older render is dropped, never drawn over a newer page. */
+let rendering = 0;
 
 function navigate(f: Filters, replace = false): void {
   const url = `${location.pathname}${writeFilters(f)}`;
   if (replace) history.replaceState(null, '', url);
   else history.pushState(null, '', url);
-  void render();
+  const focused = document.activeElement?.id;
+  void render().then(() => {
+    // Keyboard users keep their place: the control they used, when the new page has it.
+    const again = focused ? document.getElementById(focused) : null;
+    (again ?? document.getElementById('content'))?.focus();
+  });
+}
+
+function leave(): void {
+  signOut();
+  instances = [];
 }
 
 function alertBox(message: string): HTMLElement {
@@ -66,7 +78,7 @@ function signInView(message?: string): HTMLElement {
   );
   jwtForm.addEventListener('submit', (e) => {
     e.preventDefault();
-    void attempt(`Bearer ${token.value.trim()}`);
+    void attempt(`Bearer ${token.value.trim().replace(/^Bearer\s+/i, '')}`);
   });
   return el('section', { class: 'sign-in' }, el('h1', {}, 'Search analytics'), status, basicForm, jwtForm);
 }
@@ -78,6 +90,8 @@ function filtersForm(f: Filters): HTMLElement {
   for (const [value, label] of [...PRESETS, ['custom', 'Custom range']])
     period.append(el('option', { value, selected: value === f.period }, label));
   const from = el('input', { id: 'from', name: 'from', type: 'date', value: f.from });
+  if (!PRESETS.some(([value]) => value === f.period) && f.period !== 'custom')
+    period.append(el('option', { value: f.period, selected: true }, f.period));
   const to = el('input', { id: 'to', name: 'to', type: 'date', value: f.to });
   const custom = el(
     'div',
@@ -109,6 +123,10 @@ function filtersForm(f: Filters): HTMLElement {
   );
   form.addEventListener('submit', (e) => {
     e.preventDefault();
+    if (period.value === 'custom' && (!from.value || !to.value)) {
+      form.append(alertBox('Choose both dates of the custom range.'));
+      return;
+    }
     navigate({
       ...f,
       period: period.value,
@@ -136,7 +154,7 @@ function nav(f: Filters): HTMLElement {
   };
   const out = el('button', { type: 'button', class: 'secondary' }, 'Sign out');
   out.addEventListener('click', () => {
-    signOut();
+    leave();
     void render();
   });
   return el(
@@ -161,9 +179,11 @@ function termLink(f: Filters, t: { id: string; search_phrase: string }): HTMLEle
   return a;
 }
 
+const handlerText = (h: { type: string; id: string }) => `${h.type}: ${h.id}`;
+
 function handlersText(t: { status: Term['status'] }): string {
   if (!t.status) return '';
-  return t.status.handled ? t.status.handlers.map((h) => `${h.type}: ${h.id}`).join(', ') : 'unhandled';
+  return t.status.handled ? t.status.handlers.map(handlerText).join(', ') : 'unhandled';
 }
 
 const NUMERIC = new Set(['Searches', 'Previous', 'Change']);
@@ -226,6 +246,7 @@ async function overview(f: Filters): Promise<HTMLElement> {
         { label: 'Searches', values: stats.series.map((b) => b.searches), format: formatNumber, color: '#1f5fa8' },
         { label: 'Zero-hit rate', values: stats.series.map((b) => b.zero_hit_rate), format: formatRate, color: '#c0392b', right: true },
       ],
+      f.tz,
     ),
   );
   const [top, zero] = await Promise.all([
@@ -262,6 +283,7 @@ async function download(f: Filters, zero: boolean, button: HTMLButtonElement, st
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   } catch (err) {
+    if (err instanceof ApiError && err.status === 401) return signedOut(err);
     status.replaceChildren(alertBox(`The download failed: ${(err as Error).message}`));
   } finally {
     button.disabled = false;
@@ -275,6 +297,11 @@ async function termsView(f: Filters, zero: boolean): Promise<HTMLElement> {
     `/search-terms?${listQuery(f, zero)}&_start=${start}&_end=${start + PAGE_SIZE}`,
     f.instance,
   );
+  if (start > 0 && start >= total) {
+    // A page past the end (an old link): the last page instead.
+    navigate({ ...f, page: Math.max(0, Math.ceil(total / PAGE_SIZE) - 1) }, true);
+    return el('p', {}, 'Loading…');
+  }
   const sort = el(
     'select',
     { id: 'sort' },
@@ -318,9 +345,15 @@ async function termsView(f: Filters, zero: boolean): Promise<HTMLElement> {
 }
 
 async function termView(f: Filters): Promise<HTMLElement> {
-  const { body: t } = await getJson<TermDetail>(`/search-terms/${encodeURIComponent(f.id)}?${apiWindow(f)}`, f.instance);
+  let t: TermDetail;
+  try {
+    t = (await getJson<TermDetail>(`/search-terms/${encodeURIComponent(f.id)}?${apiWindow(f)}`, f.instance)).body;
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 404)) throw err;
+    return el('p', { class: 'empty' }, 'This term was not searched in this period. Choose a longer period.');
+  }
   const handlers = t.status.handled
-    ? el('ul', {}, ...t.status.handlers.map((h) => el('li', {}, `${h.type}: ${h.id}`)))
+    ? el('ul', {}, ...t.status.handlers.map((h) => el('li', {}, handlerText(h))))
     : el('p', {}, 'No entity handles this term.');
   return el(
     'section',
@@ -339,6 +372,7 @@ async function termView(f: Filters): Promise<HTMLElement> {
         { label: 'Searches', values: t.series.map((b) => b.count), format: formatNumber, color: '#1f5fa8' },
         { label: 'Found nothing', values: t.series.map((b) => b.zero_hit_count), format: formatNumber, color: '#c0392b' },
       ],
+      f.tz,
     ),
     el(
       'table',
@@ -358,27 +392,42 @@ async function termView(f: Filters): Promise<HTMLElement> {
 
 // ---- the page ----
 
+function signedOut(err: ApiError): void {
+  leave();
+  app.replaceChildren(signInView(`Signed out: ${err.message}. Sign in again.`));
+}
+
 async function render(): Promise<void> {
+  const mine = ++rendering;
   if (!credential()) {
     app.replaceChildren(signInView());
     document.getElementById('login')?.focus();
     return;
   }
-  const f = readFilters();
-  const content = el('div', { class: 'content' }, el('p', {}, 'Loading…'));
+  let f = readFilters();
+  const content = el('div', { class: 'content', id: 'content', tabindex: '-1' }, el('p', {}, 'Loading…'));
   try {
     if (instances.length === 0) instances = (await getJson<{ instances: string[] }>('/instances')).body.instances;
+    if (!instances.includes(f.instance)) {
+      // No instance, or one this credential may not use (an old or shared link): the first it may use.
+      f = { ...f, instance: instances[0] };
+      history.replaceState(null, '', `${location.pathname}${writeFilters(f)}`);
+    }
+    if (mine !== rendering) return;
     app.replaceChildren(el('header', {}, el('h1', {}, 'Search analytics'), nav(f), filtersForm(f)), content);
     const view = f.view === 'overview' ? await overview(f) : f.view === 'term' ? await termView(f) : await termsView(f, f.view === 'zero');
-    content.replaceChildren(view);
+    if (mine === rendering) content.replaceChildren(view);
   } catch (err) {
-    if (err instanceof ApiError && err.status === 401) {
-      signOut();
-      instances = [];
-      app.replaceChildren(signInView(`Signed out: ${err.message}. Sign in again.`));
-      return;
+    if (mine !== rendering) return;
+    if (err instanceof ApiError && err.status === 401) return signedOut(err);
+    if (!app.contains(content)) {
+      const out = el('button', { type: 'button', class: 'secondary' }, 'Sign out');
+      out.addEventListener('click', () => {
+        leave();
+        void render();
+      });
+      app.replaceChildren(el('header', {}, el('h1', {}, 'Search analytics'), out), content);
     }
-    if (!app.contains(content)) app.replaceChildren(content);
     content.replaceChildren(alertBox((err as Error).message));
   }
 }

@@ -23,7 +23,7 @@ export class DashboardController {
   @Get(':file')
   @Public()
   file(@Param('file') file: string, @Res() res: FastifyReply): void {
-    this.send(file, res);
+    this.send(file || 'index.html', res);
   }
 
   private send(name: string, res: FastifyReply): void {
