@@ -79,11 +79,12 @@ async function seed() {
     ['synonym', 'barefoot', ['barefoot shoes']],
     ['landingpage', 'ski-week', ['ski goggles']],
   ]) {
-    await fetch(`${BASE}/entities/${type}/${id}`, {
+    const saved = await fetch(`${BASE}/entities/${type}/${id}`, {
       method: 'PUT',
       headers: { authorization: AUTH, 'content-type': 'application/json' },
       body: JSON.stringify({ searchPhrases: phrases }),
     });
+    if (saved.status !== 201) throw new Error(`saving ${type}/${id} failed: ${saved.status}`);
   }
 }
 

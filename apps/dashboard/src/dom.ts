@@ -28,3 +28,16 @@ export function formatChange(current: number, previous: number | undefined): str
   const change = current / previous - 1;
   return `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)} % vs previous period`;
 }
+
+/** A rate's change against the previous period in percentage points, e.g. "-4.3 points vs previous period". */
+export function formatPointChange(current: number, previous: number | undefined): string {
+  if (previous === undefined) return '';
+  const points = (current - previous) * 100;
+  return `${points >= 0 ? '+' : ''}${points.toFixed(1)} points vs previous period`;
+}
+
+/** A term's change (count / previous_count - 1) with its sign; "new" when there was nothing before. */
+export function formatTermChange(change: number | null | undefined): string {
+  if (change === null || change === undefined) return 'new';
+  return `${change >= 0 ? '+' : ''}${formatRate(change)}`;
+}

@@ -5,7 +5,7 @@
 import './style.css';
 import { ApiError, basic, credential, getJson, request, signIn, signOut, type Stats, type Term, type TermDetail } from './api';
 import { timeChart } from './chart';
-import { el, formatChange, formatNumber, formatRate } from './dom';
+import { el, formatChange, formatNumber, formatPointChange, formatRate, formatTermChange } from './dom';
 import { PAGE_SIZE, PRESETS, apiWindow, browserZone, readFilters, writeFilters, type Filters, type View } from './filters';
 
 const app = document.getElementById('app')!;
@@ -206,10 +206,7 @@ function termsTable(f: Filters, caption: string, terms: Term[], zero: boolean, c
           el('td', {}, termLink(f, t)),
           el('td', { class: 'num' }, formatNumber(t.count)),
           ...(compare
-            ? [
-                el('td', { class: 'num' }, formatNumber(t.previous_count ?? 0)),
-                el('td', { class: 'num' }, t.change === null || t.change === undefined ? 'new' : formatRate(t.change)),
-              ]
+            ? [el('td', { class: 'num' }, formatNumber(t.previous_count ?? 0)), el('td', { class: 'num' }, formatTermChange(t.change))]
             : []),
           ...(zero ? [el('td', {}, handlersText(t))] : []),
         ),
@@ -224,19 +221,21 @@ function kpi(label: string, value: string, change: string): HTMLElement {
 
 async function overview(f: Filters): Promise<HTMLElement> {
   const window = apiWindow(f);
-  const stats = (await getJson<Stats>(`/search-stats?${window}&compare=previous`, f.instance)).body;
+  const { body: stats, updatedAt } = await getJson<Stats>(`/search-stats?${window}&compare=previous`, f.instance);
   const section = el('section', { 'aria-labelledby': 'overview-title' }, el('h2', { id: 'overview-title' }, 'Overview'));
   if (stats.totals.searches === 0) {
     section.append(el('p', { class: 'empty' }, 'No searches in this period. Choose a longer period or another instance.'));
     return section;
   }
   const { totals, previous } = stats;
+  if (updatedAt)
+    section.append(el('p', { class: 'updated' }, `Newest search counted: ${new Date(updatedAt).toLocaleString('en', { timeZone: f.tz })}`));
   section.append(
     el(
       'div',
       { class: 'kpis' },
       kpi('Searches', formatNumber(totals.searches), formatChange(totals.searches, previous?.searches)),
-      kpi('Zero-hit rate', formatRate(totals.zero_hit_rate), formatChange(totals.zero_hit_rate, previous?.zero_hit_rate)),
+      kpi('Zero-hit rate', formatRate(totals.zero_hit_rate), formatPointChange(totals.zero_hit_rate, previous?.zero_hit_rate)),
       kpi('Distinct terms', formatNumber(totals.distinct_terms), formatChange(totals.distinct_terms, previous?.distinct_terms)),
     ),
     timeChart(
