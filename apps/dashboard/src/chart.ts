@@ -4,7 +4,8 @@ import { el } from './dom';
 
 export interface ChartSeries {
   label: string;
-  values: number[];
+  /** null: no value (a gap in the line), e.g. the zero-hit rate of a bucket without searches. */
+  values: Array<number | null>;
   /** Formats a value for the legend and the data table. */
   format: (v: number) => string;
   color: string;
@@ -68,7 +69,14 @@ export function timeChart(title: string, starts: string[], series: ChartSeries[]
     el(
       'tbody',
       {},
-      ...starts.map((start, i) => el('tr', {}, el('td', {}, start), ...series.map((s) => el('td', {}, s.format(s.values[i]))))),
+      ...starts.map((start, i) =>
+        el(
+          'tr',
+          {},
+          el('td', {}, start),
+          ...series.map((s) => el('td', {}, s.values[i] === null ? 'no searches' : s.format(s.values[i]))),
+        ),
+      ),
     ),
   );
   const details = el('details', {}, el('summary', {}, 'Chart data as a table'), table);

@@ -243,7 +243,13 @@ async function overview(f: Filters): Promise<HTMLElement> {
       stats.series.map((b) => b.start),
       [
         { label: 'Searches', values: stats.series.map((b) => b.searches), format: formatNumber, color: '#1f5fa8' },
-        { label: 'Zero-hit rate', values: stats.series.map((b) => b.zero_hit_rate), format: formatRate, color: '#c0392b', right: true },
+        {
+          label: 'Zero-hit rate',
+          values: stats.series.map((b) => (b.searches === 0 ? null : b.zero_hit_rate)),
+          format: formatRate,
+          color: '#c0392b',
+          right: true,
+        },
       ],
       f.tz,
     ),
