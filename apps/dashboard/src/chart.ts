@@ -70,12 +70,7 @@ export function timeChart(title: string, starts: string[], series: ChartSeries[]
       'tbody',
       {},
       ...starts.map((start, i) =>
-        el(
-          'tr',
-          {},
-          el('td', {}, start),
-          ...series.map((s) => el('td', {}, s.values[i] === null ? 'no searches' : s.format(s.values[i]))),
-        ),
+        el('tr', {}, el('td', {}, start), ...series.map((s) => el('td', {}, s.values[i] === null ? 'no searches' : s.format(s.values[i])))),
       ),
     ),
   );
