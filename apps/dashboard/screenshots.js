@@ -5,6 +5,8 @@ const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const path = require('node:path');
 const puppeteer = require('puppeteer-core');
+// The seeded generator of the benchmarks, as `npm run build` compiles it (npm run screenshots builds first).
+const { mulberry32 } = require('../../dist/bench/generator.js');
 
 const ROOT = path.resolve(__dirname, '../..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -40,19 +42,8 @@ const TERMS = [
 ];
 const SPELLINGS = { sneakers: ['sneakers', 'Sneakers', 'sneaker s'], 'rain jacket': ['rain jacket', 'Rain Jacket', 'rainjacket'] };
 
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 async function seed() {
-  const rnd = random(7);
+  const rnd = mulberry32(7);
   const total = TERMS.reduce((s, [, w]) => s + w, 0);
   const events = [];
   for (let i = 0; i < 6000; i++) {

@@ -10,18 +10,18 @@ export const PERMISSION_KEY = 'auth:permission';
 export const CREDENTIAL_ONLY_KEY = 'auth:credential-only';
 export const PUBLIC_KEY = 'auth:public';
 
+/** Documents a route's authentication in the OpenAPI document: the three schemes, the HMAC and instance headers. */
+const ApiAuthentication = () =>
+  applyDecorators(ApiSecurity('hmac'), ApiBasicAuth('basic'), ApiBearerAuth('jwt'), ...AUTH_HEADERS.map((h) => ApiHeader(h)));
+
 /**
  * The permission a route needs, checked by the global AuthGuard; also documents the route's authentication in the
- * OpenAPI document (the three schemes, the HMAC and instance headers, and the error answers every protected route
- * can give: 401, 403, 429 and 503).
+ * OpenAPI document, with the error answers every protected route can give: 401, 403, 429 and 503.
  */
 export const RequirePermission = (permission: Permission) =>
   applyDecorators(
     SetMetadata(PERMISSION_KEY, permission),
-    ApiSecurity('hmac'),
-    ApiBasicAuth('basic'),
-    ApiBearerAuth('jwt'),
-    ...AUTH_HEADERS.map((h) => ApiHeader(h)),
+    ApiAuthentication(),
     ApiErrors(401, [403, `The credential lacks ${permission} (JWT: ${permission.replace(':', '.')})`], 429, 503),
   );
 
@@ -30,14 +30,7 @@ export const RequirePermission = (permission: Permission) =>
  * X-Service-Instance it takes the first instance the credential may use (a JWT may exclude the default).
  */
 export const RequireCredential = () =>
-  applyDecorators(
-    SetMetadata(CREDENTIAL_ONLY_KEY, true),
-    ApiSecurity('hmac'),
-    ApiBasicAuth('basic'),
-    ApiBearerAuth('jwt'),
-    ...AUTH_HEADERS.map((h) => ApiHeader(h)),
-    ApiErrors(401, 429, 503),
-  );
+  applyDecorators(SetMetadata(CREDENTIAL_ONLY_KEY, true), ApiAuthentication(), ApiErrors(401, 429, 503));
 
 /** A route reachable without credentials (health, metrics, docs). */
 export const Public = () => SetMetadata(PUBLIC_KEY, true);

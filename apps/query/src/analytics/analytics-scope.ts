@@ -21,6 +21,11 @@ export interface AnalyticsScope extends AnalyticsFilter {
   window: AnalyticsWindow;
 }
 
+/** Just the filter of criteria that carry more (the window parameters, a list's options). */
+export function filterOf({ customer, instance, language, includeBots }: AnalyticsFilter): AnalyticsFilter {
+  return { customer, instance, language, includeBots };
+}
+
 export function analyticsCriteria(auth: AuthContext, q: AnalyticsFiltersDto): AnalyticsCriteria {
   return {
     customer: auth.customer,

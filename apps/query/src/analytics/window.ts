@@ -154,9 +154,11 @@ export function defaultInterval({ from, to }: HourRange): Interval {
  * followed by the end of the last bucket, or a 400 naming `interval` beyond MAX_BUCKETS.
  */
 export function bucketBounds(w: AnalyticsWindow, interval: Interval): number[] {
-  const count = interval === 'hour' ? (w.to - w.from) / HOUR : undefined;
-  if (count !== undefined && count > MAX_BUCKETS) throw tooMany(count, interval);
-  if (interval === 'hour') return Array.from({ length: count! + 1 }, (_, i) => w.from + i * HOUR);
+  if (interval === 'hour') {
+    const count = (w.to - w.from) / HOUR;
+    if (count > MAX_BUCKETS) throw tooMany(count, interval);
+    return Array.from({ length: count + 1 }, (_, i) => w.from + i * HOUR);
+  }
   const bounds: number[] = [];
   let day = DateTime.fromMillis(w.from, { zone: w.tz }).startOf('day');
   while (day.toMillis() < w.to) {

@@ -1,5 +1,6 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '@app/config';
+import { filterOf } from '../analytics/analytics-scope';
 import { AnswerCache } from '../analytics/answer-cache';
 import {
   bucketBounds,
@@ -40,7 +41,7 @@ export class SearchStatsHandler implements IQueryHandler<SearchStatsQuery> {
     const previous = compare ? comparedWindow(window, now, this.config.retentionDays) : undefined;
     const interval = asked ?? defaultInterval(window);
     const bounds = bucketBounds(window, interval);
-    const f = { customer: c.customer, instance: c.instance, language: c.language, includeBots: c.includeBots };
+    const f = filterOf(c);
     return this.cache.get(f, ['stats', f, window, interval, compare], async () => {
       const hours = await this.repository.hours(f, { from: previous?.from ?? window.from, to: window.to });
       const distinct = await this.repository.distinctTerms(f, window, previous);

@@ -1,7 +1,7 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '@app/config';
 import { DomainError } from '@app/errors';
-import type { AnalyticsScope } from '../analytics/analytics-scope';
+import { filterOf, type AnalyticsScope } from '../analytics/analytics-scope';
 import { AnswerCache } from '../analytics/answer-cache';
 import { comparedWindow, resolveWindow } from '../analytics/window';
 import { csvAnswer, csvHeader } from './search-terms.csv';
@@ -24,9 +24,8 @@ function termsRequest(c: SearchTermsCriteria, now: number, retentionDays: number
   if (c.handled !== undefined && !c.zeroHits) throw new DomainError('invalid', 'handled is only allowed with hits=false');
   const window = resolveWindow(c.window, now, retentionDays);
   const compare = c.compare || c.sort === 'rising';
-  const { customer, instance, language, includeBots } = c;
   return {
-    scope: { customer, instance, language, includeBots, window },
+    scope: { ...filterOf(c), window },
     zeroHits: c.zeroHits,
     previous: compare ? comparedWindow(window, now, retentionDays) : undefined,
     sort: c.sort,

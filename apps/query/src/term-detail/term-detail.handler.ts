@@ -1,6 +1,7 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '@app/config';
 import { DomainError } from '@app/errors';
+import { filterOf } from '../analytics/analytics-scope';
 import { AnswerCache } from '../analytics/answer-cache';
 import { bucketBounds, defaultInterval, foldIntoBuckets, isoInZone, resolveWindow, newestIso } from '../analytics/window';
 import { TermDetailRepository } from './term-detail.repository';
@@ -21,7 +22,7 @@ export class TermDetailHandler implements IQueryHandler<TermDetailQuery> {
     const window = resolveWindow(c.window, Date.now(), this.config.retentionDays);
     const interval = asked ?? defaultInterval(window);
     const bounds = bucketBounds(window, interval);
-    const scope = { customer: c.customer, instance: c.instance, language: c.language, includeBots: c.includeBots, window };
+    const scope = { ...filterOf(c), window };
     return this.cache.get(scope, ['term', id, scope, interval], async () => {
       const hours = await this.repository.hours(scope, id);
       if (hours.length === 0) throw new DomainError('not-found', `No search of the term ${id} in the window`);

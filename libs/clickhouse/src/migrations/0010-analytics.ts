@@ -1,5 +1,5 @@
 import type { Migration } from './migration';
-import { rollupBackfill, type RollupKeys } from './rollup-backfill';
+import { rollupBackfill, selectKeys, type RollupKeys } from './rollup-backfill';
 
 /** The first 16 bytes of SHA-256 over customer, instance and phrase joined by NUL: the term id of the API, in binary. */
 export const TERM_ID_SQL = "substring(SHA256(concat(customer, '\\0', instance, '\\0', phrase)), 1, 16)";
@@ -28,9 +28,8 @@ const SPELLINGS_KEYS: RollupKeys = [
 const LAST_TS = [['last_ts', 'ts']] as const;
 
 function view(name: string, target: string, source: string, keys: RollupKeys): string {
-  const select = keys.map(([column, expression]) => (column === expression ? column : `${expression} AS ${column}`)).join(', ');
   return `CREATE MATERIALIZED VIEW IF NOT EXISTS ${name} TO ${target} AS
-    SELECT ${select}, count() AS searches, max(ts) AS last_ts FROM ${source}
+    SELECT ${selectKeys(keys)}, count() AS searches, max(ts) AS last_ts FROM ${source}
     GROUP BY ${keys.map(([column]) => column).join(', ')}`;
 }
 

@@ -16,6 +16,11 @@ export function searchTermKeys(bucket: { column: string; expression: string }): 
   ];
 }
 
+/** The SELECT list of a rollup's keys over search_events (`expression AS column`, or the column itself). */
+export function selectKeys(keys: RollupKeys): string {
+  return keys.map(([column, expression]) => (column === expression ? column : `${expression} AS ${column}`)).join(', ');
+}
+
 /**
  * Fills a rollup with exactly the events its materialised view did not count: per key, the raw count minus what
  * the rollup already holds (`searches`), where that is positive. Run after the view exists, it counts the events
@@ -37,14 +42,13 @@ export function rollupBackfill(
   maxima: ReadonlyArray<readonly [column: string, expression: string]> = [],
 ): string {
   const columns = keys.map(([column]) => column).join(', ');
-  const expressions = keys.map(([column, expression]) => (column === expression ? column : `${expression} AS ${column}`)).join(', ');
   const maxColumns = maxima.map(([column]) => `, ${column}`).join('');
   const maxValues = maxima.map(([column]) => `, backfill_${column}`).join('');
   const maxExpressions = maxima.map(([column, expression]) => `, max(${expression}) AS backfill_${column}`).join('');
   return `INSERT INTO ${target} (${columns}, searches${maxColumns})
     SELECT ${columns}, raw_searches - rolled_searches${maxValues}
     FROM (
-      SELECT ${expressions}, count() AS raw_searches${maxExpressions}
+      SELECT ${selectKeys(keys)}, count() AS raw_searches${maxExpressions}
       FROM ${source}
       GROUP BY ${columns}
     ) AS raw
