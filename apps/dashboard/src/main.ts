@@ -3,7 +3,19 @@
  * Views: sign-in, overview, top terms, zero-result terms, a term's detail; the filters live in the URL.
  */
 import './style.css';
-import { ApiError, basic, credential, getJson, request, signIn, signOut, type Stats, type Term, type TermDetail } from './api';
+import {
+  ApiError,
+  basic,
+  credential,
+  getJson,
+  request,
+  signIn,
+  signOut,
+  type Instances,
+  type Stats,
+  type Term,
+  type TermDetail,
+} from './api';
 import { timeChart } from './chart';
 import { el, formatChange, formatNumber, formatPointChange, formatRate, formatTermChange } from './dom';
 import { PAGE_SIZE, PRESETS, apiWindow, browserZone, readFilters, writeFilters, type Filters, type View } from './filters';
@@ -412,7 +424,7 @@ async function render(): Promise<void> {
   let f = readFilters();
   const content = el('div', { class: 'content', id: 'content', tabindex: '-1' }, el('p', {}, 'Loading…'));
   try {
-    if (instances.length === 0) instances = (await getJson<{ instances: string[] }>('/instances')).body.instances;
+    if (instances.length === 0) instances = (await getJson<Instances>('/instances')).body.instances;
     if (!instances.includes(f.instance)) {
       // No instance, or one this credential may not use (an old or shared link): the first it may use.
       f = { ...f, instance: instances[0] };
