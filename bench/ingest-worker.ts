@@ -28,7 +28,7 @@ async function storage(): Promise<ClickHouseService> {
 
 async function direct(): Promise<void> {
   const ch = await storage();
-  const bots = new BotDetector();
+  const rules = { retentionDays: 400, bots: new BotDetector() };
   const now = Date.now();
   const batchSize = 50_000;
   let batch: SearchEventRow[] = [];
@@ -41,15 +41,7 @@ async function direct(): Promise<void> {
     batch = [];
   };
   for (const event of searchEvents(count)) {
-    const r = validateSearchEvent(event, {
-      now,
-      retentionDays: 400,
-      bots,
-      source: 'kafka',
-      topic: 'direct',
-      partition: 0,
-      offset: offset++,
-    });
+    const r = validateSearchEvent(event, { now, source: 'kafka', topic: 'direct', partition: 0, offset: offset++ }, rules);
     if (r.ok) batch.push(r.row);
     if (batch.length === batchSize) await flush();
   }

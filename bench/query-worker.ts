@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     let batch: SearchEventRow[] = [];
     let n = 0;
     for (const e of searchEvents(count, { customer: 'demo', spanMs: 30 * DAY, end: now - 1000 })) {
-      const r = validateSearchEvent(e, { now, retentionDays: 400, bots, source: 'kafka', topic: 'load', partition: 0, offset: n++ });
+      const r = validateSearchEvent(e, { now, source: 'kafka', topic: 'load', partition: 0, offset: n++ }, { retentionDays: 400, bots });
       if (r.ok) batch.push(r.row);
       if (batch.length === 200_000) {
         await ch.insert('search_events', batch, `load:${n}`);

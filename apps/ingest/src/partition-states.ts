@@ -24,11 +24,14 @@ export class PartitionStates {
 
   constructor(private readonly open: Open) {}
 
-  async get(topic: string, partition: number, first: number): Promise<PartitionState> {
+  /** `before` settles what must be stored before the state is read from ClickHouse (the partition's batch in flight). */
+  async get(topic: string, partition: number, first: number, before?: () => Promise<void>): Promise<PartitionState> {
     const key = `${topic}:${partition}`;
     const known = await this.states.get(key)?.catch(() => undefined);
     if (known && first > known.handledThrough) return known;
-    const state = this.open(topic, partition, first).then((s) => ({ ...s, handledThrough: -1 }));
+    const state = Promise.resolve(before?.())
+      .then(() => this.open(topic, partition, first))
+      .then((s) => ({ ...s, handledThrough: -1 }));
     state.catch(() => this.states.delete(key));
     this.states.set(key, state);
     return state;

@@ -23,8 +23,6 @@ export interface RetryOptions {
   /** Checked before every attempt and while waiting: once true, no further attempt is sent. */
   abandoned(): boolean;
   onFailure(err: unknown, attempt: number, delayMs: number): void;
-  /** The first failure (e.g. pause fetching). */
-  onFirstFailure?(): void;
 }
 
 /**
@@ -37,7 +35,6 @@ export async function retryUntilDone<T>(attempt: () => Promise<T>, options: Retr
     try {
       return await attempt();
     } catch (err) {
-      if (n === 1) options.onFirstFailure?.();
       const delay = backoffMs(n);
       options.onFailure(err, n, delay);
       const until = Date.now() + delay;

@@ -46,7 +46,7 @@ describe('BotDetector', () => {
 
 describe('validateSearchEvent', () => {
   it('normalises the phrase, keeps the raw one and fills the receive time', () => {
-    const r = validateSearchEvent(good, http);
+    const r = validateSearchEvent(good, http, http);
     expect(r).toMatchObject({
       ok: true,
       row: {
@@ -64,7 +64,7 @@ describe('validateSearchEvent', () => {
   });
 
   it('stores the session id only as a hash and not the user agent', () => {
-    const r = validateSearchEvent({ ...good, sessionId: 'sess-1', userAgent: 'Googlebot/2.1' }, http);
+    const r = validateSearchEvent({ ...good, sessionId: 'sess-1', userAgent: 'Googlebot/2.1' }, http, http);
     if (!r.ok) throw new Error(r.reason);
     expect(r.row.session_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(r.row)).not.toContain('sess-1');
@@ -73,8 +73,8 @@ describe('validateSearchEvent', () => {
   });
 
   it('requires customer and instance on Kafka and keeps topic, partition and offset', () => {
-    expect(validateSearchEvent(good, kafka)).toEqual({ ok: false, reason: 'customer is required (a lower-case name)' });
-    const r = validateSearchEvent({ ...good, customer: 'shop1', instance: 'live' }, kafka);
+    expect(validateSearchEvent(good, kafka, kafka)).toEqual({ ok: false, reason: 'customer is required (a lower-case name)' });
+    const r = validateSearchEvent({ ...good, customer: 'shop1', instance: 'live' }, kafka, kafka);
     expect(r).toMatchObject({
       ok: true,
       row: { customer: 'shop1', instance: 'live', topic: 't', partition: 2, offset: 41, source: 'kafka' },
@@ -100,17 +100,20 @@ describe('validateSearchEvent', () => {
     [{ ...good, instance: 'stage' }, 'instance does not match the authenticated instance'],
     [{ ...good, hit: 3 }, 'unknown field hit'],
   ])('rejects %p with %p', (input, reason) => {
-    expect(validateSearchEvent(input, http)).toEqual({ ok: false, reason });
+    expect(validateSearchEvent(input, http, http)).toEqual({ ok: false, reason });
   });
 
   it('accepts ts as ISO-8601 and as epoch milliseconds, 500-character phrases and hits = 0', () => {
-    expect(validateSearchEvent({ ...good, ts: '2026-11-21T11:30:00.250+00:00' }, http)).toMatchObject({
+    expect(validateSearchEvent({ ...good, ts: '2026-11-21T11:30:00.250+00:00' }, http, http)).toMatchObject({
       ok: true,
       row: { ts: '2026-11-21 11:30:00.250' },
     });
-    expect(validateSearchEvent({ ...good, ts: NOW - 1000 }, http)).toMatchObject({ ok: true, row: { ts: '2026-11-21 11:59:59.000' } });
-    expect(validateSearchEvent({ ...good, ts: NOW + 4 * 60 * 1000 }, http).ok).toBe(true);
-    expect(validateSearchEvent({ ...good, phrase: 'ä'.repeat(500) }, http).ok).toBe(true);
-    expect(validateSearchEvent({ ...good, hits: 0 }, http).ok).toBe(true);
+    expect(validateSearchEvent({ ...good, ts: NOW - 1000 }, http, http)).toMatchObject({
+      ok: true,
+      row: { ts: '2026-11-21 11:59:59.000' },
+    });
+    expect(validateSearchEvent({ ...good, ts: NOW + 4 * 60 * 1000 }, http, http).ok).toBe(true);
+    expect(validateSearchEvent({ ...good, phrase: 'ä'.repeat(500) }, http, http).ok).toBe(true);
+    expect(validateSearchEvent({ ...good, hits: 0 }, http, http).ok).toBe(true);
   });
 });

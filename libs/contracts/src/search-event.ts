@@ -52,10 +52,13 @@ const FIELDS = new Set(['id', 'customer', 'instance', 'ts', 'phrase', 'language'
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
-export interface ValidationContext extends ItemOrigin {
+/** The service's rules for events, the same for every item (kept apart from the origin, which is per item). */
+export interface EventRules {
   retentionDays: number;
   bots: BotDetector;
 }
+
+export type ValidationContext = ItemOrigin & EventRules;
 
 export type Validated = { ok: true; row: SearchEventRow } | { ok: false; reason: string };
 
@@ -71,11 +74,10 @@ function parseTs(ts: unknown): number | string {
 }
 
 /** Validates and normalises one event; the reason names the field. Never throws. */
-export function validateSearchEvent(input: unknown, ctx: ValidationContext): Validated {
+export function validateSearchEvent(input: unknown, ctx: ItemOrigin, rules: EventRules): Validated {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return fail('event must be a JSON object');
   const e = input as Record<string, unknown>;
-  const unknown = Object.keys(e).filter((k) => !FIELDS.has(k));
-  if (unknown.length > 0) return fail(`unknown field ${echoedName(unknown[0])}`);
+  for (const field in e) if (!FIELDS.has(field)) return fail(`unknown field ${echoedName(field)}`);
 
   const tenant = itemTenant(e, ctx);
   if (typeof tenant === 'string') return fail(tenant);
@@ -83,7 +85,8 @@ export function validateSearchEvent(input: unknown, ctx: ValidationContext): Val
 
   if (e.id !== undefined && (typeof e.id !== 'string' || !UUID.test(e.id))) return fail('id must be a UUID');
   if (typeof e.phrase !== 'string') return fail('phrase is required (a string)');
-  if (e.phrase.length > MAX_PHRASE_LENGTH * 2 || [...e.phrase].length > MAX_PHRASE_LENGTH)
+  // Characters (code points) are counted only where UTF-16 units could exceed the limit.
+  if (e.phrase.length > MAX_PHRASE_LENGTH && (e.phrase.length > MAX_PHRASE_LENGTH * 2 || [...e.phrase].length > MAX_PHRASE_LENGTH))
     return fail(`phrase is longer than ${MAX_PHRASE_LENGTH} characters`);
   const phrase = normalisePhrase(e.phrase);
   if (phrase.length === 0) return fail('phrase is empty');
@@ -108,7 +111,7 @@ export function validateSearchEvent(input: unknown, ctx: ValidationContext): Val
     ts = parsed;
   }
   if (ts > ctx.now + MAX_FUTURE_MS) return fail('ts is more than 5 minutes in the future');
-  if (ts < ctx.now - ctx.retentionDays * 86_400_000) return fail(`ts is older than the retention of ${ctx.retentionDays} days`);
+  if (ts < ctx.now - rules.retentionDays * 86_400_000) return fail(`ts is older than the retention of ${rules.retentionDays} days`);
 
   return {
     ok: true,
@@ -121,7 +124,7 @@ export function validateSearchEvent(input: unknown, ctx: ValidationContext): Val
       raw_phrase: e.phrase,
       language: e.language.toLowerCase(),
       hits: e.hits,
-      bot: ctx.bots.isBot(e.bot, e.userAgent),
+      bot: rules.bots.isBot(e.bot, e.userAgent),
       session_hash: typeof e.sessionId === 'string' ? createHash('sha256').update(`${customer}:${e.sessionId}`).digest('hex') : '',
       source: ctx.source,
       topic: ctx.topic ?? '',

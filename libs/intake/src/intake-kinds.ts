@@ -60,13 +60,14 @@ export class IntakeKinds {
 
   constructor(config: AppConfig) {
     const bots = new BotDetector();
+    const rules = { retentionDays: config.retentionDays, bots };
     this.events = {
       table: 'search_events',
       kind: 'search-event',
       tokenSuffix: 'events',
       topic: config.kafka.topicSearchEvents,
       notifiesRejected: true,
-      validate: (value, origin) => validateSearchEvent(value, { ...origin, retentionDays: config.retentionDays, bots }),
+      validate: (value, origin) => validateSearchEvent(value, origin, rules),
       // The id and time fixed here, and the bot verdict instead of the user agent (which is not passed on), so the
       // ingest app builds the same row. Keyed by session (or event id): one busy shop spreads over all partitions.
       // The item passed validation, so it is a SearchEvent (DESIGN.md section 5): the message is one too.
