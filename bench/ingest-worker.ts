@@ -12,7 +12,6 @@ import { loadConfig } from '@app/config';
 import { BotDetector, validateSearchEvent, type SearchEventRow } from '@app/contracts';
 import { IngestAppModule } from '../apps/ingest/src/ingest-app.module';
 import { searchEvents } from './generator';
-import { quantile } from './proc';
 
 const mode = process.argv[2];
 const env = process.env;
@@ -89,8 +88,7 @@ async function freshness(): Promise<void> {
   const app = await NestFactory.createApplicationContext(IngestAppModule.forRoot(config), { logger: ['error', 'warn'] });
   const ch = app.get(ClickHouseService);
   process.stdout.write('READY\n');
-  const latencies: number[] = [];
-  const seen = new Set<string>();
+  const probes: Record<string, number> = {};
   let stop = false;
   process.stdin.on('data', () => (stop = true));
   while (!stop) {
@@ -99,15 +97,10 @@ async function freshness(): Promise<void> {
        WHERE customer = 'probe' AND ts > now64(3) - INTERVAL 60 SECOND`,
     );
     const at = Date.now();
-    for (const r of rows) {
-      if (seen.has(r.phrase)) continue;
-      seen.add(r.phrase);
-      latencies.push(at - Number(r.t));
-    }
+    for (const r of rows) probes[r.phrase] ??= at - Number(r.t);
     await new Promise((r) => setTimeout(r, 20));
   }
-  latencies.sort((a, b) => a - b);
-  result({ probes: latencies.length, p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), max: latencies[latencies.length - 1] });
+  result({ probes });
   await app.close();
   process.exit(0);
 }
