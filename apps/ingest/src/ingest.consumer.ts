@@ -12,7 +12,8 @@ import { PartitionLedger } from './partition-ledger';
 import { PartitionStates, type PartitionState } from './partition-states';
 import { DEDUP_WINDOW, RecentEventIds } from './recent-event-ids';
 import { afterBoth, settled } from './pipeline';
-import { isRebalance, retryUntilDone, settledWithHeartbeats } from './retry-policy';
+import { barrierAssigner, installRejoinBarrier } from './rejoin-barrier';
+import { BatchAbandonedError, isRebalance, retryUntilDone, settledWithHeartbeats } from './retry-policy';
 
 /**
  * Rows per insert at most (batches of several partitions share one). The embedded engine's memory grows with the
@@ -20,9 +21,6 @@ import { isRebalance, retryUntilDone, settledWithHeartbeats } from './retry-poli
  * little (41,700 vs 49,600 events/s).
  */
 const INSERT_MAX_ROWS = 25_000;
-
-/** How long before kafkajs' next heartbeat is due a batch still goes back to it with its insert running. */
-const HEARTBEAT_MARGIN_MS = 250;
 
 /**
  * The ingest app's Kafka consumer, for search events and catalogue documents. The exactly-once rule, per
@@ -33,12 +31,12 @@ const HEARTBEAT_MARGIN_MS = 250;
  *   2. insert the rest, invalid ones as rejected rows, with the token topic:partition:first-last (retried with
  *      capped backoff while storage fails, nothing committed);
  *   3. only then commit, in offset order.
- * Pipelined: a batch of a partition with more messages waiting goes back to kafkajs once its insert is under way
- * (and the partition's batch before it is stored and committed), so the next fetch and validation run while it is
- * inserted; at most one batch per partition is in flight beyond what kafkajs waits for (see handBack()).
- * A rebalance (any failed heartbeat) abandons the batches in flight: no insert attempt starts after it, and kafkajs
- * rejoins only once every attempt in flight has settled, so nothing lands after a partition's next owner read what
- * is stored.
+ * Pipelined: a batch goes back to kafkajs once its insert is under way and the partition's batch before it is
+ * stored and committed, so the next fetch and validation run while it is inserted; at most one batch per partition
+ * is in flight beyond what kafkajs waits for.
+ * kafkajs joins or leaves the group only once nothing of this process is in flight (barrierAssigner, beforeRejoin):
+ * a rebalance abandons the batches in flight (no insert attempt starts after it) and the attempts under way settle
+ * first, so nothing lands after a partition's next owner read what is stored.
  */
 @Injectable()
 export class IngestConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -61,9 +59,11 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   assigned: Record<string, number[]> = {};
   /** Per partition, the insert and commit of its batch that went back to kafkajs before they were done. */
   private readonly inFlight = new Map<string, Promise<void>>();
-  /** When kafkajs last sent a heartbeat that went through, and its interval (see handBack()). */
-  private lastHeartbeatAt = 0;
-  private heartbeatInterval = 3000;
+  /**
+   * Set when a batch handed back failed: kafkajs has fetched past it, so every batch is refused as a rebalance until
+   * the consumer rejoined (and fetches from the committed offsets again).
+   */
+  private mustRejoin = false;
 
   constructor(
     private readonly config: AppConfig,
@@ -112,6 +112,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async start(): Promise<void> {
+    installRejoinBarrier();
     const sessionTimeout = this.config.kafka.sessionTimeoutMs;
     const consumer = this.kafka.kafka.consumer({
       groupId: this.config.kafka.groupId,
@@ -119,7 +120,8 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       // Longer than one attempt of an insert can take (two statements of at most 30 s on a server): a member that
       // rejoins only once its attempt settled is not dropped from the rebalance meanwhile.
       rebalanceTimeout: 90_000,
-      heartbeatInterval: (this.heartbeatInterval = Math.min(3000, Math.floor(sessionTimeout / 3))),
+      heartbeatInterval: Math.min(3000, Math.floor(sessionTimeout / 3)),
+      partitionAssigners: [barrierAssigner(() => this.beforeRejoin())],
       // Batches are formed by size or time at the fetch: up to 1 MB per partition and 8 MB per fetch, or whatever
       // arrived within 200 ms; concurrent batches then share one insert (20 ms linger). The byte caps bound memory.
       maxBytesPerPartition: 1024 * 1024,
@@ -128,10 +130,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       maxWaitTimeInMs: 200,
     });
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => this.joined(consumer, payload.memberAssignment));
-    consumer.on(consumer.events.HEARTBEAT, () => {
-      this.abandoning = false;
-      this.lastHeartbeatAt = Date.now();
-    });
+    consumer.on(consumer.events.HEARTBEAT, () => (this.abandoning = false));
     // kafkajs' offsetLag is what remains after the batch: when a batch starts, the batch itself waits too (so one
     // stuck on storage still shows); when it ends, only the remainder does.
     consumer.on(consumer.events.START_BATCH_PROCESS, ({ payload }) =>
@@ -160,6 +159,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   /** Every join starts clean: no pause survives it (kafkajs keeps pauses across rejoins) and ledgers are re-read. */
   private joined(consumer: Consumer, assignment: Record<string, number[]>): void {
     this.abandoning = false;
+    this.mustRejoin = false;
     this.partitions.clear();
     consumer.resume([...this.topics.keys()].map((topic) => ({ topic })));
     this.assigned = {};
@@ -180,8 +180,6 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
 
   private async restart(crashed: Consumer): Promise<void> {
     if (this.stopping || this.consumer !== crashed) return;
-    this.abandoning = true;
-    await this.settleInFlight();
     await crashed.disconnect().catch(() => undefined);
     this.assigned = {};
     try {
@@ -218,7 +216,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       abandon: () => (this.abandoning = true),
     };
     try {
-      await payload.heartbeat();
+      if (this.mustRejoin) throw new BatchAbandonedError();
       // A state read again from ClickHouse (after a failure, or offsets fetched again) must see the batch before.
       const state = await this.partitions.get(topic, partition, first, () => settled(earlier));
 
@@ -234,41 +232,40 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
 
       // 3. Commit once this insert and the partition's batch before are done. A crash before it re-delivers the batch
       // and the ledger finds the rows stored; a failed commit loses nothing for the same reason.
-      const done = afterBoth(earlier, insert, () => this.commit(payload, topic, partition, last));
+      // Any failure reaches kafkajs as a rebalance, so it rejoins and fetches from the committed offset again (a
+      // batch handed back has its offset resolved already).
+      const done = afterBoth(earlier, insert, () => this.commit(payload, topic, partition, last)).catch((err: unknown) => {
+        throw isRebalance(err) ? err : new BatchAbandonedError();
+      });
       this.inFlight.set(key, done);
       void done.then(
         () => this.inFlight.get(key) === done && this.inFlight.delete(key),
         () => {
           if (this.inFlight.get(key) === done) this.inFlight.delete(key);
           this.partitions.drop(topic, partition);
+          this.mustRejoin = true;
         },
       );
-      payload.resolveOffset(messages[messages.length - 1].offset);
-      // Keeping the membership alive while an insert is retried; an error of the batch before is thrown here.
-      await settledWithHeartbeats(this.handBack(payload, last) ? (earlier ?? Promise.resolve()) : done, ownership);
+      // Handed back once the batch before is done (kept alive by heartbeats while it is retried, and its error is
+      // thrown here); while stopping, only once this one is done.
+      const handBack = !this.stopping && payload.isRunning();
+      if (handBack) payload.resolveOffset(messages[messages.length - 1].offset);
+      await settledWithHeartbeats(handBack ? (earlier ?? Promise.resolve()) : done, ownership);
+      if (!handBack) payload.resolveOffset(messages[messages.length - 1].offset);
     } catch (err) {
-      // kafkajs rejoins after this: nothing of this process may land afterwards.
-      this.abandoning ||= isRebalance(err);
-      await this.settleInFlight();
-      throw err;
+      // Past a failed batch, only a rejoin makes kafkajs fetch from the committed offsets again.
+      throw this.mustRejoin && !isRebalance(err) ? new BatchAbandonedError() : err;
     }
   }
 
   /**
-   * Whether a batch may go back to kafkajs while its insert runs. kafkajs must not learn of a rebalance (and rejoin)
-   * before that insert settled; it learns of one only from a heartbeat, and it sends one only
-   *   - right after a batch returned, when the interval has passed since the last heartbeat that went through: so
-   *     the last one must be recent (the handler sends one when due);
-   *   - after a fetch that found nothing: so the partition must have more messages waiting, which the next fetch
-   *     then returns (and the next batch of the partition waits for this one under heartbeats of its own).
+   * Awaited by kafkajs before it joins or leaves the group: what is in flight settles first (no further attempt of a
+   * retried insert starts), so nothing of it lands after the partitions' next owners read what is stored.
    */
-  private handBack(payload: EachBatchPayload, last: number): boolean {
-    return (
-      payload.isRunning() &&
-      !this.stopping &&
-      Number(payload.batch.highWatermark) > last + 1 &&
-      Date.now() < this.lastHeartbeatAt + this.heartbeatInterval - HEARTBEAT_MARGIN_MS
-    );
+  private async beforeRejoin(): Promise<void> {
+    if (this.inFlight.size === 0) return;
+    this.abandoning = true;
+    await this.settleInFlight();
   }
 
   /** Commits the offset after `last`; a rebalance error is thrown (so kafkajs rejoins), any other one logged. */

@@ -1,14 +1,16 @@
+/** DateTime64(3, 'UTC') text for JSONEachRow rows (a bare number would be read as seconds). */
+export function chDateTime(ms: number = Date.now()): string {
+  const iso = new Date(ms).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 23)}`;
+}
+
 let lastMs = NaN;
 let lastText = '';
 
-/**
- * DateTime64(3, 'UTC') text for JSONEachRow rows (a bare number would be read as seconds). The last answer is kept:
- * a batch asks for its one receive time once per row.
- */
-export function chDateTime(ms: number = Date.now()): string {
+/** chDateTime of a time asked for again and again (a batch's one receive time, once per row): the last one is kept. */
+export function chDateTimeOften(ms: number): string {
   if (ms !== lastMs) {
-    const iso = new Date(ms).toISOString();
-    lastText = `${iso.slice(0, 10)} ${iso.slice(11, 23)}`;
+    lastText = chDateTime(ms);
     lastMs = ms;
   }
   return lastText;

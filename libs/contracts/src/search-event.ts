@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { BotDetector } from './bot-detector';
-import { chDateTime } from './ch-time';
+import { chDateTime, chDateTimeOften } from './ch-time';
 import type { EventSource, ItemOrigin } from './item-origin';
 import { itemTenant } from './item-tenant';
 import { LANGUAGE_PATTERN } from './names';
@@ -77,7 +77,7 @@ function parseTs(ts: unknown): number | string {
 export function validateSearchEvent(input: unknown, ctx: ItemOrigin, rules: EventRules): Validated {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return fail('event must be a JSON object');
   const e = input as Record<string, unknown>;
-  for (const field in e) if (!FIELDS.has(field)) return fail(`unknown field ${echoedName(field)}`);
+  for (const field of Object.keys(e)) if (!FIELDS.has(field)) return fail(`unknown field ${echoedName(field)}`);
 
   const tenant = itemTenant(e, ctx);
   if (typeof tenant === 'string') return fail(tenant);
@@ -130,7 +130,7 @@ export function validateSearchEvent(input: unknown, ctx: ItemOrigin, rules: Even
       topic: ctx.topic ?? '',
       partition: ctx.partition ?? -1,
       offset: ctx.offset ?? -1,
-      received_at: chDateTime(ctx.now),
+      received_at: chDateTimeOften(ctx.now),
     },
   };
 }

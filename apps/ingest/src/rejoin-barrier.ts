@@ -1,0 +1,42 @@
+import { PartitionAssigners, type PartitionAssigner } from 'kafkajs';
+
+/** Where an assigner made by barrierAssigner() carries its barrier. */
+const BARRIER = Symbol.for('search-analytics.ingest.rejoin-barrier');
+
+type Barrier = () => Promise<void>;
+interface WithAssigners {
+  assigners?: Array<{ [BARRIER]?: Barrier }>;
+}
+type GroupMethod = (this: WithAssigners, ...args: unknown[]) => Promise<unknown>;
+
+/**
+ * kafkajs' round-robin assigner, carrying a barrier that kafkajs awaits before its consumer joins or leaves the group
+ * (see installRejoinBarrier). The assigner is how a barrier reaches kafkajs' ConsumerGroup of exactly this consumer.
+ */
+export function barrierAssigner(barrier: Barrier): PartitionAssigner {
+  return (config) => Object.assign(PartitionAssigners.roundRobin(config), { [BARRIER]: barrier });
+}
+
+/** `method` preceded by the barriers of the group's assigners. */
+export function afterBarriers(method: GroupMethod): GroupMethod {
+  return async function (this: WithAssigners, ...args: unknown[]) {
+    for (const assigner of this.assigners ?? []) await assigner[BARRIER]?.();
+    return method.apply(this, args);
+  };
+}
+
+let installed = false;
+
+/**
+ * Makes kafkajs (2.2.x, pinned by package-lock.json) await the barriers before every join (the first one, and every
+ * rejoin after a rebalance, a lost membership or a moved partition leader, whichever of its loops noticed it) and
+ * before leaving the group (disconnect, crash). kafkajs has no hook for this; its ConsumerGroup is patched once, and
+ * only consumers created with barrierAssigner() are affected.
+ */
+export function installRejoinBarrier(): void {
+  if (installed) return;
+  installed = true;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- kafkajs' internal class, not in its typings
+  const ConsumerGroup = require('kafkajs/src/consumer/consumerGroup') as { prototype: Record<'joinAndSync' | 'leave', GroupMethod> };
+  for (const name of ['joinAndSync', 'leave'] as const) ConsumerGroup.prototype[name] = afterBarriers(ConsumerGroup.prototype[name]);
+}
