@@ -18,8 +18,20 @@ export function hourRangeSql(r: HourRange, name: string, params: QueryParams): s
 }
 
 /**
- * `phrase, searches, <tag> AS cur` of every search-term rollup row of the window: whole UTC days from the daily
- * rollup, the edge hours from the hourly one (windowParts); `zeroHits` selects one kind of search, both when absent.
+ * The rollups of phrase counts a filter reads: without a language filter those without the language dimension
+ * (0011, a phrase has one row per hour or day instead of one per language), else those with it.
+ */
+function termTables(ch: ClickHouseService, f: AnalyticsFilter): { hourly: string; daily: string } {
+  return f.language
+    ? { hourly: ch.table('search_terms_hourly'), daily: ch.table('search_terms_daily') }
+    : { hourly: ch.table('search_phrases_hourly'), daily: ch.table('search_phrases_daily') };
+}
+
+/**
+ * `phrase, searches, <tag> AS cur` of every phrase rollup row of the window, `searches` signed (Int64): whole UTC
+ * days from the daily rollup, plus and minus hours from the hourly one (windowParts), so a phrase's sum is its
+ * count in the window and may be 0 (a phrase searched only in subtracted hours); `zeroHits` selects one kind of
+ * search, both when absent.
  */
 export function termRowsSql(
   ch: ClickHouseService,
@@ -29,16 +41,23 @@ export function termRowsSql(
   params: QueryParams,
   zeroHits?: boolean,
 ): string {
-  const { days, hours } = windowParts(window);
+  const { days, hours, minus } = windowParts(window, Date.now());
+  const tables = termTables(ch, f);
   const kind = zeroHits === undefined ? '' : `AND zero_hits = ${zeroHits ? 1 : 0}`;
   const where = `${filterSql(f, params)} ${kind}`;
-  const inHours = hours.map((h, i) => hourRangeSql(h, `w${tag}_h${i}`, params)).join(' OR ');
-  const hourly = `SELECT phrase, searches, ${tag} AS cur FROM ${ch.table('search_terms_hourly')} WHERE ${where} AND (${inHours})`;
-  if (!days) return hourly;
-  Object.assign(params, { [`w${tag}_day_from`]: days.from, [`w${tag}_day_to`]: days.to });
-  return `${hourly} UNION ALL
-    SELECT phrase, searches, ${tag} AS cur FROM ${ch.table('search_terms_daily')}
-    WHERE ${where} AND day >= {w${tag}_day_from:Date} AND day < {w${tag}_day_to:Date}`;
+  const hourly = (ranges: HourRange[], sign: '' | '-', name: string) =>
+    `SELECT phrase, ${sign}toInt64(searches) AS signed, ${tag} AS cur FROM ${tables.hourly}
+     WHERE ${where} AND (${ranges.map((h, i) => hourRangeSql(h, `w${tag}_${name}${i}`, params)).join(' OR ')})`;
+  const parts: string[] = [];
+  if (hours.length > 0) parts.push(hourly(hours, '', 'h'));
+  if (minus.length > 0) parts.push(hourly(minus, '-', 'm'));
+  if (days) {
+    Object.assign(params, { [`w${tag}_day_from`]: days.from, [`w${tag}_day_to`]: days.to });
+    parts.push(`SELECT phrase, toInt64(searches) AS signed, ${tag} AS cur FROM ${tables.daily}
+      WHERE ${where} AND day >= {w${tag}_day_from:Date} AND day < {w${tag}_day_to:Date}`);
+  }
+  // A window always has at least one hour, so at least one part.
+  return parts.join(' UNION ALL ');
 }
 
 /**

@@ -43,8 +43,11 @@ export class SearchStatsRepository {
     const sources = [termRowsSql(this.ch, f, window, 1, params)];
     if (previous) sources.push(termRowsSql(this.ch, f, previous, 0, params));
     // Counting the groups of a GROUP BY measured twice as fast as uniqExact(phrase) on the 10M-event benchmark data.
+    // A phrase whose signed rows sum to 0 was searched only in subtracted hours, outside the window.
     const rows = await this.ch.query<{ cur: number; n: string | number }>(
-      `SELECT cur, count() AS n FROM (SELECT phrase, cur FROM (${sources.join(' UNION ALL ')}) GROUP BY phrase, cur) GROUP BY cur`,
+      `SELECT cur, count() AS n FROM (
+         SELECT phrase, cur FROM (${sources.join(' UNION ALL ')}) GROUP BY phrase, cur HAVING sum(signed) > 0
+       ) GROUP BY cur`,
       params,
     );
     const count = (cur: number) => Number(rows.find((r) => Number(r.cur) === cur)?.n ?? 0);
