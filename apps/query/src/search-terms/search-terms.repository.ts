@@ -101,8 +101,9 @@ export class SearchTermsRepository {
 
   private termsSql(r: TermsRequest, params: QueryParams): string {
     const { scope } = r;
-    const sources = [termRowsSql(this.ch, scope, scope.window, 1, params, r.zeroHits)];
-    if (r.previous) sources.push(termRowsSql(this.ch, scope, r.previous, 0, params, r.zeroHits));
+    const options = { zeroHits: r.zeroHits, now: Date.now() };
+    const sources = [termRowsSql(this.ch, scope, scope.window, 1, params, options).sql];
+    if (r.previous) sources.push(termRowsSql(this.ch, scope, r.previous, 0, params, options).sql);
     const handled = r.handled === undefined ? '' : `WHERE ${r.handled ? 'notEmpty' : 'empty'}(handlers)`;
     const order = r.sort === 'rising' ? 'toInt64(count) - toInt64(previous_count) DESC, phrase ASC' : 'count DESC, phrase ASC';
     return `SELECT phrase, count, previous_count ${r.zeroHits ? ', handlers' : ''}, count() OVER () AS total
