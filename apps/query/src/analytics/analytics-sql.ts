@@ -19,12 +19,12 @@ export function hourRangeSql(r: HourRange, name: string, params: QueryParams): s
 
 /**
  * The rollups of phrase counts a filter reads: without a language filter those without the language dimension
- * (0011, a phrase has one row per hour or day instead of one per language, and a 128-bit hash), else those with it.
+ * (0011, a phrase has one row per hour or day instead of one per language), else those with it.
  */
-function termTables(ch: ClickHouseService, f: AnalyticsFilter): { hourly: string; daily: string; hash?: string } {
+function termTables(ch: ClickHouseService, f: AnalyticsFilter): { hourly: string; daily: string } {
   return f.language
     ? { hourly: ch.table('search_terms_hourly'), daily: ch.table('search_terms_daily') }
-    : { hourly: ch.table('search_phrases_hourly'), daily: ch.table('search_phrases_daily'), hash: 'phrase_hash' };
+    : { hourly: ch.table('search_phrases_hourly'), daily: ch.table('search_phrases_daily') };
 }
 
 export interface TermRowsOptions {
@@ -33,17 +33,17 @@ export interface TermRowsOptions {
   /** The time of the request: weighs how the window's edge days are read (windowParts), never what is counted. */
   now: number;
   /**
-   * `phrase` (default): rows name the phrase; `distinct`: rows carry `term_key` instead, a key with one value per
-   * phrase (the 128-bit phrase hash where the rollup has it, else the phrase), for counting distinct phrases.
+   * false: never subtract hours (edge days as their hours inside the window), so that every phrase of the rows was
+   * searched in the window, for a caller that counts phrases without summing; default true.
    */
-  key?: 'phrase' | 'distinct';
+  subtract?: boolean;
 }
 
 /**
- * `phrase, signed, <tag> AS cur` of every phrase rollup row of the window (`term_key` for phrase with key
- * `distinct`), `signed` the row's searches as Int64: whole UTC days from the daily rollup, plus and minus hours from
- * the hourly one (windowParts). A phrase's sum is its count in the window; when `subtracts`, that sum may be 0 (a
- * phrase searched only in subtracted hours), so a caller that counts phrases must keep those with a positive sum.
+ * `phrase, signed, <tag> AS cur` of every phrase rollup row of the window, `signed` the row's searches as Int64:
+ * whole UTC days from the daily rollup, plus and minus hours from the hourly one (windowParts). A phrase's sum is
+ * its count in the window; when `subtracts`, that sum may be 0 (a phrase searched only in subtracted hours), so a
+ * caller that counts phrases must keep those with a positive sum.
  */
 export function termRowsSql(
   ch: ClickHouseService,
@@ -53,20 +53,19 @@ export function termRowsSql(
   params: QueryParams,
   options: TermRowsOptions,
 ): { sql: string; subtracts: boolean } {
-  const { days, hours, minus } = windowParts(window, options.now);
+  const { days, hours, minus } = windowParts(window, options.now, options.subtract ?? true);
   const tables = termTables(ch, f);
-  const key = options.key === 'distinct' ? `${tables.hash ?? 'phrase'} AS term_key` : 'phrase';
   const kind = options.zeroHits === undefined ? '' : `AND zero_hits = ${options.zeroHits ? 1 : 0}`;
   const where = `${filterSql(f, params)} ${kind}`;
   const hourly = (ranges: HourRange[], sign: '' | '-', name: string) =>
-    `SELECT ${key}, ${sign}toInt64(searches) AS signed, ${tag} AS cur FROM ${tables.hourly}
+    `SELECT phrase, ${sign}toInt64(searches) AS signed, ${tag} AS cur FROM ${tables.hourly}
      WHERE ${where} AND (${ranges.map((h, i) => hourRangeSql(h, `w${tag}_${name}${i}`, params)).join(' OR ')})`;
   const parts: string[] = [];
   if (hours.length > 0) parts.push(hourly(hours, '', 'h'));
   if (minus.length > 0) parts.push(hourly(minus, '-', 'm'));
   if (days) {
     Object.assign(params, { [`w${tag}_day_from`]: days.from, [`w${tag}_day_to`]: days.to });
-    parts.push(`SELECT ${key}, toInt64(searches) AS signed, ${tag} AS cur FROM ${tables.daily}
+    parts.push(`SELECT phrase, toInt64(searches) AS signed, ${tag} AS cur FROM ${tables.daily}
       WHERE ${where} AND day >= {w${tag}_day_from:Date} AND day < {w${tag}_day_to:Date}`);
   }
   // A window always has at least one hour, so at least one part.

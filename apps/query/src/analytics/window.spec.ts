@@ -70,8 +70,13 @@ describe('sinceWindow and windowParts', () => {
         }
       }
       for (const w of windows) {
-        for (const clock of [now, Infinity]) {
-          const parts = windowParts(w, clock);
+        for (const [clock, subtract] of [
+          [now, true],
+          [Infinity, true],
+          [now, false],
+        ] as const) {
+          const parts = windowParts(w, clock, subtract);
+          if (!subtract) expect(parts.minus).toEqual([]);
           const expected = new Map<number, number>();
           for (let h = w.from; h < w.to; h += HOUR) expected.set(h, 1);
           expect(counted(parts)).toEqual(expected);

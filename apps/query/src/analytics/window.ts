@@ -63,8 +63,11 @@ function partialDayCost(inside: HourRange, outside: HourRange[], now: number): {
   return { hourly, subtracted: Math.pow(hourly + out, 0.72) + out };
 }
 
-/** `now` (ms) only weighs the choice (hours after it hold no events); the parts are exact for any value. */
-export function windowParts({ from, to }: HourRange, now: number = Infinity): WindowParts {
+/**
+ * `now` (ms) only weighs the choice (hours after it hold no events); the parts are exact for any value. With
+ * `subtract` false, edge days are always read as their hours inside the window (no `minus`).
+ */
+export function windowParts({ from, to }: HourRange, now: number = Infinity, subtract = true): WindowParts {
   const firstDay = Math.floor(from / DAY) * DAY;
   const endDay = Math.ceil(to / DAY) * DAY;
   const hours: HourRange[] = [];
@@ -73,7 +76,7 @@ export function windowParts({ from, to }: HourRange, now: number = Infinity): Wi
   let dayTo = endDay;
   const choose = (inside: HourRange, outside: HourRange[]): boolean => {
     const cost = partialDayCost(inside, outside, now);
-    if (cost.subtracted < cost.hourly) {
+    if (subtract && cost.subtracted < cost.hourly) {
       minus.push(...outside.filter((r) => r.to > r.from));
       return true;
     }

@@ -40,17 +40,15 @@ export class SearchStatsRepository {
   /** Distinct normalised phrases searched in the window and, when given, in the one before, from the term rollups. */
   async distinctTerms(f: AnalyticsFilter, window: HourRange, previous?: HourRange): Promise<{ current: number; previous: number }> {
     const params: QueryParams = {};
-    const options = { now: Date.now(), key: 'distinct' as const };
-    const sources = [termRowsSql(this.ch, f, window, 1, params, options)];
-    if (previous) sources.push(termRowsSql(this.ch, f, previous, 0, params, options));
-    // Counting the groups of a GROUP BY measured twice as fast as uniqExact(phrase) on the 10M-event benchmark data,
-    // and grouping by the 128-bit phrase hash a third faster than by the phrase. Only where hours are subtracted can a
-    // phrase's rows sum to 0 (searched only in those hours, outside the window); the sum is computed only then.
-    const positive = sources.some((s) => s.subtracts) ? 'HAVING sum(signed) > 0' : '';
+    // No subtracted hours: every phrase of the rows was searched in the window, so counting the groups needs no
+    // sum (summing signed rows to drop phrases of subtracted hours measured a fifth slower at 30 days). Counting the
+    // groups of a GROUP BY measured twice as fast as uniqExact(phrase) on the 10M-event benchmark data; grouping by
+    // a 128-bit phrase hash instead of the phrase measured slower (16 incompressible bytes a row).
+    const options = { now: Date.now(), subtract: false };
+    const sources = [termRowsSql(this.ch, f, window, 1, params, options).sql];
+    if (previous) sources.push(termRowsSql(this.ch, f, previous, 0, params, options).sql);
     const rows = await this.ch.query<{ cur: number; n: string | number }>(
-      `SELECT cur, count() AS n FROM (
-         SELECT term_key, cur FROM (${sources.map((s) => s.sql).join(' UNION ALL ')}) GROUP BY term_key, cur ${positive}
-       ) GROUP BY cur`,
+      `SELECT cur, count() AS n FROM (SELECT phrase, cur FROM (${sources.join(' UNION ALL ')}) GROUP BY phrase, cur) GROUP BY cur`,
       params,
     );
     const count = (cur: number) => Number(rows.find((r) => Number(r.cur) === cur)?.n ?? 0);

@@ -1,13 +1,7 @@
 import type { Migration } from './migration';
 import { rollupBackfill, selectKeys, type RollupKeys } from './rollup-backfill';
 
-/** A 128-bit hash of the phrase: distinct phrases are counted by grouping on it, cheaper than on the string. */
-export const PHRASE_HASH_SQL = 'reinterpretAsUInt128(sipHash128(phrase))';
-
-/**
- * The keys of the phrase rollups: the search-term rollups' keys without the language, and the phrase's hash (a
- * function of the phrase, so it splits no group; kept as a key here so that the view and the backfill write it).
- */
+/** The keys of the phrase rollups: the search-term rollups' keys without the language. */
 function phraseKeys(bucket: { column: string; expression: string }): RollupKeys {
   return [
     ['customer', 'customer'],
@@ -16,7 +10,6 @@ function phraseKeys(bucket: { column: string; expression: string }): RollupKeys 
     ['bot', 'bot'],
     [bucket.column, bucket.expression],
     ['phrase', 'phrase'],
-    ['phrase_hash', PHRASE_HASH_SQL],
   ];
 }
 
@@ -31,7 +24,6 @@ function table(name: string, bucket: 'hour' | 'day', retentionDays: number): str
       bot Bool,
       ${bucket === 'hour' ? "hour DateTime('UTC')" : 'day Date'},
       phrase String,
-      phrase_hash UInt128,
       searches UInt64
     ) ENGINE = SummingMergeTree(searches)
     PARTITION BY toYYYYMM(${bucket})
@@ -50,9 +42,7 @@ function view(name: string, target: string, source: string, keys: RollupKeys): s
  * Hourly and daily rollups of phrases without the language (issue 16): a request without a language filter (the
  * common one) reads these instead of search_terms_hourly/daily, whose rows a phrase has once per language. A day of
  * the benchmark's long-tailed log has 163k hourly rows per language and 97k without (the daily ones 73k and 46k).
- * The bot dimension stays: includeBotTraffic=false (the default) reads bot = 0 as a key range. `phrase_hash` is not
- * in the sorting key (it follows from the phrase; SummingMergeTree keeps any of its equal values); GET /search-stats
- * counts distinct terms by it (a collision of two of a window's phrases, at 128 bits, is not a practical concern).
+ * The bot dimension stays: includeBotTraffic=false (the default) reads bot = 0 as a key range.
  */
 export const phraseRollupsMigration: Migration = {
   id: '0011-phrase-rollups',
