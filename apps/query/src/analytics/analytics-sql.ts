@@ -57,12 +57,15 @@ export function termRowsSql(
   const tables = termTables(ch, f);
   const kind = options.zeroHits === undefined ? '' : `AND zero_hits = ${options.zeroHits ? 1 : 0}`;
   const where = `${filterSql(f, params)} ${kind}`;
-  const hourly = (ranges: HourRange[], sign: '' | '-', name: string) =>
-    `SELECT phrase, ${sign}toInt64(searches) AS signed, ${tag} AS cur FROM ${tables.hourly}
-     WHERE ${where} AND (${ranges.map((h, i) => hourRangeSql(h, `w${tag}_${name}${i}`, params)).join(' OR ')})`;
+  // One read of the hourly rollup for the hours added and those subtracted (each source of rows costs ~2 ms).
+  const inHours = (ranges: HourRange[], name: string) => ranges.map((h, i) => hourRangeSql(h, `w${tag}_${name}${i}`, params)).join(' OR ');
   const parts: string[] = [];
-  if (hours.length > 0) parts.push(hourly(hours, '', 'h'));
-  if (minus.length > 0) parts.push(hourly(minus, '-', 'm'));
+  if (hours.length > 0 || minus.length > 0) {
+    const subtracted = minus.length > 0 ? inHours(minus, 'm') : undefined;
+    const signed = subtracted ? `if(${subtracted}, -toInt64(searches), toInt64(searches))` : 'toInt64(searches)';
+    const read = [hours.length > 0 ? inHours(hours, 'h') : undefined, subtracted].filter(Boolean).join(' OR ');
+    parts.push(`SELECT phrase, ${signed} AS signed, ${tag} AS cur FROM ${tables.hourly} WHERE ${where} AND (${read})`);
+  }
   if (days) {
     Object.assign(params, { [`w${tag}_day_from`]: days.from, [`w${tag}_day_to`]: days.to });
     parts.push(`SELECT phrase, toInt64(searches) AS signed, ${tag} AS cur FROM ${tables.daily}
