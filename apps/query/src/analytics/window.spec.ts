@@ -33,14 +33,20 @@ describe('sinceWindow and windowParts', () => {
     });
   });
 
-  it('subtracts the few hours of a mostly covered first day instead of reading its many hours', () => {
+  it('never subtracts hours before the window (they may have left the rollups by TTL), even of a mostly covered first day', () => {
     const late = at('2026-11-22T02:30:00Z');
     const parts = windowParts(sinceWindow(late, 1), late);
     expect(parts).toEqual({
-      days: { from: '2026-11-21', to: '2026-11-22' },
-      hours: [{ from: at('2026-11-22T00:00:00Z'), to: at('2026-11-22T03:00:00Z') }],
-      minus: [{ from: at('2026-11-21T00:00:00Z'), to: at('2026-11-21T02:00:00Z') }],
+      hours: [
+        { from: at('2026-11-21T02:00:00Z'), to: at('2026-11-22T00:00:00Z') },
+        { from: at('2026-11-22T00:00:00Z'), to: at('2026-11-22T03:00:00Z') },
+      ],
+      minus: [],
     });
+    for (const w of [sinceWindow(NOW, 30), { from: at('2026-11-21T01:00:00Z'), to: at('2026-11-21T23:00:00Z') }]) {
+      const p = windowParts(w, NOW);
+      expect(p.minus.every((m) => m.from >= w.to)).toBe(true);
+    }
   });
 
   it('takes whole UTC days from the daily rollup and the edge hours from the hourly one (past windows)', () => {
@@ -76,6 +82,7 @@ describe('sinceWindow and windowParts', () => {
         ] as const) {
           const parts = windowParts(w, clock, subtract);
           if (!subtract) expect(parts.minus).toEqual([]);
+          expect(parts.minus.every((m) => m.from >= w.to)).toBe(true);
           const expected = new Map<number, number>();
           for (let h = w.from; h < w.to; h += HOUR) expected.set(h, 1);
           expect(counted(parts)).toEqual(expected);

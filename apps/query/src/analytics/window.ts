@@ -32,17 +32,23 @@ export type Interval = 'hour' | 'day';
 
 /**
  * Where the counts of a window come from: whole UTC days from a daily rollup, plus and minus hours of an hourly one.
- * A partial UTC day at either edge is read either as its hours inside the window, or as the whole day minus its
- * hours outside the window, whichever reads fewer rows (partialDayCost). The parts add up to [from, to) exactly
- * (every hour inside counted once, every hour outside added and subtracted or never read), so their sum equals a
- * raw count over the window whichever way is chosen.
+ * The partial UTC day at the window's end is read either as its hours inside the window, or as the whole day minus
+ * its hours after the window (today minus its future hours, usually empty), whichever reads fewer rows
+ * (partialDayCost); the partial day at the start is always read as its hours. The parts add up to [from, to)
+ * exactly (every hour inside counted once, every hour outside added and subtracted or never read), so their sum
+ * equals a raw count over the window whichever way is chosen.
+ *
+ * Why never the hours before the window: rows leave the rollups by TTL (RETENTION_DAYS) at the next merge, a day's
+ * daily row at the day's start plus the retention, each hourly row an hour later than the one before. A window may
+ * start at the retention's start, where the hours before it (and the daily row of its first day) may be gone or
+ * not; the hours after a window outlive the window's own rows, and a daily row ends with the first of its hours.
  */
 export interface WindowParts {
   /** Whole UTC days [from, to) as dates (YYYY-MM-DD); absent when the window reads none. */
   days?: { from: string; to: string };
   /** Hours of the hourly rollup to add (non-empty ranges). */
   hours: HourRange[];
-  /** Hours of the hourly rollup to subtract: hours of a day in `days` outside the window (non-empty ranges). */
+  /** Hours of the hourly rollup to subtract: hours of the last day in `days` after the window (non-empty ranges). */
   minus: HourRange[];
 }
 
@@ -86,15 +92,16 @@ export function windowParts({ from, to }: HourRange, now: number = Infinity, sub
     return false;
   };
   if (endDay - firstDay === DAY) {
-    // One UTC day, partial on one side or both.
+    // One UTC day, partial on one side or both: the whole day only when the window starts with it.
     if (from === firstDay && to === endDay) return { days: { from: date(firstDay), to: date(endDay) }, hours, minus };
-    const whole = choose({ from, to }, [
-      { from: firstDay, to: from },
-      { from: to, to: endDay },
-    ]);
+    if (from > firstDay) return { hours: [{ from, to }], minus };
+    const whole = choose({ from, to }, [{ from: to, to: endDay }]);
     return whole ? { days: { from: date(firstDay), to: date(endDay) }, hours, minus } : { hours, minus };
   }
-  if (from > firstDay && !choose({ from, to: firstDay + DAY }, [{ from: firstDay, to: from }])) dayFrom = firstDay + DAY;
+  if (from > firstDay) {
+    hours.push({ from, to: firstDay + DAY });
+    dayFrom = firstDay + DAY;
+  }
   if (to < endDay && !choose({ from: endDay - DAY, to }, [{ from: to, to: endDay }])) dayTo = endDay - DAY;
   return dayFrom < dayTo ? { days: { from: date(dayFrom), to: date(dayTo) }, hours, minus } : { hours, minus };
 }
