@@ -70,12 +70,12 @@ async function main(): Promise<void> {
   const add = (name: string, plain: string, t: { a: number[]; b: number[] }, target: string, pass: boolean) => {
     const ratio = p50(t.b) / p50(t.a);
     figures.push({
-      name: `${name} / ${plain}`,
+      name: `analytics ${name}`,
       value: Math.round(ratio * 100) / 100,
       unit: 'x',
       target,
       pass,
-      note: `p50 ${p50(t.b).toFixed(1)} ms beside ${p50(t.a).toFixed(1)} ms`,
+      note: `p50 ${p50(t.b).toFixed(1)} ms beside ${plain}: ${p50(t.a).toFixed(1)} ms`,
     });
     rows.push(
       tableRow(
