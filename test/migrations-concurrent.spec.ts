@@ -80,6 +80,15 @@ describe('migrations started by several processes at once, with events arriving'
         `SELECT toString(toDate(hour)) AS day, phrase, toString(sum(searches)) AS c FROM ${ch.table('search_term_spellings_hourly')}
          GROUP BY day, phrase ORDER BY day, phrase`,
       );
+      // The rollups without the language (0011).
+      const phrasesDaily = await ch.query<{ day: string; phrase: string; c: string }>(
+        `SELECT toString(day) AS day, phrase, toString(sum(searches)) AS c FROM ${ch.table('search_phrases_daily')}
+         GROUP BY day, phrase ORDER BY day, phrase`,
+      );
+      const phrasesHourly = await ch.query<{ day: string; phrase: string; c: string }>(
+        `SELECT toString(toDate(hour)) AS day, phrase, toString(sum(searches)) AS c FROM ${ch.table('search_phrases_hourly')}
+         GROUP BY day, phrase ORDER BY day, phrase`,
+      );
       const totals = await ch.query<{ day: string; c: string }>(
         `SELECT toString(toDate(hour)) AS day, toString(sum(searches)) AS c FROM ${ch.table('search_totals_hourly')}
          GROUP BY day ORDER BY day`,
@@ -91,6 +100,8 @@ describe('migrations started by several processes at once, with events arriving'
       expect(daily).toEqual(raw);
       expect(hourly).toEqual(raw);
       expect(spellings).toEqual(raw);
+      expect(phrasesDaily).toEqual(raw);
+      expect(phrasesHourly).toEqual(raw);
       expect(totals).toEqual(rawTotals);
       // Every migration ran in exactly one of the two processes; the other waited and found it recorded.
       expect(runs.flat().sort()).toEqual(MIGRATIONS.map((m) => m.id).sort());

@@ -47,6 +47,30 @@ describe('probes and Prometheus metrics', () => {
     expect(text).not.toContain('abc-123');
   });
 
+  it('counts the hits and misses of the answer cache by answer: the hit rate a dashboard computes from them', async () => {
+    const counters = async () => {
+      const text = await metrics();
+      const count = (kind: string, answer: string) =>
+        Number(new RegExp(`search_terms_cache_${kind}_total\\{answer="${answer}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+      return { hits: count('hits', 'search-terms'), misses: count('misses', 'search-terms'), statsMisses: count('misses', 'stats') };
+    };
+    const get = async (path: string) => expect((await http(`${t.url}${path}`, { headers: basicHeader() })).status).toBe(200);
+    const before = await counters();
+    await get('/search-terms?since=5d&language=fr');
+    await get('/search-terms?since=5d&language=fr');
+    await get('/search-terms?since=5d&language=fr');
+    await get('/search-stats?since=5d');
+    expect(await counters()).toEqual({ hits: before.hits + 2, misses: before.misses + 1, statsMisses: before.statsMisses + 1 });
+    // A write of this process drops the instance's answers: the next request is computed again.
+    const body = JSON.stringify({ events: [{ phrase: 'cache probe', language: 'fr', hits: 1 }] });
+    expect((await http(`${t.url}/events`, { method: 'POST', headers: hmacHeaders(LEGACY_SECRET, body), body })).status).toBe(202);
+    await get('/search-terms?since=5d&language=fr');
+    expect(await counters()).toEqual({ hits: before.hits + 2, misses: before.misses + 2, statsMisses: before.statsMisses + 1 });
+    const text = await metrics();
+    expect(text).toContain('# TYPE search_terms_cache_hits_total counter');
+    expect(text).toContain('# TYPE search_terms_cache_misses_total counter');
+  });
+
   it('counts webhook deliveries by outcome: one per save, by what happened to it', async () => {
     const json = { ...basicHeader(), 'content-type': 'application/json' };
     const save = async (id: string) =>

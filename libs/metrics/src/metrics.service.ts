@@ -59,6 +59,20 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  /** The analytics answer cache (SEARCH_TERMS_CACHE_MS): hit rate = hits / (hits + misses); with the cache off every request is a miss. */
+  readonly answerCacheHits = new Counter({
+    name: 'search_terms_cache_hits_total',
+    help: 'Analytics answers served from the answer cache, by answer (search-terms, term, stats)',
+    labelNames: ['answer'],
+    registers: [this.registry],
+  });
+  readonly answerCacheMisses = new Counter({
+    name: 'search_terms_cache_misses_total',
+    help: 'Analytics answers computed from storage (not in the answer cache, or the cache off), by answer',
+    labelNames: ['answer'],
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

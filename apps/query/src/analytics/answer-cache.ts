@@ -2,12 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { AppConfig } from '@app/config';
 import { DataVersions } from '@app/intake';
+import { MetricsService } from '@app/metrics';
 
 /**
  * Answers of the analytics endpoints, cached per request and resolved window: admin screens repeat the same
  * request, and the embedded engine runs one query at a time. An entry is dropped as soon as this process writes
  * events or entities of the instance (DataVersions) and lives at most SEARCH_TERMS_CACHE_MS otherwise (writes of
- * a separate ingest process). SEARCH_TERMS_CACHE_MS=0 turns it off.
+ * a separate ingest process). SEARCH_TERMS_CACHE_MS=0 turns it off. Hits and misses are counted in /metrics
+ * (search_terms_cache_hits_total, search_terms_cache_misses_total) by answer, the first element of the key.
  */
 @Injectable()
 export class AnswerCache {
@@ -15,16 +17,25 @@ export class AnswerCache {
 
   constructor(
     private readonly versions: DataVersions,
+    private readonly metrics: MetricsService,
     config: AppConfig,
   ) {
     if (config.searchTermsCacheMs > 0) this.cache = new LRUCache<string, object>({ max: 5_000, ttl: config.searchTermsCacheMs });
   }
 
-  /** The cached answer for `key` (any JSON value naming the request and its window), or a computed one. */
-  async get<T extends object>(scope: { customer: string; instance: string }, key: unknown, compute: () => Promise<T>): Promise<T> {
+  /** The cached answer for `key` (the answer's name, then any JSON values naming the request and its window), or a computed one. */
+  async get<T extends object>(
+    scope: { customer: string; instance: string },
+    key: readonly [answer: string, ...rest: unknown[]],
+    compute: () => Promise<T>,
+  ): Promise<T> {
     const id = JSON.stringify([key, scope.customer, scope.instance, this.versions.get(scope.customer, scope.instance)]);
     const cached = this.cache?.get(id);
-    if (cached) return cached as T;
+    if (cached) {
+      this.metrics.answerCacheHits.inc({ answer: key[0] });
+      return cached as T;
+    }
+    this.metrics.answerCacheMisses.inc({ answer: key[0] });
     const answer = await compute();
     this.cache?.set(id, answer);
     return answer;

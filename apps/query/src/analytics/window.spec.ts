@@ -5,48 +5,96 @@ const HOUR = 3_600_000;
 const NOW = at('2026-11-22T10:17:00Z');
 
 describe('sinceWindow and windowParts', () => {
-  it('covers since=1d as 25 whole hours, all from the hourly rollup, through the end of the current hour', () => {
+  /** The hours a window's parts count, each hour once: days plus hours minus subtracted hours, as a multiset. */
+  function counted(parts: ReturnType<typeof windowParts>): Map<number, number> {
+    const n = new Map<number, number>();
+    const add = (from: number, to: number, by: number) => {
+      for (let h = from; h < to; h += HOUR) n.set(h, (n.get(h) ?? 0) + by);
+    };
+    if (parts.days) add(at(`${parts.days.from}T00:00:00Z`), at(`${parts.days.to}T00:00:00Z`), 1);
+    for (const h of parts.hours) add(h.from, h.to, 1);
+    for (const h of parts.minus) add(h.from, h.to, -1);
+    for (const [h, c] of [...n]) if (c === 0) n.delete(h);
+    return n;
+  }
+
+  it('covers since=1d as 25 whole hours through the end of the current hour', () => {
     const w = sinceWindow(NOW, 1);
     expect(w).toEqual({ from: at('2026-11-21T10:00:00Z'), to: at('2026-11-22T11:00:00Z') });
     expect((w.to - w.from) / HOUR).toBe(25);
-    expect(windowParts(w)).toEqual({ hours: [w] });
   });
 
-  it('takes whole UTC days from the daily rollup and the edge hours from the hourly one', () => {
+  it('reads since=1d as the hours of yesterday inside it and today from the daily rollup minus its future hours', () => {
+    const parts = windowParts(sinceWindow(NOW, 1), NOW);
+    expect(parts).toEqual({
+      days: { from: '2026-11-22', to: '2026-11-23' },
+      hours: [{ from: at('2026-11-21T10:00:00Z'), to: at('2026-11-22T00:00:00Z') }],
+      minus: [{ from: at('2026-11-22T11:00:00Z'), to: at('2026-11-23T00:00:00Z') }],
+    });
+  });
+
+  it('never subtracts hours before the window (they may have left the rollups by TTL), even of a mostly covered first day', () => {
+    const late = at('2026-11-22T02:30:00Z');
+    const parts = windowParts(sinceWindow(late, 1), late);
+    expect(parts).toEqual({
+      hours: [
+        { from: at('2026-11-21T02:00:00Z'), to: at('2026-11-22T00:00:00Z') },
+        { from: at('2026-11-22T00:00:00Z'), to: at('2026-11-22T03:00:00Z') },
+      ],
+      minus: [],
+    });
+    for (const w of [sinceWindow(NOW, 30), { from: at('2026-11-21T01:00:00Z'), to: at('2026-11-21T23:00:00Z') }]) {
+      const p = windowParts(w, NOW);
+      expect(p.minus.every((m) => m.from >= w.to)).toBe(true);
+    }
+  });
+
+  it('takes whole UTC days from the daily rollup and the edge hours from the hourly one (past windows)', () => {
     const parts = windowParts(sinceWindow(NOW, 7));
     expect(parts.days).toEqual({ from: '2026-11-16', to: '2026-11-22' });
     expect(parts.hours).toEqual([
       { from: at('2026-11-15T10:00:00Z'), to: at('2026-11-16T00:00:00Z') },
       { from: at('2026-11-22T00:00:00Z'), to: at('2026-11-22T11:00:00Z') },
     ]);
+    expect(parts.minus).toEqual([]);
   });
 
-  it('leaves no gap and no overlap between the parts', () => {
+  it('counts every hour of the window once and no other hour, whichever way each edge day is read', () => {
     for (const now of [
       at('2026-11-22T00:00:00Z'),
       at('2026-11-22T23:59:59.999Z'),
       at('2026-03-29T01:30:00Z'),
       at('2024-02-29T12:00:00Z'),
+      at('2026-11-22T21:10:00Z'),
     ]) {
-      for (const since of [1, 2, 7, 30, 400]) {
-        const w = sinceWindow(now, since);
-        const parts = windowParts(w);
-        const dayMs = parts.days ? at(`${parts.days.to}T00:00:00Z`) - at(`${parts.days.from}T00:00:00Z`) : 0;
-        const hourMs = parts.hours.reduce((sum, h) => sum + (h.to - h.from), 0);
-        expect(dayMs + hourMs).toBe(w.to - w.from);
-        expect(parts.hours.every((h) => h.to >= h.from)).toBe(true);
-        if (parts.days) {
-          expect(parts.hours[0].to).toBe(at(`${parts.days.from}T00:00:00Z`));
-          expect(parts.hours[1].from).toBe(at(`${parts.days.to}T00:00:00Z`));
+      const windows = [1, 2, 7, 30, 400].map((since) => sinceWindow(now, since));
+      for (let start = 0; start < 30; start += 7) {
+        for (const length of [1, 3, 20, 23, 24, 25, 47, 49]) {
+          const from = Math.floor(now / HOUR) * HOUR - start * HOUR;
+          windows.push({ from, to: from + length * HOUR });
+        }
+      }
+      for (const w of windows) {
+        for (const [clock, subtract] of [
+          [now, true],
+          [Infinity, true],
+          [now, false],
+        ] as const) {
+          const parts = windowParts(w, clock, subtract);
+          if (!subtract) expect(parts.minus).toEqual([]);
+          expect(parts.minus.every((m) => m.from >= w.to)).toBe(true);
+          const expected = new Map<number, number>();
+          for (let h = w.from; h < w.to; h += HOUR) expected.set(h, 1);
+          expect(counted(parts)).toEqual(expected);
+          expect([...parts.hours, ...parts.minus].every((h) => h.to > h.from)).toBe(true);
         }
       }
     }
   });
 
-  it('reads a window of whole UTC days from the daily rollup only (both hourly parts empty)', () => {
+  it('reads a window of whole UTC days from the daily rollup only', () => {
     const parts = windowParts({ from: at('2026-11-01T00:00:00Z'), to: at('2026-11-08T00:00:00Z') });
-    expect(parts.days).toEqual({ from: '2026-11-01', to: '2026-11-08' });
-    expect(parts.hours.every((h) => h.from === h.to)).toBe(true);
+    expect(parts).toEqual({ days: { from: '2026-11-01', to: '2026-11-08' }, hours: [], minus: [] });
   });
 
   it('puts the previous window of the same length just before', () => {

@@ -40,14 +40,18 @@ export class SearchStatsRepository {
   /** Distinct normalised phrases searched in the window and, when given, in the one before, from the term rollups. */
   async distinctTerms(f: AnalyticsFilter, window: HourRange, previous?: HourRange): Promise<{ current: number; previous: number }> {
     const params: QueryParams = {};
-    const sources = [termRowsSql(this.ch, f, window, 1, params)];
-    if (previous) sources.push(termRowsSql(this.ch, f, previous, 0, params));
-    // Counting the groups of a GROUP BY measured twice as fast as uniqExact(phrase) on the 10M-event benchmark data.
-    const rows = await this.ch.query<{ cur: number; n: string | number }>(
-      `SELECT cur, count() AS n FROM (SELECT phrase, cur FROM (${sources.join(' UNION ALL ')}) GROUP BY phrase, cur) GROUP BY cur`,
+    // No subtracted hours: every phrase of the rows was searched in the window, so counting the groups needs no
+    // sum (summing signed rows to drop phrases of subtracted hours measured a fifth slower at 30 days). Measured on
+    // the 10M-event benchmark data: counting the groups of a GROUP BY is twice as fast as uniqExact(phrase), grouping
+    // by the phrase alone a quarter faster than by (phrase, window), and grouping by a 128-bit phrase hash slower
+    // (16 incompressible bytes a row); so one GROUP BY per window.
+    const options = { now: Date.now(), subtract: false };
+    const distinct = (w: HourRange, tag: 0 | 1) =>
+      `(SELECT count() FROM (SELECT phrase FROM (${termRowsSql(this.ch, f, w, tag, params, options).sql}) GROUP BY phrase))`;
+    const [row] = await this.ch.query<{ current_n: string | number; previous_n: string | number }>(
+      `SELECT ${distinct(window, 1)} AS current_n, ${previous ? distinct(previous, 0) : '0'} AS previous_n`,
       params,
     );
-    const count = (cur: number) => Number(rows.find((r) => Number(r.cur) === cur)?.n ?? 0);
-    return { current: count(1), previous: count(0) };
+    return { current: Number(row.current_n), previous: Number(row.previous_n) };
   }
 }

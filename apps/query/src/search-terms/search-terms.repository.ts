@@ -38,8 +38,8 @@ type RawRow = {
 
 /**
  * Every ClickHouse query of GET /search-terms. Counts come from the rollups, never from raw events: whole UTC days
- * from the daily rollup, the window's edge hours from the hourly one (windowParts), for the window and, with
- * compare, for the one before it.
+ * from the daily rollup, plus and minus edge hours from the hourly one (windowParts, termRowsSql), for the window
+ * and, with compare, for the one before it.
  */
 @Injectable()
 export class SearchTermsRepository {
@@ -101,13 +101,14 @@ export class SearchTermsRepository {
 
   private termsSql(r: TermsRequest, params: QueryParams): string {
     const { scope } = r;
-    const sources = [termRowsSql(this.ch, scope, scope.window, 1, params, r.zeroHits)];
-    if (r.previous) sources.push(termRowsSql(this.ch, scope, r.previous, 0, params, r.zeroHits));
+    const options = { zeroHits: r.zeroHits, now: Date.now() };
+    const sources = [termRowsSql(this.ch, scope, scope.window, 1, params, options).sql];
+    if (r.previous) sources.push(termRowsSql(this.ch, scope, r.previous, 0, params, options).sql);
     const handled = r.handled === undefined ? '' : `WHERE ${r.handled ? 'notEmpty' : 'empty'}(handlers)`;
     const order = r.sort === 'rising' ? 'toInt64(count) - toInt64(previous_count) DESC, phrase ASC' : 'count DESC, phrase ASC';
     return `SELECT phrase, count, previous_count ${r.zeroHits ? ', handlers' : ''}, count() OVER () AS total
       FROM (
-        SELECT phrase, sumIf(searches, cur = 1) AS count, sumIf(searches, cur = 0) AS previous_count
+        SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
         FROM (${sources.join(' UNION ALL ')}) GROUP BY phrase HAVING count > 0
       ) AS terms
       ${r.zeroHits ? `LEFT JOIN (${handlersSql(this.ch, scope, params)}) AS h USING (phrase)` : ''}

@@ -8,6 +8,7 @@ import { messageHashesMigration } from './0007-message-hashes';
 import { intakeClaimsMigration } from './0008-intake-claims';
 import { documentOffsetsMigration } from './0009-document-offsets';
 import { analyticsMigration } from './0010-analytics';
+import { phraseRollupsMigration } from './0011-phrase-rollups';
 import type { Migration } from './migration';
 
 export type { Migration, MigrationContext } from './migration';
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   intakeClaimsMigration,
   documentOffsetsMigration,
   analyticsMigration,
+  phraseRollupsMigration,
 ];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */
@@ -33,6 +35,8 @@ export const RETENTION_TTL: Readonly<Record<string, string>> = {
   search_terms_daily: 'day',
   search_totals_hourly: 'hour',
   search_term_spellings_hourly: 'hour',
+  search_phrases_hourly: 'hour',
+  search_phrases_daily: 'day',
   rejected_events: 'toDateTime(received_at)',
   document_offsets: 'toDateTime(received_at)',
 };
