@@ -29,9 +29,6 @@ const PINNED_INSERT_SETTINGS: Readonly<Record<string, string | number>> = {
   materialized_views_ignore_errors: 0,
 };
 
-/** The embedded engine's allocator settings (see the constructor). */
-const EMBEDDED_MALLOC_CONF = 'dirty_decay_ms:0,muzzy_decay_ms:0';
-
 /** The pinned settings the server knows. */
 function pinnedSettings(known: ReadonlySet<string>): Record<string, string | number> {
   return Object.fromEntries(Object.entries(PINNED_INSERT_SETTINGS).filter(([name]) => known.has(name)));
@@ -73,10 +70,6 @@ export class ClickHouseService implements OnApplicationShutdown {
         request_timeout: 30_000,
       });
     } else {
-      // The engine's allocator (jemalloc) keeps freed pages for seconds, which an insert every second turns into
-      // hundreds of MB held: returned at once instead (measured on 35,000-row inserts: peak RSS 722 -> 555 MB, the
-      // insert rate within noise). Read when the engine loads, so set just before; an operator's own setting wins.
-      process.env.JE_MALLOC_CONF ??= EMBEDDED_MALLOC_CONF;
       // Loaded only here so a server deployment never maps the embedded engine into memory.
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- a constructor cannot await import()
       const { createChdbConnection } = require('chdb/connection') as {
