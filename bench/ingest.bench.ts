@@ -182,6 +182,8 @@ async function main(): Promise<void> {
       ...base,
       KAFKA_TOPIC_SEARCH_EVENTS: FRESH_TOPIC,
       KAFKA_GROUP_ID: 'bench-fresh',
+      // What apps/ingest/src/main.ts sets for the ingest app (this worker starts its module directly).
+      JE_MALLOC_CONF: 'dirty_decay_ms:0,muzzy_decay_ms:0',
       DATA_DIR: dataDir('fresh'),
     },
     true,
