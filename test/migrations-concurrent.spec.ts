@@ -64,31 +64,19 @@ describe('migrations started by several processes at once, with events arriving'
 
       expect(storedWhenMigrated).toBeGreaterThan(0); // events arrived while the migrations ran
 
-      const raw = await ch.query<{ day: string; phrase: string; c: string }>(
-        `SELECT toString(toDate(ts)) AS day, phrase, toString(count()) AS c FROM ${ch.table('search_events')}
-         GROUP BY day, phrase ORDER BY day, phrase`,
-      );
-      const daily = await ch.query<{ day: string; phrase: string; c: string }>(
-        `SELECT toString(day) AS day, phrase, toString(sum(searches)) AS c FROM ${ch.table('search_terms_daily')}
-         GROUP BY day, phrase ORDER BY day, phrase`,
-      );
-      const hourly = await ch.query<{ day: string; phrase: string; c: string }>(
-        `SELECT toString(toDate(hour)) AS day, phrase, toString(sum(searches)) AS c FROM ${ch.table('search_terms_hourly')}
-         GROUP BY day, phrase ORDER BY day, phrase`,
-      );
-      const spellings = await ch.query<{ day: string; phrase: string; c: string }>(
-        `SELECT toString(toDate(hour)) AS day, phrase, toString(sum(searches)) AS c FROM ${ch.table('search_term_spellings_hourly')}
-         GROUP BY day, phrase ORDER BY day, phrase`,
-      );
+      // Events per day and phrase: raw, and as each rollup counts them.
+      const perDayAndPhrase = (table: string, day: string, count: string) =>
+        ch.query<{ day: string; phrase: string; c: string }>(
+          `SELECT toString(${day}) AS day, phrase, toString(${count}) AS c FROM ${ch.table(table)}
+           GROUP BY day, phrase ORDER BY day, phrase`,
+        );
+      const raw = await perDayAndPhrase('search_events', 'toDate(ts)', 'count()');
+      const daily = await perDayAndPhrase('search_terms_daily', 'day', 'sum(searches)');
+      const hourly = await perDayAndPhrase('search_terms_hourly', 'toDate(hour)', 'sum(searches)');
+      const spellings = await perDayAndPhrase('search_term_spellings_hourly', 'toDate(hour)', 'sum(searches)');
       // The rollups without the language (0011).
-      const phrasesDaily = await ch.query<{ day: string; phrase: string; c: string }>(
-        `SELECT toString(day) AS day, phrase, toString(sum(searches)) AS c FROM ${ch.table('search_phrases_daily')}
-         GROUP BY day, phrase ORDER BY day, phrase`,
-      );
-      const phrasesHourly = await ch.query<{ day: string; phrase: string; c: string }>(
-        `SELECT toString(toDate(hour)) AS day, phrase, toString(sum(searches)) AS c FROM ${ch.table('search_phrases_hourly')}
-         GROUP BY day, phrase ORDER BY day, phrase`,
-      );
+      const phrasesDaily = await perDayAndPhrase('search_phrases_daily', 'day', 'sum(searches)');
+      const phrasesHourly = await perDayAndPhrase('search_phrases_hourly', 'toDate(hour)', 'sum(searches)');
       const totals = await ch.query<{ day: string; c: string }>(
         `SELECT toString(toDate(hour)) AS day, toString(sum(searches)) AS c FROM ${ch.table('search_totals_hourly')}
          GROUP BY day ORDER BY day`,

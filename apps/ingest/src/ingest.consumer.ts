@@ -208,7 +208,8 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     const { kind, batcher } = this.topics.get(topic)!;
     const key = `${topic}:${partition}`;
     const first = Number(messages[0].offset);
-    const last = Number(messages[messages.length - 1].offset);
+    const lastOffset = messages[messages.length - 1].offset;
+    const last = Number(lastOffset);
     const earlier = this.inFlight.get(key);
     const ownership = {
       heartbeat: () => payload.heartbeat(),
@@ -238,20 +239,18 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
         throw isRebalance(err) ? err : new BatchAbandonedError();
       });
       this.inFlight.set(key, done);
-      void done.then(
-        () => this.inFlight.get(key) === done && this.inFlight.delete(key),
-        () => {
-          if (this.inFlight.get(key) === done) this.inFlight.delete(key);
+      void done
+        .catch(() => {
           this.partitions.drop(topic, partition);
           this.mustRejoin = true;
-        },
-      );
+        })
+        .finally(() => this.inFlight.get(key) === done && this.inFlight.delete(key));
       // Handed back once the batch before is done (kept alive by heartbeats while it is retried, and its error is
       // thrown here); while stopping, only once this one is done.
       const handBack = !this.stopping && payload.isRunning();
-      if (handBack) payload.resolveOffset(messages[messages.length - 1].offset);
+      if (handBack) payload.resolveOffset(lastOffset);
       await settledWithHeartbeats(handBack ? (earlier ?? Promise.resolve()) : done, ownership);
-      if (!handBack) payload.resolveOffset(messages[messages.length - 1].offset);
+      if (!handBack) payload.resolveOffset(lastOffset);
     } catch (err) {
       // Past a failed batch, only a rejoin makes kafkajs fetch from the committed offsets again.
       throw this.mustRejoin && !isRebalance(err) ? new BatchAbandonedError() : err;

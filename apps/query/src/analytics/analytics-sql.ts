@@ -30,8 +30,11 @@ function termTables(ch: ClickHouseService, f: AnalyticsFilter): { hourly: string
 export interface TermRowsOptions {
   /** One kind of search (zero hits or not); both when absent. */
   zeroHits?: boolean;
-  /** The time of the request: weighs how the window's edge days are read (windowParts), never what is counted. */
-  now: number;
+  /**
+   * The time of the request: weighs how the window's edge days are read (windowParts), never what is counted; only
+   * used where hours may be subtracted.
+   */
+  now?: number;
   /**
    * false: never subtract hours (edge days as their hours inside the window), so that every phrase of the rows was
    * searched in the window, for a caller that counts phrases without summing; default true.
@@ -42,8 +45,8 @@ export interface TermRowsOptions {
 /**
  * `phrase, signed, <tag> AS cur` of every phrase rollup row of the window, `signed` the row's searches as Int64:
  * whole UTC days from the daily rollup, plus and minus hours from the hourly one (windowParts). A phrase's sum is
- * its count in the window; when `subtracts`, that sum may be 0 (a phrase searched only in subtracted hours), so a
- * caller that counts phrases must keep those with a positive sum.
+ * its count in the window; where the window subtracts hours, that sum may be 0 (a phrase searched only in subtracted
+ * hours), so a caller that counts phrases must keep those with a positive sum.
  */
 export function termRowsSql(
   ch: ClickHouseService,
@@ -52,7 +55,7 @@ export function termRowsSql(
   tag: 0 | 1,
   params: QueryParams,
   options: TermRowsOptions,
-): { sql: string; subtracts: boolean } {
+): string {
   const { days, hours, minus } = windowParts(window, options.now, options.subtract ?? true);
   const tables = termTables(ch, f);
   const kind = options.zeroHits === undefined ? '' : `AND zero_hits = ${options.zeroHits ? 1 : 0}`;
@@ -72,7 +75,7 @@ export function termRowsSql(
       WHERE ${where} AND day >= {w${tag}_day_from:Date} AND day < {w${tag}_day_to:Date}`);
   }
   // A window always has at least one hour, so at least one part.
-  return { sql: parts.join(' UNION ALL '), subtracts: minus.length > 0 };
+  return parts.join(' UNION ALL ');
 }
 
 /**

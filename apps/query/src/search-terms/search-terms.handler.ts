@@ -59,11 +59,15 @@ export class SearchTermsHandler implements IQueryHandler<SearchTermsQuery> {
   ) {}
 
   execute({ criteria }: SearchTermsQuery): Promise<SearchTermsPage> {
-    // One "now" for the whole request.
-    const r = termsRequest(criteria, Date.now(), this.config.retentionDays);
+    // One "now" for the whole request (not part of the cache key: the window is).
+    const now = Date.now();
+    const r = termsRequest(criteria, now, this.config.retentionDays);
     return this.cache.get(r.scope, ['search-terms', r], async () => {
       // Side by side: the engine overlaps the small newest-event query with the list's aggregation.
-      const [{ rows, total }, updatedAt] = await Promise.all([this.repository.terms(r), this.repository.newestEvent(r.scope, r.zeroHits)]);
+      const [{ rows, total }, updatedAt] = await Promise.all([
+        this.repository.terms(r, now),
+        this.repository.newestEvent(r.scope, r.zeroHits),
+      ]);
       return { items: rows.map((row) => view(r.scope, row)), total, updatedAt };
     });
   }
@@ -78,11 +82,12 @@ export class ExportSearchTermsHandler implements IQueryHandler<ExportSearchTerms
   ) {}
 
   async execute({ criteria }: ExportSearchTermsQuery): Promise<SearchTermsExport> {
-    const r = termsRequest(criteria, Date.now(), this.config.retentionDays);
+    const now = Date.now();
+    const r = termsRequest(criteria, now, this.config.retentionDays);
     const updatedAt = await this.repository.newestEvent(r.scope, r.zeroHits);
-    const total = await this.repository.total(r);
+    const total = await this.repository.total(r, now);
     // Opened before the answer starts: a storage error is still a proper error answer, not a cut-off download.
-    const lines = await this.repository.csvLines(r);
+    const lines = await this.repository.csvLines(r, now);
     return { total, updatedAt, csv: csvAnswer(csvHeader(r.previous !== undefined, r.zeroHits), lines) };
   }
 }

@@ -45,19 +45,20 @@ type RawRow = {
 export class SearchTermsRepository {
   constructor(private readonly ch: ClickHouseService) {}
 
-  async terms(r: TermsRequest): Promise<{ rows: TermRow[]; total: number }> {
+  /** `now`: the request's one time, at which its window was resolved (see termRowsSql). */
+  async terms(r: TermsRequest, now: number): Promise<{ rows: TermRow[]; total: number }> {
     const params: QueryParams = { start: r.start, limit: r.limit };
-    const rows = await this.ch.query<RawRow>(`${this.termsSql(r, params)} LIMIT {limit:UInt32} OFFSET {start:UInt32}`, params);
+    const rows = await this.ch.query<RawRow>(`${this.termsSql(r, now, params)} LIMIT {limit:UInt32} OFFSET {start:UInt32}`, params);
     // A page past the end has no row to carry the total.
-    const total = rows.length > 0 || r.start === 0 ? Number(rows[0]?.total ?? 0) : await this.total(r);
+    const total = rows.length > 0 || r.start === 0 ? Number(rows[0]?.total ?? 0) : await this.total(r, now);
     return { rows: rows.map((row) => this.row(row, r)), total };
   }
 
   /** The number of terms of the list (after the handled filter). */
-  async total(r: TermsRequest): Promise<number> {
+  async total(r: TermsRequest, now: number): Promise<number> {
     const params: QueryParams = {};
     const [{ total }] = await this.ch.query<{ total: string | number }>(
-      `SELECT count() AS total FROM (${this.termsSql(r, params)})`,
+      `SELECT count() AS total FROM (${this.termsSql(r, now, params)})`,
       params,
     );
     return Number(total);
@@ -70,7 +71,7 @@ export class SearchTermsRepository {
    * CR or LF; `change` is empty when previous_count is 0 (ClickHouse writes a Float64 with the shortest digits
    * that read back to it, as JSON does).
    */
-  csvLines(r: TermsRequest): Promise<Readable> {
+  csvLines(r: TermsRequest, now: number): Promise<Readable> {
     const params: QueryParams = { start: r.start, limit: r.limit };
     const quoted = (field: string) => `if(match(${field}, '[,"\\r\\n]'), concat('"', replaceAll(${field}, '"', '""'), '"'), ${field})`;
     const fields = [quoted('phrase'), 'toString(count)'];
@@ -83,7 +84,7 @@ export class SearchTermsRepository {
     }
     const line = `concat(${fields.join(", ',', ")}, '\\r')`;
     return this.ch.rawStream(
-      `SELECT ${line} FROM (${this.termsSql(r, params)}) LIMIT {limit:UInt32} OFFSET {start:UInt32} FORMAT TSVRaw`,
+      `SELECT ${line} FROM (${this.termsSql(r, now, params)}) LIMIT {limit:UInt32} OFFSET {start:UInt32} FORMAT TSVRaw`,
       params,
     );
   }
@@ -99,11 +100,11 @@ export class SearchTermsRepository {
     return newestIso([row?.newest]);
   }
 
-  private termsSql(r: TermsRequest, params: QueryParams): string {
+  private termsSql(r: TermsRequest, now: number, params: QueryParams): string {
     const { scope } = r;
-    const options = { zeroHits: r.zeroHits, now: Date.now() };
-    const sources = [termRowsSql(this.ch, scope, scope.window, 1, params, options).sql];
-    if (r.previous) sources.push(termRowsSql(this.ch, scope, r.previous, 0, params, options).sql);
+    const options = { zeroHits: r.zeroHits, now };
+    const sources = [termRowsSql(this.ch, scope, scope.window, 1, params, options)];
+    if (r.previous) sources.push(termRowsSql(this.ch, scope, r.previous, 0, params, options));
     const handled = r.handled === undefined ? '' : `WHERE ${r.handled ? 'notEmpty' : 'empty'}(handlers)`;
     const order = r.sort === 'rising' ? 'toInt64(count) - toInt64(previous_count) DESC, phrase ASC' : 'count DESC, phrase ASC';
     return `SELECT phrase, count, previous_count ${r.zeroHits ? ', handlers' : ''}, count() OVER () AS total

@@ -1,16 +1,9 @@
 import type { Migration } from './migration';
-import { rollupBackfill, selectKeys, type RollupKeys } from './rollup-backfill';
+import { rollupBackfill, searchTermKeys, selectKeys, type RollupKeys } from './rollup-backfill';
 
 /** The keys of the phrase rollups: the search-term rollups' keys without the language. */
 function phraseKeys(bucket: { column: string; expression: string }): RollupKeys {
-  return [
-    ['customer', 'customer'],
-    ['instance', 'instance'],
-    ['zero_hits', 'hits = 0'],
-    ['bot', 'bot'],
-    [bucket.column, bucket.expression],
-    ['phrase', 'phrase'],
-  ];
+  return searchTermKeys(bucket).filter(([column]) => column !== 'language');
 }
 
 const HOURLY = phraseKeys({ column: 'hour', expression: 'toStartOfHour(ts)' });
