@@ -3,7 +3,8 @@
  * interface @clickhouse/client uses, in a process of its own. It lets the ingest app run with CLICKHOUSE_URL and
  * no engine loaded, so its own memory can be measured here, where there is no ClickHouse server. Not a server to
  * run anything on: one query at a time, settings and query parameters applied with SET in its one session.
- * Prints the port it listens on; DATA_DIR is its data directory.
+ * Prints the port it listens on; DATA_DIR is its data directory. INSERT_DELAY_MS=<min>-<max> makes storage slow for
+ * the tests: each INSERT waits a random time in that range before it is applied (inserts wait side by side).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Session } from 'chdb';
@@ -14,6 +15,7 @@ const NOT_SETTINGS = new Set(['query', 'query_id', 'database', 'session_id', 'ro
 const sqlString = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 const session = new Session(process.env.DATA_DIR ?? '/tmp/chdb-http');
+const [delayMin, delayMax] = (process.env.INSERT_DELAY_MS ?? '0-0').split('-').map(Number);
 let queue: Promise<unknown> = Promise.resolve();
 
 async function body(req: IncomingMessage): Promise<string> {
@@ -40,6 +42,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     return;
   }
   const text = await body(req);
+  if (delayMax > 0 && /^\s*INSERT/i.test(url.searchParams.get('query') ?? text))
+    await new Promise((r) => setTimeout(r, delayMin + Math.random() * (delayMax - delayMin)));
   const answer = queue.then(() => run(url, text));
   queue = answer.catch(() => undefined);
   try {

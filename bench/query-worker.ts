@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < 10; i++) {
       const t = performance.now();
       await ch.query(
-        `SELECT phrase, count() AS c, count() OVER () AS total FROM ${ch.table('search_events')}
+        `SELECT phrase, sum(sign) AS c, count() OVER () AS total FROM ${ch.table('search_events')}
          WHERE customer = 'demo' AND instance = 'live' AND ts >= toStartOfHour(now() - toIntervalDay({days:UInt32}))
            AND (hits = 0) = {zero:Bool} AND NOT bot ${s.language ? 'AND language = {language:String}' : ''}
          GROUP BY phrase ORDER BY c DESC, phrase LIMIT 10`,

@@ -56,7 +56,7 @@ describe('GET /search-terms equals a raw-events count (property, fast-check)', (
     const from = Math.floor((now - f.since * DAY) / HOUR) * HOUR;
     const to = Math.floor(now / HOUR) * HOUR + HOUR;
     const rows = await ch.query<{ phrase: string; c: string | number }>(
-      `SELECT phrase, count() AS c FROM ${ch.table('search_events')}
+      `SELECT phrase, sum(sign) AS c FROM ${ch.table('search_events')}
        WHERE customer = 'demo' AND instance = 'live'
          AND ts >= fromUnixTimestamp64Milli({from:Int64}) AND ts < fromUnixTimestamp64Milli({to:Int64})
          AND (hits = 0) = {zero:Bool} AND (NOT bot OR {bots:Bool}) ${f.language ? 'AND language = {language:String}' : ''}
@@ -174,7 +174,7 @@ describe('the analytics answers equal raw-events counts (property, fast-check)',
               `${t.url}/search-terms?${window}&hits=${f.hits}&compare=previous&_end=1000`,
               { headers: basicHeader() },
             );
-            const counted = `SELECT phrase, count() AS c FROM $events WHERE $where AND (hits = 0) = {zero:Bool} GROUP BY phrase`;
+            const counted = `SELECT phrase, sum(sign) AS c FROM $events WHERE $where AND (hits = 0) = {zero:Bool} GROUP BY phrase`;
             const current = await raw(`${counted} ORDER BY c DESC, phrase ASC`, w, { zero: !f.hits });
             const before = Object.fromEntries((await raw(counted, previous, { zero: !f.hits })).map((r) => [r.phrase, Number(r.c)]));
             expect(list.body.map((x) => [x.search_phrase, x.count, x.previous_count])).toEqual(
@@ -186,7 +186,7 @@ describe('the analytics answers equal raw-events counts (property, fast-check)',
             const id = termId('demo', 'live', term);
             const bucket = f.interval === 'hour' ? 'toStartOfHour(ts)' : `toStartOfDay(ts, {tz:String})`;
             const perBucket = await raw(
-              `SELECT toUnixTimestamp(${bucket}) * 1000 AS start, count() AS c, countIf(hits = 0) AS z FROM $events
+              `SELECT toUnixTimestamp(${bucket}) * 1000 AS start, sum(sign) AS c, sumIf(sign, hits = 0) AS z FROM $events
              WHERE $where AND phrase = {term:String} GROUP BY start ORDER BY start`,
               w,
               { term, tz: f.tz },
@@ -208,7 +208,7 @@ describe('the analytics answers equal raw-events counts (property, fast-check)',
                 perBucket.reduce((s, r) => s + Number(r.z), 0),
               ]);
               const spellings = await raw(
-                `SELECT raw_phrase AS spelling, count() AS n FROM $events WHERE $where AND phrase = {term:String}
+                `SELECT raw_phrase AS spelling, sum(sign) AS n FROM $events WHERE $where AND phrase = {term:String}
                GROUP BY raw_phrase ORDER BY n DESC, raw_phrase ASC LIMIT 10`,
                 w,
                 { term },
@@ -222,7 +222,7 @@ describe('the analytics answers equal raw-events counts (property, fast-check)',
               previous: { searches: number; zero_hit_searches: number; distinct_terms: number };
               series: Array<{ start: string; searches: number }>;
             }>(`${t.url}/search-stats?${window}&interval=${f.interval}&compare=previous`, { headers: basicHeader() });
-            const totals = `SELECT count() AS searches, countIf(hits = 0) AS zero_hit_searches, uniqExact(phrase) AS distinct_terms
+            const totals = `SELECT sum(sign) AS searches, sumIf(sign, hits = 0) AS zero_hit_searches, uniqExact(phrase) AS distinct_terms
             FROM $events WHERE $where`;
             const numbers = (r: Raw) => ({
               searches: Number(r.searches),
@@ -232,7 +232,7 @@ describe('the analytics answers equal raw-events counts (property, fast-check)',
             expect(stats.body.totals).toMatchObject(numbers((await raw(totals, w))[0]));
             expect(stats.body.previous).toMatchObject(numbers((await raw(totals, previous))[0]));
             const series = await raw(
-              `SELECT toUnixTimestamp(${bucket}) * 1000 AS start, count() AS c FROM $events WHERE $where GROUP BY start ORDER BY start`,
+              `SELECT toUnixTimestamp(${bucket}) * 1000 AS start, sum(sign) AS c FROM $events WHERE $where GROUP BY start ORDER BY start`,
               w,
               {
                 tz: f.tz,

@@ -2,25 +2,25 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import type { Admin, Batch, Consumer, EachBatchPayload } from 'kafkajs';
 import { AppConfig } from '@app/config';
 import type { RejectedEventRow } from '@app/contracts';
-import { IngestStore, InsertBatcher, IntakeKinds, VersionSequence, validateItems, type IntakeItem, type IntakeKind } from '@app/intake';
+import { IngestStore, IntakeKinds, VersionSequence, validateItems, type IntakeItem, type IntakeKind } from '@app/intake';
 import { KafkaService } from '@app/kafka';
 import { MetricsService } from '@app/metrics';
 import { PartitionProgress, STALL_THRESHOLD_MS, type ConsumerHealth } from './consumer-health';
+import { DuplicateOffsets } from './duplicate-offsets';
 import { decodeMessage, messageHash, type KafkaRow } from './kafka-message';
 import { OffsetsRepository } from './offsets.repository';
 import { PartitionLedger } from './partition-ledger';
 import { PartitionStates, type PartitionState } from './partition-states';
 import { DEDUP_WINDOW, RecentEventIds } from './recent-event-ids';
 import { afterBoth, settled } from './pipeline';
-import { barrierAssigner, installRejoinBarrier } from './rejoin-barrier';
+import { barrierAssigner, installRejoinBarrier, type GroupMembership } from './rejoin-barrier';
 import { BatchAbandonedError, isRebalance, retryUntilDone, settledWithHeartbeats } from './retry-policy';
 
 /**
- * Rows per insert at most (batches of several partitions share one). The embedded engine's memory grows with the
- * insert (measured peak RSS of the ingest app: 708 MB at 25,000, 867 MB at the 35,000 a fetch brings), its rate
- * little (41,700 vs 49,600 events/s).
+ * The deduplication token of a partition batch's insert: the same offset range of a partition gets the same token
+ * in every process, so ClickHouse drops a second insert of it (rollups included) whoever formed it.
  */
-const INSERT_MAX_ROWS = 25_000;
+export const batchToken = (topic: string, partition: number, first: number, last: number) => `${topic}:${partition}:${first}-${last}`;
 
 /**
  * The ingest app's Kafka consumer, for search events and catalogue documents. The exactly-once rule, per
@@ -28,8 +28,10 @@ const INSERT_MAX_ROWS = 25_000;
  *   1. skip the offsets ClickHouse already holds for these very messages (PartitionLedger), and events whose id
  *      the partition stored within its last DEDUP_WINDOW messages (a producer's retry: RecentEventIds); documents
  *      get versions that grow with their offsets (VersionSequence);
- *   2. insert the rest, invalid ones as rejected rows, with the token topic:partition:first-last (retried with
- *      capped backoff while storage fails, nothing committed);
+ *   2. insert the rest, invalid ones as rejected rows, one insert per partition batch with the token
+ *      topic:partition:first-last (batchToken), retried with capped backoff while storage fails, nothing committed;
+ *      right before each insert is sent, a heartbeat round trip confirms that this process is still a member of the
+ *      generation that fetched the batch (confirmMembership), else the batch is abandoned unsent;
  *   3. only then commit, in offset order.
  * Pipelined: a batch goes back to kafkajs once its insert is under way and the partition's batch before it is
  * stored and committed, so the next fetch and validation run while it is inserted; at most one batch per partition
@@ -43,8 +45,10 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   private readonly logger = new Logger(IngestConsumer.name);
   private consumer?: Consumer;
   private admin?: Admin;
-  /** Per topic: its kind of items, and a batcher through which concurrent batches of all partitions share one insert. */
-  private readonly topics = new Map<string, { kind: IntakeKind<KafkaRow>; batcher: InsertBatcher<KafkaRow> }>();
+  /** Per topic: its kind of items. */
+  private readonly topics = new Map<string, IntakeKind<KafkaRow>>();
+  /** kafkajs' group of this consumer (handed over by the rejoin barrier): its member id and generation. */
+  private group?: GroupMembership;
   /** Per assigned partition: what is stored (offsets), the event ids of its recent messages, document versions. */
   private readonly partitions = new PartitionStates((topic, partition, first) => this.openPartition(topic, partition, first));
   private readonly progress = new PartitionProgress();
@@ -64,6 +68,8 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
    * the consumer rejoined (and fetches from the committed offsets again).
    */
   private mustRejoin = false;
+  private duplicateCheck?: NodeJS.Timeout;
+  private repairing = false;
 
   constructor(
     private readonly config: AppConfig,
@@ -71,19 +77,16 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     private readonly offsets: OffsetsRepository,
     private readonly metrics: MetricsService,
     private readonly store: IngestStore,
+    private readonly duplicates: DuplicateOffsets,
     kinds: IntakeKinds,
   ) {
-    for (const kind of kinds.all() as unknown as Array<IntakeKind<KafkaRow>>) {
-      const batcher = new InsertBatcher<KafkaRow>((rows, rejected, token) => this.writeWithRetry(kind, rows, rejected, token!), {
-        lingerMs: 20,
-        maxRows: INSERT_MAX_ROWS,
-      });
-      this.topics.set(kind.topic, { kind, batcher });
-    }
+    for (const kind of kinds.all() as unknown as Array<IntakeKind<KafkaRow>>) this.topics.set(kind.topic, kind);
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.kafka.enabled) await this.start();
+    if (!this.kafka.enabled) return;
+    await this.start();
+    this.duplicateCheck = setInterval(() => void this.repairDuplicates(), this.config.kafka.duplicateCheckMs).unref();
   }
 
   /**
@@ -101,9 +104,29 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     return this.progress.health(Boolean(this.consumer) && !this.stopping, stallMs);
   }
 
+  /**
+   * Looks for Kafka offsets of this process's partitions stored more than once within INGEST_DUPLICATE_CHECK_HOURS
+   * and compensates them (DuplicateOffsets); run every INGEST_DUPLICATE_CHECK_MS. Answers how many it compensated.
+   */
+  async repairDuplicates(): Promise<number> {
+    if (this.repairing) return 0;
+    this.repairing = true;
+    try {
+      const generation = this.group?.generationId ?? null;
+      const owned = (topic: string, partition: number) => this.assigned[topic]?.includes(partition) ?? false;
+      return await this.duplicates.repair(this.config.kafka.duplicateCheckHours, owned, () => this.confirmMembership(generation));
+    } catch (err) {
+      this.logger.warn(`duplicate check failed (${(err as Error).message}); it runs again in ${this.config.kafka.duplicateCheckMs} ms`);
+      return 0;
+    } finally {
+      this.repairing = false;
+    }
+  }
+
   /** SIGTERM: kafkajs lets the running batches finish (insert, commit), then leaves the group. */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
+    clearInterval(this.duplicateCheck);
     // Batches in flight are stored and committed before the group is left (and the partitions move on).
     await this.settleInFlight();
     await this.consumer?.disconnect();
@@ -121,9 +144,9 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       // rejoins only once its attempt settled is not dropped from the rebalance meanwhile.
       rebalanceTimeout: 90_000,
       heartbeatInterval: Math.min(3000, Math.floor(sessionTimeout / 3)),
-      partitionAssigners: [barrierAssigner(() => this.beforeRejoin())],
+      partitionAssigners: [barrierAssigner((group) => this.beforeRejoin(group))],
       // Batches are formed by size or time at the fetch: up to 1 MB per partition and 8 MB per fetch, or whatever
-      // arrived within 200 ms; concurrent batches then share one insert (20 ms linger). The byte caps bound memory.
+      // arrived within 200 ms; each partition batch is one insert. The byte caps bound memory.
       maxBytesPerPartition: 1024 * 1024,
       maxBytes: 8 * 1024 * 1024,
       minBytes: 64 * 1024,
@@ -205,12 +228,13 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     const { batch } = payload;
     if (batch.isEmpty() || !payload.isRunning() || payload.isStale()) return;
     const { topic, partition, messages } = batch;
-    const { kind, batcher } = this.topics.get(topic)!;
+    const kind = this.topics.get(topic)!;
     const key = `${topic}:${partition}`;
     const first = Number(messages[0].offset);
     const lastOffset = messages[messages.length - 1].offset;
     const last = Number(lastOffset);
     const earlier = this.inFlight.get(key);
+    const generation = this.group?.generationId ?? null;
     const ownership = {
       heartbeat: () => payload.heartbeat(),
       owned: () => payload.isRunning() && !payload.isStale(),
@@ -224,9 +248,9 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       // 1. Only what ClickHouse does not hold yet for these very messages, validated, and no event twice.
       const { rows, rejected } = await this.toStore(kind, batch, state);
 
-      // 2. Insert (shared with other partitions' batches); the state counts the rows as stored from now on, and is
-      // read again if the insert fails.
-      const insert = batcher.add(rows, rejected, { key: `${key}:${first}-${last}` });
+      // 2. Insert, the partition batch alone (an identical range from any process has the same token); the state
+      // counts the rows as stored from now on, and is read again if the insert fails.
+      const insert = this.writeWithRetry(kind, rows, rejected, batchToken(topic, partition, first, last), generation);
       state.ledger.inserted(last);
       state.handledThrough = last;
       if (state.recent) for (const row of rows) state.recent.add(row.customer, row.instance, kind.eventId!(row));
@@ -261,7 +285,8 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
    * Awaited by kafkajs before it joins or leaves the group: what is in flight settles first (no further attempt of a
    * retried insert starts), so nothing of it lands after the partitions' next owners read what is stored.
    */
-  private async beforeRejoin(): Promise<void> {
+  private async beforeRejoin(group: GroupMembership): Promise<void> {
+    this.group = group;
     if (this.inFlight.size === 0) return;
     this.abandoning = true;
     await this.settleInFlight();
@@ -340,7 +365,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async openPartition(topic: string, partition: number, first: number) {
-    const { kind } = this.topics.get(topic)!;
+    const kind = this.topics.get(topic)!;
     return {
       ledger: await PartitionLedger.open(this.offsets, kind.table, topic, partition),
       recent: kind.eventId
@@ -351,14 +376,22 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   }
 
   /**
-   * The insert of a shared batch, retried with capped backoff while storage fails: nothing is committed, fetching
-   * stops (the next batches of its partitions wait for it), and every retry sends the same rows with the same token,
+   * The insert of a partition batch, retried with capped backoff while storage fails: nothing is committed, fetching
+   * stops (the next batches of its partition wait for it), and every retry sends the same rows with the same token,
    * so a partly applied attempt is deduplicated. Rows the store refuses for their data never reach this loop
-   * (IngestWriter isolates them).
+   * (IngestWriter isolates them). Right before each statement is sent, the membership of the generation that
+   * fetched the batch is confirmed (confirmMembership).
    */
-  private async writeWithRetry(kind: IntakeKind<KafkaRow>, rows: KafkaRow[], rejected: RejectedEventRow[], token: string) {
+  private async writeWithRetry(
+    kind: IntakeKind<KafkaRow>,
+    rows: KafkaRow[],
+    rejected: RejectedEventRow[],
+    token: string,
+    generation: number | null,
+  ) {
     let failed = false;
-    const refused = await retryUntilDone(() => this.store.store(kind, rows, rejected, token), {
+    const beforeSend = () => this.confirmMembership(generation);
+    const refused = await retryUntilDone(() => this.store.store(kind, rows, rejected, token, beforeSend), {
       abandoned: () => this.stopping || this.abandoning,
       onFailure: (err, attempt, delay) => {
         failed = true;
@@ -367,6 +400,26 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     });
     if (failed) this.logger.log('storage insert settled; fetching resumes');
     return refused;
+  }
+
+  /**
+   * Confirms, with a heartbeat round trip of its own, that this process is still a member of `generation` of the
+   * group (a member paused past the session timeout, or whose group rebalances, is not); otherwise the insert about
+   * to be sent is abandoned unsent, and so is every further attempt of the batches in flight. Not kafkajs' shared
+   * heartbeat: one already under way may have been sent before a pause.
+   */
+  private async confirmMembership(generation: number | null): Promise<void> {
+    const group = this.group;
+    try {
+      if (!group?.memberId || !group.coordinator || generation === null || group.generationId !== generation)
+        throw new BatchAbandonedError();
+      await group.coordinator.heartbeat({ groupId: group.groupId, memberId: group.memberId, groupGenerationId: generation });
+    } catch (err) {
+      this.abandoning = true;
+      if (!(err instanceof BatchAbandonedError))
+        this.logger.log(`membership not confirmed before an insert (${(err as Error).message}); abandoning the batch unsent`);
+      throw new BatchAbandonedError();
+    }
   }
 
   /** Asks the broker how far behind the partitions without recent progress are (high watermark - committed). */

@@ -3,15 +3,24 @@ import { PartitionAssigners, type PartitionAssigner } from 'kafkajs';
 /** Where an assigner made by barrierAssigner() carries its barrier. */
 const BARRIER = Symbol.for('search-analytics.ingest.rejoin-barrier');
 
-type Barrier = () => Promise<void>;
-interface WithAssigners {
+/** The part of kafkajs' ConsumerGroup a barrier may read: the membership it is about to renew or end. */
+export interface GroupMembership {
+  groupId: string;
+  memberId: string | null;
+  generationId: number | null;
+  coordinator?: { heartbeat(request: { groupId: string; memberId: string; groupGenerationId: number }): Promise<unknown> };
+}
+
+type Barrier = (group: GroupMembership) => Promise<void>;
+interface WithAssigners extends GroupMembership {
   assigners?: Array<{ [BARRIER]?: Barrier }>;
 }
 type GroupMethod = (this: WithAssigners, ...args: unknown[]) => Promise<unknown>;
 
 /**
  * kafkajs' round-robin assigner, carrying a barrier that kafkajs awaits before its consumer joins or leaves the group
- * (see installRejoinBarrier). The assigner is how a barrier reaches kafkajs' ConsumerGroup of exactly this consumer.
+ * (see installRejoinBarrier). The assigner is how a barrier reaches kafkajs' ConsumerGroup of exactly this consumer,
+ * and how the consumer learns of that group (the barrier is called with it).
  */
 export function barrierAssigner(barrier: Barrier): PartitionAssigner {
   return (config) => Object.assign(PartitionAssigners.roundRobin(config), { [BARRIER]: barrier });
@@ -20,7 +29,7 @@ export function barrierAssigner(barrier: Barrier): PartitionAssigner {
 /** `method` preceded by the barriers of the group's assigners. */
 export function afterBarriers(method: GroupMethod): GroupMethod {
   return async function (this: WithAssigners, ...args: unknown[]) {
-    for (const assigner of this.assigners ?? []) await assigner[BARRIER]?.();
+    for (const assigner of this.assigners ?? []) await assigner[BARRIER]?.(this);
     return method.apply(this, args);
   };
 }

@@ -35,6 +35,7 @@ export async function retryUntilDone<T>(attempt: () => Promise<T>, options: Retr
     try {
       return await attempt();
     } catch (err) {
+      if (err instanceof BatchAbandonedError) throw err;
       const delay = backoffMs(n);
       options.onFailure(err, n, delay);
       const until = Date.now() + delay;

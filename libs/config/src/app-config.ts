@@ -23,6 +23,8 @@ export class AppConfig {
     topicDocuments: string;
     groupId: string;
     sessionTimeoutMs: number;
+    duplicateCheckMs: number;
+    duplicateCheckHours: number;
   };
   readonly customer!: string;
   readonly baseDomain?: string;

@@ -216,6 +216,22 @@ const DECLARED = [
     description: 'rebalance delay after a consumer dies',
   }),
   variable({
+    name: 'INGEST_DUPLICATE_CHECK_MS',
+    setting: 'kafka.duplicateCheckMs',
+    default: '60000',
+    value: integer(1000, 60000),
+    secret: false,
+    description: 'how often an ingest process looks for Kafka offsets stored twice (and compensates them)',
+  }),
+  variable({
+    name: 'INGEST_DUPLICATE_CHECK_HOURS',
+    setting: 'kafka.duplicateCheckHours',
+    default: '24',
+    value: integer(1, 168),
+    secret: false,
+    description: 'how far back, in hours of inserts, the duplicate check looks',
+  }),
+  variable({
     name: 'SERVICE_CUSTOMER',
     setting: 'customer',
     default: 'demo',

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { compositeKey, type RejectedEventRow } from '@app/contracts';
 import { NotificationsRepository } from '@app/notifications';
 import { DataVersions } from './data-versions';
-import { IngestWriter, type IngestRow, type Refused } from './ingest-writer';
+import { IngestWriter, type BeforeSend, type IngestRow, type Refused } from './ingest-writer';
 import type { IntakeKind } from './intake-kinds';
 
 /**
@@ -26,8 +26,9 @@ export class IngestStore {
     rows: readonly Row[],
     rejected: readonly RejectedEventRow[],
     token?: string,
+    beforeSend?: BeforeSend,
   ): Promise<Refused<Row>> {
-    const refused = await this.writer.write(kind, rows, rejected, token);
+    const refused = await this.writer.write(kind, rows, rejected, token, beforeSend);
     for (const { customer, instance } of byInstance(rows).values()) this.versions.bump(customer, instance);
     if (kind.notifiesRejected) await this.notifyRejected(rejected);
     return refused;

@@ -11,6 +11,9 @@ export interface IngestTarget {
   tokenSuffix: string;
 }
 
+/** Awaited right before each insert statement is sent; throws to abandon the write unsent (see the ingest consumer). */
+export type BeforeSend = () => Promise<void>;
+
 /** Rows the store refused, by identity, with the store's reason. */
 export type Refused<Row> = ReadonlyMap<Row, string>;
 
@@ -51,17 +54,23 @@ export class IngestWriter {
     rows: readonly Row[],
     rejected: readonly RejectedEventRow[],
     token?: string,
+    beforeSend?: BeforeSend,
   ): Promise<Refused<Row>> {
+    const insert = async <T extends object>(table: string, values: readonly T[], tableToken: string | undefined) => {
+      if (values.length === 0) return;
+      await beforeSend?.();
+      await this.ch.insert(table, values, tableToken);
+    };
     // Rejected items first: once the accepted rows are stored, only a refused row can still fail the write.
-    await this.ch.insert('rejected_events', rejected.map(storable), token && `${token}:rejected`);
+    await insert('rejected_events', rejected.map(storable), token && `${token}:rejected`);
     const stop = this.metrics.insertSeconds.startTimer({ table: target.table });
     const refused: Array<{ row: Row; reason: string }> = [];
-    await this.insertIsolating(target.table, rows, token && `${token}:${target.tokenSuffix}`, refused);
+    await this.insertIsolating(insert, target.table, rows, token && `${token}:${target.tokenSuffix}`, refused);
     stop();
     const refusedRows = refused.map(({ row, reason }) => storable(refusedRow(target.kind, row, reason)));
     if (refused.length > 0)
       this.logger.warn(`${refused.length} row(s) refused by storage kept in rejected_events, e.g. ${refused[0].reason}`);
-    await this.ch.insert('rejected_events', refusedRows, token && `${token}:refused`);
+    await insert('rejected_events', refusedRows, token && `${token}:refused`);
     const allRejected = [...rejected, ...refusedRows];
     const stored = rows.length - refused.length;
     this.metrics.batchSize.observe({ table: target.table }, stored);
@@ -76,13 +85,14 @@ export class IngestWriter {
   }
 
   private async insertIsolating<Row extends object>(
+    insert: (table: string, rows: readonly Row[], token: string | undefined) => Promise<void>,
     table: string,
     rows: readonly Row[],
     token: string | undefined,
     refused: Array<{ row: Row; reason: string }>,
   ): Promise<void> {
     try {
-      await this.ch.insert(table, rows, token);
+      await insert(table, rows, token);
     } catch (err) {
       if (!isDataError(err) || rows.length === 0) throw err;
       if (rows.length === 1) {
@@ -90,8 +100,8 @@ export class IngestWriter {
         return;
       }
       const half = Math.ceil(rows.length / 2);
-      await this.insertIsolating(table, rows.slice(0, half), token && `${token}/a`, refused);
-      await this.insertIsolating(table, rows.slice(half), token && `${token}/b`, refused);
+      await this.insertIsolating(insert, table, rows.slice(0, half), token && `${token}/a`, refused);
+      await this.insertIsolating(insert, table, rows.slice(half), token && `${token}/b`, refused);
     }
   }
 }

@@ -13,11 +13,14 @@ export interface StoredCounts {
 export class SearchEventsRepository {
   constructor(private readonly ch: ClickHouseService) {}
 
-  /** What is stored for a customer: raw events (and distinct ids), the rollup's sum, rejected events. */
+  /**
+   * What is stored for a customer: raw events (each row counts `sign` times: a Kafka offset stored twice is
+   * compensated by a row with a negative sign) and distinct ids, the rollup's sum, rejected events.
+   */
   async counts(customer: string): Promise<StoredCounts> {
     const [row] = await this.ch.query<Record<'events' | 'distinct_events' | 'rollup' | 'rejected', string | number>>(
       `SELECT
-         (SELECT count() FROM ${this.ch.table('search_events')} WHERE customer = {c:String}) AS events,
+         (SELECT sum(sign) FROM ${this.ch.table('search_events')} WHERE customer = {c:String}) AS events,
          (SELECT uniqExact(event_id) FROM ${this.ch.table('search_events')} WHERE customer = {c:String}) AS distinct_events,
          (SELECT sum(searches) FROM ${this.ch.table('search_terms_hourly')} WHERE customer = {c:String}) AS rollup,
          (SELECT count() FROM ${this.ch.table('rejected_events')} WHERE customer = {c:String} AND kind = 'search-event') AS rejected`,

@@ -25,6 +25,12 @@ export class MetricsService {
     labelNames: ['kind', 'source', 'reason'],
     registers: [this.registry],
   });
+  readonly duplicateOffsets = new Counter({
+    name: 'ingest_duplicate_offsets_total',
+    help: 'Kafka offsets found stored more than once (each then compensated so that every answer counts it once)',
+    labelNames: ['topic'],
+    registers: [this.registry],
+  });
   readonly consumerLag = new Gauge({
     name: 'ingest_consumer_lag',
     help: 'Messages behind the high watermark, per partition (at the last batch)',

@@ -27,6 +27,12 @@ const SPELLINGS_KEYS: RollupKeys = [
 
 const LAST_TS = [['last_ts', 'ts']] as const;
 
+/** The rollups of this migration and their views, for later migrations that change the views. */
+export const ANALYTICS_ROLLUPS = [
+  { table: 'search_totals_hourly', view: 'search_totals_hourly_mv', keys: TOTALS_KEYS },
+  { table: 'search_term_spellings_hourly', view: 'search_term_spellings_hourly_mv', keys: SPELLINGS_KEYS },
+] as const;
+
 function view(name: string, target: string, source: string, keys: RollupKeys): string {
   return `CREATE MATERIALIZED VIEW IF NOT EXISTS ${name} TO ${target} AS
     SELECT ${selectKeys(keys)}, count() AS searches, max(ts) AS last_ts FROM ${source}

@@ -9,6 +9,12 @@ function phraseKeys(bucket: { column: string; expression: string }): RollupKeys 
 const HOURLY = phraseKeys({ column: 'hour', expression: 'toStartOfHour(ts)' });
 const DAILY = phraseKeys({ column: 'day', expression: 'toDate(ts)' });
 
+/** The rollups of this migration and their views, for later migrations that change the views. */
+export const PHRASE_ROLLUPS = [
+  { table: 'search_phrases_hourly', view: 'search_phrases_hourly_mv', keys: HOURLY },
+  { table: 'search_phrases_daily', view: 'search_phrases_daily_mv', keys: DAILY },
+] as const;
+
 function table(name: string, bucket: 'hour' | 'day', retentionDays: number): string {
   return `CREATE TABLE IF NOT EXISTS ${name} (
       customer LowCardinality(String),

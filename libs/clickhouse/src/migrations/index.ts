@@ -9,6 +9,7 @@ import { intakeClaimsMigration } from './0008-intake-claims';
 import { documentOffsetsMigration } from './0009-document-offsets';
 import { analyticsMigration } from './0010-analytics';
 import { phraseRollupsMigration } from './0011-phrase-rollups';
+import { signedEventsMigration } from './0012-signed-events';
 import type { Migration } from './migration';
 
 export type { Migration, MigrationContext } from './migration';
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   documentOffsetsMigration,
   analyticsMigration,
   phraseRollupsMigration,
+  signedEventsMigration,
 ];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */

@@ -1,0 +1,141 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { ClickHouseService } from '@app/clickhouse';
+import { DataVersions } from '@app/intake';
+import { MetricsService } from '@app/metrics';
+
+/** The offset range of one Kafka partition in one insert into search_events (the table ingest_blocks). */
+export interface Block {
+  topic: string;
+  partition: number;
+  first: number;
+  last: number;
+}
+
+/** An offset range of a partition that more than one insert covered. */
+export type Overlap = Block;
+
+/**
+ * The ranges of each partition covered by more than one block, merged. Blocks of one partition never overlap unless
+ * an offset was stored twice (a re-delivered batch skips what is stored) or the topic was recreated (other messages
+ * at the same offsets, which the offsets' hashes tell apart).
+ */
+export function overlaps(blocks: readonly Block[]): Overlap[] {
+  const found: Overlap[] = [];
+  const sorted = [...blocks].sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition || a.first - b.first);
+  let reach: Block | undefined; // the partition's blocks so far: from the first one's start to the furthest end
+  for (const block of sorted) {
+    if (!reach || reach.topic !== block.topic || reach.partition !== block.partition) {
+      reach = { ...block };
+      continue;
+    }
+    if (block.first <= reach.last) {
+      const last = Math.min(block.last, reach.last);
+      const previous = found.at(-1);
+      if (previous?.topic === block.topic && previous.partition === block.partition && block.first <= previous.last + 1)
+        previous.last = Math.max(previous.last, last);
+      else found.push({ topic: block.topic, partition: block.partition, first: block.first, last });
+    }
+    reach.last = Math.max(reach.last, block.last);
+  }
+  return found;
+}
+
+/** One offset stored `copies` times (the positive rows of one message, less what was compensated already). */
+interface Duplicate {
+  at: string;
+  hash: string;
+  copies: string;
+}
+
+/** Offsets as compact ranges for a log line: 3-5,9. */
+export function offsetRanges(offsets: readonly number[]): string {
+  const parts: string[] = [];
+  const sorted = [...offsets].sort((a, b) => a - b);
+  for (let i = 0; i < sorted.length; i++) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] <= sorted[j] + 1) j++;
+    parts.push(i === j ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
+    i = j;
+  }
+  return parts.join(',');
+}
+
+/**
+ * Finds Kafka offsets stored more than once in search_events and makes them harmless. A member of the consumer
+ * group can still write what the partition's next owner writes too, in two windows no check before the send closes:
+ * an insert that takes longer than the session timeout to apply, and a pause between the membership check and the
+ * send (docs/operations.md). Such a row is then counted twice, in the raw table and in every rollup.
+ *
+ * The repair is one compensating row per duplicated offset: a copy of the event with sign = 1 - copies. Every view
+ * counts sum(sign), so the rollups take it in the same insert, and raw counts are sum(sign) too: every answer counts
+ * the offset once. The compensating insert's token is derived from what it compensates, so two processes that found
+ * the same duplicates write it once; and a check that runs after a compensation landed finds nothing (its sum is 1).
+ */
+@Injectable()
+export class DuplicateOffsets {
+  private readonly logger = new Logger(DuplicateOffsets.name);
+
+  constructor(
+    private readonly ch: ClickHouseService,
+    private readonly metrics: MetricsService,
+    private readonly versions: DataVersions,
+  ) {}
+
+  /**
+   * Looks at the inserts of the last `hours` into the partitions `owned` answers true for, and compensates what was
+   * stored twice. `beforeSend` is awaited right before the compensating insert (the consumer confirms it still owns
+   * the partitions, so two processes never repair one partition at once). Answers how many offsets it compensated.
+   */
+  async repair(hours: number, owned: (topic: string, partition: number) => boolean, beforeSend: () => Promise<void>): Promise<number> {
+    const blocks = await this.ch.query<{ topic: string; partition: number; first: string; last: string }>(
+      `SELECT topic, partition, first_offset AS first, last_offset AS last FROM ${this.ch.table('ingest_blocks')}
+       WHERE inserted_at >= now64(3) - toIntervalHour({hours:UInt32})`,
+      { hours },
+    );
+    const ranges = overlaps(
+      blocks.filter((b) => owned(b.topic, b.partition)).map((b) => ({ ...b, first: Number(b.first), last: Number(b.last) })),
+    );
+    let repaired = 0;
+    for (const range of ranges) repaired += await this.repairRange(range, beforeSend);
+    return repaired;
+  }
+
+  private async repairRange({ topic, partition, first, last }: Overlap, beforeSend: () => Promise<void>): Promise<number> {
+    const where = `source = 'kafka' AND topic = {topic:String} AND partition = {partition:Int32}
+      AND offset BETWEEN {first:Int64} AND {last:Int64}`;
+    const params = { topic, partition, first, last };
+    const duplicates = await this.ch.query<Duplicate>(
+      `SELECT toString(offset) AS at, toString(message_hash) AS hash, toString(sum(sign)) AS copies
+       FROM ${this.ch.table('search_events')} WHERE ${where}
+       GROUP BY offset, message_hash HAVING sum(sign) > 1
+       ORDER BY offset, message_hash`,
+      params,
+    );
+    if (duplicates.length === 0) return 0;
+    const copies = new Map(duplicates.map((d) => [`${d.at}:${d.hash}`, Number(d.copies)]));
+    // One stored copy of each duplicated message, to compensate with.
+    const rows = await this.ch.query<Record<string, unknown> & { key: string; customer: string; instance: string }>(
+      // The hash as text: a UInt64 read as a JSON number would lose digits.
+      `SELECT * EXCEPT (sign) REPLACE (toString(message_hash) AS message_hash), concat(toString(offset), ':', toString(message_hash)) AS key
+       FROM ${this.ch.table('search_events')}
+       WHERE ${where} AND sign > 0 AND key IN {keys:Array(String)}
+       LIMIT 1 BY offset, message_hash`,
+      { ...params, keys: [...copies.keys()] },
+    );
+    const compensation = rows.map(({ key, ...row }) => ({ ...row, sign: 1 - copies.get(key)! }));
+    const offsets = duplicates.map((d) => Number(d.at));
+    this.logger.warn(
+      `${topic}:${partition}: offsets ${offsetRanges(offsets)} were stored more than once ` +
+        `(${duplicates.reduce((n, d) => n + Number(d.copies) - 1, 0)} extra rows); compensating them so that every answer counts them once`,
+    );
+    const token = createHash('sha256')
+      .update(`${topic}:${partition}:${duplicates.map((d) => `${d.at}:${d.hash}:${d.copies}`).join(',')}`)
+      .digest('hex');
+    await beforeSend();
+    await this.ch.insert('search_events', compensation, `duplicates:${token}`);
+    this.metrics.duplicateOffsets.inc({ topic }, duplicates.length);
+    for (const { customer, instance } of compensation) this.versions.bump(customer, instance);
+    return duplicates.length;
+  }
+}
