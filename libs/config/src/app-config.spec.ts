@@ -13,6 +13,8 @@ describe('loadConfig', () => {
       topicDocuments: 'catalogue-documents',
       groupId: 'search-analytics-ingest',
       sessionTimeoutMs: 10000,
+      duplicateCheckMs: 60000,
+      duplicateCheckHours: 24,
     });
     expect(c.customer).toBe('demo');
     expect(c.instances).toEqual(['live']);

@@ -11,6 +11,8 @@ const BAD: Record<string, string> = {
   KAFKA_TOPIC_SEARCH_EVENTS: 'search events',
   KAFKA_TOPIC_DOCUMENTS: 'documents/all',
   KAFKA_SESSION_TIMEOUT_MS: '999',
+  INGEST_DUPLICATE_CHECK_MS: '600000',
+  INGEST_DUPLICATE_CHECK_HOURS: '0',
   SERVICE_CUSTOMER: 'Shop_1',
   BASE_DOMAIN: 'API.example.com',
   SERVICE_INSTANCES: 'live,,stage',
