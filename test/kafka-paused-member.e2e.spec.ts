@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { startService, type Service } from './support/processes';
 import { caughtUp, describeKafka, startKafka, type KafkaBroker } from './support/kafka';
 import { startStorageServer, type StorageServer } from './support/storage-server';
@@ -31,6 +32,8 @@ describeKafka('an ingest process paused past the session timeout (real processes
     storage = await startStorageServer('1000-1500');
   });
   afterAll(async () => {
+    if (process.env.PAUSED_LOGS)
+      members.forEach((m, i) => writeFileSync(`${process.env.PAUSED_LOGS}/member-${i}.log`, m.stdout() + m.stderr()));
     for (const member of members) {
       member.child.kill('SIGCONT');
       await member.stop();
@@ -55,7 +58,9 @@ describeKafka('an ingest process paused past the session timeout (real processes
     let producing = true;
     const producer = (async () => {
       while (producing) {
-        const messages = Array.from({ length: 50 }, () => {
+        // Few, large sends: the test broker hands a consumer one produced set per partition and fetch, and every
+        // insert takes 1-1.5 s, so many small sends would outrun the consumers.
+        const messages = Array.from({ length: 600 }, () => {
           const n = produced++;
           return {
             key: `p-${n}`,
@@ -63,7 +68,7 @@ describeKafka('an ingest process paused past the session timeout (real processes
           };
         });
         await broker.producer.send({ topic: TOPIC, acks: -1, messages });
-        await sleep(50);
+        await sleep(2000);
       }
     })();
 
@@ -77,7 +82,17 @@ describeKafka('an ingest process paused past the session timeout (real processes
     producing = false;
     await producer;
 
-    expect(await eventually(() => caughtUp(broker, GROUP, TOPIC), Boolean, 120_000)).toBe(true);
+    const done = await eventually(() => caughtUp(broker, GROUP, TOPIC), Boolean, 120_000);
+    if (!done && process.env.PAUSED_LOGS) {
+      const ends = await broker.admin.fetchTopicOffsets(TOPIC);
+      const committed = await broker.admin.fetchOffsets({ groupId: GROUP, topics: [TOPIC] });
+      const stored = await storage.query(
+        `SELECT partition, count(), max(offset) FROM search_analytics.search_events GROUP BY partition ORDER BY partition`,
+      );
+      const health = await Promise.all(members.map(async (m) => (await fetch(`${m.url}/health/live`)).text()));
+      writeFileSync(`${process.env.PAUSED_LOGS}/state.json`, JSON.stringify({ ends, committed, stored, health }, null, 1));
+    }
+    expect(done).toBe(true);
     const [raw] = await storage.query<{ rows: string; counted: string; distinct: string }>(
       `SELECT countIf(sign > 0) AS rows, sum(sign) AS counted, uniqExact(topic, partition, offset) AS distinct
        FROM search_analytics.search_events WHERE customer = 'paused'`,
