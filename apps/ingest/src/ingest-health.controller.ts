@@ -20,7 +20,10 @@ export class IngestHealthController {
     private readonly migrator: MigratorService,
   ) {}
 
-  /** Liveness: unhealthy (503) when a partition has had messages waiting for 60 s without progress (STALL_THRESHOLD_MS). */
+  /**
+   * Liveness: unhealthy (503) when a partition's messages have waited for 60 s (STALL_THRESHOLD_MS) since they
+   * arrived, or since its last commit, without a commit.
+   */
   @Get(['', 'live'])
   @HttpCode(200)
   @ApiOperation({ summary: 'Liveness: the consumer runs and no partition is stalled' })

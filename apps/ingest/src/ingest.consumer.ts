@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import type { Admin, Batch, Consumer, EachBatchPayload } from 'kafkajs';
+import type { Batch, Consumer, EachBatchPayload } from 'kafkajs';
 import { AppConfig } from '@app/config';
 import type { RejectedEventRow } from '@app/contracts';
 import { IngestStore, InsertBatcher, IntakeKinds, VersionSequence, validateItems, type IntakeItem, type IntakeKind } from '@app/intake';
@@ -7,6 +7,7 @@ import { KafkaService } from '@app/kafka';
 import { MetricsService } from '@app/metrics';
 import { PartitionProgress, STALL_THRESHOLD_MS, type ConsumerHealth } from './consumer-health';
 import { decodeMessage, messageHash, type KafkaRow } from './kafka-message';
+import { LagProbe } from './lag-probe';
 import { OffsetsRepository } from './offsets.repository';
 import { PartitionLedger } from './partition-ledger';
 import { PartitionStates, type PartitionState } from './partition-states';
@@ -42,13 +43,17 @@ const INSERT_MAX_ROWS = 25_000;
 export class IngestConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(IngestConsumer.name);
   private consumer?: Consumer;
-  private admin?: Admin;
+  /** The broker's lag figures of every assigned partition, on a timer (LAG_PROBE_MS). */
+  private readonly lagProbe = new LagProbe(
+    () => this.kafka.quietAdmin(),
+    () => this.config.kafka.groupId,
+    this.logger,
+  );
   /** Per topic: its kind of items, and a batcher through which concurrent batches of all partitions share one insert. */
   private readonly topics = new Map<string, { kind: IntakeKind<KafkaRow>; batcher: InsertBatcher<KafkaRow> }>();
   /** Per assigned partition: what is stored (offsets), the event ids of its recent messages, document versions. */
   private readonly partitions = new PartitionStates((topic, partition, first) => this.openPartition(topic, partition, first));
-  private readonly progress = new PartitionProgress();
-  private lastProbeAt = 0;
+  private readonly progress = new PartitionProgress((topic, partition, lag) => this.recordLag(topic, partition, lag));
   private stopping = false;
   /**
    * Set when a heartbeat fails (a rebalance, or the coordinator out of reach): every insert retried gives up until
@@ -87,18 +92,12 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   }
 
   /**
-   * Liveness of the consume loop: stalled when an assigned partition has had messages waiting for `stallMs`
-   * without a completed batch, including a partition this process no longer fetches (its lag is asked of the
-   * broker, at most every 2 s).
+   * Liveness of the consume loop: stalled when an assigned partition's messages have waited for `stallMs` since
+   * they arrived (or since its last commit) without a commit, including a partition this process does not fetch
+   * (the lag of every assigned partition is asked of the broker every LAG_PROBE_MS).
    */
-  async health(stallMs = STALL_THRESHOLD_MS): Promise<ConsumerHealth> {
-    if (this.consumer && Date.now() - this.lastProbeAt > 2000) {
-      this.lastProbeAt = Date.now();
-      // Waited for at most 1 s: a slow broker must not make the probe itself time out (the next one sees it).
-      const probe = this.probeLag(Math.min(5000, stallMs / 2)).catch((err: Error) => this.logger.warn(`lag probe failed: ${err.message}`));
-      await Promise.race([probe, new Promise((r) => setTimeout(r, 1000).unref())]);
-    }
-    return this.progress.health(Boolean(this.consumer) && !this.stopping, stallMs);
+  health(stallMs = STALL_THRESHOLD_MS): Promise<ConsumerHealth> {
+    return Promise.resolve(this.progress.health(Boolean(this.consumer) && !this.stopping, stallMs));
   }
 
   /** SIGTERM: kafkajs lets the running batches finish (insert, commit), then leaves the group. */
@@ -108,7 +107,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     await this.settleInFlight();
     await this.consumer?.disconnect();
     await this.settleInFlight();
-    await this.admin?.disconnect();
+    await this.lagProbe.stop();
   }
 
   private async start(): Promise<void> {
@@ -131,14 +130,16 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     });
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => this.joined(consumer, payload.memberAssignment));
     consumer.on(consumer.events.HEARTBEAT, () => (this.abandoning = false));
-    // kafkajs' offsetLag is what remains after the batch: when a batch starts, the batch itself waits too (so one
-    // stuck on storage still shows); when it ends, only the remainder does.
+    // Lag is the end offset minus the committed one (PartitionProgress): a batch tells the end offset it was
+    // fetched with, a commit the committed offset, and the broker both every LAG_PROBE_MS.
     consumer.on(consumer.events.START_BATCH_PROCESS, ({ payload }) =>
-      this.recordLag(payload.topic, payload.partition, Number(payload.offsetLag) + payload.batchSize),
+      this.progress.fetched(payload.topic, payload.partition, Number(payload.highWatermark), Number(payload.firstOffset)),
     );
-    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) =>
-      this.recordLag(payload.topic, payload.partition, Number(payload.offsetLag), true),
-    );
+    consumer.on(consumer.events.COMMIT_OFFSETS, ({ payload }) => {
+      for (const { topic, partitions } of payload.topics)
+        for (const { partition, offset } of partitions) this.progress.committed(topic, partition, Number(offset));
+    });
+    this.lagProbe.every(() => this.probeLag());
     // kafkajs restarts itself after retriable errors only; the consumer must resume alone after any crash.
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (payload.restart || this.stopping) return;
@@ -172,10 +173,11 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     );
   }
 
-  private recordLag(topic: string, partition: number, waiting: number, done = false): void {
-    if (done) this.progress.progressed(topic, partition, waiting);
-    else this.progress.lag(topic, partition, waiting);
-    this.metrics.consumerLag.set({ topic, partition: String(partition) }, waiting);
+  /** Publishes a partition's lag (ingest_consumer_lag); undefined: no longer assigned, its series goes. */
+  private recordLag(topic: string, partition: number, lag: number | undefined): void {
+    const labels = { topic, partition: String(partition) };
+    if (lag === undefined) this.metrics.consumerLag.remove(labels);
+    else this.metrics.consumerLag.set(labels, lag);
   }
 
   private async restart(crashed: Consumer): Promise<void> {
@@ -369,24 +371,10 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     return refused;
   }
 
-  /** Asks the broker how far behind the partitions without recent progress are (high watermark - committed). */
-  private async probeLag(idleMs: number): Promise<void> {
-    const idle = this.progress.idle(idleMs);
-    if (idle.length === 0) return;
-    if (!this.admin) {
-      this.admin = this.kafka.kafka.admin();
-      await this.admin.connect();
-    }
-    for (const topic of new Set(idle.map((p) => p.topic))) {
-      const [ends, committed] = await Promise.all([
-        this.admin.fetchTopicOffsets(topic),
-        this.admin.fetchOffsets({ groupId: this.config.kafka.groupId, topics: [topic] }),
-      ]);
-      const done = new Map(committed[0]?.partitions.filter((p) => Number(p.offset) >= 0).map((p) => [p.partition, Number(p.offset)]) ?? []);
-      for (const end of ends) {
-        if (idle.some((p) => p.topic === topic && p.partition === end.partition))
-          this.progress.lag(topic, end.partition, Math.max(0, Number(end.high) - (done.get(end.partition) ?? Number(end.low))));
-      }
-    }
+  /** Asks the broker how far behind every assigned partition is (high watermark - committed); on a timer. */
+  private async probeLag(): Promise<void> {
+    const sentAt = Date.now();
+    for (const offsets of (await this.lagProbe.offsets(this.progress.assigned())) ?? [])
+      this.progress.probed(offsets.topic, offsets.partition, offsets, sentAt);
   }
 }

@@ -1,0 +1,98 @@
+import type { Consumer } from 'kafkajs';
+import { IngestConsumer } from '@app/ingest';
+import { http, startApp, type TestApp } from './support/test-app';
+import { caughtUp, describeKafka, produceEvents, startKafka, type KafkaBroker } from './support/kafka';
+import { eventually } from './support/storage';
+
+const BURST = 'health-burst';
+const FRESH = 'health-fresh';
+
+/**
+ * The ingest app's probes (docs/operations.md, "Probes and metrics"). The composition app serves the query app's
+ * /health routes, so the stall verdict is read in-process there (with a small threshold).
+ */
+describeKafka('ingest health against a real broker protocol', () => {
+  let broker: KafkaBroker;
+  const apps: TestApp[] = [];
+  beforeAll(async () => {
+    broker = await startKafka({ [BURST]: 4, [FRESH]: 2, 'catalogue-documents': 1 });
+  });
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    await broker.stop();
+  });
+
+  const start = async (topic: string, group: string) => {
+    const app = await startApp({
+      KAFKA_BROKERS: broker.brokers,
+      KAFKA_TOPIC_SEARCH_EVENTS: topic,
+      KAFKA_GROUP_ID: group,
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+    });
+    apps.push(app);
+    const consumer = app.app.get(IngestConsumer);
+    await eventually(
+      () => consumer.assigned[topic] ?? [],
+      (p) => p.length > 0,
+    );
+    return { app, consumer };
+  };
+
+  it('never reports a partition stalled when a burst follows an idle spell longer than the threshold', async () => {
+    const stallMs = 5000;
+    const { consumer } = await start(BURST, 'burst');
+    await eventually(
+      () => consumer.assigned[BURST] ?? [],
+      (p) => p.length === 4,
+    );
+    // Idle for longer than the threshold: nothing waits, so nothing is stalled however long it lasts.
+    await new Promise((r) => setTimeout(r, stallMs + 1500));
+    expect(await consumer.health(stallMs)).toMatchObject({ stalled: false, lag: 0 });
+
+    let polling = true;
+    const seen: Array<{ stalled: boolean; lag: number; sinceProgressMs: number }> = [];
+    const poll = (async () => {
+      while (polling) {
+        seen.push(await consumer.health(stallMs));
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+    await produceEvents(broker, BURST, 10_000, { customer: 'burst' }, 'burst');
+    await eventually(() => caughtUp(broker, 'burst', BURST), Boolean, 60_000);
+    await eventually(
+      () => consumer.health(stallMs),
+      (h) => h.lag === 0,
+    );
+    polling = false;
+    await poll;
+
+    expect(seen.some((h) => h.lag > 0)).toBe(true); // the burst was seen waiting
+    expect(seen.filter((h) => h.stalled)).toEqual([]);
+  }, 120_000);
+
+  it('reports lag from the broker: 0 once consumed, and messages produced while paused', async () => {
+    const { app, consumer } = await start(FRESH, 'fresh');
+    const metricLag = async () => {
+      const text = (await http<string>(`${app.url}/metrics`)).body;
+      const lines = text.split('\n').filter((l) => l.startsWith(`ingest_consumer_lag{topic="${FRESH}"`));
+      return lines.reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+    };
+
+    await produceEvents(broker, FRESH, 1000, { customer: 'fresh' }, 'first');
+    expect(await eventually(() => caughtUp(broker, 'fresh', FRESH), Boolean, 40_000)).toBe(true);
+    expect(await eventually(metricLag, (lag) => lag === 0)).toBe(0);
+    expect((await consumer.health()).lag).toBe(0);
+
+    // Paused, the partitions are not fetched: no batch tells of the messages that arrive, only the broker does.
+    (consumer as unknown as { consumer: Consumer }).consumer.pause([{ topic: FRESH }]);
+    await produceEvents(broker, FRESH, 500, { customer: 'fresh' }, 'paused');
+    // /metrics without anyone asking for health: the figures are probed on their own.
+    expect(await eventually(metricLag, (lag) => lag === 500, 15_000)).toBe(500);
+    expect((await consumer.health()).lag).toBe(500);
+
+    (consumer as unknown as { consumer: Consumer }).consumer.resume([{ topic: FRESH }]);
+    expect(await eventually(() => caughtUp(broker, 'fresh', FRESH), Boolean, 40_000)).toBe(true);
+    expect(await eventually(metricLag, (lag) => lag === 0)).toBe(0);
+    expect((await consumer.health()).lag).toBe(0);
+  }, 120_000);
+});
