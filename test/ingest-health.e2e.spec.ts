@@ -1,24 +1,29 @@
 import type { Consumer } from 'kafkajs';
 import { IngestConsumer } from '@app/ingest';
-import { http, startApp, type TestApp } from './support/test-app';
+import { freshDir, startService, type Service } from './support/processes';
+import { BASIC, http, startApp, type TestApp } from './support/test-app';
 import { caughtUp, describeKafka, produceEvents, startKafka, type KafkaBroker } from './support/kafka';
 import { eventually } from './support/storage';
 
 const BURST = 'health-burst';
 const FRESH = 'health-fresh';
+const READY = 'health-ready';
 
 /**
  * The ingest app's probes (docs/operations.md, "Probes and metrics"). The composition app serves the query app's
- * /health routes, so the stall verdict is read in-process there (with a small threshold).
+ * /health routes, so the stall verdict is read in-process there (with a small threshold) and readiness from the
+ * ingest app run as its own process, whose /health/ready is the one that reports the consumer.
  */
 describeKafka('ingest health against a real broker protocol', () => {
   let broker: KafkaBroker;
   const apps: TestApp[] = [];
+  let service: Service | undefined;
   beforeAll(async () => {
-    broker = await startKafka({ [BURST]: 4, [FRESH]: 2, 'catalogue-documents': 1 });
+    broker = await startKafka({ [BURST]: 4, [FRESH]: 2, [READY]: 1, 'catalogue-documents': 1 });
   });
   afterAll(async () => {
     for (const app of apps) await app.close();
+    await service?.stop();
     await broker.stop();
   });
 
@@ -95,4 +100,36 @@ describeKafka('ingest health against a real broker protocol', () => {
     expect(await eventually(metricLag, (lag) => lag === 0)).toBe(0);
     expect((await consumer.health()).lag).toBe(0);
   }, 120_000);
+
+  it('answers /health/ready 503 while the broker is down and 200 once it is back (ingest app process)', async () => {
+    service = await startService('apps/ingest/src/main.js', {
+      DATA_DIR: freshDir('ingest-ready'),
+      KAFKA_BROKERS: broker.brokers,
+      KAFKA_TOPIC_SEARCH_EVENTS: READY,
+      KAFKA_GROUP_ID: 'ready',
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+      SERVICE_BASIC_AUTH: `${BASIC.login}:${BASIC.password}`,
+      LOG_LEVEL: 'warn',
+    });
+    // fetch, not http(): docs/openapi.json describes the composition app, whose /health routes are the query app's.
+    const ready = async () => {
+      const res = await fetch(`${service!.url}/health/ready`);
+      return { status: res.status, body: (await res.json()) as { ready: boolean; reason?: string } };
+    };
+    expect(await eventually(ready, (r) => r.status === 200, 30_000)).toMatchObject({ status: 200, body: { ready: true } });
+
+    await broker.command('down 1');
+    try {
+      // At once here: the test broker refuses connections, so kafkajs' consumer crashes. That a broker which does not
+      // answer turns it within the session timeout is checked in group-membership.spec.ts.
+      const down = await eventually(ready, (r) => r.status === 503, 20_000);
+      expect(down).toMatchObject({ status: 503, body: { ready: false } });
+      expect(down.body.reason).toEqual(expect.any(String));
+      // Liveness is not readiness: nothing waits, so the process is not stalled.
+      expect((await fetch(`${service.url}/health/live`)).status).toBe(200);
+    } finally {
+      await broker.command('up 1');
+    }
+    expect(await eventually(ready, (r) => r.status === 200, 60_000)).toMatchObject({ status: 200, body: { ready: true } });
+  }, 150_000);
 });

@@ -6,6 +6,7 @@ import { IngestStore, InsertBatcher, IntakeKinds, VersionSequence, validateItems
 import { KafkaService } from '@app/kafka';
 import { MetricsService } from '@app/metrics';
 import { PartitionProgress, STALL_THRESHOLD_MS, type ConsumerHealth } from './consumer-health';
+import { GroupMembership, heartbeatIntervalMs } from './group-membership';
 import { decodeMessage, messageHash, type KafkaRow } from './kafka-message';
 import { LagProbe } from './lag-probe';
 import { OffsetsRepository } from './offsets.repository';
@@ -54,6 +55,8 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   /** Per assigned partition: what is stored (offsets), the event ids of its recent messages, document versions. */
   private readonly partitions = new PartitionStates((topic, partition, first) => this.openPartition(topic, partition, first));
   private readonly progress = new PartitionProgress((topic, partition, lag) => this.recordLag(topic, partition, lag));
+  /** Whether this process is a member of the group (readiness); set up when the consumer first starts. */
+  private group?: GroupMembership;
   private stopping = false;
   /**
    * Set when a heartbeat fails (a rebalance, or the coordinator out of reach): every insert retried gives up until
@@ -100,6 +103,11 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     return Promise.resolve(this.progress.health(Boolean(this.consumer) && !this.stopping, stallMs));
   }
 
+  /** Readiness of the consumer: a member of its group whose heartbeats the broker answers (GroupMembership). */
+  membership(): { joined: boolean; reason?: string } {
+    return this.group?.state() ?? { joined: false, reason: 'the consumer has not started' };
+  }
+
   /** SIGTERM: kafkajs lets the running batches finish (insert, commit), then leaves the group. */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
@@ -119,7 +127,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       // Longer than one attempt of an insert can take (two statements of at most 30 s on a server): a member that
       // rejoins only once its attempt settled is not dropped from the rebalance meanwhile.
       rebalanceTimeout: 90_000,
-      heartbeatInterval: Math.min(3000, Math.floor(sessionTimeout / 3)),
+      heartbeatInterval: heartbeatIntervalMs(sessionTimeout),
       partitionAssigners: [barrierAssigner(() => this.beforeRejoin())],
       // Batches are formed by size or time at the fetch: up to 1 MB per partition and 8 MB per fetch, or whatever
       // arrived within 200 ms; concurrent batches then share one insert (20 ms linger). The byte caps bound memory.
@@ -128,8 +136,13 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       minBytes: 64 * 1024,
       maxWaitTimeInMs: 200,
     });
+    this.group ??= new GroupMembership(sessionTimeout);
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => this.joined(consumer, payload.memberAssignment));
     consumer.on(consumer.events.HEARTBEAT, () => (this.abandoning = false));
+    consumer.on(consumer.events.HEARTBEAT, () => this.group!.heartbeat());
+    consumer.on(consumer.events.CRASH, ({ payload }) => this.group!.left(`the consumer crashed (${payload.error.message})`));
+    consumer.on(consumer.events.DISCONNECT, () => this.group!.left('the consumer left the group (disconnected)'));
+    consumer.on(consumer.events.STOP, () => this.group!.left('the consumer stopped'));
     // Lag is the end offset minus the committed one (PartitionProgress): a batch tells the end offset it was
     // fetched with, a commit the committed offset, and the broker both every LAG_PROBE_MS.
     consumer.on(consumer.events.START_BATCH_PROCESS, ({ payload }) =>
@@ -159,6 +172,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
 
   /** Every join starts clean: no pause survives it (kafkajs keeps pauses across rejoins) and ledgers are re-read. */
   private joined(consumer: Consumer, assignment: Record<string, number[]>): void {
+    this.group?.joined();
     this.abandoning = false;
     this.mustRejoin = false;
     this.partitions.clear();
