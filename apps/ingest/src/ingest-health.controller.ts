@@ -1,13 +1,18 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ClickHouseService, MigratorService } from '@app/clickhouse';
 import { ConsumerHealth } from './consumer-health';
 import { IngestConsumer } from './ingest.consumer';
 
 class IngestReadiness {
-  @ApiProperty({ description: 'Migrations ran, storage answers and the consumer runs' })
+  @ApiProperty({
+    description: 'Migrations ran, storage answers, the consumer runs and is a member of its group whose heartbeats the broker answers',
+  })
   ready!: boolean;
+
+  @ApiPropertyOptional({ description: 'Why it is not ready (absent when ready)', example: 'the consumer group has not been joined yet' })
+  reason?: string;
 }
 
 /** Probes of the ingest app (its only HTTP routes besides /metrics). */
@@ -20,7 +25,10 @@ export class IngestHealthController {
     private readonly migrator: MigratorService,
   ) {}
 
-  /** Liveness: unhealthy (503) when a partition has had messages waiting for 60 s without progress (STALL_THRESHOLD_MS). */
+  /**
+   * Liveness: unhealthy (503) when a partition's messages have waited for 60 s (STALL_THRESHOLD_MS) since they
+   * arrived, or since its last commit, without a commit.
+   */
   @Get(['', 'live'])
   @HttpCode(200)
   @ApiOperation({ summary: 'Liveness: the consumer runs and no partition is stalled' })
@@ -32,15 +40,31 @@ export class IngestHealthController {
     return health;
   }
 
-  /** Readiness: migrations ran, storage answers, the consumer runs. */
+  /**
+   * Readiness: migrations ran, storage answers, the consumer runs, and it is a member of its group: joined, and a
+   * heartbeat answered within GroupMembership's bound (under the session timeout). 503 while the broker is out of
+   * reach or the group is not joined, 200 again once it is.
+   */
   @Get('ready')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'ingestReadiness', summary: 'Readiness: migrations ran, storage answers, the consumer runs' })
+  @ApiOperation({
+    operationId: 'ingestReadiness',
+    summary: 'Readiness: migrations ran, storage answers, the consumer runs and is a member of its group',
+  })
   @ApiOkResponse({ type: IngestReadiness, description: 'Ready' })
   @ApiServiceUnavailableResponse({ type: IngestReadiness, description: 'Not ready' })
   async ready(@Res({ passthrough: true }) res: FastifyReply): Promise<IngestReadiness> {
-    const ready = this.migrator.migrated && (await this.consumer.health()).running && (await this.ch.ping());
-    if (!ready) res.status(503);
-    return { ready };
+    const group = this.consumer.membership();
+    const reason = !this.migrator.migrated
+      ? 'migrations have not run'
+      : !(await this.consumer.health()).running
+        ? 'the consumer does not run'
+        : !group.joined
+          ? (group.reason ?? 'not a member of the consumer group')
+          : !(await this.ch.ping())
+            ? 'storage does not answer'
+            : undefined;
+    if (reason !== undefined) res.status(503);
+    return reason === undefined ? { ready: true } : { ready: false, reason };
   }
 }

@@ -1,13 +1,18 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import type { Admin, Batch, Consumer, EachBatchPayload } from 'kafkajs';
+import type { Batch, Consumer, EachBatchPayload } from 'kafkajs';
 import { AppConfig } from '@app/config';
 import type { RejectedEventRow } from '@app/contracts';
 import { IngestStore, IntakeKinds, VersionSequence, validateItems, type IntakeItem, type IntakeKind } from '@app/intake';
 import { KafkaService } from '@app/kafka';
 import { MetricsService } from '@app/metrics';
 import { PartitionProgress, STALL_THRESHOLD_MS, type ConsumerHealth } from './consumer-health';
+<<<<<<< HEAD
 import { DuplicateOffsets } from './duplicate-offsets';
+=======
+import { GroupMembership, heartbeatIntervalMs } from './group-membership';
+>>>>>>> issue24-health
 import { decodeMessage, messageHash, type KafkaRow } from './kafka-message';
+import { LagProbe } from './lag-probe';
 import { OffsetsRepository } from './offsets.repository';
 import { PartitionLedger } from './partition-ledger';
 import { PartitionStates, type PartitionState } from './partition-states';
@@ -44,15 +49,27 @@ export const batchToken = (topic: string, partition: number, first: number, last
 export class IngestConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(IngestConsumer.name);
   private consumer?: Consumer;
+<<<<<<< HEAD
   private admin?: Admin;
   /** Per topic: its kind of items. */
   private readonly topics = new Map<string, IntakeKind<KafkaRow>>();
   /** kafkajs' group of this consumer (handed over by the rejoin barrier): its member id and generation. */
   private group?: GroupMembership;
+=======
+  /** The broker's lag figures of every assigned partition, on a timer (LAG_PROBE_MS). */
+  private readonly lagProbe = new LagProbe(
+    () => this.kafka.quietAdmin(),
+    () => this.config.kafka.groupId,
+    this.logger,
+  );
+  /** Per topic: its kind of items, and a batcher through which concurrent batches of all partitions share one insert. */
+  private readonly topics = new Map<string, { kind: IntakeKind<KafkaRow>; batcher: InsertBatcher<KafkaRow> }>();
+>>>>>>> issue24-health
   /** Per assigned partition: what is stored (offsets), the event ids of its recent messages, document versions. */
   private readonly partitions = new PartitionStates((topic, partition, first) => this.openPartition(topic, partition, first));
-  private readonly progress = new PartitionProgress();
-  private lastProbeAt = 0;
+  private readonly progress = new PartitionProgress((topic, partition, lag) => this.recordLag(topic, partition, lag));
+  /** Whether this process is a member of the group (readiness); set up when the consumer first starts. */
+  private group?: GroupMembership;
   private stopping = false;
   /**
    * Set when a heartbeat fails (a rebalance, or the coordinator out of reach): every insert retried gives up until
@@ -90,18 +107,17 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   }
 
   /**
-   * Liveness of the consume loop: stalled when an assigned partition has had messages waiting for `stallMs`
-   * without a completed batch, including a partition this process no longer fetches (its lag is asked of the
-   * broker, at most every 2 s).
+   * Liveness of the consume loop: stalled when an assigned partition's messages have waited for `stallMs` since
+   * they arrived (or since its last commit) without a commit, including a partition this process does not fetch
+   * (the lag of every assigned partition is asked of the broker every LAG_PROBE_MS).
    */
-  async health(stallMs = STALL_THRESHOLD_MS): Promise<ConsumerHealth> {
-    if (this.consumer && Date.now() - this.lastProbeAt > 2000) {
-      this.lastProbeAt = Date.now();
-      // Waited for at most 1 s: a slow broker must not make the probe itself time out (the next one sees it).
-      const probe = this.probeLag(Math.min(5000, stallMs / 2)).catch((err: Error) => this.logger.warn(`lag probe failed: ${err.message}`));
-      await Promise.race([probe, new Promise((r) => setTimeout(r, 1000).unref())]);
-    }
-    return this.progress.health(Boolean(this.consumer) && !this.stopping, stallMs);
+  health(stallMs = STALL_THRESHOLD_MS): Promise<ConsumerHealth> {
+    return Promise.resolve(this.progress.health(Boolean(this.consumer) && !this.stopping, stallMs));
+  }
+
+  /** Readiness of the consumer: a member of its group whose heartbeats the broker answers (GroupMembership). */
+  membership(): { joined: boolean; reason?: string } {
+    return this.group?.state() ?? { joined: false, reason: 'the consumer has not started' };
   }
 
   /**
@@ -131,7 +147,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     await this.settleInFlight();
     await this.consumer?.disconnect();
     await this.settleInFlight();
-    await this.admin?.disconnect();
+    await this.lagProbe.stop();
   }
 
   private async start(): Promise<void> {
@@ -143,8 +159,13 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       // Longer than one attempt of an insert can take (two statements of at most 30 s on a server): a member that
       // rejoins only once its attempt settled is not dropped from the rebalance meanwhile.
       rebalanceTimeout: 90_000,
+<<<<<<< HEAD
       heartbeatInterval: Math.min(3000, Math.floor(sessionTimeout / 3)),
       partitionAssigners: [barrierAssigner((group) => this.beforeRejoin(group))],
+=======
+      heartbeatInterval: heartbeatIntervalMs(sessionTimeout),
+      partitionAssigners: [barrierAssigner(() => this.beforeRejoin())],
+>>>>>>> issue24-health
       // Batches are formed by size or time at the fetch: up to 1 MB per partition and 8 MB per fetch, or whatever
       // arrived within 200 ms; each partition batch is one insert. The byte caps bound memory.
       maxBytesPerPartition: 1024 * 1024,
@@ -152,16 +173,23 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       minBytes: 64 * 1024,
       maxWaitTimeInMs: 200,
     });
+    this.group ??= new GroupMembership(sessionTimeout);
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => this.joined(consumer, payload.memberAssignment));
     consumer.on(consumer.events.HEARTBEAT, () => (this.abandoning = false));
-    // kafkajs' offsetLag is what remains after the batch: when a batch starts, the batch itself waits too (so one
-    // stuck on storage still shows); when it ends, only the remainder does.
+    consumer.on(consumer.events.HEARTBEAT, () => this.group!.heartbeat());
+    consumer.on(consumer.events.CRASH, ({ payload }) => this.group!.left(`the consumer crashed (${payload.error.message})`));
+    consumer.on(consumer.events.DISCONNECT, () => this.group!.left('the consumer left the group (disconnected)'));
+    consumer.on(consumer.events.STOP, () => this.group!.left('the consumer stopped'));
+    // Lag is the end offset minus the committed one (PartitionProgress): a batch tells the end offset it was
+    // fetched with, a commit the committed offset, and the broker both every LAG_PROBE_MS.
     consumer.on(consumer.events.START_BATCH_PROCESS, ({ payload }) =>
-      this.recordLag(payload.topic, payload.partition, Number(payload.offsetLag) + payload.batchSize),
+      this.progress.fetched(payload.topic, payload.partition, Number(payload.highWatermark), Number(payload.firstOffset)),
     );
-    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) =>
-      this.recordLag(payload.topic, payload.partition, Number(payload.offsetLag), true),
-    );
+    consumer.on(consumer.events.COMMIT_OFFSETS, ({ payload }) => {
+      for (const { topic, partitions } of payload.topics)
+        for (const { partition, offset } of partitions) this.progress.committed(topic, partition, Number(offset));
+    });
+    this.lagProbe.every(() => this.probeLag());
     // kafkajs restarts itself after retriable errors only; the consumer must resume alone after any crash.
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (payload.restart || this.stopping) return;
@@ -181,6 +209,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
 
   /** Every join starts clean: no pause survives it (kafkajs keeps pauses across rejoins) and ledgers are re-read. */
   private joined(consumer: Consumer, assignment: Record<string, number[]>): void {
+    this.group?.joined();
     this.abandoning = false;
     this.mustRejoin = false;
     this.partitions.clear();
@@ -195,10 +224,11 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     );
   }
 
-  private recordLag(topic: string, partition: number, waiting: number, done = false): void {
-    if (done) this.progress.progressed(topic, partition, waiting);
-    else this.progress.lag(topic, partition, waiting);
-    this.metrics.consumerLag.set({ topic, partition: String(partition) }, waiting);
+  /** Publishes a partition's lag (ingest_consumer_lag); undefined: no longer assigned, its series goes. */
+  private recordLag(topic: string, partition: number, lag: number | undefined): void {
+    const labels = { topic, partition: String(partition) };
+    if (lag === undefined) this.metrics.consumerLag.remove(labels);
+    else this.metrics.consumerLag.set(labels, lag);
   }
 
   private async restart(crashed: Consumer): Promise<void> {
@@ -402,6 +432,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     return refused;
   }
 
+<<<<<<< HEAD
   /**
    * Confirms, with a heartbeat round trip of its own, that this process is still a member of `generation` of the
    * group (a member paused past the session timeout, or whose group rebalances, is not); otherwise the insert about
@@ -441,5 +472,12 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
           this.progress.lag(topic, end.partition, Math.max(0, Number(end.high) - (done.get(end.partition) ?? Number(end.low))));
       }
     }
+=======
+  /** Asks the broker how far behind every assigned partition is (high watermark - committed); on a timer. */
+  private async probeLag(): Promise<void> {
+    const sentAt = Date.now();
+    for (const offsets of (await this.lagProbe.offsets(this.progress.assigned())) ?? [])
+      this.progress.probed(offsets.topic, offsets.partition, offsets, sentAt);
+>>>>>>> issue24-health
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { Kafka, Partitioners, logLevel, type LogEntry, type Producer } from 'kafkajs';
+import { Kafka, Partitioners, logLevel, type Admin, type LogEntry, type Producer } from 'kafkajs';
 import { AppConfig } from '@app/config';
 
 /** The kafkajs client of the process (only when KAFKA_BROKERS is set) and its one producer. */
@@ -25,6 +25,21 @@ export class KafkaService implements OnApplicationShutdown {
       retry: { retries: 8, initialRetryTime: 200, maxRetryTime: 5_000 },
     });
     return this.kafkaClient;
+  }
+
+  /**
+   * An admin client of its own that gives up quickly (one retry) and logs nothing, for periodic probes whose caller
+   * reports a failure itself, once per outage: kafkajs would log every attempt to connect.
+   */
+  quietAdmin(): Admin {
+    if (!this.config.kafka.brokers) throw new Error('KAFKA_BROKERS is not set');
+    const client = new Kafka({
+      clientId: 'search-analytics-probe',
+      brokers: this.config.kafka.brokers,
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 1, initialRetryTime: 100, maxRetryTime: 500 },
+    });
+    return client.admin();
   }
 
   /** A connected producer; sends use acks=all. */

@@ -33,7 +33,7 @@ export class MetricsService {
   });
   readonly consumerLag = new Gauge({
     name: 'ingest_consumer_lag',
-    help: 'Messages behind the high watermark, per partition (at the last batch)',
+    help: "Messages waiting per assigned partition: the high watermark minus the group's committed offset (probed every 2 s)",
     labelNames: ['topic', 'partition'],
     registers: [this.registry],
   });
