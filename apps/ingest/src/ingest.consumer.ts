@@ -6,11 +6,8 @@ import { IngestStore, IntakeKinds, VersionSequence, validateItems, type IntakeIt
 import { KafkaService } from '@app/kafka';
 import { MetricsService } from '@app/metrics';
 import { PartitionProgress, STALL_THRESHOLD_MS, type ConsumerHealth } from './consumer-health';
-<<<<<<< HEAD
 import { DuplicateOffsets } from './duplicate-offsets';
-=======
 import { GroupMembership, heartbeatIntervalMs } from './group-membership';
->>>>>>> issue24-health
 import { decodeMessage, messageHash, type KafkaRow } from './kafka-message';
 import { LagProbe } from './lag-probe';
 import { OffsetsRepository } from './offsets.repository';
@@ -18,7 +15,7 @@ import { PartitionLedger } from './partition-ledger';
 import { PartitionStates, type PartitionState } from './partition-states';
 import { DEDUP_WINDOW, RecentEventIds } from './recent-event-ids';
 import { afterBoth, settled } from './pipeline';
-import { barrierAssigner, installRejoinBarrier, type GroupMembership } from './rejoin-barrier';
+import { barrierAssigner, installRejoinBarrier, type KafkaGroup } from './rejoin-barrier';
 import { BatchAbandonedError, isRebalance, retryUntilDone, settledWithHeartbeats } from './retry-policy';
 
 /**
@@ -49,27 +46,21 @@ export const batchToken = (topic: string, partition: number, first: number, last
 export class IngestConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(IngestConsumer.name);
   private consumer?: Consumer;
-<<<<<<< HEAD
-  private admin?: Admin;
-  /** Per topic: its kind of items. */
-  private readonly topics = new Map<string, IntakeKind<KafkaRow>>();
-  /** kafkajs' group of this consumer (handed over by the rejoin barrier): its member id and generation. */
-  private group?: GroupMembership;
-=======
   /** The broker's lag figures of every assigned partition, on a timer (LAG_PROBE_MS). */
   private readonly lagProbe = new LagProbe(
     () => this.kafka.quietAdmin(),
     () => this.config.kafka.groupId,
     this.logger,
   );
-  /** Per topic: its kind of items, and a batcher through which concurrent batches of all partitions share one insert. */
-  private readonly topics = new Map<string, { kind: IntakeKind<KafkaRow>; batcher: InsertBatcher<KafkaRow> }>();
->>>>>>> issue24-health
+  /** Per topic: its kind of items. */
+  private readonly topics = new Map<string, IntakeKind<KafkaRow>>();
+  /** kafkajs' group of this consumer (handed over by the rejoin barrier): its member id and generation. */
+  private kafkaGroup?: KafkaGroup;
   /** Per assigned partition: what is stored (offsets), the event ids of its recent messages, document versions. */
   private readonly partitions = new PartitionStates((topic, partition, first) => this.openPartition(topic, partition, first));
   private readonly progress = new PartitionProgress((topic, partition, lag) => this.recordLag(topic, partition, lag));
   /** Whether this process is a member of the group (readiness); set up when the consumer first starts. */
-  private group?: GroupMembership;
+  private readiness?: GroupMembership;
   private stopping = false;
   /**
    * Set when a heartbeat fails (a rebalance, or the coordinator out of reach): every insert retried gives up until
@@ -117,7 +108,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
 
   /** Readiness of the consumer: a member of its group whose heartbeats the broker answers (GroupMembership). */
   membership(): { joined: boolean; reason?: string } {
-    return this.group?.state() ?? { joined: false, reason: 'the consumer has not started' };
+    return this.readiness?.state() ?? { joined: false, reason: 'the consumer has not started' };
   }
 
   /**
@@ -128,7 +119,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     if (this.repairing) return 0;
     this.repairing = true;
     try {
-      const generation = this.group?.generationId ?? null;
+      const generation = this.kafkaGroup?.generationId ?? null;
       const owned = (topic: string, partition: number) => this.assigned[topic]?.includes(partition) ?? false;
       return await this.duplicates.repair(this.config.kafka.duplicateCheckHours, owned, () => this.confirmMembership(generation));
     } catch (err) {
@@ -159,13 +150,8 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       // Longer than one attempt of an insert can take (two statements of at most 30 s on a server): a member that
       // rejoins only once its attempt settled is not dropped from the rebalance meanwhile.
       rebalanceTimeout: 90_000,
-<<<<<<< HEAD
-      heartbeatInterval: Math.min(3000, Math.floor(sessionTimeout / 3)),
-      partitionAssigners: [barrierAssigner((group) => this.beforeRejoin(group))],
-=======
       heartbeatInterval: heartbeatIntervalMs(sessionTimeout),
-      partitionAssigners: [barrierAssigner(() => this.beforeRejoin())],
->>>>>>> issue24-health
+      partitionAssigners: [barrierAssigner((group) => this.beforeRejoin(group))],
       // Batches are formed by size or time at the fetch: up to 1 MB per partition and 8 MB per fetch, or whatever
       // arrived within 200 ms; each partition batch is one insert. The byte caps bound memory.
       maxBytesPerPartition: 1024 * 1024,
@@ -173,13 +159,13 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       minBytes: 64 * 1024,
       maxWaitTimeInMs: 200,
     });
-    this.group ??= new GroupMembership(sessionTimeout);
+    this.readiness ??= new GroupMembership(sessionTimeout);
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => this.joined(consumer, payload.memberAssignment));
     consumer.on(consumer.events.HEARTBEAT, () => (this.abandoning = false));
-    consumer.on(consumer.events.HEARTBEAT, () => this.group!.heartbeat());
-    consumer.on(consumer.events.CRASH, ({ payload }) => this.group!.left(`the consumer crashed (${payload.error.message})`));
-    consumer.on(consumer.events.DISCONNECT, () => this.group!.left('the consumer left the group (disconnected)'));
-    consumer.on(consumer.events.STOP, () => this.group!.left('the consumer stopped'));
+    consumer.on(consumer.events.HEARTBEAT, () => this.readiness!.heartbeat());
+    consumer.on(consumer.events.CRASH, ({ payload }) => this.readiness!.left(`the consumer crashed (${payload.error.message})`));
+    consumer.on(consumer.events.DISCONNECT, () => this.readiness!.left('the consumer left the group (disconnected)'));
+    consumer.on(consumer.events.STOP, () => this.readiness!.left('the consumer stopped'));
     // Lag is the end offset minus the committed one (PartitionProgress): a batch tells the end offset it was
     // fetched with, a commit the committed offset, and the broker both every LAG_PROBE_MS.
     consumer.on(consumer.events.START_BATCH_PROCESS, ({ payload }) =>
@@ -209,7 +195,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
 
   /** Every join starts clean: no pause survives it (kafkajs keeps pauses across rejoins) and ledgers are re-read. */
   private joined(consumer: Consumer, assignment: Record<string, number[]>): void {
-    this.group?.joined();
+    this.readiness?.joined();
     this.abandoning = false;
     this.mustRejoin = false;
     this.partitions.clear();
@@ -264,7 +250,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     const lastOffset = messages[messages.length - 1].offset;
     const last = Number(lastOffset);
     const earlier = this.inFlight.get(key);
-    const generation = this.group?.generationId ?? null;
+    const generation = this.kafkaGroup?.generationId ?? null;
     const ownership = {
       heartbeat: () => payload.heartbeat(),
       owned: () => payload.isRunning() && !payload.isStale(),
@@ -315,8 +301,8 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
    * Awaited by kafkajs before it joins or leaves the group: what is in flight settles first (no further attempt of a
    * retried insert starts), so nothing of it lands after the partitions' next owners read what is stored.
    */
-  private async beforeRejoin(group: GroupMembership): Promise<void> {
-    this.group = group;
+  private async beforeRejoin(group: KafkaGroup): Promise<void> {
+    this.kafkaGroup = group;
     if (this.inFlight.size === 0) return;
     this.abandoning = true;
     await this.settleInFlight();
@@ -432,7 +418,6 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     return refused;
   }
 
-<<<<<<< HEAD
   /**
    * Confirms, with a heartbeat round trip of its own, that this process is still a member of `generation` of the
    * group (a member paused past the session timeout, or whose group rebalances, is not); otherwise the insert about
@@ -440,7 +425,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
    * heartbeat: one already under way may have been sent before a pause.
    */
   private async confirmMembership(generation: number | null): Promise<void> {
-    const group = this.group;
+    const group = this.kafkaGroup;
     try {
       if (!group?.memberId || !group.coordinator || generation === null || group.generationId !== generation)
         throw new BatchAbandonedError();
@@ -453,31 +438,10 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
-  /** Asks the broker how far behind the partitions without recent progress are (high watermark - committed). */
-  private async probeLag(idleMs: number): Promise<void> {
-    const idle = this.progress.idle(idleMs);
-    if (idle.length === 0) return;
-    if (!this.admin) {
-      this.admin = this.kafka.kafka.admin();
-      await this.admin.connect();
-    }
-    for (const topic of new Set(idle.map((p) => p.topic))) {
-      const [ends, committed] = await Promise.all([
-        this.admin.fetchTopicOffsets(topic),
-        this.admin.fetchOffsets({ groupId: this.config.kafka.groupId, topics: [topic] }),
-      ]);
-      const done = new Map(committed[0]?.partitions.filter((p) => Number(p.offset) >= 0).map((p) => [p.partition, Number(p.offset)]) ?? []);
-      for (const end of ends) {
-        if (idle.some((p) => p.topic === topic && p.partition === end.partition))
-          this.progress.lag(topic, end.partition, Math.max(0, Number(end.high) - (done.get(end.partition) ?? Number(end.low))));
-      }
-    }
-=======
   /** Asks the broker how far behind every assigned partition is (high watermark - committed); on a timer. */
   private async probeLag(): Promise<void> {
     const sentAt = Date.now();
     for (const offsets of (await this.lagProbe.offsets(this.progress.assigned())) ?? [])
       this.progress.probed(offsets.topic, offsets.partition, offsets, sentAt);
->>>>>>> issue24-health
   }
 }

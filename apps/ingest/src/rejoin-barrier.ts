@@ -4,15 +4,15 @@ import { PartitionAssigners, type PartitionAssigner } from 'kafkajs';
 const BARRIER = Symbol.for('search-analytics.ingest.rejoin-barrier');
 
 /** The part of kafkajs' ConsumerGroup a barrier may read: the membership it is about to renew or end. */
-export interface GroupMembership {
+export interface KafkaGroup {
   groupId: string;
   memberId: string | null;
   generationId: number | null;
   coordinator?: { heartbeat(request: { groupId: string; memberId: string; groupGenerationId: number }): Promise<unknown> };
 }
 
-type Barrier = (group: GroupMembership) => Promise<void>;
-interface WithAssigners extends GroupMembership {
+type Barrier = (group: KafkaGroup) => Promise<void>;
+interface WithAssigners extends KafkaGroup {
   assigners?: Array<{ [BARRIER]?: Barrier }>;
 }
 type GroupMethod = (this: WithAssigners, ...args: unknown[]) => Promise<unknown>;
