@@ -3,7 +3,7 @@ import type { Admin, Batch, Consumer, EachBatchPayload } from 'kafkajs';
 import { AppConfig } from '@app/config';
 import type { RejectedEventRow } from '@app/contracts';
 import { IngestStore, InsertBatcher, IntakeKinds, VersionSequence, validateItems, type IntakeItem, type IntakeKind } from '@app/intake';
-import { KafkaService } from '@app/kafka';
+import { KafkaService, isRebalance } from '@app/kafka';
 import { MetricsService } from '@app/metrics';
 import { PartitionProgress, STALL_THRESHOLD_MS, type ConsumerHealth } from './consumer-health';
 import { decodeMessage, messageHash, type KafkaRow } from './kafka-message';
@@ -13,7 +13,7 @@ import { PartitionStates, type PartitionState } from './partition-states';
 import { DEDUP_WINDOW, RecentEventIds } from './recent-event-ids';
 import { afterBoth, settled } from './pipeline';
 import { barrierAssigner, installRejoinBarrier } from './rejoin-barrier';
-import { BatchAbandonedError, isRebalance, retryUntilDone, settledWithHeartbeats } from './retry-policy';
+import { BatchAbandonedError, retryUntilDone, settledWithHeartbeats } from './retry-policy';
 
 /**
  * Rows per insert at most (batches of several partitions share one). The embedded engine's memory grows with the
@@ -114,7 +114,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   private async start(): Promise<void> {
     installRejoinBarrier();
     const sessionTimeout = this.config.kafka.sessionTimeoutMs;
-    const consumer = this.kafka.kafka.consumer({
+    const consumer = this.kafka.consumer({
       groupId: this.config.kafka.groupId,
       sessionTimeout,
       // Longer than one attempt of an insert can take (two statements of at most 30 s on a server): a member that
@@ -374,7 +374,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     const idle = this.progress.idle(idleMs);
     if (idle.length === 0) return;
     if (!this.admin) {
-      this.admin = this.kafka.kafka.admin();
+      this.admin = this.kafka.admin();
       await this.admin.connect();
     }
     for (const topic of new Set(idle.map((p) => p.topic))) {
