@@ -3,8 +3,9 @@
  * interface @clickhouse/client uses, in a process of its own. It lets the ingest app run with CLICKHOUSE_URL and
  * no engine loaded, so its own memory can be measured here, where there is no ClickHouse server. Not a server to
  * run anything on: one query at a time, settings and query parameters applied with SET in its one session.
- * Prints the port it listens on; DATA_DIR is its data directory. INSERT_DELAY_MS=<min>-<max> makes storage slow for
- * the tests: each INSERT waits a random time in that range before it is applied (inserts wait side by side).
+ * Prints the port it listens on (PORT, or any free one); DATA_DIR is its data directory. INSERT_DELAY_MS=<min>-<max>
+ * makes storage slow for the tests: each INSERT waits a random time in that range before it is applied (inserts
+ * wait side by side).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Session } from 'chdb';
@@ -57,7 +58,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
 }
 
 const server = createServer((req, res) => void handle(req, res));
-server.listen(0, '127.0.0.1', () => {
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   const address = server.address();
   process.stdout.write(`PORT ${typeof address === 'object' && address ? address.port : 0}\n`);
 });

@@ -60,7 +60,7 @@ describeKafka('an ingest process paused past the session timeout (real processes
       while (producing) {
         // Few, large sends: the test broker hands a consumer one produced set per partition and fetch, and every
         // insert takes 1-1.5 s, so many small sends would outrun the consumers.
-        const messages = Array.from({ length: 600 }, () => {
+        const messages = Array.from({ length: 1200 }, () => {
           const n = produced++;
           return {
             key: `p-${n}`,
@@ -68,7 +68,7 @@ describeKafka('an ingest process paused past the session timeout (real processes
           };
         });
         await broker.producer.send({ topic: TOPIC, acks: -1, messages });
-        await sleep(2000);
+        await sleep(1000);
       }
     })();
 

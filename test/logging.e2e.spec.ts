@@ -1,6 +1,8 @@
 import { signRequest } from '@app/auth';
 import { basicHeader, http, nonce } from './support/test-app';
-import { freshDir, startService, type Service } from './support/processes';
+import { writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { freshDir, runScript, startService, type Service } from './support/processes';
 
 describe('structured logs (a real process, stdout)', () => {
   let service: Service;
@@ -46,5 +48,26 @@ describe('structured logs (a real process, stdout)', () => {
     const everything = service.stdout() + service.stderr();
     for (const leaked of [password, Buffer.from(`ops:${password}`).toString('base64'), secret, hash, n])
       expect(everything).not.toContain(leaked);
+  });
+});
+
+describe('structured logs of a process that fails to start', () => {
+  it('writes only JSON lines to stdout, the failure among them, when the app cannot be built', async () => {
+    // The data directory is a file: the embedded engine cannot open it while the app's modules are being built,
+    // before the app's own logger exists.
+    const notADirectory = path.join(freshDir('logging-start'), 'file');
+    writeFileSync(notADirectory, '');
+    const run = await runScript('apps/ingest/src/main.js', [], {
+      DATA_DIR: notADirectory,
+      KAFKA_BROKERS: '127.0.0.1:1',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+    });
+    expect(run.code).not.toBe(0);
+    const records = run.stdout
+      .split('\n')
+      .filter((l) => l.trim().length > 0)
+      .map((l) => JSON.parse(l) as { level: number; msg?: string; err?: { message?: string } });
+    expect(records.find((r) => r.level >= 50 && `${r.msg} ${r.err?.message}`.includes(notADirectory))).toBeDefined();
   });
 });

@@ -3,7 +3,7 @@ import type { Batch, Consumer, EachBatchPayload } from 'kafkajs';
 import { AppConfig } from '@app/config';
 import type { RejectedEventRow } from '@app/contracts';
 import { IngestStore, IntakeKinds, VersionSequence, validateItems, type IntakeItem, type IntakeKind } from '@app/intake';
-import { KafkaService } from '@app/kafka';
+import { KafkaService, isRebalance } from '@app/kafka';
 import { MetricsService } from '@app/metrics';
 import { PartitionProgress, STALL_THRESHOLD_MS, type ConsumerHealth } from './consumer-health';
 import { DuplicateOffsets } from './duplicate-offsets';
@@ -16,7 +16,7 @@ import { PartitionStates, type PartitionState } from './partition-states';
 import { DEDUP_WINDOW, RecentEventIds } from './recent-event-ids';
 import { afterBoth, settled } from './pipeline';
 import { barrierAssigner, installRejoinBarrier, type KafkaGroup } from './rejoin-barrier';
-import { BatchAbandonedError, isRebalance, retryUntilDone, settledWithHeartbeats } from './retry-policy';
+import { BatchAbandonedError, retryUntilDone, settledWithHeartbeats } from './retry-policy';
 
 /**
  * The deduplication token of a partition batch's insert: the same offset range of a partition gets the same token
@@ -144,7 +144,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   private async start(): Promise<void> {
     installRejoinBarrier();
     const sessionTimeout = this.config.kafka.sessionTimeoutMs;
-    const consumer = this.kafka.kafka.consumer({
+    const consumer = this.kafka.consumer({
       groupId: this.config.kafka.groupId,
       sessionTimeout,
       // Longer than one attempt of an insert can take (two statements of at most 30 s on a server): a member that

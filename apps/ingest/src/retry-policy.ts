@@ -1,6 +1,4 @@
-/** Errors after which kafkajs must rejoin the group (what its runner checks, UNKNOWN_MEMBER_ID included). */
-const REBALANCE_ERRORS = new Set(['REBALANCE_IN_PROGRESS', 'NOT_COORDINATOR_FOR_GROUP', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID']);
-export const isRebalance = (err: unknown) => REBALANCE_ERRORS.has((err as { type?: string })?.type ?? '');
+import { isRebalance } from '@app/kafka';
 
 /** Capped exponential backoff with jitter: 200 ms, 400 ms, ... up to `maxMs`, each between half and all of it. */
 export function backoffMs(attempt: number, maxMs = 10_000, random = Math.random): number {

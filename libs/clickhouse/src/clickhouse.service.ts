@@ -1,9 +1,10 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
+import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { AppConfig } from '@app/config';
 import { StorageUnavailableError } from '@app/errors';
+import { ClickHouseClientLogger } from './clickhouse-client-logger';
 
 export type QueryParams = Record<string, unknown>;
 
@@ -33,6 +34,9 @@ const PINNED_INSERT_SETTINGS: Readonly<Record<string, string | number>> = {
 function pinnedSettings(known: ReadonlySet<string>): Record<string, string | number> {
   return Object.fromEntries(Object.entries(PINNED_INSERT_SETTINGS).filter(([name]) => known.has(name)));
 }
+
+/** The client's own warnings and errors, as lines of the service's log (not its console dumps). */
+const CLIENT_LOG = { LoggerClass: ClickHouseClientLogger, level: ClickHouseLogLevel.WARN };
 
 export function insertSettings(known: ReadonlySet<string>, token: string): ClickHouseSettings {
   return { ...pinnedSettings(known), insert_deduplication_token: token };
@@ -68,6 +72,7 @@ export class ClickHouseService implements OnApplicationShutdown {
         username: config.clickhouse.user,
         password: config.clickhouse.password,
         request_timeout: 30_000,
+        log: CLIENT_LOG,
       });
     } else {
       // Loaded only here so a server deployment never maps the embedded engine into memory.
@@ -75,7 +80,7 @@ export class ClickHouseService implements OnApplicationShutdown {
       const { createChdbConnection } = require('chdb/connection') as {
         createChdbConnection: (options: { path: string }) => NonNullable<Parameters<typeof createClient>[0]>['connection'];
       };
-      this.client = createClient({ connection: createChdbConnection({ path: config.dataDir }) });
+      this.client = createClient({ connection: createChdbConnection({ path: config.dataDir }), log: CLIENT_LOG });
     }
   }
 

@@ -7,7 +7,7 @@ import { Logger } from 'nestjs-pino';
 import * as qs from 'qs';
 import { AUTH_HEADERS } from '@app/auth';
 import type { AppConfig } from '@app/config';
-import { requestIdFrom } from '@app/logging';
+import { requestIdFrom, startupLogger } from '@app/logging';
 import { MetricsService } from '@app/metrics';
 import { registerHttpMetrics } from './http-metrics.hooks';
 import { LARGE_BODY_LIMIT, registerBodyLimits, registerJsonBody } from './body-parser';
@@ -77,9 +77,10 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as never, adapter, {
     bodyParser: false,
     abortOnError: false,
-    // Start-up lines are buffered and then written through pino, as JSON like every other line.
+    // Start-up lines are buffered and then written through the app's pino logger, as JSON like every other line;
+    // when building the app fails, through the same logger made without it.
     bufferLogs: options.logger === undefined,
-    logger: options.logger,
+    logger: options.logger ?? startupLogger(config),
   });
   if (options.logger === undefined) app.useLogger(app.get(Logger));
   ROUTES.set(app, routes);

@@ -1,11 +1,16 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { Kafka, Partitioners, logLevel, type Admin, type LogEntry, type Producer } from 'kafkajs';
+import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type ConsumerConfig, type LogEntry, type Producer } from 'kafkajs';
 import { AppConfig } from '@app/config';
+import { KafkaLogPolicy, type KafkaLogLine } from './kafka-log-policy';
 
-/** The kafkajs client of the process (only when KAFKA_BROKERS is set) and its one producer. */
+/**
+ * The kafkajs client of the process (only when KAFKA_BROKERS is set) and its one producer. Clients are made here
+ * (consumer(), producer()) so that their completed requests end an outage in the logs (KafkaLogPolicy).
+ */
 @Injectable()
 export class KafkaService implements OnApplicationShutdown {
   private readonly logger = new Logger('Kafka');
+  private readonly logPolicy = new KafkaLogPolicy();
   private kafkaClient?: Kafka;
   private producerReady?: Promise<Producer>;
 
@@ -21,7 +26,7 @@ export class KafkaService implements OnApplicationShutdown {
       clientId: 'search-analytics',
       brokers: this.config.kafka.brokers,
       logLevel: logLevel.WARN,
-      logCreator: () => (entry: LogEntry) => this.log(entry),
+      logCreator: () => (entry: LogEntry) => this.write(this.logPolicy.line(entry)),
       retry: { retries: 8, initialRetryTime: 200, maxRetryTime: 5_000 },
     });
     return this.kafkaClient;
@@ -42,10 +47,16 @@ export class KafkaService implements OnApplicationShutdown {
     return client.admin();
   }
 
+  consumer(config: ConsumerConfig): Consumer {
+    return this.watched(this.kafka.consumer(config));
+  }
+
   /** A connected producer; sends use acks=all. */
   producer(): Promise<Producer> {
     this.producerReady ??= (async () => {
-      const producer = this.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false });
+      const producer = this.watched(
+        this.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false }),
+      );
       await producer.connect();
       return producer;
     })().catch((err: unknown) => {
@@ -59,11 +70,19 @@ export class KafkaService implements OnApplicationShutdown {
     if (this.producerReady) await (await this.producerReady.catch(() => undefined))?.disconnect();
   }
 
-  private log({ level, log }: LogEntry): void {
-    const { message, ...extra } = log;
-    const text = `${log.logger ?? 'kafkajs'}: ${message} ${JSON.stringify(extra)}`;
-    if (level === logLevel.ERROR) this.logger.error(text);
-    else if (level === logLevel.WARN) this.logger.warn(text);
+  /** Every request a client completes tells the log policy its broker answers (kafkajs' instrumentation event). */
+  private watched<Client extends Consumer | Producer | Admin>(client: Client): Client {
+    (client as Consumer).on((client as Consumer).events.REQUEST, ({ payload }) => {
+      const line = this.logPolicy.reached(payload.broker);
+      if (line) this.write(line);
+    });
+    return client;
+  }
+
+  private write({ level, text }: KafkaLogLine): void {
+    if (level === 'error') this.logger.error(text);
+    else if (level === 'warn') this.logger.warn(text);
+    else if (level === 'info') this.logger.log(text);
     else this.logger.debug(text);
   }
 }
