@@ -1,33 +1,19 @@
-import { offsetRanges, overlaps } from './duplicate-offsets';
+import { mergeRanges, offsetRanges } from './duplicate-offsets';
 
-const block = (partition: number, first: number, last: number, topic = 't') => ({ topic, partition, first, last });
+const range = (partition: number, first: number, last: number, topic = 't') => ({ topic, partition, first, last });
 
-describe('overlaps of inserted offset ranges', () => {
-  it('finds none where the ranges of a partition follow each other', () => {
-    expect(overlaps([block(0, 0, 99), block(0, 100, 199), block(1, 0, 99), block(0, 250, 260)])).toEqual([]);
+describe('mergeRanges (overlapping inserts of a partition)', () => {
+  it('merges ranges that intersect or touch, in any order', () => {
+    expect(mergeRanges([range(0, 100, 149), range(0, 50, 99), range(0, 120, 199)])).toEqual([range(0, 50, 199)]);
   });
 
-  it('finds the range a second insert covered again, in any order of the blocks', () => {
-    expect(overlaps([block(0, 100, 250), block(0, 0, 99), block(0, 100, 199)])).toEqual([block(0, 100, 199)]);
-    expect(overlaps([block(0, 0, 199), block(0, 150, 300)])).toEqual([block(0, 150, 199)]);
-  });
-
-  it('merges overlaps that touch, and keeps partitions and topics apart', () => {
-    expect(
-      overlaps([
-        block(0, 0, 99),
-        block(0, 50, 149),
-        block(0, 100, 199),
-        block(1, 0, 9),
-        block(1, 5, 9),
-        block(0, 0, 9, 'u'),
-        block(1, 20, 30),
-      ]),
-    ).toEqual([block(0, 50, 149), block(1, 5, 9)]);
-  });
-
-  it('finds a range inserted twice with the same boundaries (another token)', () => {
-    expect(overlaps([block(2, 7, 7), block(2, 7, 7)])).toEqual([block(2, 7, 7)]);
+  it('keeps ranges with a gap, and partitions and topics apart', () => {
+    expect(mergeRanges([range(0, 0, 9), range(0, 11, 20), range(1, 5, 9), range(0, 5, 9, 'u')])).toEqual([
+      range(0, 0, 9),
+      range(0, 11, 20),
+      range(1, 5, 9),
+      range(0, 5, 9, 'u'),
+    ]);
   });
 });
 

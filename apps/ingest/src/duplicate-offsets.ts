@@ -4,47 +4,34 @@ import { ClickHouseService } from '@app/clickhouse';
 import { DataVersions } from '@app/intake';
 import { MetricsService } from '@app/metrics';
 
-/** The offset range of one Kafka partition in one insert into search_events (the table ingest_blocks). */
-export interface Block {
+/** An offset range of a Kafka partition that more than one insert covered. */
+export interface Overlap {
   topic: string;
   partition: number;
   first: number;
   last: number;
 }
 
-/** An offset range of a partition that more than one insert covered. */
-export type Overlap = Block;
-
-/**
- * The ranges of each partition covered by more than one block, merged. Blocks of one partition never overlap unless
- * an offset was stored twice (a re-delivered batch skips what is stored) or the topic was recreated (other messages
- * at the same offsets, which the offsets' hashes tell apart).
- */
-export function overlaps(blocks: readonly Block[]): Overlap[] {
-  const found: Overlap[] = [];
-  const sorted = [...blocks].sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition || a.first - b.first);
-  let reach: Block | undefined; // the partition's blocks so far: from the first one's start to the furthest end
-  for (const block of sorted) {
-    if (!reach || reach.topic !== block.topic || reach.partition !== block.partition) {
-      reach = { ...block };
-      continue;
-    }
-    if (block.first <= reach.last) {
-      const last = Math.min(block.last, reach.last);
-      const previous = found.at(-1);
-      if (previous?.topic === block.topic && previous.partition === block.partition && block.first <= previous.last + 1)
-        previous.last = Math.max(previous.last, last);
-      else found.push({ topic: block.topic, partition: block.partition, first: block.first, last });
-    }
-    reach.last = Math.max(reach.last, block.last);
+/** Overlaps of one partition that touch or intersect, merged into one range each (the input in any order). */
+export function mergeRanges(ranges: readonly Overlap[]): Overlap[] {
+  const merged: Overlap[] = [];
+  const sorted = [...ranges].sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition || a.first - b.first);
+  for (const range of sorted) {
+    const previous = merged.at(-1);
+    if (previous?.topic === range.topic && previous.partition === range.partition && range.first <= previous.last + 1)
+      previous.last = Math.max(previous.last, range.last);
+    else merged.push({ ...range });
   }
-  return found;
+  return merged;
 }
 
 /** One offset stored `copies` times (the positive rows of one message, less what was compensated already). */
 interface Duplicate {
   at: string;
   hash: string;
+  /** Rows stored for it (sign 1). */
+  stored: string;
+  /** What they count, compensations included. */
   copies: string;
 }
 
@@ -83,21 +70,29 @@ export class DuplicateOffsets {
   ) {}
 
   /**
-   * Looks at the inserts of the last `hours` into the partitions `owned` answers true for, and compensates what was
+   * Looks at the inserts of the last `hours` into the partitions `owned` (`topic:partition`), and compensates what was
    * stored twice. `beforeSend` is awaited right before the compensating insert (the consumer confirms it still owns
    * the partitions, so two processes never repair one partition at once). Answers how many offsets it compensated.
+   *
+   * Blocks of one partition never overlap unless an offset was stored twice (a re-delivered batch skips what is
+   * stored) or the topic was recreated (other messages at the same offsets, which the messages' hashes tell apart):
+   * a block overlaps when it starts before the furthest end of the blocks that start before it.
    */
-  async repair(hours: number, owned: (topic: string, partition: number) => boolean, beforeSend: () => Promise<void>): Promise<number> {
+  async repair(hours: number, owned: readonly string[], beforeSend: () => Promise<void>): Promise<number> {
+    if (owned.length === 0) return 0;
     const blocks = await this.ch.query<{ topic: string; partition: number; first: string; last: string }>(
-      `SELECT topic, partition, first_offset AS first, last_offset AS last FROM ${this.ch.table('ingest_blocks')}
-       WHERE inserted_at >= now64(3) - toIntervalHour({hours:UInt32})`,
-      { hours },
-    );
-    const ranges = overlaps(
-      blocks.filter((b) => owned(b.topic, b.partition)).map((b) => ({ ...b, first: Number(b.first), last: Number(b.last) })),
+      `SELECT topic, partition, toString(first_offset) AS first, toString(least(last_offset, reach - 1)) AS last FROM (
+         SELECT topic, partition, first_offset, last_offset,
+           max(last_offset + 1) OVER (PARTITION BY topic, partition ORDER BY first_offset, last_offset
+             ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS reach
+         FROM ${this.ch.table('ingest_blocks')}
+         WHERE inserted_at >= now64(3) - toIntervalHour({hours:UInt32}) AND concat(topic, ':', toString(partition)) IN {owned:Array(String)}
+       ) WHERE reach > first_offset`,
+      { hours, owned },
     );
     let repaired = 0;
-    for (const range of ranges) repaired += await this.repairRange(range, beforeSend);
+    for (const range of mergeRanges(blocks.map((b) => ({ ...b, first: Number(b.first), last: Number(b.last) }))))
+      repaired += await this.repairRange(range, beforeSend);
     return repaired;
   }
 
@@ -106,7 +101,7 @@ export class DuplicateOffsets {
       AND offset BETWEEN {first:Int64} AND {last:Int64}`;
     const params = { topic, partition, first, last };
     const duplicates = await this.ch.query<Duplicate>(
-      `SELECT toString(offset) AS at, toString(message_hash) AS hash, toString(sum(sign)) AS copies
+      `SELECT toString(offset) AS at, toString(message_hash) AS hash, toString(countIf(sign > 0)) AS stored, toString(sum(sign)) AS copies
        FROM ${this.ch.table('search_events')} WHERE ${where}
        GROUP BY offset, message_hash HAVING sum(sign) > 1
        ORDER BY offset, message_hash`,
@@ -124,18 +119,19 @@ export class DuplicateOffsets {
       { ...params, keys: [...copies.keys()] },
     );
     const compensation = rows.map(({ key, ...row }) => ({ ...row, sign: 1 - copies.get(key)! }));
-    const offsets = duplicates.map((d) => Number(d.at));
-    this.logger.warn(
-      `${topic}:${partition}: offsets ${offsetRanges(offsets)} were stored more than once ` +
-        `(${duplicates.reduce((n, d) => n + Number(d.copies) - 1, 0)} extra rows); compensating them so that every answer counts them once`,
-    );
+    // Named by what it compensates, rows stored and compensated so far included: the same findings give the same
+    // token in every process, and a copy stored after an earlier compensation gives another.
     const token = createHash('sha256')
-      .update(`${topic}:${partition}:${duplicates.map((d) => `${d.at}:${d.hash}:${d.copies}`).join(',')}`)
+      .update(`${topic}:${partition}:${duplicates.map((d) => `${d.at}:${d.hash}:${d.stored}:${d.copies}`).join(',')}`)
       .digest('hex');
     await beforeSend();
     await this.ch.insert('search_events', compensation, `duplicates:${token}`);
-    this.metrics.duplicateOffsets.inc({ topic }, duplicates.length);
     for (const { customer, instance } of compensation) this.versions.bump(customer, instance);
+    this.metrics.duplicateOffsets.inc({ topic }, duplicates.length);
+    this.logger.warn(
+      `${topic}:${partition}: offsets ${offsetRanges(duplicates.map((d) => Number(d.at)))} were stored more than once ` +
+        `(${duplicates.reduce((n, d) => n + Number(d.copies) - 1, 0)} extra rows); compensated, so every answer counts them once`,
+    );
     return duplicates.length;
   }
 }

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import type { Batch, Consumer, EachBatchPayload } from 'kafkajs';
 import { AppConfig } from '@app/config';
 import type { RejectedEventRow } from '@app/contracts';
+import pLimit from 'p-limit';
 import { IngestStore, IntakeKinds, VersionSequence, validateItems, type IntakeItem, type IntakeKind } from '@app/intake';
 import { KafkaService, isRebalance } from '@app/kafka';
 import { MetricsService } from '@app/metrics';
@@ -15,14 +16,22 @@ import { PartitionLedger } from './partition-ledger';
 import { PartitionStates, type PartitionState } from './partition-states';
 import { DEDUP_WINDOW, RecentEventIds } from './recent-event-ids';
 import { afterBoth, settled } from './pipeline';
-import { barrierAssigner, installRejoinBarrier, type KafkaGroup } from './rejoin-barrier';
+import { barrierAssigner, confirmMembership, installRejoinBarrier, type KafkaGroup } from './rejoin-barrier';
 import { BatchAbandonedError, retryUntilDone, settledWithHeartbeats } from './retry-policy';
 
 /**
- * The deduplication token of a partition batch's insert: the same offset range of a partition gets the same token
- * in every process, so ClickHouse drops a second insert of it (rollups included) whoever formed it.
+ * The deduplication token of a partition batch's insert: the same messages at the same offsets of a partition get
+ * the same token in every process, so ClickHouse drops a second insert of them (rollups included) whoever formed
+ * it. The hashes of the first and last message tell a recreated topic's new messages at old offsets apart.
  */
-export const batchToken = (topic: string, partition: number, first: number, last: number) => `${topic}:${partition}:${first}-${last}`;
+export const batchToken = (topic: string, partition: number, first: number, last: number, hashes: string) =>
+  `${topic}:${partition}:${first}-${last}:${hashes}`;
+
+/**
+ * Inserts of this process in flight at once, fewer than the store's insert connections (INSERT_CONNECTIONS), so an
+ * insert whose membership was just confirmed is sent at once. Batches beyond it wait before the check, not after.
+ */
+export const INSERTS_IN_FLIGHT = 8;
 
 /**
  * The ingest app's Kafka consumer, for search events and catalogue documents. The exactly-once rule, per
@@ -77,6 +86,10 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
    */
   private mustRejoin = false;
   private duplicateCheck?: NodeJS.Timeout;
+  /** Inserts in flight (INSERTS_IN_FLIGHT): a slot is taken before the membership check, so none waits after it. */
+  private readonly insertSlots = pLimit(INSERTS_IN_FLIGHT);
+  /** Failed insert attempts since storage last took one: logged once when failing starts and once when it ends. */
+  private failedInserts = 0;
   private repairing = false;
 
   constructor(
@@ -120,8 +133,11 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     this.repairing = true;
     try {
       const generation = this.kafkaGroup?.generationId ?? null;
-      const owned = (topic: string, partition: number) => this.assigned[topic]?.includes(partition) ?? false;
-      return await this.duplicates.repair(this.config.kafka.duplicateCheckHours, owned, () => this.confirmMembership(generation));
+      const owned = Object.entries(this.assigned).flatMap(([topic, partitions]) => partitions.map((p) => `${topic}:${p}`));
+      // Its own check: a repair that spans a rejoin must not abandon the batches in flight.
+      return await this.duplicates.repair(this.config.kafka.duplicateCheckHours, owned, () =>
+        confirmMembership(this.kafkaGroup, generation),
+      );
     } catch (err) {
       this.logger.warn(`duplicate check failed (${(err as Error).message}); it runs again in ${this.config.kafka.duplicateCheckMs} ms`);
       return 0;
@@ -266,7 +282,8 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
 
       // 2. Insert, the partition batch alone (an identical range from any process has the same token); the state
       // counts the rows as stored from now on, and is read again if the insert fails.
-      const insert = this.writeWithRetry(kind, rows, rejected, batchToken(topic, partition, first, last), generation);
+      const hashes = `${messageHash(messages[0])}-${messageHash(messages[messages.length - 1])}`;
+      const insert = this.writeWithRetry(kind, rows, rejected, batchToken(topic, partition, first, last, hashes), generation);
       state.ledger.inserted(last);
       state.handledThrough = last;
       if (state.recent) for (const row of rows) state.recent.add(row.customer, row.instance, kind.eventId!(row));
@@ -405,35 +422,34 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     token: string,
     generation: number | null,
   ) {
-    let failed = false;
     const beforeSend = () => this.confirmMembership(generation);
-    const refused = await retryUntilDone(() => this.store.store(kind, rows, rejected, token, beforeSend), {
+    const refused = await retryUntilDone(() => this.insertSlots(() => this.store.store(kind, rows, rejected, token, beforeSend)), {
       abandoned: () => this.stopping || this.abandoning,
+      // Once per outage, not once per attempt of every partition: the first failure, then the recovery with a count.
       onFailure: (err, attempt, delay) => {
-        failed = true;
-        this.logger.warn(`insert failed (attempt ${attempt}, retry in ${Math.round(delay)} ms): ${(err as Error).message}`);
+        const message = (err as Error).message;
+        if (this.failedInserts++ === 0)
+          this.logger.warn(`insert failed, retried with backoff until storage takes inserts again (counted meanwhile): ${message}`);
+        else this.logger.debug(`insert failed (attempt ${attempt}, retry in ${Math.round(delay)} ms): ${message}`);
       },
     });
-    if (failed) this.logger.log('storage insert settled; fetching resumes');
+    if (this.failedInserts > 0) {
+      this.logger.log(`storage takes inserts again after ${this.failedInserts} failed attempts; fetching resumes`);
+      this.failedInserts = 0;
+    }
     return refused;
   }
 
   /**
-   * Confirms, with a heartbeat round trip of its own, that this process is still a member of `generation` of the
-   * group (a member paused past the session timeout, or whose group rebalances, is not); otherwise the insert about
-   * to be sent is abandoned unsent, and so is every further attempt of the batches in flight. Not kafkajs' shared
-   * heartbeat: one already under way may have been sent before a pause.
+   * Right before an insert is sent: this process is still a member of `generation` of the group (confirmMembership),
+   * or the insert is abandoned unsent, and so is every further attempt of the batches in flight.
    */
   private async confirmMembership(generation: number | null): Promise<void> {
-    const group = this.kafkaGroup;
     try {
-      if (!group?.memberId || !group.coordinator || generation === null || group.generationId !== generation)
-        throw new BatchAbandonedError();
-      await group.coordinator.heartbeat({ groupId: group.groupId, memberId: group.memberId, groupGenerationId: generation });
+      await confirmMembership(this.kafkaGroup, generation);
     } catch (err) {
       this.abandoning = true;
-      if (!(err instanceof BatchAbandonedError))
-        this.logger.log(`membership not confirmed before an insert (${(err as Error).message}); abandoning the batch unsent`);
+      this.logger.log(`membership not confirmed before an insert (${(err as Error).message}); abandoning the batch unsent`);
       throw new BatchAbandonedError();
     }
   }

@@ -1,5 +1,5 @@
 import { Kafka, logLevel } from 'kafkajs';
-import { afterBarriers, barrierAssigner, installRejoinBarrier } from './rejoin-barrier';
+import { afterBarriers, barrierAssigner, confirmMembership, installRejoinBarrier, type KafkaGroup } from './rejoin-barrier';
 
 describe('rejoin barrier', () => {
   it('runs the group method only after the barriers of its assigners settled', async () => {
@@ -33,5 +33,33 @@ describe('rejoin barrier', () => {
     expect(prototype.leave.name).not.toBe('leave');
     // Consumers are still created as before.
     expect(() => new Kafka({ brokers: ['127.0.0.1:1'], logLevel: logLevel.NOTHING }).consumer({ groupId: 'x' })).not.toThrow();
+  });
+});
+
+describe('confirmMembership (right before an insert is sent)', () => {
+  const group = (heartbeat: jest.Mock): KafkaGroup => ({
+    groupId: 'g',
+    memberId: 'm-1',
+    generationId: 7,
+    coordinator: { heartbeat },
+  });
+
+  it('sends a heartbeat of its own for the member and the generation that fetched the batch', async () => {
+    const heartbeat = jest.fn().mockResolvedValue({});
+    await confirmMembership(group(heartbeat), 7);
+    expect(heartbeat).toHaveBeenCalledWith({ groupId: 'g', memberId: 'm-1', groupGenerationId: 7 });
+  });
+
+  it('fails when the coordinator no longer knows the member (paused past the session timeout) or rebalances', async () => {
+    const unknown = Object.assign(new Error('The coordinator is not aware of this member'), { type: 'UNKNOWN_MEMBER_ID' });
+    await expect(confirmMembership(group(jest.fn().mockRejectedValue(unknown)), 7)).rejects.toThrow('not aware of this member');
+  });
+
+  it('fails without asking when the group moved to another generation or was never joined', async () => {
+    const heartbeat = jest.fn().mockResolvedValue({});
+    await expect(confirmMembership(group(heartbeat), 6)).rejects.toThrow('from generation 6 to 7');
+    await expect(confirmMembership(undefined, 7)).rejects.toThrow('not a member');
+    await expect(confirmMembership({ ...group(heartbeat), memberId: null }, 7)).rejects.toThrow('not a member');
+    expect(heartbeat).not.toHaveBeenCalled();
   });
 });

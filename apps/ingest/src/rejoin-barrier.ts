@@ -12,6 +12,19 @@ export interface KafkaGroup {
 }
 
 type Barrier = (group: KafkaGroup) => Promise<void>;
+
+/**
+ * Resolves once the coordinator confirmed, with a heartbeat round trip of its own, that `group`'s member is still
+ * a member of `generation`; throws otherwise (a member paused past the session timeout: UNKNOWN_MEMBER_ID; a
+ * rebalance: REBALANCE_IN_PROGRESS; the generation moved on; the coordinator out of reach). Not kafkajs' shared
+ * heartbeat: one already under way may have been sent before a pause, and it skips the request within its interval.
+ */
+export async function confirmMembership(group: KafkaGroup | undefined, generation: number | null): Promise<void> {
+  if (!group?.memberId || !group.coordinator) throw new Error('not a member of the group');
+  if (generation === null || group.generationId !== generation)
+    throw new Error(`the group moved from generation ${generation} to ${group.generationId}`);
+  await group.coordinator.heartbeat({ groupId: group.groupId, memberId: group.memberId, groupGenerationId: generation });
+}
 interface WithAssigners extends KafkaGroup {
   assigners?: Array<{ [BARRIER]?: Barrier }>;
 }

@@ -59,7 +59,9 @@ describe('ClickHouseService on the embedded engine', () => {
         'materialized_views_ignore_errors',
       ];
       jest.spyOn(server.client, 'query').mockResolvedValue({ json: () => Promise.resolve(names.map((name) => ({ name }))) } as never);
-      const insert = jest.spyOn(server.client, 'insert').mockResolvedValue({} as never);
+      // Inserts go through a client of their own (their own connections, never queued behind queries).
+      expect(server.inserts).not.toBe(server.client);
+      const insert = jest.spyOn(server.inserts, 'insert').mockResolvedValue({} as never);
       await server.insert('dedup', [{ id: 100 }], 'token-100');
       await server.insert('dedup', [{ id: 101 }]);
       await server.insert('dedup', [{ id: 102 }]);

@@ -38,6 +38,14 @@ function pinnedSettings(known: ReadonlySet<string>): Record<string, string | num
 /** The client's own warnings and errors, as lines of the service's log (not its console dumps). */
 const CLIENT_LOG = { LoggerClass: ClickHouseClientLogger, level: ClickHouseLogLevel.WARN };
 
+/**
+ * Connections a server client keeps for inserts alone (a pool apart from queries'): an insert is sent when it is
+ * handed over, never queued behind queries for a socket. The ingest consumer confirms its group membership right
+ * before handing an insert over and keeps fewer inserts than this in flight (INSERTS_IN_FLIGHT), so nothing waits
+ * between that check and the send.
+ */
+export const INSERT_CONNECTIONS = 16;
+
 export function insertSettings(known: ReadonlySet<string>, token: string): ClickHouseSettings {
   return { ...pinnedSettings(known), insert_deduplication_token: token };
 }
@@ -56,6 +64,8 @@ export function insertSettings(known: ReadonlySet<string>, token: string): Click
 export class ClickHouseService implements OnApplicationShutdown {
   private readonly logger = new Logger(ClickHouseService.name);
   readonly client: ClickHouseClient;
+  /** The client inserts go through: on a server, its own connections (INSERT_CONNECTIONS); embedded, the one client. */
+  readonly inserts: ClickHouseClient;
   readonly database: string;
   readonly embedded: boolean;
   private pending = 0;
@@ -67,13 +77,15 @@ export class ClickHouseService implements OnApplicationShutdown {
     this.database = config.clickhouse.database;
     this.embedded = !config.clickhouse.url;
     if (config.clickhouse.url) {
-      this.client = createClient({
+      const server = {
         url: config.clickhouse.url,
         username: config.clickhouse.user,
         password: config.clickhouse.password,
         request_timeout: 30_000,
         log: CLIENT_LOG,
-      });
+      };
+      this.client = createClient(server);
+      this.inserts = createClient({ ...server, max_open_connections: INSERT_CONNECTIONS });
     } else {
       // Loaded only here so a server deployment never maps the embedded engine into memory.
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- a constructor cannot await import()
@@ -81,6 +93,7 @@ export class ClickHouseService implements OnApplicationShutdown {
         createChdbConnection: (options: { path: string }) => NonNullable<Parameters<typeof createClient>[0]>['connection'];
       };
       this.client = createClient({ connection: createChdbConnection({ path: config.dataDir }), log: CLIENT_LOG });
+      this.inserts = this.client;
     }
   }
 
@@ -137,7 +150,7 @@ export class ClickHouseService implements OnApplicationShutdown {
     const known = await this.insertSettingNames();
     const token = dedupToken ?? randomUUID();
     await this.run(() =>
-      this.client.insert({
+      this.inserts.insert({
         table: this.table(table),
         values: rows as T[],
         format: 'JSONEachRow',
@@ -187,6 +200,7 @@ export class ClickHouseService implements OnApplicationShutdown {
     this.closed = true;
     try {
       await this.client.close();
+      if (this.inserts !== this.client) await this.inserts.close();
       if (this.embedded) {
         const { drainPending } = await import('chdb');
         await drainPending();

@@ -40,31 +40,19 @@ describe('InsertBatcher', () => {
     ]);
     expect(await answers).toEqual([NONE, NONE, NONE]);
     expect(flush).toHaveBeenCalledTimes(1);
-    expect(flush).toHaveBeenCalledWith([row('a1'), row('a2'), row('b1')], [rejectedRow(0), rejectedRow(7)], undefined);
+    expect(flush).toHaveBeenCalledWith([row('a1'), row('a2'), row('b1')], [rejectedRow(0), rejectedRow(7)]);
   });
 
   it('gives an addition with a token a flush of its own with that token, at once', async () => {
     const flush = okFlush();
     const batcher = new InsertBatcher<Row>(flush);
-    const shared = batcher.add([row('a')], [], { key: 'k1' });
-    const own = batcher.add([row('t')], [rejectedRow(1)], { token: 'request-token', key: 'ignored' });
+    const shared = batcher.add([row('a')], []);
+    const own = batcher.add([row('t')], [rejectedRow(1)], { token: 'request-token' });
     expect(flush).toHaveBeenCalledTimes(1);
     expect(flush).toHaveBeenLastCalledWith([row('t')], [rejectedRow(1)], 'request-token');
     await Promise.all([shared, own]);
     expect(flush).toHaveBeenCalledTimes(2);
-    expect(flush).toHaveBeenLastCalledWith([row('a')], [], 'k1');
-  });
-
-  it('makes the token of a shared flush from the keys of its additions, sorted and joined by commas', async () => {
-    const flush = okFlush();
-    const batcher = new InsertBatcher<Row>(flush);
-    await Promise.all([
-      batcher.add([row('1')], [], { key: 't:2:10-19' }),
-      batcher.add([row('2')], []),
-      batcher.add([row('3')], [], { key: 't:0:5-9' }),
-      batcher.add([row('4')], [], { key: 't:1:0-4' }),
-    ]);
-    expect(flush).toHaveBeenCalledWith([row('1'), row('2'), row('3'), row('4')], [], 't:0:5-9,t:1:0-4,t:2:10-19');
+    expect(flush).toHaveBeenLastCalledWith([row('a')], []);
   });
 
   it('joins additions that arrive while a flush runs into the next flush, all together', async () => {
@@ -81,7 +69,7 @@ describe('InsertBatcher', () => {
     await expect(first).resolves.toBe(NONE);
     await tick();
     expect(flush).toHaveBeenCalledTimes(2);
-    expect(flush).toHaveBeenLastCalledWith([row('b'), row('c')], [], undefined);
+    expect(flush).toHaveBeenLastCalledWith([row('b'), row('c')], []);
     pending[1].resolve(NONE);
     await expect(Promise.all([second, third])).resolves.toEqual([NONE, NONE]);
   });
@@ -102,13 +90,6 @@ describe('InsertBatcher', () => {
       ['d1', 'd2', 'd3', 'd4'],
       ['e1'],
     ]);
-  });
-
-  it('keeps the keys of each flush to its own token when maxRows splits', async () => {
-    const flush = okFlush();
-    const batcher = new InsertBatcher<Row>(flush, { maxRows: 1 });
-    await Promise.all([batcher.add([row('a')], [], { key: 'b' }), batcher.add([row('b')], [], { key: 'a' })]);
-    expect(flush.mock.calls.map((call) => call[2])).toEqual(['b', 'a']);
   });
 
   it('rejects every addition of a failed flush, but not the additions of a later flush', async () => {
@@ -175,23 +156,5 @@ describe('InsertBatcher', () => {
     expect([...a.keys()][0]).toBe(a2);
     expect([...b]).toEqual([[b1, 'storage refused the row: b1']]);
     expect(c.size).toBe(0);
-  });
-
-  it('waits lingerMs for more additions before the first flush', async () => {
-    jest.useFakeTimers();
-    try {
-      const flush = okFlush();
-      const batcher = new InsertBatcher<Row>(flush, { lingerMs: 20 });
-      const first = batcher.add([row('a')], [], { key: 'p0' });
-      await jest.advanceTimersByTimeAsync(15);
-      expect(flush).not.toHaveBeenCalled();
-      const second = batcher.add([row('b')], [], { key: 'p1' });
-      await jest.advanceTimersByTimeAsync(10);
-      await Promise.all([first, second]);
-      expect(flush).toHaveBeenCalledTimes(1);
-      expect(flush).toHaveBeenCalledWith([row('a'), row('b')], [], 'p0,p1');
-    } finally {
-      jest.useRealTimers();
-    }
   });
 });

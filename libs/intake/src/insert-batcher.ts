@@ -7,7 +7,6 @@ type Flush<Row> = (rows: Row[], rejected: RejectedEventRow[], token?: string) =>
 interface Pending<Row> {
   events: readonly Row[];
   rejected: readonly RejectedEventRow[];
-  key?: string;
   resolve: (refused: Refused<Row>) => void;
   reject: (err: unknown) => void;
 }
@@ -15,15 +14,12 @@ interface Pending<Row> {
 export interface AddOptions {
   /** An insert of its own with this deduplication token (a client retry of the same request is dropped). */
   token?: string;
-  /** Joins a shared insert whose token is made of the keys of everything in it (e.g. Kafka offset ranges). */
-  key?: string;
 }
 
 /**
- * Group commit: additions arriving while an insert runs (or within `lingerMs`) share the next insert, and each
- * addition's promise settles when its rows are durably written (answering those of its rows the store refused)
- * or the insert failed. Used by POST /events and PUT /documents on the embedded transport and by the Kafka consumer across
- * partitions.
+ * Group commit: additions arriving while an insert runs (or in the same turn of the event loop) share the next
+ * insert, and each addition's promise settles when its rows are durably written (answering those of its rows the
+ * store refused) or the insert failed. Used by POST /events and PUT /documents on the embedded transport.
  */
 export class InsertBatcher<Row> {
   private queue: Pending<Row>[] = [];
@@ -31,22 +27,21 @@ export class InsertBatcher<Row> {
 
   constructor(
     private readonly flush: Flush<Row>,
-    private readonly options: { maxRows?: number; lingerMs?: number } = {},
+    private readonly options: { maxRows?: number } = {},
   ) {}
 
   add(events: readonly Row[], rejected: readonly RejectedEventRow[], options: AddOptions = {}): Promise<Refused<Row>> {
     if (options.token) return this.flush([...events], [...rejected], options.token);
     return new Promise<Refused<Row>>((resolve, reject) => {
-      this.queue.push({ events, rejected, key: options.key, resolve, reject });
+      this.queue.push({ events, rejected, resolve, reject });
       if (!this.flushing) void this.drain();
     });
   }
 
   private async drain(): Promise<void> {
     this.flushing = true;
-    const linger = this.options.lingerMs ?? 0;
     // Let additions of the same moment join the first insert.
-    await new Promise((r) => (linger > 0 ? setTimeout(r, linger) : setImmediate(r)));
+    await new Promise((r) => setImmediate(r));
     const maxRows = this.options.maxRows ?? 200_000;
     while (this.queue.length > 0) {
       const batch: Pending<Row>[] = [];
@@ -56,12 +51,10 @@ export class InsertBatcher<Row> {
         rows += next.events.length;
         batch.push(next);
       }
-      const keys = batch.map((p) => p.key).filter((k): k is string => k !== undefined);
       try {
         const refused = await this.flush(
           batch.flatMap((p) => p.events),
           batch.flatMap((p) => p.rejected),
-          keys.length > 0 ? keys.sort().join(',') : undefined,
         );
         for (const p of batch)
           p.resolve(
