@@ -57,7 +57,15 @@ function waitForLine(child: ChildProcess, prefix: string): Promise<string> {
   });
 }
 
-async function produce(producer: Producer, topic: string, events: Iterable<object>, chunk = 48_000): Promise<number> {
+/**
+ * Messages per send: the Kafka test broker hands a consumer one producer record batch per partition and fetch, where
+ * Kafka hands up to maxBytesPerPartition (1 MB, about 6,000 of these events) to a consumer that is behind. Sends of
+ * 6,000 messages per partition give each partition's fetch the size a real broker's would have; each partition batch
+ * is one insert.
+ */
+const SEND = 6_000 * PARTITIONS;
+
+async function produce(producer: Producer, topic: string, events: Iterable<object>, chunk = SEND): Promise<number> {
   let sent = 0;
   let messages: Array<{ key: string; value: string }> = [];
   const inFlight: Promise<unknown>[] = [];

@@ -119,11 +119,14 @@ describeKafka('ingest health against a real broker protocol', () => {
     expect(await eventually(ready, (r) => r.status === 200, 30_000)).toMatchObject({ status: 200, body: { ready: true } });
 
     await broker.command('down 1');
+    const downAt = Date.now();
     try {
       // At once here: the test broker refuses connections, so kafkajs' consumer crashes. That a broker which does not
       // answer turns it within the session timeout is checked in group-membership.spec.ts.
       const down = await eventually(ready, (r) => r.status === 503, 20_000);
       expect(down).toMatchObject({ status: 503, body: { ready: false } });
+      // Within the session timeout (6 s here) of the broker going away.
+      expect(Date.now() - downAt).toBeLessThan(6000);
       expect(down.body.reason).toEqual(expect.any(String));
       // Liveness is not readiness: nothing waits, so the process is not stalled.
       expect((await fetch(`${service.url}/health/live`)).status).toBe(200);

@@ -103,6 +103,16 @@ describeKafka('what two ingest processes write to stdout through storage failure
     await sleep(1000);
     storage = await startStorage(port, storageDir);
     expect(await eventually(() => caughtUp(broker, GROUP, TOPIC), Boolean, 60_000)).toBe(true);
+    // Retried inserts of every partition: one warning when they start failing, one line with the count when storage
+    // takes them again, not a line per attempt.
+    const storageBack = mark(a, b);
+    for (const service of [a, b]) {
+      const lines = between(service, storageDown, storageBack);
+      expect(lines.filter((r) => r.level >= WARN && r.msg?.startsWith('insert failed'))).toHaveLength(1);
+      expect(lines.some((r) => r.level === INFO && /storage takes inserts again after [1-9]\d* failed attempts/.test(r.msg ?? ''))).toBe(
+        true,
+      );
+    }
 
     // The broker goes down for a few seconds: kafkajs tries to connect again and again (every 0.2 to 5 s).
     const outage = mark(a, b);

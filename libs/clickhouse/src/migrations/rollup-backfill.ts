@@ -32,6 +32,9 @@ export function selectKeys(keys: RollupKeys): string {
  * `maxima` are columns holding the maximum of an expression (e.g. the newest event's time); a backfilled row
  * carries the raw maximum, which a `max` over the rollup's rows leaves exact.
  *
+ * `counted` is what a raw row counts: `count()` for the migrations before 0012, `sum(sign)` after it (search events
+ * are signed from 0012 on: a compensating row has a negative sign).
+ *
  * The statement carries its own insert_deduplication_token: through chdb the last insert's token would otherwise
  * be in force and could make this insert a dropped "duplicate".
  */
@@ -40,6 +43,7 @@ export function rollupBackfill(
   source: string,
   keys: RollupKeys,
   maxima: ReadonlyArray<readonly [column: string, expression: string]> = [],
+  counted: 'count()' | 'sum(sign)' = 'count()',
 ): string {
   const columns = keys.map(([column]) => column).join(', ');
   const maxColumns = maxima.map(([column]) => `, ${column}`).join('');
@@ -48,7 +52,7 @@ export function rollupBackfill(
   return `INSERT INTO ${target} (${columns}, searches${maxColumns})
     SELECT ${columns}, raw_searches - rolled_searches${maxValues}
     FROM (
-      SELECT ${selectKeys(keys)}, count() AS raw_searches${maxExpressions}
+      SELECT ${selectKeys(keys)}, ${counted} AS raw_searches${maxExpressions}
       FROM ${source}
       GROUP BY ${columns}
     ) AS raw
