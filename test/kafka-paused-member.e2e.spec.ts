@@ -75,7 +75,8 @@ describeKafka('an ingest process paused past the session timeout (real processes
     await sleep(8000); // all three members joined and consuming
     for (const member of [members[0], members[1], members[2], members[0]]) {
       member.child.kill('SIGSTOP');
-      await sleep(SESSION_TIMEOUT_MS + 3000); // the group gives its partitions to the others
+      // Long enough for the group to give its partitions to the others and for them to store what it had fetched.
+      await sleep(SESSION_TIMEOUT_MS + 8000);
       member.child.kill('SIGCONT');
       await sleep(4000);
     }
