@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { cleanEnv, distEntry, freePort, freshDir, startService, type Service } from './support/processes';
+import type { ChildProcess } from 'node:child_process';
+import { freePort, freshDir, startService, type Service } from './support/processes';
+import { spawnStorageServer } from './support/storage-server';
 import { caughtUp, describeKafka, produceEvents, startKafka, type KafkaBroker } from './support/kafka';
 import { eventually } from './support/storage';
 
@@ -26,22 +27,8 @@ const mark = (...services: Service[]): Mark => new Map(services.map((s) => [s, l
 /** The records a process wrote from one mark to the next (or to now). */
 const between = (service: Service, from?: Mark, to?: Mark) => recordsOf(linesOf(service).slice(from?.get(service), to?.get(service)));
 
-/** The stand-in ClickHouse server (bench/chdb-http.ts) on a fixed port, so it can be started again where it was. */
-async function startStorage(port: number, dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [distEntry('bench/chdb-http.js')], {
-    env: cleanEnv({ PORT: String(port), DATA_DIR: dataDir }),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('PORT ')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`the stand-in ClickHouse server exited with ${code}`)));
-  });
-  return child;
-}
+/** The stand-in ClickHouse server on a fixed port, so it can be started again where it was. */
+const startStorage = async (port: number, dataDir: string) => (await spawnStorageServer({ port, dataDir })).child;
 
 async function kill(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
-import { distEntry, freshDir } from './processes';
+import { cleanEnv, distEntry, freshDir } from './processes';
 
 export interface StorageServer {
   /** CLICKHOUSE_URL for the apps. */
@@ -12,23 +12,36 @@ export interface StorageServer {
 }
 
 /**
- * A ClickHouse server for processes that share storage: the embedded engine behind ClickHouse's HTTP interface
- * (bench/chdb-http.ts, built), in a process of its own. `insertDelay` ('1000-1500') makes every insert slow.
+ * The stand-in ClickHouse server (bench/chdb-http.ts, built): the embedded engine behind ClickHouse's HTTP interface,
+ * in a process of its own, listening on `port` (or any free one, answered) with its data in `dataDir`, so it can be
+ * started again where it was. `insertDelay` ('1000-1500') makes every insert slow.
  */
-export async function startStorageServer(insertDelay = '0-0'): Promise<StorageServer> {
+export async function spawnStorageServer(
+  options: { port?: number; dataDir?: string; insertDelay?: string } = {},
+): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, [distEntry('bench/chdb-http.js')], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: freshDir('storage-server'), INSERT_DELAY_MS: insertDelay },
+    env: cleanEnv({
+      DATA_DIR: options.dataDir ?? freshDir('storage-server'),
+      INSERT_DELAY_MS: options.insertDelay ?? '0-0',
+      ...(options.port === undefined ? {} : { PORT: String(options.port) }),
+    }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const port = await new Promise<string>((resolve, reject) => {
+  const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /PORT (\d+)/.exec(out);
-      if (match) resolve(match[1]);
+      if (match) resolve(Number(match[1]));
     });
-    child.once('exit', (code) => reject(new Error(`the storage server exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`the stand-in ClickHouse server exited with ${code}`)));
   });
+  return { child, port };
+}
+
+/** A stand-in server shared by processes, with a client for the test's checks. */
+export async function startStorageServer(insertDelay = '0-0'): Promise<StorageServer> {
+  const { child, port } = await spawnStorageServer({ insertDelay });
   const url = `http://127.0.0.1:${port}`;
   const client = createClient({ url });
   return {

@@ -177,8 +177,10 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     });
     this.readiness ??= new GroupMembership(sessionTimeout);
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => this.joined(consumer, payload.memberAssignment));
-    consumer.on(consumer.events.HEARTBEAT, () => (this.abandoning = false));
-    consumer.on(consumer.events.HEARTBEAT, () => this.readiness!.heartbeat());
+    consumer.on(consumer.events.HEARTBEAT, () => {
+      this.abandoning = false;
+      this.readiness!.heartbeat();
+    });
     consumer.on(consumer.events.CRASH, ({ payload }) => this.readiness!.left(`the consumer crashed (${payload.error.message})`));
     consumer.on(consumer.events.DISCONNECT, () => this.readiness!.left('the consumer left the group (disconnected)'));
     consumer.on(consumer.events.STOP, () => this.readiness!.left('the consumer stopped'));
