@@ -86,8 +86,12 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
    */
   private mustRejoin = false;
   private duplicateCheck?: NodeJS.Timeout;
-  /** Inserts in flight (INSERTS_IN_FLIGHT): a slot is taken before the membership check, so none waits after it. */
-  private readonly insertSlots = pLimit(INSERTS_IN_FLIGHT);
+  /**
+   * Inserts in flight: a slot is taken before the membership check, so none waits after it. INSERTS_IN_FLIGHT on a
+   * server; one at a time on the embedded engine, which dies with the process: a crash then never cuts an insert
+   * short beside the one that just returned (its rows in search_events without their rollup rows).
+   */
+  private readonly insertSlots: ReturnType<typeof pLimit>;
   /** Failed insert attempts since storage last took one: logged once when failing starts and once when it ends. */
   private failedInserts = 0;
   private repairing = false;
@@ -102,6 +106,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     kinds: IntakeKinds,
   ) {
     for (const kind of kinds.all() as unknown as Array<IntakeKind<KafkaRow>>) this.topics.set(kind.topic, kind);
+    this.insertSlots = pLimit(config.clickhouse.url ? INSERTS_IN_FLIGHT : 1);
   }
 
   async onApplicationBootstrap(): Promise<void> {
