@@ -45,6 +45,18 @@ export class AppConfig {
   readonly rateLimitPerMinute!: number;
   /** Failed authentications per client address per minute and process before that address gets 429; 0 = off. */
   readonly authFailuresPerMinute!: number;
+  /** Bytes buffered at once for bodies whose signature is not yet verified. */
+  readonly unverifiedBodyBytes!: number;
+  /** Password checks (scrypt) running at once per process. */
+  readonly passwordHashConcurrency!: number;
+  /** Analytics queries running at once per customer and process. */
+  readonly analyticsConcurrency!: number;
+  /** When set, /metrics needs it as a bearer token. */
+  readonly metricsToken?: string;
+  /** false: /docs and /docs-json need a credential. */
+  readonly docsPublic!: boolean;
+  /** The longest JWT lifetime accepted, in seconds; 0 = no limit. */
+  readonly jwtMaxLifetimeS!: number;
 
   /** Embedded when no credential source is configured: the first start generates one (DESIGN.md section 3). */
   get hasConfiguredCredentials(): boolean {

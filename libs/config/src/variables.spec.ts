@@ -28,6 +28,12 @@ const BAD: Record<string, string> = {
   AUTH_FAILURES_PER_MINUTE: 'many',
   LOG_LEVEL: 'verbose',
   SEARCH_TERMS_CACHE_MS: '1s',
+  UNVERIFIED_BODY_BYTES: '1048575',
+  PASSWORD_HASH_CONCURRENCY: '0',
+  ANALYTICS_CONCURRENCY: '0',
+  METRICS_TOKEN: 'fifteen-chars-x',
+  DOCS_PUBLIC: 'no',
+  JWT_MAX_LIFETIME_S: '-1',
 };
 
 function errorOf(env: Record<string, string>): string {
@@ -52,7 +58,7 @@ describe('CONFIG_VARIABLES', () => {
   it('declares as secrets the passwords and keys, and nothing else (AUTH_FAILURES_PER_MINUTE is a number)', () => {
     // Pinned here so that dropping a secret flag takes a deliberate change to this test as well.
     const secrets = CONFIG_VARIABLES.filter((v) => v.secret).map((v) => v.name);
-    expect(secrets).toEqual(['CLICKHOUSE_PASSWORD', 'SERVICE_LEGACY_SECRET', 'SERVICE_JWT_SECRET', 'SERVICE_BASIC_AUTH']);
+    expect(secrets).toEqual(['CLICKHOUSE_PASSWORD', 'SERVICE_LEGACY_SECRET', 'SERVICE_JWT_SECRET', 'SERVICE_BASIC_AUTH', 'METRICS_TOKEN']);
   });
 
   it.each(CONFIG_VARIABLES.filter((v) => v.default !== undefined).map((v) => [v.name, v] as const))(

@@ -363,6 +363,58 @@ const DECLARED = [
       'reuse of a `GET /search-terms` answer (dropped at once when this process writes events or entities of the instance); ' +
       "0 turns it off. Added beyond DESIGN.md's list",
   }),
+  variable({
+    name: 'UNVERIFIED_BODY_BYTES',
+    setting: 'unverifiedBodyBytes',
+    default: '67108864',
+    value: integer(1_048_576, 17_179_869_184),
+    secret: false,
+    description:
+      'bytes buffered at once, per process, for request bodies whose signature is not yet verified (HMAC); beyond it, and ' +
+      'beyond 4 such bodies per client address, 503 with `Retry-After`',
+  }),
+  variable({
+    name: 'PASSWORD_HASH_CONCURRENCY',
+    setting: 'passwordHashConcurrency',
+    default: '4',
+    value: integer(1, 64),
+    secret: false,
+    description:
+      'password checks (scrypt, in worker threads of their own) running at once per process; a short queue, then 429 with `Retry-After`',
+  }),
+  variable({
+    name: 'ANALYTICS_CONCURRENCY',
+    setting: 'analyticsConcurrency',
+    default: '2',
+    value: integer(1, 1000),
+    secret: false,
+    description:
+      'analytics queries (lists, stats, term detail, CSV, suggestions) running at once per customer and process; a short queue, ' +
+      'then 429 with `Retry-After`',
+  }),
+  variable({
+    name: 'METRICS_TOKEN',
+    setting: 'metricsToken',
+    value: atLeast(16, 'must be at least 16 characters'),
+    secret: true,
+    description: 'when set, `/metrics` needs `Authorization: Bearer <token>` (16+ characters); unset: public',
+  }),
+  variable({
+    name: 'DOCS_PUBLIC',
+    setting: 'docsPublic',
+    default: 'true',
+    value: flag,
+    secret: false,
+    description: '`false`: `/docs` and `/docs-json` need a valid credential of a customer',
+  }),
+  variable({
+    name: 'JWT_MAX_LIFETIME_S',
+    setting: 'jwtMaxLifetimeS',
+    default: '2592000',
+    value: integer(0, 315_360_000),
+    secret: false,
+    description: 'a JWT whose `exp - iat` (or `exp - now` without `iat`) is longer is refused with 401 naming the rule; 0 turns it off',
+  }),
 ] as const;
 
 // A setting no variable fills would stay undefined in every AppConfig: this line stops the build naming it.
