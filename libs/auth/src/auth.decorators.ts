@@ -32,8 +32,23 @@ export const RequirePermission = (permission: Permission) =>
 export const RequireCredential = () =>
   applyDecorators(SetMetadata(CREDENTIAL_ONLY_KEY, true), ApiAuthentication(), ApiErrors(401, 429, 503));
 
-/** A route reachable without credentials (health, metrics, docs). */
-export const Public = () => SetMetadata(PUBLIC_KEY, true);
+/**
+ * A route reachable without credentials (health, metrics, docs). On a class it marks each of its methods as well:
+ * the HTTP layer decides from a route's handler, before the body is read, whether to ask for credentials.
+ */
+export const Public =
+  () =>
+  (target: object, key?: string | symbol, descriptor?: PropertyDescriptor): void => {
+    if (descriptor) {
+      SetMetadata(PUBLIC_KEY, true)(target, key as string | symbol, descriptor);
+      return;
+    }
+    SetMetadata(PUBLIC_KEY, true)(target as () => void);
+    const prototype = (target as { prototype: Record<string, unknown> }).prototype;
+    for (const name of Object.getOwnPropertyNames(prototype)) {
+      if (name !== 'constructor' && typeof prototype[name] === 'function') Reflect.defineMetadata(PUBLIC_KEY, true, prototype[name]);
+    }
+  };
 
 /** The AuthContext of the current request. */
 export const Auth = createParamDecorator((_: unknown, ctx: ExecutionContext): AuthContext => {

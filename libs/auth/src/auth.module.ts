@@ -6,9 +6,11 @@ import { CustomerThrottlerGuard } from './customer-throttler.guard';
 import { ApiKeysRepository } from './api-keys.repository';
 import { AuthGuard } from './auth.guard';
 import { BasicAuthenticator, HmacAuthenticator, JwtAuthenticator } from './authenticators';
+import { CredentialsGate } from './credentials-gate';
 import { CustomersRepository } from './customers.repository';
 import { FailedAuthLimiter } from './failed-auth.limiter';
 import { NoncesRepository } from './nonces.repository';
+import { PasswordChecks } from './password-checks';
 import { ProvisioningService } from './provisioning.service';
 
 /**
@@ -35,9 +37,11 @@ import { ProvisioningService } from './provisioning.service';
     JwtAuthenticator,
     ProvisioningService,
     FailedAuthLimiter,
+    PasswordChecks,
+    CredentialsGate,
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_GUARD, useClass: CustomerThrottlerGuard },
   ],
-  exports: [ApiKeysRepository, CustomersRepository, ProvisioningService],
+  exports: [ApiKeysRepository, CustomersRepository, ProvisioningService, CredentialsGate],
 })
 export class AuthModule {}

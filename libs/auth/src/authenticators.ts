@@ -11,7 +11,7 @@ import type { Customer } from './customers.repository';
 import { signatureMatches } from './hmac';
 import { HASH_PATTERN, NONCE_PATTERN } from './auth-headers';
 import { NoncesRepository } from './nonces.repository';
-import { verifyPassword } from './password';
+import { PasswordChecks } from './password-checks';
 import { PERMISSIONS, fromDotNotation, isPermission, type Permission } from './permissions';
 
 export interface Principal {
@@ -29,7 +29,17 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** HMAC: the server tries the customer's active keys; the matching key's permissions apply. */
+/** The HMAC headers of a request, checked for their form: what is known of an HMAC request before its body. */
+export interface HmacHeaders {
+  nonce: string;
+  hash: Buffer;
+}
+
+/**
+ * HMAC: the server tries the customer's active keys; the matching key's permissions apply. In two steps: the
+ * headers (their presence and form, a nonce already used) before the body is read, the signature over the body's
+ * bytes after.
+ */
 @Injectable()
 export class HmacAuthenticator {
   constructor(
@@ -37,28 +47,36 @@ export class HmacAuthenticator {
     private readonly nonces: NoncesRepository,
   ) {}
 
-  async authenticate(req: IncomingMessage, customer: Customer): Promise<Principal> {
+  async headers(req: IncomingMessage, customer: Customer): Promise<HmacHeaders> {
     const nonce = header(req, 'x-service-nonce');
     const hash = header(req, 'x-service-hash');
     if (!nonce || !hash) throw new AuthError('unauthenticated', 'missing nonce or hash');
     if (!NONCE_PATTERN.test(nonce) || !HASH_PATTERN.test(hash)) throw new AuthError('unauthenticated', 'malformed nonce or hash');
-    const provided = Buffer.from(hash, 'hex');
-    const body = req.rawBody ?? Buffer.alloc(0);
+    if (await this.nonces.used(customer.customer, nonce)) throw new AuthError('unauthenticated', 'nonce reused');
+    return { nonce, hash: Buffer.from(hash, 'hex') };
+  }
+
+  async verify(signed: HmacHeaders, body: Buffer, customer: Customer): Promise<Principal> {
     // Every active key is tried (no early exit), so the time taken does not tell which key matched.
     const keys = await this.keys.activeKeys(customer.customer);
-    const match = keys.filter((key) => signatureMatches(key.secret, nonce, body, provided))[0];
+    const match = keys.filter((key) => signatureMatches(key.secret, signed.nonce, body, signed.hash))[0];
     if (!match) throw new AuthError('unauthenticated', 'no active key matches the signature');
-    if (!(await this.nonces.use(customer.customer, nonce))) throw new AuthError('unauthenticated', 'nonce reused');
+    if (!(await this.nonces.use(customer.customer, signed.nonce))) throw new AuthError('unauthenticated', 'nonce reused');
     return { scheme: 'hmac', principal: match.id, permissions: new Set(match.permissions) };
   }
 }
 
-/** Basic: the instance credentials of the customer; all permissions. */
+/**
+ * Basic: the instance credentials of the customer; all permissions. The password is hashed in PasswordChecks'
+ * workers.
+ */
 @Injectable()
 export class BasicAuthenticator {
   // scrypt is slow on purpose; a verified (hash, password) pair is remembered briefly so a busy CLI user
   // does not pay it on every call. Keyed by a digest, so the cache never holds a password.
   private readonly verified = new LRUCache<string, true>({ max: 10_000, ttl: 60_000 });
+
+  constructor(private readonly passwords: PasswordChecks) {}
 
   async authenticate(value: string, customer: Customer): Promise<Principal> {
     const decoded = Buffer.from(value, 'base64').toString('utf8');
@@ -68,7 +86,7 @@ export class BasicAuthenticator {
     const password = decoded.slice(colon + 1);
     const cacheKey = createHash('sha256').update(customer.basicPasswordHash).update('\u0000').update(password).digest('hex');
     const loginOk = login === customer.basicLogin;
-    const passwordOk = this.verified.has(cacheKey) || (await verifyPassword(password, customer.basicPasswordHash));
+    const passwordOk = this.verified.has(cacheKey) || (await this.passwords.verify(password, customer.basicPasswordHash));
     if (!loginOk || !passwordOk) throw new AuthError('unauthenticated', 'basic credentials wrong');
     this.verified.set(cacheKey, true);
     return { scheme: 'basic', principal: login, permissions: ALL_PERMISSIONS };

@@ -25,3 +25,18 @@ describe('FailedAuthLimiter', () => {
     expect(off.retryAfter('192.0.2.1')).toBe(0);
   });
 });
+
+describe('FailedAuthLimiter.attempt', () => {
+  it('counts an attempt when it starts, so attempts in flight at once reach the limit, and takes back one that succeeds', () => {
+    const limiter = new FailedAuthLimiter(loadConfig({ AUTH_FAILURES_PER_MINUTE: '3' }));
+    const first = limiter.attempt('192.0.2.9');
+    limiter.attempt('192.0.2.9');
+    expect(limiter.retryAfter('192.0.2.9')).toBe(0);
+    expect(limiter.attempt('192.0.2.9')).toBeDefined();
+    // Three hashes still running: the fourth waits, though none has failed yet.
+    expect(limiter.attempt('192.0.2.9')).toBeUndefined();
+    expect(limiter.retryAfter('192.0.2.9')).toBeGreaterThan(0);
+    first?.succeeded();
+    expect(limiter.retryAfter('192.0.2.9')).toBe(0);
+  });
+});

@@ -56,4 +56,20 @@ export class FailedAuthLimiter {
     if (window) window.failures++;
     else this.windows.set(key, { failures: 1, endsAt: Date.now() + WINDOW_MS });
   }
+
+  /**
+   * Counts an expensive attempt (a password to hash) as a failure when it starts, so attempts sent all at once
+   * cannot outrun the limit; `succeeded` takes it back, an attempt that fails stays counted. Undefined when the
+   * address has no attempt left.
+   */
+  attempt(address: string | undefined): { succeeded(): void } | undefined {
+    if (this.retryAfter(address) > 0) return undefined;
+    this.recordFailure(address);
+    const window = this.windows.get(clientKey(address));
+    return {
+      succeeded: () => {
+        if (window && window.failures > 0) window.failures--;
+      },
+    };
+  }
 }

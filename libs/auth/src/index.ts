@@ -9,3 +9,5 @@ export * from './hmac';
 export * from './permissions';
 export * from './provisioning.service';
 export { randomSecret } from './password';
+export * from './credentials-gate';
+export { clientAddress, clientKey } from './failed-auth.limiter';

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
-import { AppError, AuthError, type ErrorCode } from '@app/errors';
+import { AppError, AuthError, RetryLaterError, type ErrorCode } from '@app/errors';
 
 /** The one mapping of error codes (libs/errors) to HTTP statuses. */
 const STATUS_OF: Record<ErrorCode, number> = {
@@ -10,6 +10,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   forbidden: 403,
   'not-found': 404,
   conflict: 409,
+  'too-many': 429,
   unavailable: 503,
 };
 
@@ -28,6 +29,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const res = host.switchToHttp().getResponse<object>();
     if (this.adapterHost.httpAdapter.isHeadersSent(res)) return;
     const { status, body } = this.describe(exception);
+    if (exception instanceof RetryLaterError)
+      this.adapterHost.httpAdapter.setHeader(res, 'Retry-After', String(exception.retryAfterSeconds));
     this.adapterHost.httpAdapter.reply(res, body, status);
   }
 

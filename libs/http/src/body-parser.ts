@@ -1,7 +1,8 @@
 import { BadRequestException, NotFoundException, PayloadTooLargeException, UnsupportedMediaTypeException } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 
-/** DESIGN.md section 8: 10 MB for the bulk intake routes, 1 MB elsewhere; over it 413. */
+/** 10 MB for the bulk intake routes, 1 MB elsewhere; over it 413. */
 export const LARGE_BODY_LIMIT = 10 * 1024 * 1024;
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const LARGE_BODY_ROUTES = new Set(['POST /events', 'PUT /documents']);
@@ -61,10 +62,11 @@ export function registerBodyLimits(fastify: FastifyInstance): void {
 }
 
 /**
- * Every body is read as bytes (the HMAC covers exactly these) and kept as `rawBody`, then parsed as JSON: 400 for
- * invalid UTF-8 or JSON, 413 over the route's limit, 415 for another content type.
+ * Every body is read as bytes (the HMAC covers exactly these) and kept as `rawBody`, 413 over the route's limit. It
+ * is decoded and parsed only later, by `parseJsonBody`, once the credentials are verified (credentials-gate.hooks.ts):
+ * a body whose signature matches no key is never decoded.
  */
-export function registerJsonBody(fastify: FastifyInstance): void {
+export function registerRawBody(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(
     '*',
@@ -75,22 +77,36 @@ export function registerJsonBody(fastify: FastifyInstance): void {
       if (raw.length > limit) return done(tooLarge(limit), undefined);
       // The guard reads it from the request object Nest hands to guards (the Fastify request).
       (req as unknown as { rawBody?: Buffer }).rawBody = raw;
-      if (raw.length === 0) return done(null, undefined);
-      const type = req.headers['content-type'];
-      if (type && !JSON_TYPE.test(type)) return done(new UnsupportedMediaTypeException('Content-Type must be application/json'), undefined);
-      let text: string;
-      try {
-        text = utf8.decode(raw);
-      } catch {
-        return done(new BadRequestException('Request body is not valid UTF-8'), undefined);
-      }
-      if (jsonDepth(text) > MAX_JSON_DEPTH)
-        return done(new BadRequestException(`JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
-      try {
-        done(null, JSON.parse(text));
-      } catch (e) {
-        done(new BadRequestException(`Malformed JSON body: ${(e as Error).message}`), undefined);
-      }
+      done(null, raw.length === 0 ? undefined : raw);
     },
   );
+}
+
+/** A request declares a body: a Content-Length over 0, or chunked transfer. */
+export function declaresBody(headers: IncomingHttpHeaders): boolean {
+  return Number(headers['content-length']) > 0 || headers['transfer-encoding'] !== undefined;
+}
+
+/** 415 unless a request that declares a body says it is JSON: decided from the headers, before the body is read. */
+export function checkContentType(headers: IncomingHttpHeaders): void {
+  if (!declaresBody(headers)) return;
+  const type = headers['content-type'];
+  if (!type) throw new UnsupportedMediaTypeException('A request body needs Content-Type: application/json');
+  if (!JSON_TYPE.test(type)) throw new UnsupportedMediaTypeException('Content-Type must be application/json');
+}
+
+/** The JSON of a body's bytes: 400 for invalid UTF-8, JSON nested too deep, or malformed JSON. */
+export function parseJsonBody(raw: Buffer): unknown {
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    throw new BadRequestException('Request body is not valid UTF-8');
+  }
+  if (jsonDepth(text) > MAX_JSON_DEPTH) throw new BadRequestException(`JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new BadRequestException(`Malformed JSON body: ${(e as Error).message}`);
+  }
 }

@@ -5,12 +5,13 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import * as qs from 'qs';
-import { AUTH_HEADERS } from '@app/auth';
+import { AUTH_HEADERS, CredentialsGate } from '@app/auth';
 import type { AppConfig } from '@app/config';
 import { requestIdFrom, startupLogger } from '@app/logging';
 import { MetricsService } from '@app/metrics';
 import { registerHttpMetrics } from './http-metrics.hooks';
-import { LARGE_BODY_LIMIT, registerBodyLimits, registerJsonBody } from './body-parser';
+import { LARGE_BODY_LIMIT, registerBodyLimits, registerRawBody } from './body-parser';
+import { registerCredentialsGate, registerRouteAccess } from './credentials-gate.hooks';
 import { serveOpenApi } from './openapi';
 import { errorBody } from './all-exceptions.filter';
 
@@ -30,6 +31,15 @@ export const MAX_HEADER_BYTES = 128 * 1024;
 
 export interface HttpAppOptions {
   logger?: LoggerService | LogLevel[] | false;
+}
+
+/** The app's CredentialsGate; none in an app without credentials (the ingest app serves only public routes). */
+function gateOf(app: NestFastifyApplication): CredentialsGate | undefined {
+  try {
+    return app.get(CredentialsGate, { strict: false });
+  } catch {
+    return undefined;
+  }
 }
 
 const ROUTES = new WeakMap<object, string[]>();
@@ -70,6 +80,7 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
   });
   // Before Nest registers its routes: the limits are set per route as they are added.
   registerBodyLimits(fastify);
+  registerRouteAccess(fastify, config);
   const routes: string[] = [];
   fastify.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
@@ -84,7 +95,8 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
   });
   if (options.logger === undefined) app.useLogger(app.get(Logger));
   ROUTES.set(app, routes);
-  registerJsonBody(fastify);
+  registerRawBody(fastify);
+  registerCredentialsGate(fastify, config, gateOf(app));
   registerHttpMetrics(fastify, app.get(MetricsService));
   if (config.corsOrigins) {
     app.enableCors({

@@ -1,0 +1,125 @@
+import { Injectable } from '@nestjs/common';
+import type { IncomingMessage } from 'http';
+import { AppConfig } from '@app/config';
+import { NAME_PATTERN } from '@app/contracts';
+import { AuthError, RetryLaterError } from '@app/errors';
+import { BasicAuthenticator, HmacAuthenticator, JwtAuthenticator, type HmacHeaders, type Principal } from './authenticators';
+import { CustomersRepository, type Customer } from './customers.repository';
+import { clientAddress, FailedAuthLimiter } from './failed-auth.limiter';
+
+/** The customer a request addresses: SERVICE_CUSTOMER, or with BASE_DOMAIN the Host's label left of it. */
+export function customerOf(req: IncomingMessage, config: AppConfig): string | undefined {
+  if (!config.baseDomain) return config.customer;
+  const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
+  const suffix = `.${config.baseDomain}`;
+  const label = host.endsWith(suffix) ? host.slice(0, -suffix.length) : '';
+  return NAME_PATTERN.test(label) ? label : undefined;
+}
+
+/**
+ * What the gate decided about a request from its headers: the customer, and the credential's principal, or for HMAC
+ * the checked headers whose signature the body's bytes must still match.
+ */
+export interface Admission {
+  customer: Customer;
+  principal?: Principal;
+  hmac?: HmacHeaders;
+}
+
+declare module 'http' {
+  interface IncomingMessage {
+    admission?: Admission;
+  }
+}
+
+/**
+ * Authentication in two steps, so a request without valid credentials costs no body:
+ * - `admit`, before a byte of the body is read: the address's failure limit, the customer, Basic (hashed in
+ *   PasswordChecks' workers, counted as a failure from its start), JWT, the HMAC headers' form and a nonce already
+ *   used, and the instance asked for;
+ * - `verify`, once the body's bytes are in: the HMAC signature over them.
+ * Every failure counts against the client address (FailedAuthLimiter): beyond its limit, 429 before any work.
+ */
+@Injectable()
+export class CredentialsGate {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly customers: CustomersRepository,
+    private readonly hmac: HmacAuthenticator,
+    private readonly basic: BasicAuthenticator,
+    private readonly jwt: JwtAuthenticator,
+    private readonly failures: FailedAuthLimiter,
+  ) {}
+
+  async admit(req: IncomingMessage): Promise<Admission> {
+    const address = clientAddress(req);
+    this.checkFailures(address);
+    const customer = await this.counted(address, () => this.customerOf(req));
+    const [scheme, value] = (req.headers.authorization ?? '').split(' ', 2);
+    let admission: Admission;
+    if (scheme.toLowerCase() === 'basic' && value) {
+      // A password costs a hash: the attempt counts as a failure from its start, so attempts sent at once cannot
+      // outrun the limit; a success takes it back.
+      const attempt = this.failures.attempt(address) ?? this.checkFailures(address);
+      admission = { customer, principal: await this.basic.authenticate(value, customer) };
+      attempt.succeeded();
+    } else {
+      admission = await this.counted(address, async () => {
+        if (!req.headers.authorization) return { customer, hmac: await this.hmac.headers(req, customer) };
+        if (scheme.toLowerCase() === 'bearer' && value) return { customer, principal: this.jwt.authenticate(value, customer) };
+        throw new AuthError('unauthenticated', 'unsupported authorization scheme');
+      });
+    }
+    await this.counted(address, () => requestedInstance(req, customer, admission.principal));
+    req.admission = admission;
+    return admission;
+  }
+
+  /** The principal of an admitted request: for HMAC, the key whose signature `body` matches. */
+  async verify(req: IncomingMessage, body: Buffer): Promise<{ customer: Customer; principal: Principal }> {
+    const admission = req.admission ?? (await this.admit(req));
+    if (!admission.principal) {
+      const signed = admission.hmac as HmacHeaders;
+      admission.principal = await this.counted(clientAddress(req), () => this.hmac.verify(signed, body, admission.customer));
+    }
+    return { customer: admission.customer, principal: admission.principal };
+  }
+
+  /** 429 with Retry-After for an address that has used up its failed authentications. */
+  private checkFailures(address: string | undefined): never | { succeeded(): void } {
+    const wait = this.failures.retryAfter(address);
+    if (wait > 0) throw new RetryLaterError(`Too many failed authentications from this address; retry in ${wait} s`, wait);
+    return { succeeded: () => undefined };
+  }
+
+  private async customerOf(req: IncomingMessage): Promise<Customer> {
+    const name = customerOf(req, this.config);
+    if (!name) throw new AuthError('unauthenticated', 'host names no customer');
+    const customer = await this.customers.find(name);
+    if (!customer) throw new AuthError('unauthenticated', 'unknown customer');
+    return customer;
+  }
+
+  /** Runs a check; an authentication failure it throws counts against the client address. */
+  private async counted<T>(address: string | undefined, check: () => T | Promise<T>): Promise<T> {
+    try {
+      return await check();
+    } catch (err) {
+      if (err instanceof AuthError) this.failures.recordFailure(address);
+      throw err;
+    }
+  }
+}
+
+/**
+ * The instance a request asks for (X-Service-Instance) when it names one, checked against the customer's instances
+ * and the principal's; 401 when not allowed. Without the header, undefined: the route's default applies.
+ */
+export function requestedInstance(req: IncomingMessage, customer: Customer, principal?: Principal): string | undefined {
+  const sent = req.headers['x-service-instance'];
+  const instance = Array.isArray(sent) ? sent[0] : sent;
+  if (instance === undefined) return undefined;
+  if (!customer.instances.includes(instance)) throw new AuthError('unauthenticated', 'unknown instance');
+  if (principal?.instances && !principal.instances.includes(instance)) throw new AuthError('unauthenticated', 'instance not allowed');
+  return instance;
+}

@@ -1,0 +1,144 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import { clientAddress, clientKey, CredentialsGate, PUBLIC_KEY } from '@app/auth';
+import { RetryLaterError } from '@app/errors';
+import type { AppConfig } from '@app/config';
+import { bodyLimitOf, checkContentType, declaresBody, parseJsonBody } from './body-parser';
+
+/** Who may call a route: anyone, or a valid credential of a customer. */
+type Access = 'public' | 'credential';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}
+
+/** Unverified bodies one client address may send at once, small ones aside. */
+export const UNVERIFIED_BODIES_PER_ADDRESS = 4;
+/**
+ * A body this small (by its Content-Length) does not count against its address's share, only against the bytes: a
+ * shop's server sending many one-event requests at once is the usual traffic, and such bodies arrive in a packet.
+ */
+export const SMALL_BODY_BYTES = 64 * 1024;
+/** How long a refused client has to read its answer before a connection it keeps writing to is closed. */
+const LINGER_MS = 5_000;
+
+/**
+ * The bytes held for request bodies whose signature is not verified yet: at most UNVERIFIED_BODY_BYTES per process
+ * and UNVERIFIED_BODIES_PER_ADDRESS bodies over SMALL_BODY_BYTES per client address. A request reserves its declared
+ * length (or its route's limit when it is chunked) before its body is read, and gives it back once verified or
+ * closed.
+ */
+export class UnverifiedBodies {
+  private held = 0;
+  private readonly perAddress = new Map<string, number>();
+
+  constructor(private readonly limitBytes: number) {}
+
+  /** The release of a reservation, or undefined when the bytes or the address's share are spent. */
+  reserve(address: string, bytes: number): (() => void) | undefined {
+    const counted = bytes > SMALL_BODY_BYTES ? 1 : 0;
+    const bodies = this.perAddress.get(address) ?? 0;
+    if (bodies + counted > UNVERIFIED_BODIES_PER_ADDRESS || this.held + bytes > this.limitBytes) return undefined;
+    this.held += bytes;
+    if (counted) this.perAddress.set(address, bodies + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.held -= bytes;
+      if (!counted) return;
+      const left = (this.perAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.perAddress.set(address, left);
+      else this.perAddress.delete(address);
+    };
+  }
+
+  get heldBytes(): number {
+    return this.held;
+  }
+}
+
+/**
+ * Routes are public when their handler says so (`@Public()`; the docs unless DOCS_PUBLIC=false; CORS preflight);
+ * every other route needs a credential. A route nobody marked is closed, not open.
+ */
+function accessOf(route: { method: string | string[]; url: string; handler: unknown }, config: AppConfig): Access {
+  if ([route.method].flat().every((m) => m === 'OPTIONS')) return 'public';
+  if (route.url === '/docs' || route.url.startsWith('/docs/') || route.url.startsWith('/docs-json')) {
+    return config.docsPublic ? 'public' : 'credential';
+  }
+  const handler = route.handler as object;
+  return Reflect.getMetadata(PUBLIC_KEY, handler) === true ? 'public' : 'credential';
+}
+
+/** Marks each route's access as it is added: before the app registers its routes. */
+export function registerRouteAccess(fastify: FastifyInstance, config: AppConfig): void {
+  fastify.addHook('onRoute', (route) => {
+    route.config = { ...route.config, access: accessOf(route, config) };
+  });
+}
+
+/**
+ * The request as the guards see it: Nest hands them the Fastify request, so what the gate notes (the admission) and
+ * the body's bytes live there.
+ */
+const asSeenByGuards = (req: FastifyRequest) => req as unknown as IncomingMessage;
+
+/**
+ * A refused request's connection is closed: the client may still be sending a body nobody will read. Once the answer
+ * is out, the socket stops reading (Node would otherwise read and discard the rest) and is closed LINGER_MS later.
+ */
+function closing(req: FastifyRequest, reply: FastifyReply, err: unknown): unknown {
+  reply.header('connection', 'close');
+  reply.raw.once('finish', () =>
+    setImmediate(() => {
+      const socket = req.raw.socket;
+      socket?.pause();
+      setTimeout(() => socket?.destroy(), LINGER_MS).unref();
+    }),
+  );
+  return err;
+}
+
+/**
+ * Credentials before bytes. Before the body is read (onRequest): the CredentialsGate decides what the headers can
+ * (Basic, JWT, the HMAC headers, a reused nonce, the instance), then the Content-Type; a refusal closes the
+ * connection without reading the body. An HMAC body reserves its bytes in UnverifiedBodies (503 with Retry-After
+ * when they are spent). Once the bytes are in (preValidation): the signature is verified over them, and only then
+ * is the body decoded and parsed.
+ */
+export function registerCredentialsGate(fastify: FastifyInstance, config: AppConfig, gate: CredentialsGate | undefined): void {
+  const unverified = new UnverifiedBodies(config.unverifiedBodyBytes);
+  const releases = new WeakMap<FastifyRequest, () => void>();
+  fastify.addHook('onRequest', async (req, reply) => {
+    const gated = gate !== undefined && req.routeOptions.config.access !== 'public';
+    try {
+      if (gated) await gate.admit(asSeenByGuards(req));
+      checkContentType(req.headers);
+      if (!gated || !asSeenByGuards(req).admission?.hmac || !declaresBody(req.headers)) return;
+      const declared = Number(req.headers['content-length']);
+      const bytes = declared > 0 ? declared : bodyLimitOf(req.method, req.routeOptions.url);
+      const release = unverified.reserve(clientKey(clientAddress(asSeenByGuards(req))), bytes);
+      if (!release) {
+        throw new RetryLaterError('Too many request bodies waiting for their signature to be verified; retry in 1 s', 1, 'unavailable');
+      }
+      releases.set(req, release);
+      reply.raw.once('close', release);
+    } catch (err) {
+      throw closing(req, reply, err);
+    }
+  });
+  fastify.addHook('preValidation', async (req) => {
+    const raw = asSeenByGuards(req).rawBody ?? Buffer.alloc(0);
+    if (gate !== undefined && req.routeOptions.config.access !== 'public') {
+      try {
+        await gate.verify(asSeenByGuards(req), raw);
+      } finally {
+        releases.get(req)?.();
+      }
+    }
+    if (Buffer.isBuffer(req.body)) req.body = parseJsonBody(raw);
+  });
+}
