@@ -419,6 +419,13 @@ export interface components {
              * @enum {string}
              */
             preset?: "importer";
+            /**
+             * @description The instances the key is valid for, each one the caller may act on. Without it: the instances of the caller when its credential is limited to some (a JWT `instances` claim, a key with `instances`), else every instance of the customer, also ones added later
+             * @example [
+             *       "stage"
+             *     ]
+             */
+            instances?: string[];
         };
         CreatedApiKeyView: {
             /**
@@ -439,6 +446,13 @@ export interface components {
              *     ]
              */
             permissions: components["schemas"]["Permission"][];
+            /**
+             * @description The instances the key is valid for, sorted. Absent: every instance of the customer, also ones added later (so are the keys created before keys had instances)
+             * @example [
+             *       "stage"
+             *     ]
+             */
+            instances?: string[];
             /**
              * Format: date-time
              * @example 2026-11-22T09:30:00.000Z
@@ -486,6 +500,13 @@ export interface components {
              *     ]
              */
             permissions: components["schemas"]["Permission"][];
+            /**
+             * @description The instances the key is valid for, sorted. Absent: every instance of the customer, also ones added later (so are the keys created before keys had instances)
+             * @example [
+             *       "stage"
+             *     ]
+             */
+            instances?: string[];
             /**
              * Format: date-time
              * @example 2026-11-22T09:30:00.000Z
