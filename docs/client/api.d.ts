@@ -84,13 +84,13 @@ export interface paths {
         };
         /**
          * List the API keys
-         * @description Active keys of the customer, without secrets.
+         * @description Active keys of the customer, without secrets; to a credential limited to instances, only the keys whose instances all lie within its own.
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key
-         * @description With `permissions` or the `importer` preset; a caller can only grant permissions it holds itself.
+         * @description With `permissions` or the `importer` preset, and optionally `instances`; a caller can only grant permissions it holds itself and instances it may act on. A key made by a credential limited to instances is limited to them too.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1415,7 +1415,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No active API key with this id */
+            /** @description No active API key with this id that the credential may see (a limited one: within its instances) */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

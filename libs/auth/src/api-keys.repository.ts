@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { ClickHouseService, VersionClock, chDateTime, fromChDateTime } from '@app/clickhouse';
+import type { AuthContext } from './auth-context';
 import type { Permission } from './permissions';
 
 export interface ApiKey {
@@ -21,9 +22,12 @@ export interface ApiKey {
 
 type ApiKeyRow = Omit<ApiKey, 'createdAt' | 'instances'> & { instances: string[]; created_at: string };
 
-/** Whether every instance the key is valid for is among `scope`; a key for every instance is within no limited scope. */
-export function keyWithin(key: Pick<ApiKey, 'instances'>, scope: readonly string[]): boolean {
-  return key.instances !== undefined && key.instances.every((i) => scope.includes(i));
+/**
+ * Whether a credential may list and revoke the key: a credential that is not limited every key of its customer, a
+ * limited one the keys whose instances all lie within its own (a key valid for every instance lies within none).
+ */
+export function keyInScope(key: Pick<ApiKey, 'instances'>, auth: Pick<AuthContext, 'limited' | 'instances'>): boolean {
+  return !auth.limited || (key.instances !== undefined && key.instances.every((i) => auth.instances.includes(i)));
 }
 
 /**
