@@ -29,13 +29,29 @@ const ROUTES: Route[] = [
 ];
 
 type Scheme = 'hmac' | 'basic' | 'jwt';
-type Case = 'none' | 'wrong' | 'other customer' | 'instance not allowed' | 'without permission' | 'with permission';
+type Case =
+  | 'none'
+  | 'wrong'
+  | 'other customer'
+  | 'instance not allowed'
+  | 'beyond its instances'
+  | 'without permission'
+  | 'with permission'
+  | 'with permission, within its instances';
+
+const HOST = 'shop1.api.example.test';
+
+function hmac(secret: string, body: string): Record<string, string> {
+  const n = nonce();
+  return { 'x-service-nonce': n, 'x-service-hash': signRequest(secret, n, body) };
+}
 
 describe('authentication matrix: every route x every scheme x every case', () => {
   let t: TestApp;
   let shop1: GeneratedCredentials;
   let shop2: GeneratedCredentials;
-  const keys: Record<string, Record<string, string>> = { shop1: {}, shop2: {} };
+  // shop1Stage: keys of shop1 limited to its instance stage.
+  const keys: Record<string, Record<string, string>> = { shop1: {}, shop2: {}, shop1Stage: {} };
 
   beforeAll(async () => {
     t = await startApp({ BASE_DOMAIN: 'api.example.test', SERVICE_BASIC_AUTH: '', SERVICE_LEGACY_SECRET: '', RATE_LIMIT_PER_MINUTE: '0' });
@@ -54,15 +70,21 @@ describe('authentication matrix: every route x every scheme x every case', () =>
         keys[name][permission] = res.body.secret;
       }
     }
+    for (const permission of new Set(ROUTES.map((r) => r.permission))) {
+      const res = await http<{ secret: string }>(`${t.url}/secret`, {
+        method: 'POST',
+        headers: { host: HOST, ...basicHeader(shop1.basicLogin, shop1.basicPassword), 'content-type': 'application/json' },
+        body: JSON.stringify({ description: `${permission} on stage`, permissions: [permission], instances: ['stage'] }),
+      });
+      expect([permission, res.status]).toEqual([permission, 201]);
+      keys.shop1Stage[permission] = res.body.secret;
+    }
   });
   afterAll(() => t.close());
 
   function credentials(scheme: Scheme, kase: Case, route: Route, body: string): Record<string, string> | undefined {
     const other: Permission = route.permission === 'search:read' ? 'secret:read' : 'search:read';
-    const hmac = (secret: string) => {
-      const n = nonce();
-      return { 'x-service-nonce': n, 'x-service-hash': signRequest(secret, n, body) };
-    };
+    const signed = (secret: string) => hmac(secret, body);
     const claims = (permission: Permission, extra: object = {}) => ({
       permissions: [permission.replace(':', '.')],
       customer: 'shop1',
@@ -73,13 +95,13 @@ describe('authentication matrix: every route x every scheme x every case', () =>
         return {};
       case 'wrong':
         return scheme === 'hmac'
-          ? hmac('f'.repeat(64))
+          ? signed('f'.repeat(64))
           : scheme === 'basic'
             ? basicHeader('admin', 'wrong-password')
             : jwtHeader(claims(route.permission), { expiresIn: 60 }, 'another-jwt-secret-0123456789abcdef');
       case 'other customer':
         return scheme === 'hmac'
-          ? hmac(keys.shop2[route.permission])
+          ? signed(keys.shop2[route.permission])
           : scheme === 'basic'
             ? basicHeader(shop2.basicLogin, shop2.basicPassword)
             : jwtHeader(claims(route.permission, { customer: 'shop2' }));
@@ -87,26 +109,39 @@ describe('authentication matrix: every route x every scheme x every case', () =>
         return scheme === 'jwt'
           ? { ...jwtHeader(claims(route.permission, { instances: ['stage'] })), 'x-service-instance': 'live' }
           : {
-              ...(scheme === 'hmac' ? hmac(keys.shop1[route.permission]) : basicHeader(shop1.basicLogin, shop1.basicPassword)),
+              ...(scheme === 'hmac' ? signed(keys.shop1[route.permission]) : basicHeader(shop1.basicLogin, shop1.basicPassword)),
               'x-service-instance': 'elsewhere',
             };
+      case 'beyond its instances':
+        // A key limited to stage, sent for live (the JWT's instances claim is the case above).
+        return scheme === 'hmac' ? { ...signed(keys.shop1Stage[route.permission]), 'x-service-instance': 'live' } : undefined;
       case 'without permission':
         if (scheme === 'basic') return undefined; // Basic holds every permission
-        return scheme === 'hmac' ? hmac(keys.shop1[other]) : jwtHeader(claims(other));
+        return scheme === 'hmac' ? signed(keys.shop1[other]) : jwtHeader(claims(other));
       case 'with permission':
         return scheme === 'hmac'
-          ? hmac(keys.shop1[route.permission])
+          ? signed(keys.shop1[route.permission])
           : scheme === 'basic'
             ? basicHeader(shop1.basicLogin, shop1.basicPassword)
             : jwtHeader(claims(route.permission));
+      case 'with permission, within its instances':
+        if (scheme === 'basic') return undefined; // Basic is never limited
+        return {
+          ...(scheme === 'hmac'
+            ? signed(keys.shop1Stage[route.permission])
+            : jwtHeader(claims(route.permission, { instances: ['stage'] }))),
+          'x-service-instance': 'stage',
+        };
     }
   }
 
-  const EXPECTED: Record<Exclude<Case, 'with permission'>, number> = {
+  const PASSING: Case[] = ['with permission', 'with permission, within its instances'];
+  const EXPECTED: Record<Exclude<Case, 'with permission' | 'with permission, within its instances'>, number> = {
     none: 401,
     wrong: 401,
     'other customer': 401,
     'instance not allowed': 401,
+    'beyond its instances': 401,
     'without permission': 403,
   };
 
@@ -115,7 +150,7 @@ describe('authentication matrix: every route x every scheme x every case', () =>
     async (_name, route) => {
       const outcomes: string[] = [];
       for (const scheme of ['hmac', 'basic', 'jwt'] as Scheme[]) {
-        for (const kase of [...(Object.keys(EXPECTED) as Case[]), 'with permission' as Case]) {
+        for (const kase of [...(Object.keys(EXPECTED) as Case[]), ...PASSING]) {
           const body = route.body === undefined ? '' : JSON.stringify(route.body);
           const headers = credentials(scheme, kase, route, body);
           if (!headers) continue;
@@ -124,13 +159,97 @@ describe('authentication matrix: every route x every scheme x every case', () =>
             headers: { host: 'shop1.api.example.test', ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
             body: body || undefined,
           });
-          const ok = kase === 'with permission' ? ![401, 403].includes(res.status) && res.status < 500 : res.status === EXPECTED[kase];
+          const ok = PASSING.includes(kase)
+            ? ![401, 403].includes(res.status) && res.status < 500
+            : res.status === EXPECTED[kase as keyof typeof EXPECTED];
           if (!ok) outcomes.push(`${scheme} / ${kase}: ${res.status}`);
         }
       }
       expect(outcomes).toEqual([]);
     },
   );
+
+  describe('the routes that create, list and revoke keys, with a credential limited to stage', () => {
+    interface Key {
+      id: string;
+      secret: string;
+      instances?: string[];
+    }
+    const basic = () => ({ host: HOST, ...basicHeader(shop1.basicLogin, shop1.basicPassword) });
+    const send = <T = unknown>(method: string, path: string, headers: (body: string) => Record<string, string>, payload?: object) => {
+      const body = payload === undefined ? '' : JSON.stringify(payload);
+      return http<T>(`${t.url}${path}`, {
+        method,
+        headers: { ...headers(body), ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body || undefined,
+      });
+    };
+    /** Keys out of stage's reach, new for each test: shop1's for live, shop1's for every instance, and shop2's. */
+    const beyond: Record<string, string> = {};
+
+    beforeEach(async () => {
+      const make = async (headers: Record<string, string>, payload: object) =>
+        (await send<Key>('POST', '/secret', () => headers, payload)).body.id;
+      beyond['a live key'] = await make(basic(), { description: 'live', permissions: ['search:write'], instances: ['live'] });
+      beyond['a key for every instance'] = await make(basic(), { description: 'all', permissions: ['search:write'] });
+      beyond["shop2's key"] = await make(
+        { host: 'shop2.api.example.test', ...basicHeader(shop2.basicLogin, shop2.basicPassword) },
+        { description: 'shop2', permissions: ['search:write'] },
+      );
+    });
+
+    const limited: Record<'jwt' | 'hmac', () => Promise<(body: string) => Record<string, string>>> = {
+      jwt: () =>
+        Promise.resolve(() => ({
+          host: HOST,
+          ...jwtHeader({ permissions: ['secret.read', 'secret.write'], customer: 'shop1', instances: ['stage'] }),
+          'x-service-instance': 'stage',
+        })),
+      hmac: async () => {
+        const payload = { description: 'stage admin', permissions: ['secret:read', 'secret:write'], instances: ['stage'] };
+        const key = (await send<Key>('POST', '/secret', basic, payload)).body;
+        return (body) => ({ host: HOST, ...hmac(key.secret, body), 'x-service-instance': 'stage' });
+      },
+    };
+
+    it.each(['jwt', 'hmac'] as const)('%s: POST, GET and DELETE /secret stay within its instances', async (scheme) => {
+      const headers = await limited[scheme]();
+      const outcomes: string[] = [];
+      const made = await send<Key>('POST', '/secret', headers, { description: 'scoped', permissions: ['secret:read'] });
+      outcomes.push(`POST /secret: ${made.status} ${JSON.stringify(made.body.instances)}`);
+      for (const instances of [['live'], ['stage', 'live']]) {
+        const wider = await send<{ message: string }>('POST', '/secret', headers, {
+          description: 'wider',
+          permissions: ['secret:read'],
+          instances,
+        });
+        outcomes.push(
+          `POST /secret for ${instances.join(',')}: ${wider.status}, names live: ${String(wider.body.message).includes('live')}`,
+        );
+      }
+      const listed = await send<Key[]>('GET', '/secret', headers);
+      const within = listed.body.every((k) => JSON.stringify(k.instances) === '["stage"]');
+      outcomes.push(
+        `GET /secret: ${listed.status}, all within stage: ${within}, lists its key: ${listed.body.some((k) => k.id === made.body.id)}`,
+      );
+      for (const [what, id] of Object.entries(beyond))
+        outcomes.push(`DELETE ${what}: ${(await send('DELETE', `/secret/${id}`, headers)).status}`);
+      outcomes.push(`DELETE its key: ${(await send('DELETE', `/secret/${made.body.id}`, headers)).status}`);
+      expect(outcomes).toEqual([
+        'POST /secret: 201 ["stage"]',
+        'POST /secret for live: 400, names live: true',
+        'POST /secret for stage,live: 400, names live: true',
+        'GET /secret: 200, all within stage: true, lists its key: true',
+        'DELETE a live key: 404',
+        'DELETE a key for every instance: 404',
+        "DELETE shop2's key: 404",
+        'DELETE its key: 200',
+      ]);
+      // Nothing beyond stage was revoked: the admin still lists shop1's keys.
+      const ids = (await send<Key[]>('GET', '/secret', basic)).body.map((k) => k.id);
+      expect(ids).toEqual(expect.arrayContaining([beyond['a live key'], beyond['a key for every instance']]));
+    });
+  });
 
   it("never shows one customer's or instance's data in another's answers", async () => {
     const send = async (customer: string, secret: string, instance: string, phrase: string) => {

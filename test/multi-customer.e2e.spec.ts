@@ -41,6 +41,32 @@ describe('multi-customer mode with BASE_DOMAIN (e2e over HTTP)', () => {
     expect((await keys({ ...host('shop2'), ...hmacHeaders(created.body.secret) })).status).toBe(401);
   });
 
+  it("answers 404 to revoking another customer's key, as for an unknown id, and does not list it", async () => {
+    const created = await http<{ id: string; secret: string }>(`${t.url}/secret`, {
+      method: 'POST',
+      headers: { ...host('shop1'), ...basicHeader(shop1.basicLogin, shop1.basicPassword), 'content-type': 'application/json' },
+      body: JSON.stringify({ description: 'shop1 only', permissions: ['secret:read'] }),
+    });
+    expect(created.status).toBe(201);
+    const revoke = (id: string, headers: Record<string, string>) =>
+      http<{ message: string }>(`${t.url}/secret/${id}`, { method: 'DELETE', headers: { ...host('shop2'), ...headers } });
+    const unknownId = '00000000-0000-4000-8000-000000000000';
+    for (const headers of [
+      basicHeader(shop2.basicLogin, shop2.basicPassword),
+      jwtHeader({ permissions: ['secret.write'], customer: 'shop2' }),
+    ]) {
+      const unknown = await revoke(unknownId, headers);
+      const other = await revoke(created.body.id, headers);
+      expect([other.status, other.body.message.replace(created.body.id, '<id>')]).toEqual([
+        404,
+        unknown.body.message.replace(unknownId, '<id>'),
+      ]);
+    }
+    const shop2Keys = await keys({ ...host('shop2'), ...basicHeader(shop2.basicLogin, shop2.basicPassword) });
+    expect(shop2Keys.body.map((k) => k.description)).not.toContain('shop1 only');
+    expect((await keys({ ...host('shop1'), ...hmacHeaders(created.body.secret) })).status).toBe(200);
+  });
+
   it('refuses an unknown customer and a host outside BASE_DOMAIN', async () => {
     expect((await keys({ host: 'shop9.api.example.test', ...basicHeader(shop1.basicLogin, shop1.basicPassword) })).status).toBe(401);
     expect((await keys({ host: 'shop1.evil.test', ...basicHeader(shop1.basicLogin, shop1.basicPassword) })).status).toBe(401);

@@ -1,5 +1,6 @@
 import { ClickHouseService } from '@app/clickhouse';
-import { createKey, hmacHeaders, http, startApp, uniqueDatabase, type TestApp } from './support/test-app';
+import { eventually } from './support/storage';
+import { basicHeader, createKey, hmacHeaders, http, startApp, uniqueDatabase, type TestApp } from './support/test-app';
 
 describe('revocation seen by another process and storage failure', () => {
   let a: TestApp;
@@ -30,6 +31,27 @@ describe('revocation seen by another process and storage failure', () => {
     }
     expect(status).toBe(401);
     expect(Date.now() - revokedAt).toBeLessThan(5000);
+  });
+
+  it("limits a key to its instances on the other process too (B's key cache holds them)", async () => {
+    const created = await http<{ secret: string; instances: string[] }>(`${a.url}/secret`, {
+      method: 'POST',
+      headers: { ...basicHeader(), 'content-type': 'application/json' },
+      body: JSON.stringify({ description: 'stage reader', permissions: ['secret:read'], instances: ['stage'] }),
+    });
+    expect([created.status, created.body.instances]).toEqual([201, ['stage']]);
+    const onB = async (instance: string) =>
+      (await http(`${b.url}/secret`, { headers: { ...hmacHeaders(created.body.secret), 'x-service-instance': instance } })).status;
+    // B may answer from keys it cached before the key was made, for at most 2 s.
+    expect(
+      await eventually(
+        () => onB('stage'),
+        (status) => status === 200,
+        5_000,
+      ),
+    ).toBe(200);
+    expect(await onB('live')).toBe(401);
+    expect(await onB('stage')).toBe(200);
   });
 
   it('answers /health with 503 once storage stops answering', async () => {

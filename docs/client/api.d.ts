@@ -84,13 +84,13 @@ export interface paths {
         };
         /**
          * List the API keys
-         * @description Active keys of the customer, without secrets.
+         * @description Active keys of the customer, without secrets; to a credential limited to instances, only the keys whose instances all lie within its own.
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key
-         * @description With `permissions` or the `importer` preset; a caller can only grant permissions it holds itself.
+         * @description With `permissions` or the `importer` preset, and optionally `instances`; a caller can only grant permissions it holds itself and instances it may act on. A key made by a credential limited to instances is limited to them too.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -419,6 +419,13 @@ export interface components {
              * @enum {string}
              */
             preset?: "importer";
+            /**
+             * @description The instances the key is valid for, each one the caller may act on. Without it: the instances of the caller when its credential is limited to some (a JWT `instances` claim, a key with `instances`), else every instance of the customer, also ones added later
+             * @example [
+             *       "stage"
+             *     ]
+             */
+            instances?: string[];
         };
         CreatedApiKeyView: {
             /**
@@ -439,6 +446,13 @@ export interface components {
              *     ]
              */
             permissions: components["schemas"]["Permission"][];
+            /**
+             * @description The instances the key is valid for, sorted. Absent: every instance of the customer, also ones added later (so are the keys created before keys had instances)
+             * @example [
+             *       "stage"
+             *     ]
+             */
+            instances?: string[];
             /**
              * Format: date-time
              * @example 2026-11-22T09:30:00.000Z
@@ -486,6 +500,13 @@ export interface components {
              *     ]
              */
             permissions: components["schemas"]["Permission"][];
+            /**
+             * @description The instances the key is valid for, sorted. Absent: every instance of the customer, also ones added later (so are the keys created before keys had instances)
+             * @example [
+             *       "stage"
+             *     ]
+             */
+            instances?: string[];
             /**
              * Format: date-time
              * @example 2026-11-22T09:30:00.000Z
@@ -1394,7 +1415,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No active API key with this id */
+            /** @description No active API key with this id that the credential may see (a limited one: within its instances) */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

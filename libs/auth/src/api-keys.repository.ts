@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { ClickHouseService, VersionClock, chDateTime, fromChDateTime } from '@app/clickhouse';
+import type { AuthContext } from './auth-context';
 import type { Permission } from './permissions';
 
 export interface ApiKey {
@@ -8,18 +9,32 @@ export interface ApiKey {
   customer: string;
   description: string;
   permissions: Permission[];
+  /**
+   * The instances the key is valid for (at least one); undefined: every instance of the customer, also ones added
+   * later (what a key stored before keys had instances reads as). Stored as an empty array.
+   */
+  instances?: readonly string[];
   secret: string;
   legacy: boolean;
   revoked: boolean;
   createdAt: number;
 }
 
-type ApiKeyRow = Omit<ApiKey, 'createdAt'> & { created_at: string };
+type ApiKeyRow = Omit<ApiKey, 'createdAt' | 'instances'> & { instances: string[]; created_at: string };
+
+/**
+ * Whether a credential may list and revoke the key: a credential that is not limited every key of its customer, a
+ * limited one the keys whose instances all lie within its own (a key valid for every instance lies within none).
+ */
+export function keyInScope(key: Pick<ApiKey, 'instances'>, auth: Pick<AuthContext, 'limited' | 'instances'>): boolean {
+  return !auth.limited || (key.instances !== undefined && key.instances.every((i) => auth.instances.includes(i)));
+}
 
 /**
  * API keys as append-only versioned rows; a key's state is its latest version. Active keys are cached per
  * customer for at most CACHE_TTL_MS, so a key revoked by another process stops working within that time;
- * the process that revokes drops its cache at once.
+ * the process that revokes drops its cache at once. A key's instances never change after it is created, so a cached
+ * key limits its requests as the stored one does.
  */
 @Injectable()
 export class ApiKeysRepository {
@@ -34,14 +49,18 @@ export class ApiKeysRepository {
   /** Latest version of every key of the customer, revoked ones included. */
   async all(customer: string): Promise<ApiKey[]> {
     const rows = await this.ch.query<ApiKeyRow>(
-      `SELECT id, customer, description, permissions, secret, legacy, revoked, created_at
+      `SELECT id, customer, description, permissions, instances, secret, legacy, revoked, created_at
        FROM ${this.ch.table('api_keys')}
        WHERE customer = {customer:String}
        ORDER BY id, version DESC LIMIT 1 BY id`,
       { customer },
     );
     return rows
-      .map(({ created_at, ...key }) => ({ ...key, createdAt: fromChDateTime(created_at) }))
+      .map(({ created_at, instances, ...key }) => ({
+        ...key,
+        ...(instances.length > 0 ? { instances } : {}),
+        createdAt: fromChDateTime(created_at),
+      }))
       .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
   }
 
@@ -57,9 +76,16 @@ export class ApiKeysRepository {
     return (await this.all(customer)).find((k) => k.id === id);
   }
 
-  /** Appends a version of the key and returns it as stored (permissions de-duplicated and sorted). */
+  /** Appends a version of the key and returns it as stored (permissions and instances de-duplicated and sorted). */
   async save(input: ApiKey): Promise<ApiKey> {
-    const key = { ...input, permissions: [...new Set(input.permissions)].sort() };
+    // An empty list would read back as "every instance": a key limited to no instance is a caller's mistake.
+    if (input.instances?.length === 0) throw new Error(`API key ${input.id} limited to no instance`);
+    const { instances, ...rest } = input;
+    const key: ApiKey = {
+      ...rest,
+      permissions: [...new Set(input.permissions)].sort(),
+      ...(instances ? { instances: [...new Set(instances)].sort() } : {}),
+    };
     const [version] = await this.clock.next();
     await this.ch.insert('api_keys', [
       {
@@ -68,6 +94,7 @@ export class ApiKeysRepository {
         version,
         description: key.description,
         permissions: key.permissions,
+        instances: key.instances ?? [],
         secret: key.secret,
         legacy: key.legacy,
         revoked: key.revoked,

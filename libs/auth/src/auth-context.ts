@@ -8,6 +8,11 @@ export interface AuthContext {
   instance: string;
   /** Every instance the credential may act on, in the customer's order (the default first when allowed). */
   instances: readonly string[];
+  /**
+   * Whether the credential names its instances (a JWT's instances claim, an API key's instances): then `instances` is
+   * all it may ever act on. False: every instance of the customer, also ones added later (Basic, unlimited JWT or key).
+   */
+  limited: boolean;
   scheme: AuthScheme;
   permissions: ReadonlySet<Permission>;
   /** API key id (HMAC) or JWT subject or Basic login. */

@@ -38,6 +38,7 @@ export class AuthGuard implements CanActivate {
       customer: customer.customer,
       instance,
       instances,
+      limited: principal.instances !== undefined,
       scheme: principal.scheme,
       permissions: principal.permissions,
       principal: principal.principal,

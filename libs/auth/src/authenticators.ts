@@ -62,7 +62,7 @@ export class HmacAuthenticator {
     const match = keys.filter((key) => signatureMatches(key.secret, signed.nonce, body, signed.hash))[0];
     if (!match) throw new AuthError('unauthenticated', 'no active key matches the signature');
     if (!(await this.nonces.use(customer.customer, signed.nonce))) throw new AuthError('unauthenticated', 'nonce reused');
-    return { scheme: 'hmac', principal: match.id, permissions: new Set(match.permissions) };
+    return { scheme: 'hmac', principal: match.id, permissions: new Set(match.permissions), instances: match.instances };
   }
 }
 

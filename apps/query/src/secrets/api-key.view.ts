@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PERMISSIONS, type ApiKey, type Permission } from '@app/auth';
 
 /** An API key as listed: never the secret. */
@@ -18,6 +18,16 @@ export class ApiKeyView {
   })
   permissions!: Permission[];
 
+  @ApiPropertyOptional({
+    type: String,
+    isArray: true,
+    example: ['stage'],
+    description:
+      'The instances the key is valid for, sorted. Absent: every instance of the customer, also ones added later ' +
+      '(so are the keys created before keys had instances)',
+  })
+  instances?: string[];
+
   @ApiProperty({ format: 'date-time', example: '2026-11-22T09:30:00.000Z' })
   createdAt!: string;
 }
@@ -32,5 +42,11 @@ export class CreatedApiKeyView extends ApiKeyView {
 }
 
 export function toView(key: ApiKey): ApiKeyView {
-  return { id: key.id, description: key.description, permissions: [...key.permissions], createdAt: new Date(key.createdAt).toISOString() };
+  return {
+    id: key.id,
+    description: key.description,
+    permissions: [...key.permissions],
+    ...(key.instances ? { instances: [...key.instances] } : {}),
+    createdAt: new Date(key.createdAt).toISOString(),
+  };
 }

@@ -1,4 +1,4 @@
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PERMISSIONS, PRESETS, type PresetName } from '@app/auth';
 
@@ -26,4 +26,24 @@ export class CreateSecretDto {
   @IsOptional()
   @IsIn(Object.keys(PRESETS))
   preset?: PresetName;
+
+  /** Instances the key is valid for; each one the caller may act on, else a 400 naming it. */
+  @ApiPropertyOptional({
+    type: String,
+    isArray: true,
+    minItems: 1,
+    maxItems: 50,
+    example: ['stage'],
+    description:
+      'The instances the key is valid for, each one the caller may act on. Without it: the instances of the caller when ' +
+      'its credential is limited to some (a JWT `instances` claim, a key with `instances`), else every instance of the ' +
+      'customer, also ones added later',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @Length(1, 63, { each: true })
+  instances?: string[];
 }

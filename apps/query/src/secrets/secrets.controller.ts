@@ -22,7 +22,9 @@ export class SecretsController {
   @ApiOperation({
     operationId: 'createApiKey',
     summary: 'Create an API key',
-    description: 'With `permissions` or the `importer` preset; a caller can only grant permissions it holds itself.',
+    description:
+      'With `permissions` or the `importer` preset, and optionally `instances`; a caller can only grant permissions it holds ' +
+      'itself and instances it may act on. A key made by a credential limited to instances is limited to them too.',
   })
   @RequirePermission('secret:write')
   @ApiCreatedResponse({ type: CreatedApiKeyView, description: 'The new key, with its secret (shown only here)' })
@@ -31,11 +33,17 @@ export class SecretsController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listApiKeys', summary: 'List the API keys', description: 'Active keys of the customer, without secrets.' })
+  @ApiOperation({
+    operationId: 'listApiKeys',
+    summary: 'List the API keys',
+    description:
+      'Active keys of the customer, without secrets; to a credential limited to instances, only the keys whose ' +
+      'instances all lie within its own.',
+  })
   @RequirePermission('secret:read')
   @ApiOkResponse({ type: ApiKeyView, isArray: true, description: 'The active keys' })
   list(@Auth() auth: AuthContext): Promise<ApiKeyView[]> {
-    return this.queries.execute(new ListApiKeysQuery(auth.customer));
+    return this.queries.execute(new ListApiKeysQuery(auth));
   }
 
   @Delete(':id')
@@ -44,9 +52,9 @@ export class SecretsController {
   @RequirePermission('secret:write')
   @ApiOkResponse({ type: OkAnswer, description: 'Revoked' })
   @ApiParam({ name: 'id', format: 'uuid', description: 'The id of GET /secret' })
-  @ApiErrors([404, 'No active API key with this id'])
+  @ApiErrors([404, 'No active API key with this id that the credential may see (a limited one: within its instances)'])
   async revoke(@Auth() auth: AuthContext, @Param('id', new ParseUUIDPipe()) id: string): Promise<OkAnswer> {
-    await this.commands.execute(new RevokeApiKeyCommand(auth.customer, id));
+    await this.commands.execute(new RevokeApiKeyCommand(auth, id));
     return { ok: true };
   }
 }

@@ -10,6 +10,7 @@ import { documentOffsetsMigration } from './0009-document-offsets';
 import { analyticsMigration } from './0010-analytics';
 import { phraseRollupsMigration } from './0011-phrase-rollups';
 import { signedEventsMigration } from './0012-signed-events';
+import { keyInstancesMigration } from './0013-key-instances';
 import type { Migration } from './migration';
 
 export type { Migration, MigrationContext } from './migration';
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   analyticsMigration,
   phraseRollupsMigration,
   signedEventsMigration,
+  keyInstancesMigration,
 ];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */

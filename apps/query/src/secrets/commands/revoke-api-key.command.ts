@@ -1,8 +1,9 @@
 import { Command } from '@nestjs/cqrs';
+import type { AuthContext } from '@app/auth';
 
 export class RevokeApiKeyCommand extends Command<void> {
   constructor(
-    readonly customer: string,
+    readonly auth: AuthContext,
     readonly id: string,
   ) {
     super();

@@ -1,5 +1,5 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import { ApiKeysRepository } from '@app/auth';
+import { ApiKeysRepository, keyInScope } from '@app/auth';
 import { toView, type ApiKeyView } from '../api-key.view';
 import { ListApiKeysQuery } from './list-api-keys.query';
 
@@ -7,7 +7,8 @@ import { ListApiKeysQuery } from './list-api-keys.query';
 export class ListApiKeysHandler implements IQueryHandler<ListApiKeysQuery> {
   constructor(private readonly keys: ApiKeysRepository) {}
 
-  async execute({ customer }: ListApiKeysQuery): Promise<ApiKeyView[]> {
-    return (await this.keys.all(customer)).filter((k) => !k.revoked).map(toView);
+  /** The active keys the credential may see: all of its customer's, or for a limited one those within its instances. */
+  async execute({ auth }: ListApiKeysQuery): Promise<ApiKeyView[]> {
+    return (await this.keys.all(auth.customer)).filter((k) => !k.revoked && keyInScope(k, auth)).map(toView);
   }
 }

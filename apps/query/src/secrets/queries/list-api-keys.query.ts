@@ -1,8 +1,9 @@
 import { Query } from '@nestjs/cqrs';
+import type { AuthContext } from '@app/auth';
 import type { ApiKeyView } from '../api-key.view';
 
 export class ListApiKeysQuery extends Query<ApiKeyView[]> {
-  constructor(readonly customer: string) {
+  constructor(readonly auth: AuthContext) {
     super();
   }
 }
