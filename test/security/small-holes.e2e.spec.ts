@@ -1,5 +1,8 @@
-import { LEGACY_SECRET, basicHeader, hmacHeaders, http, nonce, startApp, type TestApp } from '../support/test-app';
+import { LEGACY_SECRET, basicHeader, hmacHeaders, http, jwtHeader, nonce, startApp, type TestApp } from '../support/test-app';
 import { storedCounts } from '../support/storage';
+
+const DAY_S = 86_400;
+const nowS = () => Math.floor(Date.now() / 1000);
 
 /** Attacks on small holes found by a security review, each against the in-process app over real HTTP. */
 describe('small security holes (e2e over HTTP)', () => {
@@ -52,6 +55,51 @@ describe('small security holes (e2e over HTTP)', () => {
       expect(json.body.map((x) => x.search_phrase).sort()).toEqual(
         ['=hyperlink("http://evil.example","x")', '+1+2', '-2+3', '@sum(1,2)', '=tab', 'plain shoes', 'a=b'].sort(),
       );
+    });
+  });
+
+  describe('JWT lifetime (JWT_MAX_LIFETIME_S, 30 days by default)', () => {
+    const terms = (headers: Record<string, string>) => http<{ message: string }>(`${t.url}/search-terms`, { headers });
+    const reader = { permissions: ['search.read'] };
+    const RULE = /lifetime .* over .*JWT_MAX_LIFETIME_S/;
+
+    it('accepts a token that lives 30 days or less', async () => {
+      expect((await terms(jwtHeader(reader, { expiresIn: 30 * DAY_S }))).status).toBe(200);
+      expect((await terms(jwtHeader(reader, { expiresIn: 29 * DAY_S, noTimestamp: true }))).status).toBe(200);
+    });
+
+    it('refuses a longer exp - iat with 401 naming the rule', async () => {
+      const res = await terms(jwtHeader(reader, { expiresIn: 30 * DAY_S + 60 }));
+      expect(res.status).toBe(401);
+      expect(res.body.message).toMatch(RULE);
+    });
+
+    it('refuses a longer exp - now when the token has no iat', async () => {
+      const res = await terms(jwtHeader(reader, { expiresIn: 365 * DAY_S, noTimestamp: true }));
+      expect(res.status).toBe(401);
+      expect(res.body.message).toMatch(RULE);
+    });
+
+    it('refuses a token whose iat lies in the future to make exp - iat look short', async () => {
+      const res = await terms(jwtHeader({ ...reader, iat: nowS() + 364 * DAY_S, exp: nowS() + 365 * DAY_S }, {}));
+      expect(res.status).toBe(401);
+      expect(res.body.message).toMatch(RULE);
+    });
+
+    it('keeps the generic message for every other refusal', async () => {
+      const res = await terms(jwtHeader(reader, { expiresIn: 300 }, 'another-secret-0123456789abcdef'));
+      expect(res.status).toBe(401);
+      expect(res.body.message).toBe('Missing or invalid credentials');
+    });
+
+    it('accepts any lifetime with JWT_MAX_LIFETIME_S=0', async () => {
+      const unlimited = await startApp({ JWT_MAX_LIFETIME_S: '0' });
+      try {
+        const res = await http(`${unlimited.url}/search-terms`, { headers: jwtHeader(reader, { expiresIn: 3650 * DAY_S }) });
+        expect(res.status).toBe(200);
+      } finally {
+        await unlimited.close();
+      }
     });
   });
 });
