@@ -102,4 +102,41 @@ describe('small security holes (e2e over HTTP)', () => {
       }
     });
   });
+
+  describe('entity data with prototype keys', () => {
+    type Answer = { message: string | string[] };
+    // Sent as text: JSON.stringify would drop nothing, but an object literal's __proto__ would not be a key.
+    const put = (path: string, body: string) =>
+      http<Answer>(`${t.url}/entities/${path}`, { method: 'PUT', headers: { ...basicHeader(), 'content-type': 'application/json' }, body });
+    const read = (path: string) => http(`${t.url}/entities/${path}`, { headers: basicHeader() });
+    const named = (res: { body: Answer }) => [res.body.message].flat().join(' | ');
+
+    it.each([
+      ['__proto__', '{"data":{"__proto__":{"isAdmin":true}}}'],
+      ['constructor', '{"data":{"title":"x","constructor":{"prototype":{"isAdmin":true}}}}'],
+      ['prototype', '{"data":{"blocks":[{"text":"a"},{"nested":{"prototype":1}}]}}'],
+      ['__proto__', '{"data":{"deep":{"deeper":{"__proto__":{"polluted":1}}}}}'],
+    ])('refuses PUT /entities/:type/:id with a %s key with 400 naming it, and stores nothing', async (key, body) => {
+      const res = await put('banner/proto-one', body);
+      expect(res.status).toBe(400);
+      expect(named(res)).toContain(key);
+      expect((await read('banner/proto-one')).status).toBe(404);
+    });
+
+    it('refuses the bulk PUT /entities/:type when one item holds such a key, and stores none of them', async () => {
+      const body = '{"items":[{"id":"bulk-ok","data":{"a":1}},{"id":"bulk-bad","data":{"list":[{"__proto__":{"x":1}}]}}]}';
+      const res = await put('banner', body);
+      expect(res.status).toBe(400);
+      expect(named(res)).toContain('__proto__');
+      expect(named(res)).toContain('items.1');
+      expect((await read('banner/bulk-ok')).status).toBe(404);
+    });
+
+    it('keeps data whose keys only resemble them, and such values', async () => {
+      const data = { proto: 1, __proto: 2, constructors: [3], title: '__proto__', nested: { value: 'constructor' } };
+      const res = await put('banner/proto-like', JSON.stringify({ data }));
+      expect(res.status).toBe(201);
+      expect((await read('banner/proto-like')).body).toMatchObject({ data });
+    });
+  });
 });
