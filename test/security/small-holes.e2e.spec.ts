@@ -1,4 +1,5 @@
 import { LEGACY_SECRET, basicHeader, hmacHeaders, http, jwtHeader, nonce, startApp, type TestApp } from '../support/test-app';
+import { freshDir, startService, type Service } from '../support/processes';
 import { storedCounts } from '../support/storage';
 
 const DAY_S = 86_400;
@@ -138,5 +139,38 @@ describe('small security holes (e2e over HTTP)', () => {
       expect(res.status).toBe(201);
       expect((await read('banner/proto-like')).body).toMatchObject({ data });
     });
+  });
+});
+
+describe('the access log of a real process (stdout)', () => {
+  let service: Service;
+  beforeAll(async () => {
+    service = await startService('apps/standalone/src/main.js', {
+      DATA_DIR: freshDir('small-holes-log'),
+      SERVICE_BASIC_AUTH: 'ops:log-test-password-42',
+      LOG_LEVEL: 'info',
+    });
+  });
+  afterAll(() => service.stop());
+
+  it('writes the URL with the values of token, key, signature and password replaced, the rest kept', async () => {
+    const secrets = ['tok3n-abcdef0123456789', 'k3y-value-42', 'sig-0a1b2c3d', 'pa55-word'];
+    const query =
+      `token=${secrets[0]}&since=1d&Key=${secrets[1]}&signature=${secrets[2]}` +
+      `&password=${secrets[3]}&keyword=kept&%74oken=${secrets[0]}&token[]=${secrets[0]}&empty=`;
+    const res = await http(`${service.url}/health?${query}`, { headers: { 'x-request-id': 'redact-1' } });
+    expect(res.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    const records = service
+      .stdout()
+      .split('\n')
+      .filter((l) => l.trim().length > 0)
+      .map((l) => JSON.parse(l) as { req?: { id?: string; url?: string }; res?: { statusCode: number } });
+    const line = records.find((r) => r.req?.id === 'redact-1' && r.res);
+    expect(line?.req?.url).toBe(
+      '/health?token=[redacted]&since=1d&Key=[redacted]&signature=[redacted]&password=[redacted]&keyword=kept' +
+        '&%74oken=[redacted]&token[]=[redacted]&empty=',
+    );
+    for (const secret of secrets) expect(service.stdout() + service.stderr()).not.toContain(secret);
   });
 });
