@@ -1,3 +1,7 @@
+/// <reference lib="dom" />
+// page.evaluate callbacks run in the page: DOM types for those callbacks.
+import type { Browser, Page } from 'puppeteer-core';
+import { describeBrowser, launchBrowser, watchErrors } from '../support/browser';
 import { LEGACY_SECRET, basicHeader, hmacHeaders, http, jwtHeader, nonce, startApp, type TestApp } from '../support/test-app';
 import { freshDir, startService, type Service } from '../support/processes';
 import { storedCounts } from '../support/storage';
@@ -140,6 +144,53 @@ describe('small security holes (e2e over HTTP)', () => {
       expect((await read('banner/proto-like')).body).toMatchObject({ data });
     });
   });
+
+  describe('security headers', () => {
+    const get = (path: string, headers: Record<string, string> = {}) => http<unknown>(`${t.url}${path}`, { headers });
+
+    it.each([
+      ['/health', 200, {}],
+      ['/search-terms', 401, {}],
+      ['/no-such-route', 404, {}],
+      ['/entities/banner/no-such-id', 404, basicHeader()],
+      ['/search-terms?since=nonsense', 400, basicHeader()],
+      ['/search-terms?format=csv', 200, basicHeader()],
+      ['/docs-json', 200, {}],
+    ])('sends X-Content-Type-Options: nosniff on GET %s (%s)', async (path, status, headers) => {
+      const res = await get(path, headers);
+      expect(res.status).toBe(status);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+    });
+
+    it('sends nosniff on the answers of the URL router and the body parser too', async () => {
+      const malformed = await fetch(`${t.url}/%zz`);
+      expect(malformed.status).toBe(400);
+      expect(malformed.headers.get('x-content-type-options')).toBe('nosniff');
+      const body = '{"events":';
+      const invalid = await http(`${t.url}/events`, { method: 'POST', headers: hmacHeaders(LEGACY_SECRET, body), body });
+      expect(invalid.status).toBe(400);
+      expect(invalid.headers['x-content-type-options']).toBe('nosniff');
+    });
+
+    it.each(['/docs', '/docs/', '/docs/swagger-ui-init.js', '/docs/swagger-ui.css', '/dashboard', '/dashboard/no-such-file.js'])(
+      'sends a strict Content-Security-Policy and X-Frame-Options: DENY on %s',
+      async (path) => {
+        const res = await get(path);
+        expect(res.headers['x-frame-options']).toBe('DENY');
+        expect(res.headers['x-content-type-options']).toBe('nosniff');
+        const csp = String(res.headers['content-security-policy']);
+        expect(csp).toMatch(/^default-src 'none'; /);
+        expect(csp).toMatch(/script-src 'self';/);
+        expect(csp).toMatch(/frame-ancestors 'none'/);
+        expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+      },
+    );
+
+    it('leaves the API answers without a page policy', async () => {
+      const res = await get('/health');
+      expect(res.headers['content-security-policy']).toBeUndefined();
+    });
+  });
 });
 
 describe('the access log of a real process (stdout)', () => {
@@ -172,5 +223,70 @@ describe('the access log of a real process (stdout)', () => {
         '&%74oken=[redacted]&token[]=[redacted]&empty=',
     );
     for (const secret of secrets) expect(service.stdout() + service.stderr()).not.toContain(secret);
+  });
+});
+
+describeBrowser('the pages under their Content-Security-Policy, in Chromium', () => {
+  let t: TestApp;
+  let browser: Browser;
+  const pages: Page[] = [];
+  beforeAll(async () => {
+    [t, browser] = await Promise.all([startApp(), launchBrowser()]);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t.close();
+  });
+  afterEach(() => Promise.all(pages.splice(0).map((p) => p.close())));
+
+  /** A new tab at `path`, collecting every console error and every report of the policy (logged or not). */
+  async function open(path: string) {
+    const page = await browser.newPage();
+    pages.push(page);
+    const errors = watchErrors(page);
+    await page.evaluateOnNewDocument(() => {
+      const seen: string[] = [];
+      (window as unknown as { violations: string[] }).violations = seen;
+      document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`));
+    });
+    const response = await page.goto(`${t.url}${path}`, { waitUntil: 'networkidle0' });
+    return {
+      page,
+      errors,
+      policy: response?.headers()['content-security-policy'],
+      violations: () => page.evaluate(() => (window as unknown as { violations: string[] }).violations),
+      /** Whether an inline script added to the page runs (it must not: the policy allows only the site's own files). */
+      inlineScriptRuns: () =>
+        page.evaluate(() => {
+          const script = document.createElement('script');
+          script.textContent = 'window.injected = true';
+          document.head.append(script);
+          return (window as unknown as { injected?: boolean }).injected === true;
+        }),
+    };
+  }
+
+  it.each(['/docs', '/docs/'])('renders Swagger UI at %s with every script and style it needs allowed', async (path) => {
+    const { page, errors, policy, violations, inlineScriptRuns } = await open(path);
+    expect(policy).toBeDefined();
+    await page.waitForSelector('.swagger-ui .info .title');
+    expect(await page.$eval('.swagger-ui .info .title', (el) => el.textContent)).toContain('Search analytics');
+    // The inline styles of the page apply (the hidden sprite sheet takes no room; the body has its background).
+    expect(await page.$eval('body > svg', (el) => getComputedStyle(el).position)).toBe('absolute');
+    expect(await page.$eval('body', (el) => getComputedStyle(el).backgroundColor)).toBe('rgb(250, 250, 250)');
+    expect(await page.$eval('.swagger-ui .topbar .download-url-wrapper', (el) => getComputedStyle(el).display)).toBe('none');
+    await page.click('.opblock-summary');
+    await page.waitForSelector('.opblock-body');
+    expect(await violations()).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(await inlineScriptRuns()).toBe(false);
+  });
+
+  it('keeps the dashboard working and blocks an inline script on it', async () => {
+    const { page, errors, violations, inlineScriptRuns } = await open('/dashboard');
+    await page.waitForSelector('#login');
+    expect(await violations()).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(await inlineScriptRuns()).toBe(false);
   });
 });

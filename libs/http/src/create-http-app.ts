@@ -12,6 +12,7 @@ import { MetricsService } from '@app/metrics';
 import { registerHttpMetrics } from './http-metrics.hooks';
 import { LARGE_BODY_LIMIT, registerBodyLimits, registerJsonBody } from './body-parser';
 import { serveOpenApi } from './openapi';
+import { registerSecurityHeaders } from './security-headers';
 import { errorBody } from './all-exceptions.filter';
 
 /** The total of a paginated list (the spec's pagination), exposed to browsers across origins. */
@@ -68,6 +69,7 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
   fastify.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
   });
+  registerSecurityHeaders(fastify);
   // Before Nest registers its routes: the limits are set per route as they are added.
   registerBodyLimits(fastify);
   const routes: string[] = [];
