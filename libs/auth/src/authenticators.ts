@@ -101,25 +101,34 @@ interface JwtClaims {
   instances?: unknown;
 }
 
-/** JWT of a signed-in admin user: signature and exp verified; permissions in dot notation. */
+/**
+ * JWT of a signed-in admin user: signature and exp verified, lifetime at most JWT_MAX_LIFETIME_S; permissions in
+ * dot notation.
+ */
 @Injectable()
 export class JwtAuthenticator {
+  /** Seconds of clock skew allowed between the token's issuer and this process. */
+  private static readonly CLOCK_TOLERANCE_S = 5;
+
   constructor(private readonly config: AppConfig) {}
 
   authenticate(token: string, customer: Customer): Principal {
     const key = this.config.jwtSecret ?? this.config.jwtPublicKey;
     if (!key) throw new AuthError('unauthenticated', 'no JWT key configured');
     let claims: JwtClaims;
+    let issuedAt: unknown;
     try {
       // The algorithm list is fixed by the key type: a token cannot choose `none` or switch HS/RS.
       const algorithms: jwt.Algorithm[] = this.config.jwtSecret ? ['HS256'] : ['RS256', 'ES256'];
-      const decoded = jwt.verify(token, key, { algorithms, clockTolerance: 5 });
+      const decoded = jwt.verify(token, key, { algorithms, clockTolerance: JwtAuthenticator.CLOCK_TOLERANCE_S });
       if (typeof decoded === 'string') throw new Error('payload is not an object');
       claims = decoded;
+      issuedAt = decoded.iat;
     } catch (err) {
       throw new AuthError('unauthenticated', `jwt rejected: ${(err as Error).message}`);
     }
     if (typeof claims.exp !== 'number') throw new AuthError('unauthenticated', 'jwt without exp');
+    this.checkLifetime(claims.exp, issuedAt);
     if (typeof claims.sub !== 'string' || claims.sub.length === 0) throw new AuthError('unauthenticated', 'jwt without sub');
     if (claims.customer !== undefined && claims.customer !== customer.customer) {
       throw new AuthError('unauthenticated', 'jwt customer claim does not match');
@@ -139,5 +148,21 @@ export class JwtAuthenticator {
       instances = claims.instances;
     }
     return { scheme: 'jwt', principal: claims.sub, permissions, instances };
+  }
+
+  /**
+   * A stolen token is usable until its exp: one that lives longer than JWT_MAX_LIFETIME_S (`exp - iat`, or
+   * `exp - now` without a numeric iat) is refused, with a 401 naming the rule (only a validly signed token gets this
+   * far). An iat in the future counts as now, so it cannot make a long-lived token look short. 0 turns it off.
+   */
+  private checkLifetime(exp: number, iat: unknown): void {
+    const max = this.config.jwtMaxLifetimeS;
+    if (max <= 0) return;
+    const now = Math.floor(Date.now() / 1000);
+    const from = typeof iat === 'number' ? Math.min(iat, now + JwtAuthenticator.CLOCK_TOLERANCE_S) : now;
+    const lifetime = exp - from;
+    if (lifetime <= max) return;
+    const rule = `JWT lifetime (exp - iat, or exp - now without iat) of ${lifetime} s is over the limit of ${max} s (JWT_MAX_LIFETIME_S)`;
+    throw new AuthError('unauthenticated', rule, rule);
   }
 }

@@ -13,6 +13,7 @@ import { registerHttpMetrics } from './http-metrics.hooks';
 import { LARGE_BODY_LIMIT, registerBodyLimits, registerRawBody } from './body-parser';
 import { registerCredentialsGate, registerRouteAccess } from './credentials-gate.hooks';
 import { serveOpenApi } from './openapi';
+import { registerSecurityHeaders } from './security-headers';
 import { errorBody } from './all-exceptions.filter';
 
 /** The total of a paginated list (the spec's pagination), exposed to browsers across origins. */
@@ -78,6 +79,7 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
   fastify.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
   });
+  registerSecurityHeaders(fastify);
   // Before Nest registers its routes: the limits are set per route as they are added.
   registerBodyLimits(fastify);
   registerRouteAccess(fastify, config);

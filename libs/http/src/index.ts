@@ -4,3 +4,4 @@ export * from './http.module';
 export * from './body-parser';
 export * from './openapi';
 export * from './start-http-app';
+export * from './security-headers';

@@ -15,12 +15,59 @@ export function requestIdFrom(headers: IncomingHttpHeaders): string {
 /** Headers that carry credentials: never written to a log. */
 export const REDACTED_HEADERS = ['authorization', 'cookie', 'x-service-hash', 'x-service-nonce'];
 
-/** The settings of every app's logger: JSON lines (pino) at LOG_LEVEL, credentials redacted. */
+/** Query parameters whose values can be credentials (a link with a token, a signed URL): never written to a log. */
+export const REDACTED_QUERY_PARAMETERS = ['token', 'key', 'signature', 'password'];
+
+const CENSOR = '[redacted]';
+
+/**
+ * Whether a query parameter's name (as sent: %-escaped, `+` for a space) is one of REDACTED_QUERY_PARAMETERS, in any
+ * case and with any bracket suffix (`token[]`, `Key`, `%74oken` all are).
+ */
+function isRedactedParameter(sent: string): boolean {
+  let name = sent.replace(/\+/g, ' ');
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    /* a malformed escape: compare the name as sent */
+  }
+  return REDACTED_QUERY_PARAMETERS.includes(name.split('[')[0].toLowerCase());
+}
+
+/** The URL with the value of every REDACTED_QUERY_PARAMETERS parameter replaced by `[redacted]`, the rest as sent. */
+export function redactUrl(url: string): string {
+  const start = url.indexOf('?');
+  if (start < 0) return url;
+  const pairs = url
+    .slice(start + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      return eq >= 0 && isRedactedParameter(pair.slice(0, eq)) ? `${pair.slice(0, eq + 1)}${CENSOR}` : pair;
+    });
+  return `${url.slice(0, start + 1)}${pairs.join('&')}`;
+}
+
+/** The request as pino-http's serializer wrote it, with the query string's credentials redacted (url and query). */
+function redactRequest(req: { url?: unknown; query?: unknown }): unknown {
+  if (typeof req.url === 'string') req.url = redactUrl(req.url);
+  if (typeof req.query === 'object' && req.query !== null) {
+    req.query = Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k, isRedactedParameter(k) ? CENSOR : (v as unknown)]));
+  }
+  return req;
+}
+
+/**
+ * The settings of every app's logger: JSON lines (pino) at LOG_LEVEL, credentials redacted (headers, and the values
+ * of credential query parameters).
+ */
 function loggerParams(config: AppConfig): Params {
   return {
     pinoHttp: {
       level: config.logLevel,
-      redact: { paths: REDACTED_HEADERS.map((h) => `req.headers["${h}"]`), censor: '[redacted]' },
+      redact: { paths: REDACTED_HEADERS.map((h) => `req.headers["${h}"]`), censor: CENSOR },
+      // pino-http applies its standard request serializer first, then this one.
+      serializers: { req: redactRequest },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
     },
   };

@@ -1,8 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { AppConfig } from '@app/config';
 import { DataVersions } from '@app/intake';
 import { MetricsService } from '@app/metrics';
+
+/** The shortest time between two sweeps: a very short SEARCH_TERMS_CACHE_MS does not make a busy timer. */
+const SWEEP_MIN_MS = 1_000;
 
 /**
  * Answers of the analytics endpoints, cached per request and resolved window: admin screens repeat the same
@@ -10,17 +13,37 @@ import { MetricsService } from '@app/metrics';
  * events or entities of the instance (DataVersions) and lives at most SEARCH_TERMS_CACHE_MS otherwise (writes of
  * a separate ingest process). SEARCH_TERMS_CACHE_MS=0 turns it off. Hits and misses are counted in /metrics
  * (search_terms_cache_hits_total, search_terms_cache_misses_total) by answer, the first element of the key.
+ *
+ * Expired entries are swept on a timer (every SEARCH_TERMS_CACHE_MS, at least every SWEEP_MIN_MS), so an answer
+ * is not held for long after it expires when no request comes to push it out; the timer does not keep the
+ * process alive and stops with the app.
  */
 @Injectable()
-export class AnswerCache {
+export class AnswerCache implements OnModuleDestroy {
   private readonly cache?: LRUCache<string, object>;
+  private readonly sweeper?: NodeJS.Timeout;
 
   constructor(
     private readonly versions: DataVersions,
     private readonly metrics: MetricsService,
     config: AppConfig,
   ) {
-    if (config.searchTermsCacheMs > 0) this.cache = new LRUCache<string, object>({ max: 5_000, ttl: config.searchTermsCacheMs });
+    const ttl = config.searchTermsCacheMs;
+    if (ttl > 0) {
+      const cache = new LRUCache<string, object>({ max: 5_000, ttl });
+      this.cache = cache;
+      this.sweeper = setInterval(() => cache.purgeStale(), Math.max(ttl, SWEEP_MIN_MS)).unref();
+    }
+  }
+
+  /** The entries held, expired ones not yet swept included. */
+  get size(): number {
+    return this.cache?.size ?? 0;
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.sweeper);
+    this.cache?.clear();
   }
 
   /** The cached answer for `key` (the answer's name, then any JSON values naming the request and its window), or a computed one. */

@@ -33,11 +33,3 @@ export function loadDashboardAssets(dir = dashboardDir()): Map<string, Asset> {
   }
   return assets;
 }
-
-/**
- * Only the dashboard's own files: no inline script or style, no other origin, no framing; the API on the same
- * origin is the only place it connects to.
- */
-export const DASHBOARD_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-  "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";

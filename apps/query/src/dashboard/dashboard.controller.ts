@@ -3,11 +3,13 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public } from '@app/auth';
 import { DomainError } from '@app/errors';
-import { DASHBOARD_CSP, loadDashboardAssets } from './dashboard-assets';
+import { loadDashboardAssets } from './dashboard-assets';
 
 /**
  * GET /dashboard: the browser dashboard (DESIGN.md section 11), static files built by `npm run build`. Public: the
  * page holds no data; it asks the API with the credentials the user signs in with. Not part of the API document.
+ * Its Content-Security-Policy and other page headers are set for every answer under /dashboard (libs/http
+ * security-headers.ts, DASHBOARD_CSP).
  */
 @ApiExcludeController()
 @Controller('dashboard')
@@ -34,12 +36,6 @@ export class DashboardController {
         this.assets.size === 0 ? 'The dashboard is not built (npm run build)' : `No dashboard file ${name}`,
       );
     }
-    void res
-      .header('Content-Type', asset.type)
-      .header('Cache-Control', asset.cacheControl)
-      .header('Content-Security-Policy', DASHBOARD_CSP)
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Referrer-Policy', 'no-referrer')
-      .send(asset.body);
+    void res.header('Content-Type', asset.type).header('Cache-Control', asset.cacheControl).send(asset.body);
   }
 }

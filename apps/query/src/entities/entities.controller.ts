@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseBoolPipe, Put, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseBoolPipe, Put, Query, Req, Res, UseInterceptors } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -13,6 +13,7 @@ import { DeleteEntityCommand } from './delete-entity.command';
 import { BulkEntitiesDto, ENTITY_ID, EntityBodyDto } from './entity.dto';
 import { DeleteEntitiesAnswer, EntityView, SaveEntitiesResult } from './entity.view';
 import { EntityTypePipe } from './entity-type.pipe';
+import { PrototypeKeysInterceptor } from './prototype-keys.interceptor';
 import { ENTITY_TYPES, type EntityType } from './entity-types';
 import { GetEntityQuery } from './get-entity.query';
 import { ListEntitiesQuery } from './list-entities.query';
@@ -77,6 +78,7 @@ export class EntitiesController {
     description: "Calls the instance's webhook (action create or update) before answering, unless `autosave=true`.",
   })
   @RequirePermission('entities:write')
+  @UseInterceptors(PrototypeKeysInterceptor)
   @ApiQuery(AUTOSAVE)
   @ApiOkResponse({ type: EntityView, description: 'Updated (or stored as an autosave revision)' })
   @ApiCreatedResponse({ type: EntityView, description: 'Created' })
@@ -102,6 +104,7 @@ export class EntitiesController {
     description: 'One webhook call per action: the created ids in one, the updated ids in another.',
   })
   @RequirePermission('entities:write')
+  @UseInterceptors(PrototypeKeysInterceptor)
   @ApiQuery(AUTOSAVE)
   @ApiOkResponse({ type: SaveEntitiesResult, description: 'What the change did' })
   saveMany(

@@ -67,19 +67,23 @@ export class SearchTermsRepository {
   /**
    * The same rows as CSV lines (DESIGN.md section 10), written by ClickHouse and passed on as bytes: no object
    * per row in this process, so the export's memory does not grow with its rows. Each line ends with CRLF (the
-   * `\r` here, the `\n` of TSVRaw); a field is quoted, inner quotes doubled, only when it holds a comma, quote,
-   * CR or LF; `change` is empty when previous_count is 0 (ClickHouse writes a Float64 with the shortest digits
-   * that read back to it, as JSON does).
+   * `\r` here, the `\n` of TSVRaw). A text field that begins with `=`, `+`, `-`, `@`, a tab or a CR gets a `'`
+   * before it, so that a spreadsheet shows it as text instead of running it as a formula (CSV injection); then a
+   * field is quoted, inner quotes doubled, only when it holds a comma, quote, CR or LF. Numbers are left as they
+   * are (a negative `change` stays a number); `change` is empty when previous_count is 0 (ClickHouse writes a
+   * Float64 with the shortest digits that read back to it, as JSON does).
    */
   csvLines(r: TermsRequest, now: number): Promise<Readable> {
     const params: QueryParams = { start: r.start, limit: r.limit };
+    const inert = (field: string) => `if(match(${field}, '^[=+@\\t\\r-]'), concat('\\'', ${field}), ${field})`;
     const quoted = (field: string) => `if(match(${field}, '[,"\\r\\n]'), concat('"', replaceAll(${field}, '"', '""'), '"'), ${field})`;
-    const fields = [quoted('phrase'), 'toString(count)'];
+    const text = (field: string) => quoted(inert(field));
+    const fields = [text('phrase'), 'toString(count)'];
     if (r.previous) fields.push('toString(previous_count)', "if(previous_count = 0, '', toString(count / previous_count - 1))");
     if (r.zeroHits) {
       fields.push(
         `if(notEmpty(handlers), 'true', 'false')`,
-        quoted("arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|')"),
+        text("arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|')"),
       );
     }
     const line = `concat(${fields.join(", ',', ")}, '\\r')`;
