@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description The text exposition format 0.0.4, for scrapers.
+         * @description The text exposition format 0.0.4, for scrapers. Public unless the operator sets METRICS_TOKEN.
          */
         get: operations["metrics"];
         put?: never;
@@ -364,6 +364,23 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ErrorBody: {
+            /**
+             * @description The HTTP status, repeated
+             * @example 400
+             */
+            statusCode: number;
+            /**
+             * @description The status's reason phrase
+             * @example Bad Request
+             */
+            error: string;
+            /**
+             * @description What is wrong, naming the parameter or field; a list when a request body has several invalid fields
+             * @example since must be a number of days such as 1d, 7d or 30d
+             */
+            message: string | string[];
+        };
         HealthView: {
             /**
              * @example ok
@@ -463,23 +480,6 @@ export interface components {
              * @example 316c035b836ed42606d13dcfad1799258a190d17b9b0b8e4b2048ebd4a102821
              */
             secret: string;
-        };
-        ErrorBody: {
-            /**
-             * @description The HTTP status, repeated
-             * @example 400
-             */
-            statusCode: number;
-            /**
-             * @description The status's reason phrase
-             * @example Bad Request
-             */
-            error: string;
-            /**
-             * @description What is wrong, naming the parameter or field; a list when a request body has several invalid fields
-             * @example since must be a number of days such as 1d, 7d or 30d
-             */
-            message: string | string[];
         };
         ApiKeyView: {
             /**
@@ -1031,7 +1031,11 @@ export interface operations {
     metrics: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                authorization: string;
+                /** @description With METRICS_TOKEN set: `Bearer <token>` */
+                Authorization?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1045,6 +1049,16 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+            /** @description METRICS_TOKEN is set and the request does not carry it as a bearer token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
@@ -1228,7 +1242,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1240,9 +1254,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1322,7 +1338,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not application/json */
+            /** @description The body is not application/json, or has no Content-Type */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1332,7 +1348,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1344,9 +1360,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1435,7 +1453,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not application/json */
+            /** @description The body is not application/json, or has no Content-Type */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1445,7 +1463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1457,9 +1475,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1539,7 +1559,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not application/json */
+            /** @description The body is not application/json, or has no Content-Type */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1549,7 +1569,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1561,9 +1581,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1629,7 +1651,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1641,9 +1663,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1723,7 +1747,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not application/json */
+            /** @description The body is not application/json, or has no Content-Type */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1733,7 +1757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1745,9 +1769,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1833,7 +1859,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1845,9 +1871,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1933,7 +1961,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not application/json */
+            /** @description The body is not application/json, or has no Content-Type */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1943,7 +1971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1955,9 +1983,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2039,7 +2069,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not application/json */
+            /** @description The body is not application/json, or has no Content-Type */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2049,7 +2079,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2061,9 +2091,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2153,7 +2185,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2165,9 +2197,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2264,7 +2298,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not application/json */
+            /** @description The body is not application/json, or has no Content-Type */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2274,7 +2308,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2286,9 +2320,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2378,7 +2414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not application/json */
+            /** @description The body is not application/json, or has no Content-Type */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2388,7 +2424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2400,9 +2436,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2485,7 +2523,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2497,9 +2535,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2578,7 +2618,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not application/json */
+            /** @description The body is not application/json, or has no Content-Type */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2588,7 +2628,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2600,9 +2640,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2715,7 +2757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2727,9 +2769,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2835,7 +2879,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2847,9 +2891,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2944,7 +2990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2956,9 +3002,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3014,7 +3062,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -3026,9 +3074,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3108,7 +3158,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not application/json */
+            /** @description The body is not application/json, or has no Content-Type */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3118,7 +3168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -3130,9 +3180,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -3198,7 +3250,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -3210,9 +3262,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, or the service is shutting down; retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };

@@ -24,17 +24,21 @@ export const ERROR_STATUSES = {
   403: 'The credential lacks the permission this operation needs',
   404: 'No such resource',
   413: "The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere)",
-  415: 'The body is not application/json',
-  429: "Too many requests: the customer's budget per minute, or too many failed authentications from this address",
-  503: 'Storage or the Kafka broker is unavailable, or the service is shutting down; retry later',
+  415: 'The body is not application/json, or has no Content-Type',
+  429:
+    "Too many requests: the customer's budget per minute, too many failed authentications from this address, too many " +
+    'password checks at once, or too many analytics queries of this customer at once',
+  503:
+    'Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their ' +
+    'signature to be verified (then with Retry-After); retry later',
 } as const;
 
 export type ErrorStatus = keyof typeof ERROR_STATUSES;
 
-/** Retry-After on 429: whole seconds until the limit's minute is over. */
-const RETRY_AFTER = {
-  'Retry-After': { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 1 } },
-};
+/** Retry-After on 429 (always) and 503 (when a budget is spent): whole seconds to wait. */
+const retryAfter = (required: boolean) => ({
+  'Retry-After': { description: 'Seconds to wait before retrying', required, schema: { type: 'integer', minimum: 1 } },
+});
 
 /**
  * Documents error answers with the error body, each with its usual meaning or the given description. Every
@@ -45,7 +49,8 @@ export function ApiErrors(...statuses: Array<ErrorStatus | [ErrorStatus, string]
   return applyDecorators(
     ...statuses.map((entry) => {
       const [status, description] = Array.isArray(entry) ? entry : [entry, ERROR_STATUSES[entry]];
-      return ApiResponse({ status, description, type: ErrorBody, headers: status === 429 ? RETRY_AFTER : undefined });
+      const headers = status === 429 || status === 503 ? retryAfter(status === 429) : undefined;
+      return ApiResponse({ status, description, type: ErrorBody, headers });
     }),
   );
 }

@@ -1,0 +1,45 @@
+import { basicHeader, createKey, hmacHeaders, http, jwtHeader, startApp, type TestApp } from '../support/test-app';
+
+const METRICS_TOKEN = 'metrics-token-0123456789';
+
+describe('METRICS_TOKEN and DOCS_PUBLIC=false', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp({ METRICS_TOKEN, DOCS_PUBLIC: 'false' });
+  });
+  afterAll(() => t.close());
+
+  it('answers /metrics only with the token as a bearer token', async () => {
+    expect((await http(`${t.url}/metrics`)).status).toBe(401);
+    expect((await http(`${t.url}/metrics`, { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401);
+    expect((await http(`${t.url}/metrics`, { headers: basicHeader() })).status).toBe(401);
+    const ok = await http<string>(`${t.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toContain('# HELP');
+  });
+
+  it.each(['/docs', '/docs-json'])('answers %s 401 without credentials and 200 with any valid credential', async (path) => {
+    const refused = await http(`${t.url}${path}`);
+    expect(refused.status).toBe(401);
+    expect((await http(`${t.url}${path}`, { headers: basicHeader() })).status).toBe(200);
+    expect((await http(`${t.url}${path}`, { headers: jwtHeader({ permissions: [] }) })).status).toBe(200);
+    const key = await createKey(t.url, ['search:read']);
+    expect((await http(`${t.url}${path}`, { headers: hmacHeaders(key.secret) })).status).toBe(200);
+  });
+
+  it('keeps /health public', async () => {
+    expect((await http(`${t.url}/health`)).status).toBe(200);
+  });
+});
+
+describe('the defaults: /metrics and the docs are public', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp();
+  });
+  afterAll(() => t.close());
+
+  it.each(['/metrics', '/docs', '/docs-json'])('answers %s without credentials', async (path) => {
+    expect((await http(`${t.url}${path}`)).status).toBe(200);
+  });
+});
