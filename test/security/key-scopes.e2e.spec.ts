@@ -302,7 +302,7 @@ describe('a key stored before key scopes existed', () => {
       await ch.onApplicationShutdown();
     }
     t = await startApp({ CLICKHOUSE_DATABASE: database });
-  });
+  }, 120_000);
   afterAll(() => t?.close());
 
   it('keeps working for every instance, reads without instances, and lies within no limited credential', async () => {
