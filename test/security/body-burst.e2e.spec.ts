@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import type { Service } from '../support/processes';
 import { JWT_SECRET, jwtHeader } from '../support/test-app';
 import { basicAuthorization, bulkyEvents, countOf, memoryOf, signedEvent, sleep, startTarget, timedHealth, upload } from './attack';
@@ -67,4 +68,31 @@ describe('a burst of 10 MB bodies without valid credentials', () => {
     },
     30_000,
   );
+
+  it('keeps a refused connection open for seconds after its 401, unread, so a client still writing reads the answer', async () => {
+    const { port } = new URL(target.url);
+    // allowHalfOpen: the server's FIN after its answer must not make this client stop writing by itself.
+    const socket = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true });
+    let answer = '';
+    let answeredAt = 0;
+    const closed = new Promise<number>((resolve) => {
+      socket.on('data', (c: Buffer) => {
+        answer += c.toString();
+        answeredAt ||= Date.now();
+      });
+      socket.on('error', () => resolve(Date.now()));
+      socket.on('close', () => resolve(Date.now()));
+    });
+    socket.write('POST /events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n');
+    // The client keeps writing, 64 KB every 20 ms, as a slow uploader does, until the connection ends.
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    const writer = setInterval(() => socket.writable && socket.write(chunk), 20);
+    const end = await closed;
+    clearInterval(writer);
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(answer.toLowerCase()).toContain('connection: close');
+    // Node's own close would reset the connection within milliseconds of the answer; this one lingers 5 s.
+    expect(end - answeredAt).toBeGreaterThan(3_000);
+    socket.destroy();
+  }, 30_000);
 });

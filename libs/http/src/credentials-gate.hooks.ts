@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { clientAddress, clientKey, CredentialsGate, PUBLIC_KEY } from '@app/auth';
 import { RetryLaterError } from '@app/errors';
 import type { AppConfig } from '@app/config';
@@ -87,18 +88,22 @@ export function registerRouteAccess(fastify: FastifyInstance, config: AppConfig)
 const asSeenByGuards = (req: FastifyRequest) => req as unknown as IncomingMessage;
 
 /**
- * A refused request's connection is closed: the client may still be sending a body nobody will read. Once the answer
- * is out, the socket stops reading (Node would otherwise read and discard the rest) and is closed LINGER_MS later.
+ * A refused request's connection is closed: the client may still be sending a body nobody will read. Node's own close
+ * after a `Connection: close` answer destroys the socket as soon as the answer is written, and the reset it sends can
+ * reach the client before the client has read the answer: it then sees EPIPE instead of its 401. So for these
+ * connections the close is replaced: the answer is followed by a FIN, the socket stops reading (the client's writes
+ * fill its window and wait) and is destroyed LINGER_MS later.
  */
 function closing(req: FastifyRequest, reply: FastifyReply, err: unknown): unknown {
   reply.header('connection', 'close');
-  reply.raw.once('finish', () =>
-    setImmediate(() => {
-      const socket = req.raw.socket;
-      socket?.pause();
-      setTimeout(() => socket?.destroy(), LINGER_MS).unref();
-    }),
-  );
+  const socket = req.raw.socket as Socket | null;
+  if (socket) {
+    socket.destroySoon = () => {
+      socket.pause();
+      socket.end();
+      setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    };
+  }
   return err;
 }
 
