@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 
 /** Peak resident set size of a process (VmHWM), in MB; 0 when it cannot be read. */
 export function peakRssMb(pid: number): number {
@@ -18,4 +19,16 @@ export function quantile(sorted: number[], q: number): number {
 /** A row of a Markdown table: `| a | b |`. */
 export function tableRow(...cells: (string | number)[]): string {
   return `| ${cells.join(' | ')} |`;
+}
+
+/** A loopback port nobody listens on (the system picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
 }

@@ -1,5 +1,5 @@
 import type { Service } from '../support/processes';
-import { basicAuthorization, countOf, signedEvent, startTarget, timedHealth } from './attack';
+import { basicAuthorization, countOf, getFrom, signedEvent, startTarget, timedHealth } from './attack';
 
 /**
  * Wrong Basic passwords sent all at once: each attempt counts when it starts, not when its scrypt hash finishes,
@@ -15,21 +15,7 @@ describe('a flood of concurrent wrong passwords', () => {
   afterAll(() => target?.stop());
 
   const attempt = (localAddress: string) =>
-    new Promise<{ status: number; retryAfter: string | null }>((resolve) => {
-      // node:http for the client address; fetch cannot choose it.
-      void import('node:http').then(({ request }) => {
-        const req = request(`${target.url}/search-terms?since=1d`, {
-          headers: { authorization: basicAuthorization(`wrong-${Math.random()}`) },
-          localAddress,
-        });
-        req.on('response', (res) => {
-          res.resume();
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: (res.headers['retry-after'] as string) ?? null }));
-        });
-        req.on('error', () => resolve({ status: 0, retryAfter: null }));
-        req.end();
-      });
-    });
+    getFrom(target.url, '/search-terms?since=1d', { authorization: basicAuthorization(`wrong-${Math.random()}`) }, localAddress);
 
   it('hashes no more attempts from one address than the limit, keeps /health answering and stores the signed event once', async () => {
     const customer = signedEvent('sent-during-the-flood');

@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { freePort } from '../../bench/proc';
+
+// A port nobody listens on: shared with the benchmarks (bench/ is built without test/).
+export { freePort };
 
 export const ROOT = path.resolve(__dirname, '../..');
 
@@ -14,17 +17,6 @@ export function distEntry(relative: string): string {
 
 export function freshDir(prefix: string): string {
   return mkdtempSync(path.join(tmpdir(), `${prefix}-`));
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /** Only the variables a test passes, plus PATH/HOME: the developer's own environment must not leak in. */
