@@ -1207,7 +1207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, the customer's analytics queries at once (ANALYTICS_CONCURRENCY, then a short queue), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1311,7 +1311,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, the customer's analytics queries at once (ANALYTICS_CONCURRENCY, then a short queue), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1424,7 +1424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, the customer's analytics queries at once (ANALYTICS_CONCURRENCY, then a short queue), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1528,7 +1528,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, the customer's analytics queries at once (ANALYTICS_CONCURRENCY, then a short queue), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1608,7 +1608,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, the customer's analytics queries at once (ANALYTICS_CONCURRENCY, then a short queue), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1712,7 +1712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, the customer's analytics queries at once (ANALYTICS_CONCURRENCY, then a short queue), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1812,7 +1812,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, the customer's analytics queries at once (ANALYTICS_CONCURRENCY, then a short queue), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1922,7 +1922,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, the customer's analytics queries at once (ANALYTICS_CONCURRENCY, then a short queue), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2028,7 +2028,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, the customer's analytics queries at once (ANALYTICS_CONCURRENCY, then a short queue), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2132,7 +2132,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, the customer's analytics queries at once (ANALYTICS_CONCURRENCY, then a short queue), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2253,7 +2253,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, the customer's analytics queries at once (ANALYTICS_CONCURRENCY, then a short queue), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2367,7 +2367,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, the customer's analytics queries at once (ANALYTICS_CONCURRENCY, then a short queue), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2464,7 +2464,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, the customer's analytics queries at once (ANALYTICS_CONCURRENCY, then a short queue), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2567,7 +2567,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, the customer's analytics queries at once (ANALYTICS_CONCURRENCY, then a short queue), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2694,7 +2694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, the customer's analytics queries at once (ANALYTICS_CONCURRENCY, then a short queue), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2814,7 +2814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, the customer's analytics queries at once (ANALYTICS_CONCURRENCY, then a short queue), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2923,7 +2923,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, the customer's analytics queries at once (ANALYTICS_CONCURRENCY, then a short queue), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2993,7 +2993,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, the customer's analytics queries at once (ANALYTICS_CONCURRENCY, then a short queue), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -3097,7 +3097,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, the customer's analytics queries at once (ANALYTICS_CONCURRENCY, then a short queue), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -3177,7 +3177,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, or too many failed authentications from this address */
+            /** @description Too many requests: the customer's budget per minute, the customer's analytics queries at once (ANALYTICS_CONCURRENCY, then a short queue), or too many failed authentications from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */

@@ -25,13 +25,15 @@ export const ERROR_STATUSES = {
   404: 'No such resource',
   413: "The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere)",
   415: 'The body is not application/json',
-  429: "Too many requests: the customer's budget per minute, or too many failed authentications from this address",
+  429:
+    "Too many requests: the customer's budget per minute, the customer's analytics queries at once (ANALYTICS_CONCURRENCY, then a " +
+    'short queue), or too many failed authentications from this address',
   503: 'Storage or the Kafka broker is unavailable, or the service is shutting down; retry later',
 } as const;
 
 export type ErrorStatus = keyof typeof ERROR_STATUSES;
 
-/** Retry-After on 429: whole seconds until the limit's minute is over. */
+/** Retry-After on 429: whole seconds until the limit's minute is over, or until a queued analytics query is likely done. */
 const RETRY_AFTER = {
   'Retry-After': { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 1 } },
 };

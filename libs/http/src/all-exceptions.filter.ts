@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
-import { AppError, AuthError, type ErrorCode } from '@app/errors';
+import { AppError, AuthError, TooManyRequestsError, type ErrorCode } from '@app/errors';
 
 /** The one mapping of error codes (libs/errors) to HTTP statuses. */
 const STATUS_OF: Record<ErrorCode, number> = {
@@ -10,13 +10,15 @@ const STATUS_OF: Record<ErrorCode, number> = {
   forbidden: 403,
   'not-found': 404,
   conflict: 409,
+  'too-many-requests': 429,
   unavailable: 503,
 };
 
 /**
  * Maps every error to a JSON body `{ statusCode, error, message }`. Errors raised on purpose (AppError) get the
- * status of their code and their public message; Nest's and Fastify's own client errors keep their 4xx; anything
- * unexpected becomes a generic 500 with a correlation id, logged with its stack, never shown.
+ * status of their code and their public message (a TooManyRequestsError its Retry-After header too); Nest's and
+ * Fastify's own client errors keep their 4xx; anything unexpected becomes a generic 500 with a correlation id,
+ * logged with its stack, never shown.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -28,6 +30,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const res = host.switchToHttp().getResponse<object>();
     if (this.adapterHost.httpAdapter.isHeadersSent(res)) return;
     const { status, body } = this.describe(exception);
+    if (exception instanceof TooManyRequestsError) {
+      this.adapterHost.httpAdapter.setHeader(res, 'Retry-After', String(exception.retryAfterSeconds));
+    }
     this.adapterHost.httpAdapter.reply(res, body, status);
   }
 

@@ -3,13 +3,15 @@ import { LRUCache } from 'lru-cache';
 import { AppConfig } from '@app/config';
 import { DataVersions } from '@app/intake';
 import { MetricsService } from '@app/metrics';
+import { AnalyticsSlots } from './analytics-slots';
 
 /**
  * Answers of the analytics endpoints, cached per request and resolved window: admin screens repeat the same
  * request, and the embedded engine runs one query at a time. An entry is dropped as soon as this process writes
  * events or entities of the instance (DataVersions) and lives at most SEARCH_TERMS_CACHE_MS otherwise (writes of
  * a separate ingest process). SEARCH_TERMS_CACHE_MS=0 turns it off. Hits and misses are counted in /metrics
- * (search_terms_cache_hits_total, search_terms_cache_misses_total) by answer, the first element of the key.
+ * (search_terms_cache_hits_total, search_terms_cache_misses_total) by answer, the first element of the key. A
+ * missed answer is computed in one of the customer's analytics slots (AnalyticsSlots); a hit takes none.
  */
 @Injectable()
 export class AnswerCache {
@@ -18,6 +20,7 @@ export class AnswerCache {
   constructor(
     private readonly versions: DataVersions,
     private readonly metrics: MetricsService,
+    private readonly slots: AnalyticsSlots,
     config: AppConfig,
   ) {
     if (config.searchTermsCacheMs > 0) this.cache = new LRUCache<string, object>({ max: 5_000, ttl: config.searchTermsCacheMs });
@@ -36,7 +39,7 @@ export class AnswerCache {
       return cached as T;
     }
     this.metrics.answerCacheMisses.inc({ answer: key[0] });
-    const answer = await compute();
+    const answer = await this.slots.run(scope.customer, compute);
     this.cache?.set(id, answer);
     return answer;
   }
