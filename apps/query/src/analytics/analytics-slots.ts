@@ -5,6 +5,7 @@ import pLimit from 'p-limit';
 import { ClickHouseService, type LaneOptions } from '@app/clickhouse';
 import { AppConfig } from '@app/config';
 import { TooManyRequestsError } from '@app/errors';
+import { EngineShares } from './engine-shares';
 
 /** Requests of one customer that may wait for a slot, per slot of ANALYTICS_CONCURRENCY. */
 export const QUEUE_PER_SLOT = 4;
@@ -20,8 +21,9 @@ interface Customer {
  * QUEUE_PER_SLOT per slot, beyond it 429 with Retry-After. Each customer has slots and a queue of their own, so a
  * customer who floods waits behind nobody but themselves and makes no one else wait; a slot runs its queries in
  * a lane of the engine of its own (ClickHouseService.inLane), with at most as many threads as leave room for one
- * more customer's query beside a customer's full slots. Answers from the answer cache take no slot (AnswerCache
- * asks for one only to compute).
+ * more customer's query beside a customer's full slots. On the embedded engine, which shares this machine's cores,
+ * a slot's queries also wait for the customer's share of the engine while other customers use it (EngineShares).
+ * Answers from the answer cache take no slot (AnswerCache asks for one only to compute).
  */
 @Injectable()
 export class AnalyticsSlots {
@@ -29,6 +31,8 @@ export class AnalyticsSlots {
   private readonly concurrency: number;
   private readonly queueLength: number;
   private readonly lane: LaneOptions;
+  /** Embedded engine only: a server has cores of its own, which this process does not know. */
+  private readonly shares?: EngineShares;
   /** How long a slot is held, as a moving average: what Retry-After is estimated from. */
   private heldMs = 1_000;
 
@@ -39,6 +43,7 @@ export class AnalyticsSlots {
     this.concurrency = config.analyticsConcurrency;
     this.queueLength = QUEUE_PER_SLOT * this.concurrency;
     this.lane = { maxThreads: Math.max(1, Math.floor(availableParallelism() / (this.concurrency + 1))) };
+    if (ch.embedded) this.shares = new EngineShares(availableParallelism());
   }
 
   /**
@@ -48,13 +53,24 @@ export class AnalyticsSlots {
   async run<T>(customer: string, work: () => Promise<T>, until?: (answer: T) => Readable): Promise<T> {
     const release = await this.acquire(customer);
     try {
-      const answer = await this.ch.inLane(work, this.lane);
+      const answer = await this.engine(customer, () => this.ch.inLane(work, this.lane));
       if (until) finished(until(answer), release);
       else release();
       return answer;
     } catch (err) {
       release();
       throw err;
+    }
+  }
+
+  /** `work` once the customer's share of the embedded engine allows one more query. */
+  private async engine<T>(customer: string, work: () => Promise<T>): Promise<T> {
+    if (!this.shares) return work();
+    await this.shares.enter(customer);
+    try {
+      return await work();
+    } finally {
+      this.shares.leave(customer);
     }
   }
 
