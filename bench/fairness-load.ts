@@ -3,7 +3,7 @@
  * measuring client: FAIRNESS_CONNECTIONS requests in flight at once, half `GET /search-terms?since=30d`, half the
  * same as CSV, each sent again as soon as it is answered, until stdin closes. FAIRNESS_MODE `polite`: a 429 is
  * sent again after its Retry-After; `impatient`: at once (autocannon). Prints `STARTED`, then `RESULT {json}` with
- * the answers by status.
+ * the answers by status and the share of one core this process used (it runs on the same machine as the service).
  */
 import autocannon from 'autocannon';
 import { get } from './host-request';
@@ -60,9 +60,12 @@ async function impatient(): Promise<Record<string, number>> {
   return statuses;
 }
 
+const started = { cpu: process.cpuUsage(), at: performance.now() };
 (process.env.FAIRNESS_MODE === 'impatient' ? impatient() : polite())
   .then((statuses) => {
-    process.stdout.write(`RESULT ${JSON.stringify(statuses)}\n`);
+    const { user, system } = process.cpuUsage(started.cpu);
+    const cpuPercent = Math.round((user + system) / 10 / (performance.now() - started.at));
+    process.stdout.write(`RESULT ${JSON.stringify({ statuses, cpuPercent })}\n`);
     process.exit(0);
   })
   .catch((err) => {

@@ -86,8 +86,8 @@ async function flood(base: string, authorization: string, mode: 'polite' | 'impa
   return child;
 }
 
-/** Stops the flood; its answers by status. */
-async function stopFlood(child: ChildProcess): Promise<Record<string, number>> {
+/** Stops the flood; its answers by status, and the share of a core its client used. */
+async function stopFlood(child: ChildProcess): Promise<{ statuses: Record<string, number>; cpuPercent: number }> {
   let out = '';
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
   const exited = new Promise((r) => child.once('exit', r));
@@ -95,7 +95,7 @@ async function stopFlood(child: ChildProcess): Promise<Record<string, number>> {
   await exited;
   const result = /RESULT (.*)/.exec(out);
   if (!result) throw new Error(`the flood printed no result: ${out}`);
-  return JSON.parse(result[1]) as Record<string, number>;
+  return JSON.parse(result[1]) as { statuses: Record<string, number>; cpuPercent: number };
 }
 
 const p50 = (answers: Answer[]) =>
@@ -131,7 +131,7 @@ async function main(): Promise<void> {
       const child = await flood(base, auth[A], mode);
       await new Promise((r) => setTimeout(r, 2_000));
       const loaded = await probe(base, auth[B], PROBES, PHASE_MAX_MS);
-      const statuses = await stopFlood(child);
+      const { statuses, cpuPercent } = await stopFlood(child);
       const sent = Object.values(statuses).reduce((sum, n) => sum + n, 0);
       const wrong = loaded.filter((a) => a.status !== 200 || a.totalCount !== expectedTotal).length;
       const ratio = p50(loaded) / p50(unloaded);
@@ -149,7 +149,8 @@ async function main(): Promise<void> {
           count(sent),
           count(statuses['200']),
           count(statuses['429']),
-          (sent - (statuses['200'] ?? 0) - (statuses['429'] ?? 0)).toLocaleString('en'),
+          count(sent - (statuses['200'] ?? 0) - (statuses['429'] ?? 0)),
+          `${cpuPercent} %`,
           target,
           pass === null ? '-' : pass ? 'pass' : '**miss**',
         ),
@@ -172,7 +173,7 @@ async function main(): Promise<void> {
           unit: 'requests',
           target: 'reported',
           pass: null,
-          note: `of ${count(sent)} sent, ${count(statuses['200'])} answered 200`,
+          note: `of ${count(sent)} sent, ${count(statuses['200'])} answered 200; A's client used ${cpuPercent} % of a core`,
         },
       );
       await new Promise((r) => setTimeout(r, 2_000));
@@ -198,10 +199,11 @@ async function main(): Promise<void> {
           'A 200',
           'A 429',
           'A other',
+          "A's client CPU (of one core)",
           'target',
           'result',
         ),
-        '|---|---|---|---|---|---|---|---|---|---|---|---|',
+        '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
         ...rows,
         '',
       ].join('\n'),
