@@ -31,9 +31,12 @@ export async function loadDataSet<T>(extraEnv: Record<string, string> = {}): Pro
   return JSON.parse(result[1]) as T;
 }
 
-export async function startApp(cacheMs: string): Promise<{ app: ReturnType<typeof run>; base: string }> {
+export async function startApp(
+  cacheMs: string,
+  extraEnv: Record<string, string> = {},
+): Promise<{ app: ReturnType<typeof run>; base: string }> {
   const port = 3900 + Math.floor(Math.random() * 90);
-  const app = run(path.join(ROOT, 'dist/apps/standalone/src/main.js'), { PORT: String(port), SEARCH_TERMS_CACHE_MS: cacheMs });
+  const app = run(path.join(ROOT, 'dist/apps/standalone/src/main.js'), { PORT: String(port), SEARCH_TERMS_CACHE_MS: cacheMs, ...extraEnv });
   app.stdout.resume();
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 3000; i++) {

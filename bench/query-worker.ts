@@ -4,38 +4,21 @@
  */
 import { ClickHouseService, MIGRATIONS, MigratorService } from '@app/clickhouse';
 import { loadConfig } from '@app/config';
-import { BotDetector, validateSearchEvent, type SearchEventRow } from '@app/contracts';
-import { searchEvents } from './generator';
+import { loadEvents, storedEvents } from './load-events';
 import { quantile } from './proc';
 import { SCENARIOS } from './query-scenarios';
 
-const DAY = 24 * 3_600_000;
 const count = Number(process.env.BENCH_EVENTS ?? 10_000_000);
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const ch = new ClickHouseService(config);
   await new MigratorService(ch, config).migrate(MIGRATIONS);
-  const stored = Number(
-    (await ch.query<{ c: string }>(`SELECT count() AS c FROM ${ch.table('search_events')} WHERE customer = 'demo'`))[0].c,
-  );
+  const stored = await storedEvents(ch, 'demo');
   let loadSeconds = 0;
   if (stored < count) {
     const started = performance.now();
-    const bots = new BotDetector();
-    const now = Date.now();
-    let batch: SearchEventRow[] = [];
-    let n = 0;
-    for (const e of searchEvents(count, { customer: 'demo', spanMs: 30 * DAY, end: now - 1000 })) {
-      const r = validateSearchEvent(e, { now, source: 'kafka', topic: 'load', partition: 0, offset: n++ }, { retentionDays: 400, bots });
-      if (r.ok) batch.push(r.row);
-      if (batch.length === 200_000) {
-        await ch.insert('search_events', batch, `load:${n}`);
-        batch = [];
-        process.stderr.write(`loaded ${n}\r`);
-      }
-    }
-    await ch.insert('search_events', batch, `load:${n}`);
+    await loadEvents(ch, 'demo', count);
     await ch.command(`OPTIMIZE TABLE ${ch.table('search_terms_daily')} FINAL`);
     loadSeconds = (performance.now() - started) / 1000;
   }

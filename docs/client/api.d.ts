@@ -1242,7 +1242,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1348,7 +1348,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1463,7 +1463,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1569,7 +1569,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1651,7 +1651,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1757,7 +1757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1859,7 +1859,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1971,7 +1971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2079,7 +2079,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2185,7 +2185,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2308,7 +2308,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2424,7 +2424,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2523,7 +2523,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2628,7 +2628,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2757,7 +2757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2879,7 +2879,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2990,7 +2990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -3062,7 +3062,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -3168,7 +3168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -3250,7 +3250,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once */
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */

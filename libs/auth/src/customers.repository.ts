@@ -36,15 +36,30 @@ export class CustomersRepository {
    */
   private names?: { known: Set<string>; loadedAt: number };
   private loadingNames?: Promise<Set<string>>;
+  /**
+   * Lookups in flight, one per customer however many requests wait for it: when a flooding customer's entry
+   * expires, its requests must not each send a query (on the embedded engine every query with parameters waits
+   * for the ones before it, another customer's lookup too).
+   */
+  private readonly loading = new Map<string, Promise<Customer | undefined>>();
 
   constructor(
     private readonly ch: ClickHouseService,
     private readonly clock: VersionClock,
   ) {}
 
-  async find(customer: string): Promise<Customer | undefined> {
+  find(customer: string): Promise<Customer | undefined> {
     const hit = this.cache.get(customer);
-    if (hit) return hit;
+    if (hit) return Promise.resolve(hit);
+    let pending = this.loading.get(customer);
+    if (!pending) {
+      pending = this.load(customer).finally(() => this.loading.delete(customer));
+      this.loading.set(customer, pending);
+    }
+    return pending;
+  }
+
+  private async load(customer: string): Promise<Customer | undefined> {
     if (!(await this.exists(customer))) return undefined;
     const rows = await this.ch.query<CustomerRow>(
       `SELECT customer, instances, basic_login, basic_password_hash FROM ${this.ch.table('customers')}

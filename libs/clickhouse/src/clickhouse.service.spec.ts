@@ -179,3 +179,37 @@ describe('MigratorService retention', () => {
     await ch.onApplicationShutdown();
   });
 });
+
+describe('ClickHouseService lanes on the embedded engine', () => {
+  const ch = new ClickHouseService(loadConfig({ DATA_DIR: WORKER_DATA_DIR, CLICKHOUSE_DATABASE: uniqueDatabase('lane') }));
+  afterAll(() => ch.onApplicationShutdown());
+  const lane = { maxThreads: 1 };
+  /** About 2 s in the engine (sleepEachRow, 10 rows of one block). */
+  const slow = () => ch.query(`SELECT sum(sleepEachRow(0.2)) AS c FROM numbers({n:UInt32})`, { n: 10 });
+
+  it("answers a query of another lane, and one outside any lane, while a lane's slow query runs", async () => {
+    const finished: string[] = [];
+    const slowInLane = ch.inLane(slow, lane).then(() => finished.push('slow lane'));
+    await new Promise((r) => setTimeout(r, 200));
+    await ch.inLane(() => ch.query(`SELECT {s:String} AS s`, { s: 'quick' }), lane).then(() => finished.push('quick lane'));
+    await ch.query(`SELECT {s:String} AS s`, { s: 'outside' }).then(() => finished.push('outside'));
+    await slowInLane;
+    expect(finished).toEqual(['quick lane', 'outside', 'slow lane']);
+  });
+
+  it("gives a lane's queries its max_threads, and their answers are those of the same query outside", async () => {
+    const sql = `SELECT getSetting('max_threads') AS threads, {s:String} AS s, {n:Array(UInt8)} AS n`;
+    const params = { s: "it's", n: [0, 1] };
+    const [inLane] = await ch.inLane(() => ch.query<{ threads: string; s: string }>(sql, params), lane);
+    const [outside] = await ch.query<{ threads: string; s: string }>(sql, params);
+    expect(Number(inLane.threads)).toBe(1);
+    expect({ ...inLane, threads: undefined }).toEqual({ ...outside, threads: undefined });
+  });
+
+  it('streams the raw answer of a query with a FORMAT clause in a lane', async () => {
+    const stream = await ch.inLane(() => ch.rawStream(`SELECT {s:String} AS s FORMAT TSVRaw`, { s: 'a,b' }), lane);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).toString()).toBe('a,b\n');
+  });
+});

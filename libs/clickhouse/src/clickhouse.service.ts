@@ -1,10 +1,13 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import pLimit from 'p-limit';
 import { AppConfig } from '@app/config';
 import { StorageUnavailableError } from '@app/errors';
 import { ClickHouseClientLogger } from './clickhouse-client-logger';
+import { inlineParams } from './sql-literals';
 
 export type QueryParams = Record<string, unknown>;
 
@@ -46,6 +49,27 @@ const CLIENT_LOG = { LoggerClass: ClickHouseClientLogger, level: ClickHouseLogLe
  */
 export const INSERT_CONNECTIONS = 16;
 
+/** Lanes of the embedded engine kept open while idle, for the next inLane; more are closed when they are done. */
+const IDLE_LANES = 8;
+
+/** How the queries of a lane run (ClickHouseService.inLane). */
+export interface LaneOptions {
+  /** The threads each query of the lane may use on the embedded engine (its max_threads). */
+  maxThreads: number;
+}
+
+/** An embedded lane: a connection of its own, its queries one at a time (a connection runs one query at a time). */
+interface Lane {
+  client: ClickHouseClient;
+  next: ReturnType<typeof pLimit>;
+}
+
+/** A query's SETTINGS clause written into its text, before a trailing FORMAT clause. */
+function withSettings(sql: string, settings: string): string {
+  const format = /\s+FORMAT\s+\w+\s*$/i.exec(sql);
+  return format ? `${sql.slice(0, format.index)} ${settings}${format[0]}` : `${sql} ${settings}`;
+}
+
 export function insertSettings(known: ReadonlySet<string>, token: string): ClickHouseSettings {
   return { ...pinnedSettings(known), insert_deduplication_token: token };
 }
@@ -58,7 +82,8 @@ export function insertSettings(known: ReadonlySet<string>, token: string): Click
  * - every table is named through table(): the chdb connection ignores the client's `database` option;
  * - through chdb, clickhouse_settings become session-wide SETs, so every insert passes its own
  *   insert_deduplication_token (a fresh one where no deduplication is wanted) and other settings go into
- *   the SQL text, never into clickhouse_settings.
+ *   the SQL text, never into clickhouse_settings (a lane's max_threads too, see inLane);
+ * - a query's SQL holds no SETTINGS clause of its own when it may run in a lane (the lane adds one).
  */
 @Injectable()
 export class ClickHouseService implements OnApplicationShutdown {
@@ -72,6 +97,11 @@ export class ClickHouseService implements OnApplicationShutdown {
   private closed = false;
   /** The pinned insert settings this server knows, looked up once (see insertSettings). */
   private knownInsertSettings?: Promise<ReadonlySet<string>>;
+  /** Embedded: opens another client on the engine's data directory (a lane's). */
+  private readonly openClient?: () => ClickHouseClient;
+  private readonly idleLanes: Lane[] = [];
+  /** The lane the current async context runs in, with its SETTINGS clause (inLane). */
+  private readonly currentLane = new AsyncLocalStorage<{ lane: Lane; settings: string }>();
 
   constructor(config: AppConfig) {
     this.database = config.clickhouse.database;
@@ -92,7 +122,8 @@ export class ClickHouseService implements OnApplicationShutdown {
       const { createChdbConnection } = require('chdb/connection') as {
         createChdbConnection: (options: { path: string }) => NonNullable<Parameters<typeof createClient>[0]>['connection'];
       };
-      this.client = createClient({ connection: createChdbConnection({ path: config.dataDir }), log: CLIENT_LOG });
+      this.openClient = () => createClient({ connection: createChdbConnection({ path: config.dataDir }), log: CLIENT_LOG });
+      this.client = this.openClient();
       this.inserts = this.client;
     }
   }
@@ -113,7 +144,32 @@ export class ClickHouseService implements OnApplicationShutdown {
     }
   }
 
+  /**
+   * Runs `work` with its queries (query, rawStream) in a lane of their own. On the embedded engine a lane is a
+   * connection of its own, whose queries run one at a time, their parameters written into the SQL text as
+   * literals and `SETTINGS max_threads` added: chdb runs one connection's queries one after another, and every
+   * query that binds parameters, on any connection, one after another in the whole process (its binding is not
+   * safe under concurrency: chdb's runExclusiveParam), so only a lane's queries run beside the others'. On a
+   * server, `work` as it is: the server runs queries side by side and sets their threads itself.
+   */
+  async inLane<T>(work: () => Promise<T>, options: LaneOptions): Promise<T> {
+    if (!this.openClient) return work();
+    if (this.closed) throw new StorageUnavailableError();
+    const lane = this.idleLanes.pop() ?? { client: this.openClient(), next: pLimit(1) };
+    try {
+      return await this.currentLane.run({ lane, settings: `SETTINGS max_threads = ${options.maxThreads}` }, work);
+    } finally {
+      if (this.closed || this.idleLanes.length >= IDLE_LANES) void lane.client.close();
+      else this.idleLanes.push(lane);
+    }
+  }
+
   query<T>(sql: string, params: QueryParams = {}): Promise<T[]> {
+    const current = this.currentLane.getStore();
+    if (current) {
+      const query = withSettings(inlineParams(sql, params), current.settings);
+      return this.run(() => current.lane.next(async () => (await current.lane.client.query({ query, format: 'JSONEachRow' })).json<T>()));
+    }
     return this.run(async () => (await this.client.query({ query: sql, query_params: params, format: 'JSONEachRow' })).json<T>());
   }
 
@@ -126,7 +182,10 @@ export class ClickHouseService implements OnApplicationShutdown {
     if (this.closed) throw new StorageUnavailableError();
     this.pending++;
     try {
-      const { stream } = await this.client.exec({ query: sql, query_params: params });
+      const current = this.currentLane.getStore();
+      const { stream } = current
+        ? await current.lane.next(() => current.lane.client.exec({ query: withSettings(inlineParams(sql, params), current.settings) }))
+        : await this.client.exec({ query: sql, query_params: params });
       stream.once('close', () => this.pending--);
       return stream;
     } catch (err) {
@@ -201,6 +260,7 @@ export class ClickHouseService implements OnApplicationShutdown {
     try {
       await this.client.close();
       if (this.inserts !== this.client) await this.inserts.close();
+      for (const lane of this.idleLanes.splice(0)) await lane.client.close();
       if (this.embedded) {
         const { drainPending } = await import('chdb');
         await drainPending();

@@ -389,8 +389,8 @@ const DECLARED = [
     value: integer(1, 1000),
     secret: false,
     description:
-      'analytics queries (lists, stats, term detail, CSV, suggestions) running at once per customer and process; a short queue, ' +
-      'then 429 with `Retry-After`',
+      'analytics queries (lists, stats, term detail, CSV exports) running at once per customer and process, each in a lane of the ' +
+      'embedded engine of its own; 4 more per slot wait, then 429 with `Retry-After`; answers from the answer cache take no slot',
   }),
   variable({
     name: 'METRICS_TOKEN',

@@ -27,7 +27,7 @@ export const ERROR_STATUSES = {
   415: 'The body is not application/json, or has no Content-Type',
   429:
     "Too many requests: the customer's budget per minute, too many failed authentications from this address, too many " +
-    'password checks at once, or too many analytics queries of this customer at once',
+    'password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue)',
   503:
     'Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their ' +
     'signature to be verified (then with Retry-After); retry later',

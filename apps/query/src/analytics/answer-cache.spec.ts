@@ -1,12 +1,17 @@
 import { loadConfig } from '@app/config';
 import { DataVersions } from '@app/intake';
 import { MetricsService } from '@app/metrics';
+import type { ClickHouseService } from '@app/clickhouse';
+import { AnalyticsSlots } from './analytics-slots';
 import { AnswerCache } from './answer-cache';
 
 const SCOPE = { customer: 'demo', instance: 'live' };
 
 function cacheFor(ttlMs: number): AnswerCache {
-  return new AnswerCache(new DataVersions(), new MetricsService(), loadConfig({ SEARCH_TERMS_CACHE_MS: String(ttlMs) }));
+  const config = loadConfig({ SEARCH_TERMS_CACHE_MS: String(ttlMs) });
+  // The slots run the computation as given: this spec is about the cache, not the storage lanes.
+  const storage = { embedded: false, inLane: <T>(work: () => Promise<T>) => work() } as unknown as ClickHouseService;
+  return new AnswerCache(new DataVersions(), new MetricsService(), new AnalyticsSlots(config, storage), config);
 }
 
 describe('AnswerCache', () => {

@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { AppConfig } from '@app/config';
 import { DataVersions } from '@app/intake';
 import { MetricsService } from '@app/metrics';
+import { AnalyticsSlots } from './analytics-slots';
 
 /** The shortest time between two sweeps: a very short SEARCH_TERMS_CACHE_MS does not make a busy timer. */
 const SWEEP_MIN_MS = 1_000;
@@ -12,7 +13,8 @@ const SWEEP_MIN_MS = 1_000;
  * request, and the embedded engine runs one query at a time. An entry is dropped as soon as this process writes
  * events or entities of the instance (DataVersions) and lives at most SEARCH_TERMS_CACHE_MS otherwise (writes of
  * a separate ingest process). SEARCH_TERMS_CACHE_MS=0 turns it off. Hits and misses are counted in /metrics
- * (search_terms_cache_hits_total, search_terms_cache_misses_total) by answer, the first element of the key.
+ * (search_terms_cache_hits_total, search_terms_cache_misses_total) by answer, the first element of the key. A
+ * missed answer is computed in one of the customer's analytics slots (AnalyticsSlots); a hit takes none.
  *
  * Expired entries are swept on a timer (every SEARCH_TERMS_CACHE_MS, at least every SWEEP_MIN_MS), so an answer
  * is not held for long after it expires when no request comes to push it out; the timer does not keep the
@@ -26,6 +28,7 @@ export class AnswerCache implements OnModuleDestroy {
   constructor(
     private readonly versions: DataVersions,
     private readonly metrics: MetricsService,
+    private readonly slots: AnalyticsSlots,
     config: AppConfig,
   ) {
     const ttl = config.searchTermsCacheMs;
@@ -59,7 +62,7 @@ export class AnswerCache implements OnModuleDestroy {
       return cached as T;
     }
     this.metrics.answerCacheMisses.inc({ answer: key[0] });
-    const answer = await compute();
+    const answer = await this.slots.run(scope.customer, compute);
     this.cache?.set(id, answer);
     return answer;
   }

@@ -43,7 +43,7 @@ export class SearchStatsHandler implements IQueryHandler<SearchStatsQuery> {
     const bounds = bucketBounds(window, interval);
     const f = filterOf(c);
     return this.cache.get(f, ['stats', f, window, interval, compare], async () => {
-      // Side by side: the engine overlaps the small hourly totals query with the distinct count.
+      // Side by side on a server; one after the other in the slot's lane of the embedded engine.
       const [hours, distinct] = await Promise.all([
         this.repository.hours(f, { from: previous?.from ?? window.from, to: window.to }),
         this.repository.distinctTerms(f, window, previous),

@@ -2,6 +2,7 @@ import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '@app/config';
 import { DomainError } from '@app/errors';
 import { filterOf, type AnalyticsScope } from '../analytics/analytics-scope';
+import { AnalyticsSlots } from '../analytics/analytics-slots';
 import { AnswerCache } from '../analytics/answer-cache';
 import { comparedWindow, resolveWindow } from '../analytics/window';
 import { csvAnswer, csvHeader } from './search-terms.csv';
@@ -63,7 +64,7 @@ export class SearchTermsHandler implements IQueryHandler<SearchTermsQuery> {
     const now = Date.now();
     const r = termsRequest(criteria, now, this.config.retentionDays);
     return this.cache.get(r.scope, ['search-terms', r], async () => {
-      // Side by side: the engine overlaps the small newest-event query with the list's aggregation.
+      // Side by side on a server; one after the other in the slot's lane of the embedded engine.
       const [{ rows, total }, updatedAt] = await Promise.all([
         this.repository.terms(r, now),
         this.repository.newestEvent(r.scope, r.zeroHits),
@@ -73,21 +74,31 @@ export class SearchTermsHandler implements IQueryHandler<SearchTermsQuery> {
   }
 }
 
-/** GET /search-terms as CSV, streamed from storage; never cached. */
+/**
+ * GET /search-terms as CSV, streamed from storage; never cached. It holds one of the customer's analytics slots
+ * until the answer has been sent (or the client has left).
+ */
 @QueryHandler(ExportSearchTermsQuery)
 export class ExportSearchTermsHandler implements IQueryHandler<ExportSearchTermsQuery> {
   constructor(
     private readonly repository: SearchTermsRepository,
+    private readonly slots: AnalyticsSlots,
     private readonly config: AppConfig,
   ) {}
 
-  async execute({ criteria }: ExportSearchTermsQuery): Promise<SearchTermsExport> {
+  execute({ criteria }: ExportSearchTermsQuery): Promise<SearchTermsExport> {
     const now = Date.now();
     const r = termsRequest(criteria, now, this.config.retentionDays);
-    const updatedAt = await this.repository.newestEvent(r.scope, r.zeroHits);
-    const total = await this.repository.total(r, now);
-    // Opened before the answer starts: a storage error is still a proper error answer, not a cut-off download.
-    const lines = await this.repository.csvLines(r, now);
-    return { total, updatedAt, csv: csvAnswer(csvHeader(r.previous !== undefined, r.zeroHits), lines) };
+    return this.slots.run(
+      r.scope.customer,
+      async () => {
+        const updatedAt = await this.repository.newestEvent(r.scope, r.zeroHits);
+        const total = await this.repository.total(r, now);
+        // Opened before the answer starts: a storage error is still a proper error answer, not a cut-off download.
+        const lines = await this.repository.csvLines(r, now);
+        return { total, updatedAt, csv: csvAnswer(csvHeader(r.previous !== undefined, r.zeroHits), lines) };
+      },
+      (answer) => answer.csv,
+    );
   }
 }
