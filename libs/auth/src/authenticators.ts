@@ -76,19 +76,33 @@ export class BasicAuthenticator {
   // does not pay it on every call. Keyed by a digest, so the cache never holds a password.
   private readonly verified = new LRUCache<string, true>({ max: 10_000, ttl: 60_000 });
 
+  /** Checks running now, by the same digest: requests sent at once with one password share one hash. */
+  private readonly running = new Map<string, Promise<boolean>>();
+
   constructor(private readonly passwords: PasswordChecks) {}
 
-  async authenticate(value: string, customer: Customer): Promise<Principal> {
+  /**
+   * `startHash` is called only when this request's password is really hashed (neither remembered nor being hashed
+   * for another request); what it returns is told when the hash matched.
+   */
+  async authenticate(value: string, customer: Customer, startHash: () => { succeeded(): void }): Promise<Principal> {
     const decoded = Buffer.from(value, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon < 0 || !customer.basicPasswordHash) throw new AuthError('unauthenticated', 'basic credentials unusable');
+    const stored = customer.basicPasswordHash;
+    if (colon < 0 || !stored) throw new AuthError('unauthenticated', 'basic credentials unusable');
     const login = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
-    const cacheKey = createHash('sha256').update(customer.basicPasswordHash).update('\u0000').update(password).digest('hex');
-    const loginOk = login === customer.basicLogin;
-    const passwordOk = this.verified.has(cacheKey) || (await this.passwords.verify(password, customer.basicPasswordHash));
-    if (!loginOk || !passwordOk) throw new AuthError('unauthenticated', 'basic credentials wrong');
-    this.verified.set(cacheKey, true);
+    const cacheKey = createHash('sha256').update(stored).update('\u0000').update(password).digest('hex');
+    let check = this.verified.has(cacheKey) ? Promise.resolve(true) : this.running.get(cacheKey);
+    if (!check) {
+      const attempt = startHash();
+      check = this.passwords.verify(password, stored).finally(() => this.running.delete(cacheKey));
+      this.running.set(cacheKey, check);
+      void check.then((ok) => ok && attempt.succeeded(), () => undefined);
+    }
+    const passwordOk = await check;
+    if (passwordOk) this.verified.set(cacheKey, true);
+    if (login !== customer.basicLogin || !passwordOk) throw new AuthError('unauthenticated', 'basic credentials wrong');
     return { scheme: 'basic', principal: login, permissions: ALL_PERMISSIONS };
   }
 }

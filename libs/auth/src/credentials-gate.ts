@@ -58,11 +58,20 @@ export class CredentialsGate {
     const [scheme, value] = (req.headers.authorization ?? '').split(' ', 2);
     let admission: Admission;
     if (scheme.toLowerCase() === 'basic' && value) {
-      // A password costs a hash: the attempt counts as a failure from its start, so attempts sent at once cannot
-      // outrun the limit; a success takes it back.
-      const attempt = this.failures.attempt(address) ?? this.checkFailures(address);
-      admission = { customer, principal: await this.basic.authenticate(value, customer) };
-      attempt.succeeded();
+      // A password to hash counts as a failure from its start, so attempts sent at once cannot outrun the limit; a
+      // match takes it back. A request that joins a hash already running, or finds the password remembered, hashes
+      // nothing: it counts only when it fails.
+      let hashed = false;
+      const startHash = () => {
+        hashed = true;
+        return this.failures.attempt(address) ?? this.checkFailures(address);
+      };
+      try {
+        admission = { customer, principal: await this.basic.authenticate(value, customer, startHash) };
+      } catch (err) {
+        if (err instanceof AuthError && !hashed) this.failures.recordFailure(address);
+        throw err;
+      }
     } else {
       admission = await this.counted(address, async () => {
         if (!req.headers.authorization) return { customer, hmac: await this.hmac.headers(req, customer) };
