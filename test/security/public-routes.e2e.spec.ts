@@ -43,3 +43,25 @@ describe('the defaults: /metrics and the docs are public', () => {
     expect((await http(`${t.url}${path}`)).status).toBe(200);
   });
 });
+
+describe('refusals before the body, seen from another origin', () => {
+  let t: TestApp;
+  const ORIGIN = 'https://shop.example';
+  beforeAll(async () => {
+    t = await startApp({ CORS_ORIGINS: ORIGIN });
+  });
+  afterAll(() => t.close());
+
+  it('carry the CORS headers, so a browser reads the 401 and 415 instead of a network error', async () => {
+    const refused = await http(`${t.url}/search-terms?since=1d`, { headers: { origin: ORIGIN } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers['access-control-allow-origin']).toBe(ORIGIN);
+    const untyped = await http(`${t.url}/events`, { method: 'POST', headers: { origin: ORIGIN, ...basicHeader() }, body: '{}' });
+    expect(untyped.status).toBe(415);
+    expect(untyped.headers['access-control-allow-origin']).toBe(ORIGIN);
+  });
+
+  it('serves /docs-yaml without credentials, as /docs and /docs-json', async () => {
+    expect((await http(`${t.url}/docs-yaml`)).status).toBe(200);
+  });
+});

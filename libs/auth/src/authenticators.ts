@@ -6,7 +6,7 @@ import { LRUCache } from 'lru-cache';
 import { AppConfig } from '@app/config';
 import { ApiKeysRepository } from './api-keys.repository';
 import type { AuthScheme } from './auth-context';
-import { AuthError } from '@app/errors';
+import { AuthError, RetryLaterError } from '@app/errors';
 import type { Customer } from './customers.repository';
 import { signatureMatches } from './hmac';
 import { HASH_PATTERN, NONCE_PATTERN } from './auth-headers';
@@ -47,12 +47,12 @@ export class HmacAuthenticator {
     private readonly nonces: NoncesRepository,
   ) {}
 
-  async headers(req: IncomingMessage, customer: Customer): Promise<HmacHeaders> {
+  headers(req: IncomingMessage, customer: Customer): HmacHeaders {
     const nonce = header(req, 'x-service-nonce');
     const hash = header(req, 'x-service-hash');
     if (!nonce || !hash) throw new AuthError('unauthenticated', 'missing nonce or hash');
     if (!NONCE_PATTERN.test(nonce) || !HASH_PATTERN.test(hash)) throw new AuthError('unauthenticated', 'malformed nonce or hash');
-    if (await this.nonces.used(customer.customer, nonce)) throw new AuthError('unauthenticated', 'nonce reused');
+    if (this.nonces.seen(customer.customer, nonce)) throw new AuthError('unauthenticated', 'nonce reused');
     return { nonce, hash: Buffer.from(hash, 'hex') };
   }
 
@@ -98,7 +98,11 @@ export class BasicAuthenticator {
       const attempt = startHash();
       check = this.passwords.verify(password, stored).finally(() => this.running.delete(cacheKey));
       this.running.set(cacheKey, check);
-      void check.then((ok) => ok && attempt.succeeded(), () => undefined);
+      // A match, or a check refused before it ran (the hashing queue was full), is no failure of the address.
+      void check.then(
+        (ok) => ok && attempt.succeeded(),
+        (err) => err instanceof RetryLaterError && attempt.succeeded(),
+      );
     }
     const passwordOk = await check;
     if (passwordOk) this.verified.set(cacheKey, true);

@@ -73,8 +73,8 @@ export class CredentialsGate {
         throw err;
       }
     } else {
-      admission = await this.counted(address, async () => {
-        if (!req.headers.authorization) return { customer, hmac: await this.hmac.headers(req, customer) };
+      admission = await this.counted(address, () => {
+        if (!req.headers.authorization) return { customer, hmac: this.hmac.headers(req, customer) };
         if (scheme.toLowerCase() === 'bearer' && value) return { customer, principal: this.jwt.authenticate(value, customer) };
         throw new AuthError('unauthenticated', 'unsupported authorization scheme');
       });

@@ -52,7 +52,7 @@ export class PasswordChecks implements OnModuleDestroy {
   /** Whether `password` hashes to `stored` (scrypt$N$r$p$salt$hash); RetryLater when too many checks wait. */
   verify(password: string, stored: string): Promise<boolean> {
     if (this.limit.pendingCount >= this.config.passwordHashConcurrency * QUEUE_PER_WORKER) {
-      throw new RetryLaterError('Too many password checks at once; retry in 1 s', 1);
+      return Promise.reject(new RetryLaterError('Too many password checks at once; retry in 1 s', 1));
     }
     return this.limit(() => this.run(password, stored));
   }

@@ -16,7 +16,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
 
 /**
  * Maps every error to a JSON body `{ statusCode, error, message }`. Errors raised on purpose (AppError) get the
- * status of their code and their public message (a TooManyRequestsError its Retry-After header too); Nest's and
+ * status of their code and their public message (a RetryLaterError its Retry-After header too); Nest's and
  * Fastify's own client errors keep their 4xx; anything unexpected becomes a generic 500 with a correlation id,
  * logged with its stack, never shown.
  */

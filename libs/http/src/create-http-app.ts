@@ -20,8 +20,8 @@ import { errorBody } from './all-exceptions.filter';
 export const TOTAL_COUNT_HEADER = 'X-Total-Count';
 /** The time of the newest event an analytics answer counts (DESIGN.md section 10). */
 export const DATA_UPDATED_AT_HEADER = 'X-Data-Updated-At';
-/** The answer headers browsers may read across origins. */
-export const EXPOSED_HEADERS = [TOTAL_COUNT_HEADER, DATA_UPDATED_AT_HEADER];
+/** The answer headers browsers may read across origins (Retry-After: when a refused call may come again). */
+export const EXPOSED_HEADERS = [TOTAL_COUNT_HEADER, DATA_UPDATED_AT_HEADER, 'Retry-After'];
 
 /** Up to 1,000 ids[] per DELETE; qs' default arrayLimit (20) would turn more into an object. */
 const QUERY_ARRAY_LIMIT = 1000;

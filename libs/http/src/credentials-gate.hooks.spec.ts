@@ -16,12 +16,14 @@ describe('UnverifiedBodies', () => {
     expect(bodies.reserve('192.0.2.1', MB)).toBeUndefined();
   });
 
-  it('lets small bodies past the address share but never past the bytes', () => {
-    const bodies = new UnverifiedBodies(SMALL_BODY_BYTES * 10);
-    const small = Array.from({ length: 10 }, () => bodies.reserve('192.0.2.1', SMALL_BODY_BYTES));
+  it('lets small bodies past the count of 4 per address, up to a sixteenth of the bytes per address, and never past the bytes', () => {
+    const bodies = new UnverifiedBodies(SMALL_BODY_BYTES * 64);
+    const small = Array.from({ length: 4 * 4 }, () => bodies.reserve('192.0.2.1', SMALL_BODY_BYTES / 4));
     expect(small.every((r) => r !== undefined)).toBe(true);
-    expect(bodies.reserve('192.0.2.3', 1)).toBeUndefined();
+    // A sixteenth of the bytes is 4 small bodies' worth: the 17th quarter-size body from this address waits.
+    expect(bodies.reserve('192.0.2.1', SMALL_BODY_BYTES / 4)).toBeUndefined();
+    expect(bodies.reserve('192.0.2.3', SMALL_BODY_BYTES)).toBeDefined();
     small.forEach((release) => release?.());
-    expect(bodies.heldBytes).toBe(0);
+    expect(bodies.heldBytes).toBe(SMALL_BODY_BYTES);
   });
 });

@@ -22,6 +22,10 @@ export const UNVERIFIED_BODIES_PER_ADDRESS = 4;
  * shop's server sending many one-event requests at once is the usual traffic, and such bodies arrive in a packet.
  */
 export const SMALL_BODY_BYTES = 64 * 1024;
+/** Small bodies of one address hold at most this fraction of UNVERIFIED_BODY_BYTES (4 MB of the default 64 MB). */
+const SMALL_BYTES_SHARE = 16;
+/** An unverified body not in whole after this long loses its connection (and its reservation). */
+export const UNVERIFIED_BODY_DEADLINE_MS = 30_000;
 /** How long a refused client has to read its answer before a connection it keeps writing to is closed. */
 const LINGER_MS = 5_000;
 
@@ -33,26 +37,34 @@ const LINGER_MS = 5_000;
  */
 export class UnverifiedBodies {
   private held = 0;
-  private readonly perAddress = new Map<string, number>();
+  private readonly perAddress = new Map<string, { bodies: number; smallBytes: number }>();
 
   constructor(private readonly limitBytes: number) {}
 
   /** The release of a reservation, or undefined when the bytes or the address's share are spent. */
   reserve(address: string, bytes: number): (() => void) | undefined {
     const counted = bytes > SMALL_BODY_BYTES ? 1 : 0;
-    const bodies = this.perAddress.get(address) ?? 0;
-    if (bodies + counted > UNVERIFIED_BODIES_PER_ADDRESS || this.held + bytes > this.limitBytes) return undefined;
+    const share = this.perAddress.get(address) ?? { bodies: 0, smallBytes: 0 };
+    const small = counted ? 0 : bytes;
+    if (
+      share.bodies + counted > UNVERIFIED_BODIES_PER_ADDRESS ||
+      share.smallBytes + small > this.limitBytes / SMALL_BYTES_SHARE ||
+      this.held + bytes > this.limitBytes
+    ) {
+      return undefined;
+    }
     this.held += bytes;
-    if (counted) this.perAddress.set(address, bodies + 1);
+    share.bodies += counted;
+    share.smallBytes += small;
+    this.perAddress.set(address, share);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.held -= bytes;
-      if (!counted) return;
-      const left = (this.perAddress.get(address) ?? 1) - 1;
-      if (left > 0) this.perAddress.set(address, left);
-      else this.perAddress.delete(address);
+      share.bodies -= counted;
+      share.smallBytes -= small;
+      if (share.bodies === 0 && share.smallBytes === 0) this.perAddress.delete(address);
     };
   }
 
@@ -67,7 +79,7 @@ export class UnverifiedBodies {
  */
 function accessOf(route: { method: string | string[]; url: string; handler: unknown }, config: AppConfig): Access {
   if ([route.method].flat().every((m) => m === 'OPTIONS')) return 'public';
-  if (route.url === '/docs' || route.url.startsWith('/docs/') || route.url.startsWith('/docs-json')) {
+  if (route.url === '/docs' || route.url.startsWith('/docs/') || route.url.startsWith('/docs-json') || route.url.startsWith('/docs-yaml')) {
     return config.docsPublic ? 'public' : 'credential';
   }
   const handler = route.handler as object;
@@ -117,10 +129,13 @@ function closing(req: FastifyRequest, reply: FastifyReply, err: unknown): unknow
 export function registerCredentialsGate(fastify: FastifyInstance, config: AppConfig, gate: CredentialsGate | undefined): void {
   const unverified = new UnverifiedBodies(config.unverifiedBodyBytes);
   const releases = new WeakMap<FastifyRequest, () => void>();
-  fastify.addHook('onRequest', async (req, reply) => {
+  // preParsing: after every onRequest hook (CORS headers, the request's metrics timer), before the body is read.
+  fastify.addHook('preParsing', async (req, reply) => {
     const gated = gate !== undefined && req.routeOptions.config.access !== 'public';
     try {
       if (gated) await gate.admit(asSeenByGuards(req));
+      // Fastify never reads the body of a GET or HEAD: there is nothing to type or to hold.
+      if (req.method === 'GET' || req.method === 'HEAD') return;
       checkContentType(req.headers);
       if (!gated || !asSeenByGuards(req).admission?.hmac || !declaresBody(req.headers)) return;
       const declared = Number(req.headers['content-length']);
@@ -129,8 +144,14 @@ export function registerCredentialsGate(fastify: FastifyInstance, config: AppCon
       if (!release) {
         throw new RetryLaterError('Too many request bodies waiting for their signature to be verified; retry in 1 s', 1, 'unavailable');
       }
-      releases.set(req, release);
-      reply.raw.once('close', release);
+      // A trickled or abandoned upload does not hold its share for Node's 300 s request timeout.
+      const deadline = setTimeout(() => req.raw.destroy(), UNVERIFIED_BODY_DEADLINE_MS);
+      const done = () => {
+        clearTimeout(deadline);
+        release();
+      };
+      releases.set(req, done);
+      reply.raw.once('close', done);
     } catch (err) {
       throw closing(req, reply, err);
     }
