@@ -183,7 +183,7 @@ describe('PUT /configuration and notifications (private networks not allowed)', 
       expect(res.status).toBe(200);
       expect(res.body).toHaveLength(3);
       expect(Number(res.headers['x-total-count'])).toBeGreaterThanOrEqual(1010);
-      expect(res.headers['access-control-expose-headers']).toBe('X-Total-Count, X-Data-Updated-At');
+      expect(res.headers['access-control-expose-headers']).toBe('X-Total-Count, X-Data-Updated-At, Retry-After');
       const times = (await http<Array<{ createdAt: string }>>(`${t.url}/notifications?_end=50`, { headers: basicHeader() })).body.map(
         (n) => n.createdAt,
       );

@@ -37,7 +37,7 @@ describe('GET /search-terms (e2e over HTTP)', () => {
     const all = await terms('?language=pa&_end=1000');
     expect(all.status).toBe(200);
     expect(all.headers['x-total-count']).toBe('25');
-    expect(all.headers['access-control-expose-headers']).toBe('X-Total-Count, X-Data-Updated-At');
+    expect(all.headers['access-control-expose-headers']).toBe('X-Total-Count, X-Data-Updated-At, Retry-After');
     const sorted = [...all.body].sort((a, b) => b.count - a.count || a.search_phrase.localeCompare(b.search_phrase));
     expect(all.body).toEqual(sorted);
     const pages: Term[] = [];
