@@ -37,6 +37,11 @@ export async function startKafka(topics: Record<string, number>, brokerCount = 1
   ]);
   const lines: string[] = [];
   let waiting: (() => void) | undefined;
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.once('exit', (code, signal) => {
+    if (code !== 0 || signal) process.stderr.write(`kafka-mock exited (code ${code}, signal ${signal}): ${stderr.slice(-2000)}\n`);
+  });
   child.stdout.on('data', (chunk: Buffer) => {
     lines.push(...chunk.toString().split('\n').filter(Boolean));
     waiting?.();
