@@ -5,11 +5,22 @@ import { promisify } from 'node:util';
 import { ROOT, freshDir, startService, type Service } from './support/processes';
 
 const run = promisify(execFile);
+const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+/** What a README command shows it answers: `# → 200` at the end of the line where the curl call ends. */
+const SHOWN_STATUS = /# → (\d{3})$/gm;
+
+/** Every shell block of the README that calls curl, with its line number (for the failure message). */
+function readmeCurlBlocks(): Array<{ line: number; script: string }> {
+  const blocks: Array<{ line: number; script: string }> = [];
+  for (const match of README.matchAll(/```sh\n([\s\S]*?)```/g)) {
+    if (/\bcurl\b/.test(match[1])) blocks.push({ line: README.slice(0, match.index).split('\n').length, script: match[1] });
+  }
+  return blocks;
+}
 
 /** A README example, exactly as printed between its markers. */
 function readmeExample(name: string): string {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const block = new RegExp(`<!-- ${name} -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\`\\s*<!-- /${name} -->`).exec(readme);
+  const block = new RegExp(`<!-- ${name} -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\`\\s*<!-- /${name} -->`).exec(README);
   if (!block) throw new Error(`README.md has no ${name} block`);
   return block[1];
 }
@@ -57,5 +68,22 @@ describe('the README signed example', () => {
     expect(stdout).toContain('"totals":{"searches":3,"zero_hit_searches":2');
     expect(stdout).toContain('"previous":{"searches":0');
     expect(stdout).toContain('{"instances":["live"]}');
+  });
+
+  // After the analytics example, so that the service holds events for every command to find.
+  it('answers every curl command of the README with the status the README shows', async () => {
+    // Each curl call also writes its status to stderr; the block's commands run exactly as printed.
+    const recordStatus = `curl() { command curl -w '%{stderr}README-STATUS %{http_code}\\n' "$@"; }`;
+    const blocks = readmeCurlBlocks();
+    expect(blocks.length).toBeGreaterThanOrEqual(4);
+    for (const { line, script } of blocks) {
+      const shown = [...script.matchAll(SHOWN_STATUS)].map((m) => m[1]);
+      const { stderr } = await run('bash', ['-eo', 'pipefail', '-c', `${recordStatus}\n${script}`], {
+        cwd: freshDir('readme-curl'),
+        env: { PATH: process.env.PATH, BASE: service.url, BASIC: basic },
+      });
+      const answered = [...stderr.matchAll(/^README-STATUS (\d{3})$/gm)].map((m) => m[1]);
+      expect({ line, answered }).toEqual({ line, answered: shown });
+    }
   });
 });
