@@ -24,6 +24,8 @@ export interface KafkaBroker {
   kafka: Kafka;
   producer: Producer;
   admin: Admin;
+  /** Why the broker process ended before `stop()` (its exit code or signal and last stderr), or undefined while it runs. */
+  died(): string | undefined;
   /** Sends a launcher command (`down 1`, `up 1`). */
   command(line: string): Promise<void>;
   stop(): Promise<void>;
@@ -38,9 +40,13 @@ export async function startKafka(topics: Record<string, number>, brokerCount = 1
   const lines: string[] = [];
   let waiting: (() => void) | undefined;
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  let stopping = false;
+  let died: string | undefined;
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
   child.once('exit', (code, signal) => {
-    if (code !== 0 || signal) process.stderr.write(`kafka-mock exited (code ${code}, signal ${signal}): ${stderr.slice(-2000)}\n`);
+    if (stopping) return;
+    died = `kafka-mock exited (code ${code}, signal ${signal}): ${stderr}`;
+    process.stderr.write(`${died}\n`);
   });
   child.stdout.on('data', (chunk: Buffer) => {
     lines.push(...chunk.toString().split('\n').filter(Boolean));
@@ -61,6 +67,7 @@ export async function startKafka(topics: Record<string, number>, brokerCount = 1
     kafka,
     producer,
     admin,
+    died: () => died,
     command: async (line) => {
       child.stdin.write(`${line}\n`);
       await nextLine();
@@ -68,6 +75,8 @@ export async function startKafka(topics: Record<string, number>, brokerCount = 1
     stop: async () => {
       await producer.disconnect();
       await admin.disconnect();
+      stopping = true;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
       child.stdin.end();
       child.kill('SIGTERM');
