@@ -1,17 +1,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { basicHeader, hmacHeaders, http } from './support/test-app';
-import { freshDir, runScript, startService, type Service } from './support/processes';
+import { freshDir, printedField as field, runScript, startService, type Service } from './support/processes';
 
 const run = promisify(execFile);
 
 const STANDALONE = 'apps/standalone/src/main.js';
-
-function field(banner: string, label: string): string {
-  const m = new RegExp(`${label}:\\s+(\\S+)`).exec(banner);
-  if (!m) throw new Error(`${label} not printed in:\n${banner}`);
-  return m[1];
-}
 
 describe('the built service as a process (fresh DATA_DIR, restart, revoke)', () => {
   const dataDir = freshDir('first-start');
@@ -32,7 +26,7 @@ describe('the built service as a process (fresh DATA_DIR, restart, revoke)', () 
     password = field(banner, 'Basic password');
     legacySecret = field(banner, 'Legacy secret');
     expect(legacySecret).toMatch(/^[0-9a-f]{64}$/);
-    // Secrets go to stdout once, never through the logger (stderr/log lines).
+    // Secrets go to stdout (until the Basic ones are used), never through the logger (stderr/log lines).
     expect(service.stderr()).not.toContain(legacySecret);
 
     const listed = await http<Array<{ description: string; permissions: string[] }>>(`${service.url}/secret`, {

@@ -69,10 +69,10 @@ export const OUTSIDE_THE_CONTRACT = {
       (path === '/docs' || path === '/docs-json' || path === '/docs-yaml' || path.startsWith('/docs/'))
     );
   },
-  /** The browser dashboard's static files (GET /dashboard and /dashboard/<file>, DESIGN.md section 11): a page,
-   * not part of the API. GET and HEAD only. */
+  /** The browser dashboard's static files (GET /dashboard and /dashboard/<file>, DESIGN.md section 11), and GET /,
+   * its redirect to the dashboard: a page, not part of the API. GET and HEAD only. */
   dashboard(method: string, path: string): boolean {
-    return (method === 'GET' || method === 'HEAD') && (path === '/dashboard' || path.startsWith('/dashboard/'));
+    return (method === 'GET' || method === 'HEAD') && (path === '/' || path === '/dashboard' || path.startsWith('/dashboard/'));
   },
   /** A CORS preflight, answered by the CORS layer (when CORS_ORIGINS is set), not by an operation: OPTIONS with an
    * Access-Control-Request-Method header, or any OPTIONS when the request headers are not known. */

@@ -90,3 +90,20 @@ export function runScript(
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** The value printed after `label:` (credentials in a banner or a CLI answer); throws naming the label when absent. */
+export function printedField(text: string, label: string): string {
+  const m = new RegExp(`${label}:\\s+(\\S+)`).exec(text);
+  if (!m) throw new Error(`${label} not printed in:\n${text}`);
+  return m[1];
+}
+
+/** Where the tests of a describe block put the service they start: it is stopped after each test. */
+export function stoppedAfterEach(): { service?: Service } {
+  const slot: { service?: Service } = {};
+  afterEach(async () => {
+    await slot.service?.stop();
+    slot.service = undefined;
+  });
+  return slot;
+}

@@ -2,39 +2,72 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AuthModule, ProvisioningService } from '@app/auth';
-import { ClickHouseModule } from '@app/clickhouse';
+import { ClickHouseModule, holdDataDir } from '@app/clickhouse';
 import { ConfigModule, configOrExit, type AppConfig } from '@app/config';
 import { NAME_PATTERN } from '@app/contracts';
 import { IntakeModule, SearchEventsRepository } from '@app/intake';
 import { MetricsModule } from '@app/metrics';
 import { NotificationsModule } from '@app/notifications';
 
-const USAGE = 'usage: npm run cli -- customer:create <name> [--instances live,stage]\n       npm run cli -- stats <customer>';
+const USAGE = [
+  'usage: npm run cli -- customer:create <name> [--instances live,stage]',
+  '       npm run cli -- credentials:reset [customer]',
+  '       npm run cli -- stats <customer>',
+].join('\n');
+
+/** Exit code of a command refused because another process holds the data directory. */
+const DATA_DIR_HELD = 3;
 
 /**
- * Operator commands. In the embedded deployment the data directory belongs to one process: stop the
- * service before running the CLI against the same DATA_DIR.
+ * Operator commands. In the embedded deployment the data directory belongs to one process: a command is refused
+ * while a service runs on the same DATA_DIR (stop it first).
  */
 async function main(argv: string[]): Promise<number> {
   const [command, name, ...rest] = argv;
   if (command === 'customer:create' && name) return createCustomer(name, rest);
+  if (command === 'credentials:reset' && rest.length === 0) return resetCredentials(name);
   if (command === 'stats' && name) return stats(name);
   process.stderr.write(`${USAGE}\n`);
   return 2;
 }
 
-async function withContext<T>(
-  config: AppConfig,
-  work: (ctx: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>) => Promise<T>,
-): Promise<T> {
+type CliContext = Awaited<ReturnType<typeof NestFactory.createApplicationContext>>;
+
+/** Runs `work` with the services, the data directory held by this process; refused while another process holds it. */
+async function withContext(config: AppConfig, work: (ctx: CliContext) => Promise<number>): Promise<number> {
+  const hold = holdDataDir(config);
+  if (hold === 'held') {
+    process.stderr.write(
+      `DATA_DIR ${config.dataDir} is in use by another process (a running service?); nothing was changed. ` +
+        'Stop that process, then run the command again.\n',
+    );
+    return DATA_DIR_HELD;
+  }
   @Module({ imports: [ConfigModule.forRoot(config), ClickHouseModule, AuthModule, NotificationsModule, MetricsModule, IntakeModule] })
   class CliModule {}
-  const ctx = await NestFactory.createApplicationContext(CliModule, { logger: ['error', 'warn'] });
   try {
-    return await work(ctx);
+    const ctx = await NestFactory.createApplicationContext(CliModule, { logger: ['error', 'warn'] });
+    try {
+      return await work(ctx);
+    } finally {
+      await ctx.close();
+    }
   } finally {
-    await ctx.close();
+    hold.release();
   }
+}
+
+/** Runs a provisioning step; the refusal it throws (an existing or unknown customer) is the one line on stderr. */
+async function provisioning(config: AppConfig, step: (service: ProvisioningService) => Promise<string>): Promise<number> {
+  return withContext(config, async (ctx) => {
+    try {
+      process.stdout.write(await step(ctx.get(ProvisioningService)));
+      return 0;
+    } catch (err) {
+      process.stderr.write(`${(err as Error).message}\n`);
+      return 1;
+    }
+  });
 }
 
 async function createCustomer(name: string, rest: string[]): Promise<number> {
@@ -45,18 +78,29 @@ async function createCustomer(name: string, rest: string[]): Promise<number> {
     process.stderr.write(`not a lower-case DNS label: ${bad.join(', ') || '(no instances)'}\n${USAGE}\n`);
     return 2;
   }
-  return withContext(configOrExit(), async (ctx) => {
-    try {
-      const c = await ctx.get(ProvisioningService).createCustomer(name, instances);
-      process.stdout.write(
-        `customer ${c.customer} created (instances: ${c.instances.join(', ')}); shown only now:\n` +
-          `  Basic login:    ${c.basicLogin}\n  Basic password: ${c.basicPassword}\n  Legacy secret:  ${c.legacySecret}\n`,
-      );
-      return 0;
-    } catch (err) {
-      process.stderr.write(`${(err as Error).message}\n`);
-      return 1;
-    }
+  return provisioning(configOrExit(), async (service) => {
+    const c = await service.createCustomer(name, instances);
+    return (
+      `customer ${c.customer} created (instances: ${c.instances.join(', ')}); shown only now:\n` +
+      `  Basic login:    ${c.basicLogin}\n  Basic password: ${c.basicPassword}\n  Legacy secret:  ${c.legacySecret}\n`
+    );
+  });
+}
+
+/** New Basic credentials for a customer (SERVICE_CUSTOMER without one); the old password stops working. */
+async function resetCredentials(name: string | undefined): Promise<number> {
+  const config = configOrExit();
+  const customer = name ?? config.customer;
+  if (!NAME_PATTERN.test(customer)) {
+    process.stderr.write(`not a lower-case DNS label: ${customer}\n${USAGE}\n`);
+    return 2;
+  }
+  return provisioning(config, async (service) => {
+    const c = await service.resetBasic(customer);
+    return (
+      `new Basic credentials for customer ${c.customer} (the old password no longer works); shown only now:\n` +
+      `  Basic login:    ${c.basicLogin}\n  Basic password: ${c.basicPassword}\n`
+    );
   });
 }
 

@@ -6,6 +6,7 @@ import { AuthError, RetryLaterError } from '@app/errors';
 import { BasicAuthenticator, HmacAuthenticator, JwtAuthenticator, type HmacHeaders, type Principal } from './authenticators';
 import { CustomersRepository, type Customer } from './customers.repository';
 import { clientAddress, FailedAuthLimiter } from './failed-auth.limiter';
+import { ProvisioningService } from './provisioning.service';
 
 /** The customer a request addresses: SERVICE_CUSTOMER, or with BASE_DOMAIN the Host's label left of it. */
 export function customerOf(req: IncomingMessage, config: AppConfig): string | undefined {
@@ -49,6 +50,7 @@ export class CredentialsGate {
     private readonly basic: BasicAuthenticator,
     private readonly jwt: JwtAuthenticator,
     private readonly failures: FailedAuthLimiter,
+    private readonly provisioning: ProvisioningService,
   ) {}
 
   async admit(req: IncomingMessage): Promise<Admission> {
@@ -68,6 +70,8 @@ export class CredentialsGate {
       };
       try {
         admission = { customer, principal: await this.basic.authenticate(value, customer, startHash) };
+        // Generated credentials used for the first time: recorded before the answer (once; nothing otherwise).
+        if (customer.basicPending) await this.provisioning.basicSignedIn(customer);
       } catch (err) {
         if (err instanceof AuthError && !hashed) this.failures.recordFailure(address);
         throw err;

@@ -6,7 +6,7 @@ import { CustomersRepository } from './customers.repository';
 describe('CustomersRepository on the embedded engine', () => {
   const config = loadConfig({ DATA_DIR: WORKER_DATA_DIR, CLICKHOUSE_DATABASE: uniqueDatabase('cust') });
   const ch = new ClickHouseService(config);
-  const shop = { customer: 'shop1', instances: ['live'], basicLogin: 'shop1', basicPasswordHash: '' };
+  const shop = { customer: 'shop1', instances: ['live'], basicLogin: 'shop1', basicPasswordHash: '', basicPending: false };
 
   beforeAll(async () => {
     await new MigratorService(ch, config).migrate(MIGRATIONS);

@@ -9,6 +9,11 @@ export interface Customer {
   basicLogin: string;
   /** scrypt hash; empty when the customer has no Basic credentials. */
   basicPasswordHash: string;
+  /**
+   * The Basic credentials are the ones the first start generated and no one has signed in with them yet: every start
+   * prints them again until then (ProvisioningService). Absent: false.
+   */
+  basicPending?: boolean;
 }
 
 interface CustomerRow {
@@ -16,6 +21,7 @@ interface CustomerRow {
   instances: string[];
   basic_login: string;
   basic_password_hash: string;
+  basic_pending: boolean;
 }
 
 /**
@@ -62,7 +68,7 @@ export class CustomersRepository {
   private async load(customer: string): Promise<Customer | undefined> {
     if (!(await this.exists(customer))) return undefined;
     const rows = await this.ch.query<CustomerRow>(
-      `SELECT customer, instances, basic_login, basic_password_hash FROM ${this.ch.table('customers')}
+      `SELECT customer, instances, basic_login, basic_password_hash, basic_pending FROM ${this.ch.table('customers')}
        WHERE customer = {customer:String} ORDER BY version DESC LIMIT 1`,
       { customer },
     );
@@ -72,6 +78,7 @@ export class CustomersRepository {
       instances: rows[0].instances,
       basicLogin: rows[0].basic_login,
       basicPasswordHash: rows[0].basic_password_hash,
+      basicPending: rows[0].basic_pending,
     };
     this.cache.set(customer, value);
     return value;
@@ -109,6 +116,7 @@ export class CustomersRepository {
         instances: c.instances,
         basic_login: c.basicLogin,
         basic_password_hash: c.basicPasswordHash,
+        basic_pending: c.basicPending ?? false,
         changed_at: chDateTime(),
       },
     ]);

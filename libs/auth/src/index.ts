@@ -8,6 +8,7 @@ export * from './customers.repository';
 export * from './hmac';
 export * from './permissions';
 export * from './provisioning.service';
+export * from './initial-credentials';
 export { randomSecret } from './password';
 export * from './credentials-gate';
 export { clientAddress, clientKey } from './failed-auth.limiter';

@@ -3,4 +3,5 @@ export * from './clickhouse.module';
 export * from './migrator.service';
 export * from './version-clock';
 export * from './migrations';
+export * from './data-dir-lock';
 export { chDateTime, fromChDateTime } from '@app/contracts';

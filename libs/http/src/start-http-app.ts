@@ -5,8 +5,29 @@ import { createHttpApp } from './create-http-app';
 export interface StartOptions {
   /** Why this app cannot run with this configuration (written to stderr, exit code 1), or undefined. */
   refuse?: (config: AppConfig) => string | undefined;
-  /** Runs once the app listens (e.g. the first start's credentials banner). */
-  onListening?: (app: INestApplication, config: AppConfig) => void;
+  /**
+   * What to write to stdout once the app is ready (e.g. the first start's credentials banner): after it listens, and
+   * also when it then cannot listen, before the process exits.
+   */
+  announce?: (app: INestApplication, config: AppConfig) => string | undefined;
+}
+
+/** How long a start that cannot listen waits for the app to close (storage released) before it exits. */
+const CLOSE_TIMEOUT_MS = 10_000;
+
+/** The one line that says why the app cannot listen on HOST:PORT and which variable to change; undefined for other errors. */
+export function listenFailure(err: unknown, config: Pick<AppConfig, 'host' | 'port'>): string | undefined {
+  const where = `${config.host}:${config.port}`;
+  switch ((err as { code?: unknown } | undefined)?.code) {
+    case 'EADDRINUSE':
+      return `Cannot listen on ${where}: port ${config.port} is in use by another process; stop it or set PORT to a free port.`;
+    case 'EACCES':
+      return `Cannot listen on ${where}: port ${config.port} is not allowed for this user; set PORT to a port above 1023.`;
+    case 'EADDRNOTAVAIL':
+      return `Cannot listen on ${where}: ${config.host} is not an address of this machine; set HOST (0.0.0.0 for all).`;
+    default:
+      return undefined;
+  }
 }
 
 /** The start of every app: configuration (or exit naming the variable), the HTTP app, listening on HOST:PORT. */
@@ -18,7 +39,18 @@ export async function startHttpApp(rootModule: (config: AppConfig) => unknown, o
     process.exit(1);
   }
   const app = await createHttpApp(rootModule(config), config);
-  await app.listen(config.port, config.host);
-  options.onListening?.(app, config);
+  await app.init();
+  const announcement = options.announce?.(app, config);
+  try {
+    await app.listen(config.port, config.host);
+  } catch (err) {
+    const reason = listenFailure(err, config);
+    if (!reason) throw err;
+    if (announcement) process.stdout.write(announcement);
+    process.stderr.write(`${reason}\n`);
+    await Promise.race([app.close().catch(() => undefined), new Promise((r) => setTimeout(r, CLOSE_TIMEOUT_MS).unref())]);
+    process.exit(1);
+  }
+  if (announcement) process.stdout.write(announcement);
   return app;
 }

@@ -1,16 +1,24 @@
-import type { GeneratedCredentials } from '@app/auth';
+import * as path from 'node:path';
+import { INITIAL_CREDENTIALS_FILE, type GeneratedCredentials } from '@app/auth';
 
 /**
- * What a newcomer needs right after the first `npm start`: the generated credentials and a signed request
- * that works when pasted into a shell (as Jenkins prints its initial admin password). Printed to stdout, not
- * through the logger, so it never lands in log storage.
+ * What a newcomer needs right after the first `npm start`: where the dashboard, the API and its docs are, the
+ * generated credentials and a signed request that works when pasted into a shell (as Jenkins prints its initial admin
+ * password). Printed to stdout, not through the logger, so it never lands in log storage; at every start until the
+ * Basic credentials are first used.
  */
 export function firstStartBanner(c: GeneratedCredentials, baseUrl: string, dataDir: string): string {
   const line = '='.repeat(78);
   return `
 ${line}
 First start: credentials were generated for customer "${c.customer}" (instances: ${c.instances.join(', ')}).
-They are stored in ${dataDir} and shown only now.
+They are printed at every start until you sign in with the Basic login (until then a copy is kept,
+readable by this user only, in ${path.join(dataDir, INITIAL_CREDENTIALS_FILE)}).
+Lost them? Stop the service and run: npm run cli -- credentials:reset
+
+  Dashboard:       ${baseUrl}/dashboard   (sign in with the Basic login)
+  API:             ${baseUrl}
+  API docs:        ${baseUrl}/docs
 
   Basic login:     ${c.basicLogin}
   Basic password:  ${c.basicPassword}

@@ -3,8 +3,11 @@ import type { AppConfig } from '@app/config';
 import { CredentialsBootstrap } from './credentials-bootstrap.service';
 import { firstStartBanner } from './first-start-banner';
 
-/** Once the app listens: prints the credentials the first start generated, if any (stdout, never the logger). */
-export function printFirstStartCredentials(app: INestApplication, config: AppConfig): void {
-  const generated = app.get(CredentialsBootstrap).takeGenerated();
-  if (generated) process.stdout.write(firstStartBanner(generated, `http://localhost:${config.port}`, config.dataDir));
+/**
+ * The banner with the generated credentials while no one has signed in with them, for startHttpApp to write to
+ * stdout (never through the logger), also when the app then cannot listen.
+ */
+export function firstStartAnnouncement(app: INestApplication, config: AppConfig): string | undefined {
+  const unused = app.get(CredentialsBootstrap).takeUnused();
+  return unused && firstStartBanner(unused, `http://localhost:${config.port}`, config.dataDir);
 }

@@ -11,6 +11,7 @@ import { analyticsMigration } from './0010-analytics';
 import { phraseRollupsMigration } from './0011-phrase-rollups';
 import { signedEventsMigration } from './0012-signed-events';
 import { keyInstancesMigration } from './0013-key-instances';
+import { basicPendingMigration } from './0014-basic-pending';
 import type { Migration } from './migration';
 
 export type { Migration, MigrationContext } from './migration';
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   phraseRollupsMigration,
   signedEventsMigration,
   keyInstancesMigration,
+  basicPendingMigration,
 ];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */
