@@ -37,7 +37,13 @@ describe('HMAC authentication (e2e over HTTP)', () => {
   it('refuses the hash of another body', async () => {
     const res = await post(hmacHeaders(admin.secret, JSON.stringify({ description: 'other', permissions: ['secret:read'] })));
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Missing or invalid credentials' });
+    expect(res.body).toEqual({
+      statusCode: 401,
+      error: 'Unauthorized',
+      message:
+        "X-Service-Hash matches no active API key: it must be the hex HMAC-SHA256 of nonce + ':' + the raw body (an empty string " +
+        "for no body), keyed with the key's secret",
+    });
   });
 
   it('refuses a body with one byte changed after signing', async () => {

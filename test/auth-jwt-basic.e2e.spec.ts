@@ -58,6 +58,19 @@ describe('JWT and Basic authentication (e2e over HTTP)', () => {
       expect((await listKeys({ ...token, 'x-service-instance': 'stage' })).status).toBe(200);
     });
 
+    it('refuses any token, naming why, when the service has no JWT key', async () => {
+      const without = await startApp({ SERVICE_JWT_SECRET: '' });
+      try {
+        const res = await http(`${without.url}/secret`, { headers: jwtHeader({ permissions: ['secret.read'] }) });
+        expect([res.status, res.body]).toEqual([
+          401,
+          { statusCode: 401, error: 'Unauthorized', message: 'Bearer tokens are not accepted: the service has no JWT key configured' },
+        ]);
+      } finally {
+        await without.close();
+      }
+    });
+
     it('cannot create a key with permissions the token lacks', async () => {
       const res = await http(`${t.url}/secret`, {
         method: 'POST',

@@ -251,6 +251,224 @@ describe('authentication matrix: every route x every scheme x every case', () =>
     });
   });
 
+  describe('every 401 names the rule that failed, and never echoes what was sent', () => {
+    interface Sent {
+      headers: Record<string, string>;
+      host?: string;
+      /** Sent as POST /events when given, else GET /search-terms. */
+      body?: string;
+      /** What the request carried that no answer may show: secrets, hashes, nonces, passwords, tokens. */
+      secrets: string[];
+    }
+    const events = JSON.stringify({ events: [{ phrase: 'rules', language: 'en', hits: 1 }] });
+    const signedBy = (secret: string, n = nonce(), body = events): Sent => {
+      const hash = signRequest(secret, n, body);
+      return { headers: { 'x-service-nonce': n, 'x-service-hash': hash }, body, secrets: [secret, n, hash] };
+    };
+    const bearer = (claims: Record<string, unknown>, options?: Parameters<typeof jwtHeader>[1], secret?: string): Sent => {
+      const headers = jwtHeader(claims, options, secret);
+      const token = headers.authorization.slice('Bearer '.length);
+      return { headers, secrets: [token, token.split('.')[2], ...(secret ? [secret] : [])].filter(Boolean) };
+    };
+    const basicOf = (login: string, password: string): Sent => ({
+      headers: basicHeader(login, password),
+      secrets: [password, basicHeader(login, password).authorization.slice('Basic '.length)],
+    });
+    const reader = { permissions: ['search.read'], customer: 'shop1' };
+    const NO_KEY_MATCHES =
+      "X-Service-Hash matches no active API key: it must be the hex HMAC-SHA256 of nonce + ':' + the raw body (an empty string " +
+      "for no body), keyed with the key's secret";
+    const nowS = () => Math.floor(Date.now() / 1000);
+
+    const RULES: Array<[string, () => Sent | Promise<Sent>, string]> = [
+      [
+        'no credentials',
+        () => ({ headers: {}, secrets: [] }),
+        'No credentials: send X-Service-Nonce and X-Service-Hash (HMAC), or Authorization: Basic or Bearer',
+      ],
+      [
+        'HMAC without X-Service-Hash',
+        () => {
+          const sent = signedBy(keys.shop1['search:write']);
+          return { ...sent, headers: { 'x-service-nonce': sent.headers['x-service-nonce'] } };
+        },
+        'X-Service-Hash header missing: HMAC needs both X-Service-Nonce and X-Service-Hash',
+      ],
+      [
+        'HMAC without X-Service-Nonce',
+        () => {
+          const sent = signedBy(keys.shop1['search:write']);
+          return { ...sent, headers: { 'x-service-hash': sent.headers['x-service-hash'] } };
+        },
+        'X-Service-Nonce header missing: HMAC needs both X-Service-Nonce and X-Service-Hash',
+      ],
+      [
+        'a nonce not of its form',
+        () => signedBy(keys.shop1['search:write'], `${nonce()}!`),
+        'X-Service-Nonce not of its form: 8 to 128 characters of A-Z, a-z, 0-9, _ and - (e.g. 16 random bytes as 32 hex characters)',
+      ],
+      [
+        'a hash not of its form',
+        () => {
+          const sent = signedBy(keys.shop1['search:write']);
+          return { ...sent, headers: { ...sent.headers, 'x-service-hash': sent.headers['x-service-hash'].slice(1) } };
+        },
+        'X-Service-Hash not of its form: 64 hex characters (a hex HMAC-SHA256)',
+      ],
+      [
+        'a nonce already used',
+        async () => {
+          const sent = signedBy(keys.shop1['search:write']);
+          const first = await http(`${t.url}/events`, {
+            method: 'POST',
+            headers: { host: HOST, 'content-type': 'application/json', ...sent.headers },
+            body: sent.body,
+          });
+          expect(first.status).toBe(202);
+          return sent;
+        },
+        'X-Service-Nonce already used: send a new nonce with every request (a nonce is accepted once per customer within 24 h)',
+      ],
+      ['a hash that matches no active key', () => signedBy('f'.repeat(64)), NO_KEY_MATCHES],
+      [
+        'a body changed after signing',
+        () => ({ ...signedBy(keys.shop1['search:write']), body: events.replace('rules', 'Rules') }),
+        NO_KEY_MATCHES,
+      ],
+      [
+        'Basic without login:password',
+        () => ({ headers: { authorization: `Basic ${Buffer.from('no-colon-here').toString('base64')}` }, secrets: ['no-colon-here'] }),
+        'Authorization: Basic must carry base64 of login:password',
+      ],
+      [
+        'Basic with a wrong password',
+        () => basicOf(shop1.basicLogin, 'wrong-password-4711'),
+        'Basic credentials wrong: the login or the password does not match',
+      ],
+      [
+        'Basic with a wrong login',
+        () => basicOf('someone-else', shop1.basicPassword),
+        'Basic credentials wrong: the login or the password does not match',
+      ],
+      [
+        'an unsupported Authorization scheme',
+        () => ({ headers: { authorization: 'Digest username="a", response="0123456789abcdef"' }, secrets: ['0123456789abcdef'] }),
+        'Unsupported Authorization scheme: use Basic or Bearer, or no Authorization header and the HMAC headers',
+      ],
+      [
+        'a malformed JWT',
+        () => ({ headers: { authorization: 'Bearer not-a-token-4711' }, secrets: ['not-a-token-4711'] }),
+        'JWT malformed: expected header.payload.signature, base64url, with a JSON object as payload',
+      ],
+      [
+        'a JWT signed with another key',
+        () => bearer(reader, { expiresIn: 60 }, 'another-jwt-secret-0123456789abcdef'),
+        "JWT badly signed: its signature does not verify with the service's JWT key and algorithm",
+      ],
+      [
+        'a JWT with alg none',
+        () => {
+          const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+          const token = `${part({ alg: 'none', typ: 'JWT' })}.${part({ ...reader, sub: 'x', exp: nowS() + 60 })}.`;
+          return { headers: { authorization: `Bearer ${token}` }, secrets: [token] };
+        },
+        "JWT badly signed: its signature does not verify with the service's JWT key and algorithm",
+      ],
+      ['an expired JWT', () => bearer({ ...reader, exp: nowS() - 60 }, {}), 'JWT expired: its exp is past'],
+      ['a JWT not valid yet', () => bearer(reader, { expiresIn: 600, notBefore: 300 }), 'JWT not valid yet: its nbf is in the future'],
+      ['a JWT without exp', () => bearer(reader, {}), 'JWT lacks the required claim exp (seconds since 1970)'],
+      ['a JWT without sub', () => bearer({ ...reader, sub: '' }), 'JWT lacks the required claim sub (a non-empty string)'],
+      [
+        'a JWT without permissions',
+        () => bearer({ customer: 'shop1' }),
+        'JWT lacks the required claim permissions (an array of permission names in dot notation, e.g. search.read)',
+      ],
+      [
+        'a JWT without customer (several customers)',
+        () => bearer({ permissions: ['search.read'] }),
+        'JWT lacks the required claim customer (this service serves several customers)',
+      ],
+      [
+        'a JWT of another customer',
+        () => bearer({ ...reader, customer: 'shop2' }),
+        "JWT claim customer names another customer than the request's",
+      ],
+      [
+        'a JWT whose instances claim is no list',
+        () => bearer({ ...reader, instances: 'stage' }),
+        'JWT claim instances must be an array of instance names',
+      ],
+      [
+        'an unknown customer',
+        () => ({ ...basicOf(shop1.basicLogin, shop1.basicPassword), host: 'shop9.api.example.test' }),
+        "Unknown customer: the Host header's first label names no customer of this service",
+      ],
+      [
+        'a Host outside the service',
+        () => ({ ...basicOf(shop1.basicLogin, shop1.basicPassword), host: 'shop1.evil.test' }),
+        "Unknown customer: the Host header's first label names no customer of this service",
+      ],
+      [
+        'an unknown instance',
+        () => {
+          const sent = basicOf(shop1.basicLogin, shop1.basicPassword);
+          return { ...sent, headers: { ...sent.headers, 'x-service-instance': 'elsewhere' } };
+        },
+        'Unknown instance: X-Service-Instance names no instance of this customer',
+      ],
+      [
+        'a key limited to stage, sent for live',
+        () => {
+          const sent = signedBy(keys.shop1Stage['search:write']);
+          return { ...sent, headers: { ...sent.headers, 'x-service-instance': 'live' } };
+        },
+        'Instance not allowed: this credential may not act on the instance named in X-Service-Instance',
+      ],
+      [
+        'a JWT limited to stage, sent for live',
+        () => {
+          const sent = bearer({ ...reader, instances: ['stage'] });
+          return { ...sent, headers: { ...sent.headers, 'x-service-instance': 'live' } };
+        },
+        'Instance not allowed: this credential may not act on the instance named in X-Service-Instance',
+      ],
+      [
+        'a JWT limited to stage, without X-Service-Instance',
+        () => bearer({ ...reader, instances: ['stage'] }),
+        "Instance not allowed: this credential may not act on the customer's default instance; name one of its instances in " +
+          'X-Service-Instance',
+      ],
+      [
+        'a JWT limited to instances the customer does not have',
+        () => bearer({ ...reader, instances: ['ghost'] }),
+        'Instance not allowed: this credential may act on no instance of this customer',
+      ],
+    ];
+
+    const answers: Array<{ rule: string; sent: Sent; text: string }> = [];
+
+    it.each(RULES)('%s: 401 with its own message', async (rule, make, message) => {
+      const sent = await make();
+      const res = await http(`${t.url}${sent.body === undefined ? '/search-terms' : '/events'}`, {
+        method: sent.body === undefined ? 'GET' : 'POST',
+        headers: { host: sent.host ?? HOST, ...(sent.body === undefined ? {} : { 'content-type': 'application/json' }), ...sent.headers },
+        body: sent.body,
+      });
+      answers.push({ rule, sent, text: JSON.stringify(res.body) });
+      expect([res.status, res.body]).toEqual([401, { statusCode: 401, error: 'Unauthorized', message }]);
+    });
+
+    it('no 401 body shows a secret, a hash, a nonce, a password or a token that was sent', () => {
+      expect(answers).toHaveLength(RULES.length);
+      const shown = answers.flatMap(({ rule, sent, text }) =>
+        sent.secrets.filter((s) => text.toLowerCase().includes(s.toLowerCase())).map((s) => `${rule}: ${s}`),
+      );
+      expect(shown).toEqual([]);
+      // Every case sent something to hide but the one with no credentials at all.
+      expect(answers.filter((a) => a.sent.secrets.length === 0).map((a) => a.rule)).toEqual(['no credentials']);
+    });
+  });
+
   it("never shows one customer's or instance's data in another's answers", async () => {
     const send = async (customer: string, secret: string, instance: string, phrase: string) => {
       const body = JSON.stringify({ events: [{ phrase, language: 'en', hits: 1 }] });

@@ -1212,7 +1212,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyView"][];
                 };
             };
-            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1308,7 +1308,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1413,7 +1413,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1529,7 +1529,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1621,7 +1621,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConfigurationDto"];
                 };
             };
-            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1717,7 +1717,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1829,7 +1829,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1931,7 +1931,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2039,7 +2039,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2145,7 +2145,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2268,7 +2268,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2374,7 +2374,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2493,7 +2493,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2588,7 +2588,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2727,7 +2727,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2839,7 +2839,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2960,7 +2960,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3042,7 +3042,7 @@ export interface operations {
                     "application/json": components["schemas"]["InstancesView"];
                 };
             };
-            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3128,7 +3128,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3220,7 +3220,7 @@ export interface operations {
                     "application/json": components["schemas"]["RankingMixCheck"];
                 };
             };
-            /** @description Missing or invalid credentials, or an unknown customer or instance */
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -25,7 +25,7 @@ interface KeyView {
 }
 type CreatedKey = KeyView & { secret: string };
 
-const UNAUTHORIZED = { statusCode: 401, error: 'Unauthorized', message: 'Missing or invalid credentials' };
+const unauthorized = (message: string) => ({ statusCode: 401, error: 'Unauthorized', message });
 const EVERYTHING = ['secret.read', 'secret.write', 'search.write', 'search.read'];
 
 /** An API key signing its requests (HMAC) for `instance` (none: the default, live). */
@@ -107,9 +107,17 @@ describe('key scopes: a credential limited to instances creates, lists and revok
     });
     stageKey = created.body;
 
-    for (const instance of ['live', undefined, 'dev']) {
+    const named = 'Instance not allowed: this credential may not act on the instance named in X-Service-Instance';
+    const byDefault =
+      "Instance not allowed: this credential may not act on the customer's default instance; name one of its instances in " +
+      'X-Service-Instance';
+    for (const [instance, message] of [
+      ['live', named],
+      [undefined, byDefault],
+      ['dev', named],
+    ]) {
       const refused = await api.sendEvent(stageKey.secret, instance, 'scoped elsewhere');
-      expect([instance, refused.status, refused.body]).toEqual([instance, 401, UNAUTHORIZED]);
+      expect([instance, refused.status, refused.body]).toEqual([instance, 401, unauthorized(message as string)]);
     }
   });
 

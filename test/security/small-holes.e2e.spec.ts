@@ -91,10 +91,10 @@ describe('small security holes (e2e over HTTP)', () => {
       expect(res.body.message).toMatch(RULE);
     });
 
-    it('keeps the generic message for every other refusal', async () => {
+    it('names the other rule for a token that fails another one', async () => {
       const res = await terms(jwtHeader(reader, { expiresIn: 300 }, 'another-secret-0123456789abcdef'));
       expect(res.status).toBe(401);
-      expect(res.body.message).toBe('Missing or invalid credentials');
+      expect(res.body.message).toBe("JWT badly signed: its signature does not verify with the service's JWT key and algorithm");
     });
 
     it('accepts any lifetime with JWT_MAX_LIFETIME_S=0', async () => {

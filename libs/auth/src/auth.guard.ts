@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { IncomingMessage } from 'http';
 import { AuthError } from '@app/errors';
+import { refused } from './auth-failures';
 import { CREDENTIAL_ONLY_KEY, PERMISSION_KEY, PUBLIC_KEY } from './auth.decorators';
 import { CredentialsGate, requestedInstance } from './credentials-gate';
 import type { Permission } from './permissions';
@@ -28,7 +29,8 @@ export class AuthGuard implements CanActivate {
     // credential may use (a JWT may exclude the default).
     const credentialOnly = this.reflector.getAllAndOverride<boolean>(CREDENTIAL_ONLY_KEY, targets) ?? false;
     const instance = requestedInstance(req, customer, principal) ?? (credentialOnly ? instances[0] : customer.instances[0]);
-    if (!instance || !instances.includes(instance)) throw new AuthError('unauthenticated', 'instance not allowed');
+    if (instances.length === 0) throw refused('noInstanceAllowed');
+    if (!instance || !instances.includes(instance)) throw refused('defaultInstanceNotAllowed');
 
     const needed = this.reflector.getAllAndOverride<Permission | undefined>(PERMISSION_KEY, targets);
     if (needed && !principal.permissions.has(needed)) {

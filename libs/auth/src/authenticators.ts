@@ -7,6 +7,7 @@ import { AppConfig } from '@app/config';
 import { ApiKeysRepository } from './api-keys.repository';
 import type { AuthScheme } from './auth-context';
 import { AuthError, RetryLaterError } from '@app/errors';
+import { refused, type AuthFailure } from './auth-failures';
 import type { Customer } from './customers.repository';
 import { signatureMatches } from './hmac';
 import { HASH_PATTERN, NONCE_PATTERN } from './auth-headers';
@@ -50,9 +51,12 @@ export class HmacAuthenticator {
   headers(req: IncomingMessage, customer: Customer): HmacHeaders {
     const nonce = header(req, 'x-service-nonce');
     const hash = header(req, 'x-service-hash');
-    if (!nonce || !hash) throw new AuthError('unauthenticated', 'missing nonce or hash');
-    if (!NONCE_PATTERN.test(nonce) || !HASH_PATTERN.test(hash)) throw new AuthError('unauthenticated', 'malformed nonce or hash');
-    if (this.nonces.seen(customer.customer, nonce)) throw new AuthError('unauthenticated', 'nonce reused');
+    if (!nonce && !hash) throw refused('noCredentials');
+    if (!hash) throw refused('hashMissing');
+    if (!nonce) throw refused('nonceMissing');
+    if (!NONCE_PATTERN.test(nonce)) throw refused('nonceForm');
+    if (!HASH_PATTERN.test(hash)) throw refused('hashForm');
+    if (this.nonces.seen(customer.customer, nonce)) throw refused('nonceUsed');
     return { nonce, hash: Buffer.from(hash, 'hex') };
   }
 
@@ -60,8 +64,8 @@ export class HmacAuthenticator {
     // Every active key is tried (no early exit), so the time taken does not tell which key matched.
     const keys = await this.keys.activeKeys(customer.customer);
     const match = keys.filter((key) => signatureMatches(key.secret, signed.nonce, body, signed.hash))[0];
-    if (!match) throw new AuthError('unauthenticated', 'no active key matches the signature');
-    if (!(await this.nonces.use(customer.customer, signed.nonce))) throw new AuthError('unauthenticated', 'nonce reused');
+    if (!match) throw refused('noKeyMatches');
+    if (!(await this.nonces.use(customer.customer, signed.nonce))) throw refused('nonceUsed', 'found in the shared table');
     return { scheme: 'hmac', principal: match.id, permissions: new Set(match.permissions), instances: match.instances };
   }
 }
@@ -89,7 +93,8 @@ export class BasicAuthenticator {
     const decoded = Buffer.from(value, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     const stored = customer.basicPasswordHash;
-    if (colon < 0 || !stored) throw new AuthError('unauthenticated', 'basic credentials unusable');
+    if (colon < 0) throw refused('basicForm');
+    if (!stored) throw refused('basicWrong', 'the customer has no Basic credentials');
     const login = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
     const cacheKey = createHash('sha256').update(stored).update('\u0000').update(password).digest('hex');
@@ -106,9 +111,21 @@ export class BasicAuthenticator {
     }
     const passwordOk = await check;
     if (passwordOk) this.verified.set(cacheKey, true);
-    if (login !== customer.basicLogin || !passwordOk) throw new AuthError('unauthenticated', 'basic credentials wrong');
+    if (login !== customer.basicLogin || !passwordOk) throw refused('basicWrong');
     return { scheme: 'basic', principal: login, permissions: ALL_PERMISSIONS };
   }
+}
+
+/**
+ * The rule a token broke, from jsonwebtoken's error: the signature (or an algorithm outside the key's) is checked
+ * before exp and nbf, so only a validly signed token is told it expired.
+ */
+function jwtFailure(err: Error): AuthFailure {
+  if (err.name === 'TokenExpiredError') return 'jwtExpired';
+  if (err.name === 'NotBeforeError') return 'jwtNotYetValid';
+  if (['invalid signature', 'invalid algorithm', 'jwt signature is required'].includes(err.message)) return 'jwtBadlySigned';
+  if (err.message === 'invalid exp value') return 'jwtWithoutExp';
+  return 'jwtMalformed';
 }
 
 interface JwtClaims {
@@ -132,7 +149,7 @@ export class JwtAuthenticator {
 
   authenticate(token: string, customer: Customer): Principal {
     const key = this.config.jwtSecret ?? this.config.jwtPublicKey;
-    if (!key) throw new AuthError('unauthenticated', 'no JWT key configured');
+    if (!key) throw refused('jwtNotAccepted');
     let claims: JwtClaims;
     let issuedAt: unknown;
     try {
@@ -143,16 +160,14 @@ export class JwtAuthenticator {
       claims = decoded;
       issuedAt = decoded.iat;
     } catch (err) {
-      throw new AuthError('unauthenticated', `jwt rejected: ${(err as Error).message}`);
+      throw refused(jwtFailure(err as Error), (err as Error).message);
     }
-    if (typeof claims.exp !== 'number') throw new AuthError('unauthenticated', 'jwt without exp');
+    if (typeof claims.exp !== 'number') throw refused('jwtWithoutExp');
     this.checkLifetime(claims.exp, issuedAt);
-    if (typeof claims.sub !== 'string' || claims.sub.length === 0) throw new AuthError('unauthenticated', 'jwt without sub');
-    if (claims.customer !== undefined && claims.customer !== customer.customer) {
-      throw new AuthError('unauthenticated', 'jwt customer claim does not match');
-    }
-    if (this.config.multiCustomer && claims.customer === undefined) throw new AuthError('unauthenticated', 'jwt without customer claim');
-    if (!Array.isArray(claims.permissions)) throw new AuthError('unauthenticated', 'jwt without permissions');
+    if (typeof claims.sub !== 'string' || claims.sub.length === 0) throw refused('jwtWithoutSub');
+    if (claims.customer !== undefined && claims.customer !== customer.customer) throw refused('jwtOtherCustomer');
+    if (this.config.multiCustomer && claims.customer === undefined) throw refused('jwtWithoutCustomer');
+    if (!Array.isArray(claims.permissions)) throw refused('jwtWithoutPermissions');
     const permissions = new Set<Permission>();
     for (const p of claims.permissions) {
       const name = typeof p === 'string' ? fromDotNotation(p) : '';
@@ -161,7 +176,7 @@ export class JwtAuthenticator {
     let instances: string[] | undefined;
     if (claims.instances !== undefined) {
       if (!Array.isArray(claims.instances) || !claims.instances.every((i) => typeof i === 'string')) {
-        throw new AuthError('unauthenticated', 'jwt instances claim is not a string array');
+        throw refused('jwtInstancesForm');
       }
       instances = claims.instances;
     }

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'http';
 import { AppConfig } from '@app/config';
 import { NAME_PATTERN } from '@app/contracts';
 import { AuthError, RetryLaterError } from '@app/errors';
+import { refused } from './auth-failures';
 import { BasicAuthenticator, HmacAuthenticator, JwtAuthenticator, type HmacHeaders, type Principal } from './authenticators';
 import { CustomersRepository, type Customer } from './customers.repository';
 import { clientAddress, FailedAuthLimiter } from './failed-auth.limiter';
@@ -59,7 +60,7 @@ export class CredentialsGate {
     const customer = await this.counted(address, () => this.customerOf(req));
     const [scheme, value] = (req.headers.authorization ?? '').split(' ', 2);
     let admission: Admission;
-    if (scheme.toLowerCase() === 'basic' && value) {
+    if (scheme.toLowerCase() === 'basic') {
       // A password to hash counts as a failure from its start, so attempts sent at once cannot outrun the limit; a
       // match takes it back. A request that joins a hash already running, or finds the password remembered, hashes
       // nothing: it counts only when it fails.
@@ -69,7 +70,7 @@ export class CredentialsGate {
         return this.failures.attempt(address) ?? this.checkFailures(address);
       };
       try {
-        admission = { customer, principal: await this.basic.authenticate(value, customer, startHash) };
+        admission = { customer, principal: await this.basic.authenticate(value ?? '', customer, startHash) };
         // Generated credentials used for the first time: recorded before the answer (once; nothing otherwise).
         if (customer.basicPending) await this.provisioning.basicSignedIn(customer);
       } catch (err) {
@@ -79,8 +80,8 @@ export class CredentialsGate {
     } else {
       admission = await this.counted(address, () => {
         if (!req.headers.authorization) return { customer, hmac: this.hmac.headers(req, customer) };
-        if (scheme.toLowerCase() === 'bearer' && value) return { customer, principal: this.jwt.authenticate(value, customer) };
-        throw new AuthError('unauthenticated', 'unsupported authorization scheme');
+        if (scheme.toLowerCase() === 'bearer') return { customer, principal: this.jwt.authenticate(value ?? '', customer) };
+        throw refused('unsupportedScheme');
       });
     }
     await this.counted(address, () => requestedInstance(req, customer, admission.principal));
@@ -107,9 +108,9 @@ export class CredentialsGate {
 
   private async customerOf(req: IncomingMessage): Promise<Customer> {
     const name = customerOf(req, this.config);
-    if (!name) throw new AuthError('unauthenticated', 'host names no customer');
+    if (!name) throw refused('unknownCustomer', 'the Host is not a customer label of BASE_DOMAIN');
     const customer = await this.customers.find(name);
-    if (!customer) throw new AuthError('unauthenticated', 'unknown customer');
+    if (!customer) throw refused('unknownCustomer');
     return customer;
   }
 
@@ -132,7 +133,7 @@ export function requestedInstance(req: IncomingMessage, customer: Customer, prin
   const sent = req.headers['x-service-instance'];
   const instance = Array.isArray(sent) ? sent[0] : sent;
   if (instance === undefined) return undefined;
-  if (!customer.instances.includes(instance)) throw new AuthError('unauthenticated', 'unknown instance');
-  if (principal?.instances && !principal.instances.includes(instance)) throw new AuthError('unauthenticated', 'instance not allowed');
+  if (!customer.instances.includes(instance)) throw refused('unknownInstance');
+  if (principal?.instances && !principal.instances.includes(instance)) throw refused('instanceNotAllowed');
   return instance;
 }

@@ -1,6 +1,7 @@
 export * from './auth-context';
 export * from './auth.decorators';
 export * from './auth-headers';
+export * from './auth-failures';
 
 export * from './auth.module';
 export * from './api-keys.repository';

@@ -20,7 +20,7 @@ export class ErrorBody {
 /** The error statuses the service answers, each with what it means wherever it occurs. */
 export const ERROR_STATUSES = {
   400: 'Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem',
-  401: 'Missing or invalid credentials, or an unknown customer or instance',
+  401: 'Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed',
   403: 'The credential lacks the permission this operation needs',
   404: 'No such resource',
   413: "The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere)",

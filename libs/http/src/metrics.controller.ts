@@ -1,9 +1,9 @@
 import { Controller, Get, Header, Headers } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Public } from '@app/auth';
+import { Public, refused } from '@app/auth';
 import { AppConfig } from '@app/config';
-import { ApiErrors, AuthError } from '@app/errors';
+import { ApiErrors } from '@app/errors';
 import { MetricsService } from '@app/metrics';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -32,7 +32,7 @@ export class MetricsController {
     const token = this.config.metricsToken;
     // Compared as digests of equal length, in constant time.
     if (token && !timingSafeEqual(digest(authorization ?? ''), digest(`Bearer ${token}`))) {
-      throw new AuthError('unauthenticated', 'metrics token missing or wrong');
+      throw refused('metricsToken');
     }
     return this.metrics.registry.metrics();
   }

@@ -57,7 +57,12 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
       name: 'X-Service-Hash',
       description:
         "Hex HMAC-SHA256 of X-Service-Nonce + ':' + the body, keyed with an API key's secret; send X-Service-Nonce too " +
-        '(parameters X-Service-Nonce and X-Service-Hash)',
+        '(parameters X-Service-Nonce and X-Service-Hash). OpenAPI cannot express this signature, so a generated client ' +
+        'signs in a hook of its own: the nonce is new for every request (8 to 128 characters of A-Z, a-z, 0-9, _ and -, ' +
+        'e.g. 16 random bytes as 32 hex characters; accepted once per customer within 24 h), the signed text is nonce + ' +
+        "':' + the raw body exactly as sent (nothing after the colon without a body), the key is the secret's text, and " +
+        'the request names no key (the matching active key applies). A 401 names the rule that failed. Worked examples ' +
+        '(curl with openssl, Node, Python) and every 401 message with what to fix: docs/hmac.md in the repository.',
     })
     .addBasicAuth({ type: 'http', scheme: 'basic', description: "The instance's own credentials (login and password)" }, 'basic')
     .addBearerAuth(
