@@ -30,6 +30,9 @@ export type Checks = [
   Assert<Is<Term['id'], string>>,
   Assert<Is<Term['search_phrase'], string>>,
   Assert<Is<Term['count'], number>>,
+  // status is the status object or null (a nullable reference: one of the object and a null-only schema).
+  Assert<Is<Extract<Term['status'], null>, null>>,
+  Assert<Is<NonNullable<Term['status']>['handled'], boolean>>,
   Assert<Is<EventsAnswer['accepted'], number>>,
   Assert<Is<Rejected['index'], number>>,
   Assert<Is<Rejected['reason'], string>>,
@@ -126,6 +129,11 @@ describe('docs/client: the generated types and the example', () => {
       [
         'a search term record without properties',
         (doc) => delete doc.components.schemas.SearchTermRecord.properties,
+        /expectations\.ts.*does not satisfy the constraint 'true'/,
+      ],
+      [
+        'a search term status that is not nullable',
+        (doc) => delete (doc.components.schemas.SearchTermRecord.properties as { status: { nullable?: boolean } }).status.nullable,
         /expectations\.ts.*does not satisfy the constraint 'true'/,
       ],
       [

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'yaml';
+import { strictReadingProblems, type OpenApiDocument } from './support/openapi-contract';
 
 const ROOT = path.resolve(__dirname, '..');
 const FIXTURE = path.join(ROOT, 'test/fixtures/openapi-client.json');
@@ -60,5 +61,19 @@ describe('Redocly lint of the OpenAPI document (npm run lint:openapi)', () => {
     expect(res.output).toContain('operation-summary');
     expect(res.output).toMatch(/Validation failed with 1 error/);
     expect(res.status).toBe(1);
+  });
+});
+
+describe('docs/openapi.json read as strict OpenAPI 3.0.3 tools read it (Prism, typed validators)', () => {
+  const doc = JSON.parse(readFileSync(path.join(ROOT, 'docs/openapi.json'), 'utf8')) as OpenApiDocument;
+
+  it('declares OpenAPI 3.0.3, the version whose reading of nullable the contract test holds to', () => {
+    expect(doc.openapi).toBe('3.0.3');
+  });
+
+  it('says null only where strict tools admit it, and uses no construct they read otherwise (strictReadingProblems)', () => {
+    // e.g. nullable beside allOf/$ref (null still has to match the referenced object), nullable without type,
+    // siblings of $ref, 3.1 keywords: a lenient reader passes null or the keyword, a strict one does not.
+    expect(strictReadingProblems(doc)).toEqual([]);
   });
 });

@@ -751,7 +751,7 @@ export interface components {
              */
             count: number;
             /** @description With hits=false: whether an entity handles the zero-result term; null with hits=true */
-            status: components["schemas"]["SearchTermStatus"] | null;
+            status: components["schemas"]["SearchTermStatus"] | (never | null);
             /**
              * @description With compare=previous (or sort=rising): uses in the window of the same length just before
              * @example 30

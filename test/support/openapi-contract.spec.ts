@@ -1,4 +1,4 @@
-import { OpenApiContract, type Exchange, type OpenApiDocument } from './openapi-contract';
+import { OpenApiContract, strictReadingProblems, type Exchange, type OpenApiDocument } from './openapi-contract';
 
 const json = { 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'r-1' };
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -75,9 +75,16 @@ const DOCUMENT: OpenApiDocument = {
           name: { type: 'string' },
           note: { type: 'string', nullable: true },
           count: { type: 'integer', minimum: 0, exclusiveMinimum: true },
+          // A nullable reference as OpenAPI 3.0.3 has it: the referenced schema, or null (a typed null branch).
+          editor: { oneOf: [ref('Owner'), { type: 'object', nullable: true, enum: [null] }] },
+          phase: { type: 'string', nullable: true, enum: ['draft', null] },
+          // Read strictly (3.0.3), none of these admits null: nullable adds null to the type of its own object only,
+          // the composition, the $ref or the enum next to it still applies to null.
           owner: { allOf: [ref('Owner')], nullable: true },
           // The form @nestjs/swagger writes for a nullable class-typed property.
           reviewer: { type: 'object', allOf: [ref('Owner')], nullable: true },
+          approver: { $ref: '#/components/schemas/Owner', nullable: true } as never,
+          state: { type: 'string', nullable: true, enum: ['open', 'closed'] },
           createdAt: { type: 'string', format: 'date-time' },
           data: { type: 'object', additionalProperties: true },
         },
@@ -114,9 +121,9 @@ describe('OpenApiContract', () => {
       expect(check({ method: 'POST', url: '/items', status: 201, body: ITEM })).toEqual([]);
     });
 
-    it('null where the schema is nullable (also a nullable allOf of a $ref, with or without type: object)', () => {
-      expect(check({ body: { ...ITEM, note: null, owner: null, reviewer: null } })).toEqual([]);
-      expect(check({ body: { ...ITEM, reviewer: { login: 'a' } } })).toEqual([]);
+    it('null where the schema admits it read strictly (OpenAPI 3.0.3): nullable with type, a null branch, null in the enum', () => {
+      expect(check({ body: { ...ITEM, note: null, editor: null, phase: null } })).toEqual([]);
+      expect(check({ body: { ...ITEM, editor: { login: 'a' }, phase: 'draft', reviewer: { login: 'a' }, state: 'open' } })).toEqual([]);
       expect(check({ body: { ...ITEM, reviewer: { login: 'a', extra: 1 } } })).toEqual([
         'body.reviewer.extra: a field the document does not describe',
       ]);
@@ -241,6 +248,25 @@ describe('OpenApiContract', () => {
       expect(check({ body: null })).toEqual(['body: must be object, got null (not nullable)']);
     });
 
+    it('on null where nullable does not reach (3.0.3): next to allOf, $ref or an enum without null', () => {
+      expect(check({ body: { ...ITEM, owner: null } })).toEqual(['body.owner: must be object, got null (not nullable)']);
+      expect(check({ body: { ...ITEM, reviewer: null } })).toEqual(['body.reviewer: must be object, got null (not nullable)']);
+      expect(check({ body: { ...ITEM, approver: null } })).toEqual(['body.approver: must be object, got null (not nullable)']);
+      expect(check({ body: { ...ITEM, state: null } })).toEqual([
+        'body.state: must be equal to one of the allowed values ["open","closed"]',
+      ]);
+    });
+
+    it('on a value that is neither null nor the referenced schema, in a nullable reference', () => {
+      for (const editor of [{ login: 1 }, {}, { login: 'a', extra: 1 }, 'a', false]) {
+        expect([editor, check({ body: { ...ITEM, editor } }).join('\n')]).toEqual([editor, expect.stringMatching(/^body\.editor/)]);
+      }
+      expect(check({ body: { ...ITEM, editor: { login: 1 } } })).toContain('body.editor.login: must be string, got number');
+      expect(check({ body: { ...ITEM, phase: 'final' } })).toEqual([
+        'body.phase: must be equal to one of the allowed values ["draft",null]',
+      ]);
+    });
+
     it('on a missing required header (case-insensitive), and a header of the wrong type', () => {
       expect(list([ITEM], { 'content-type': 'application/json' })).toEqual([
         'header X-Request-Id: required by the document, missing from the response',
@@ -290,5 +316,88 @@ describe('OpenApiContract', () => {
 
   it('refuses a document that is not OpenAPI 3.0', () => {
     expect(() => new OpenApiContract({ ...DOCUMENT, openapi: '3.1.0' })).toThrow('an OpenAPI 3.0 document is expected');
+  });
+
+  it.each<[string, object, string]>([
+    ['const', { type: 'string', const: 'a' }, 'const is not a keyword of an OpenAPI 3.0 schema'],
+    ['examples', { type: 'string', examples: ['a'] }, 'examples is not a keyword of an OpenAPI 3.0 schema'],
+    ['a type array', { type: ['string', 'null'] }, 'type ["string","null"] is not an OpenAPI 3.0 type'],
+    ['type null', { type: 'null' }, 'type "null" is not an OpenAPI 3.0 type'],
+    ['a number for exclusiveMinimum', { type: 'integer', exclusiveMinimum: 0 }, 'exclusiveMinimum is a boolean in OpenAPI 3.0, not 0'],
+  ])("refuses a schema in 3.1's forms, which strict 3.0 tools ignore or refuse: %s", (_name, schema, message) => {
+    const doc = { ...DOCUMENT, components: { ...DOCUMENT.components, schemas: { ...DOCUMENT.components!.schemas, Odd: schema as never } } };
+    expect(() => new OpenApiContract(doc)).toThrow(message);
+  });
+});
+
+describe('strictReadingProblems', () => {
+  const problems = (schemas: Record<string, object>, paths: OpenApiDocument['paths'] = {}) =>
+    strictReadingProblems({ openapi: '3.0.3', paths, components: { schemas: { Owner: DOCUMENT.components!.schemas!.Owner, ...schemas } } });
+
+  it('finds nothing in forms every reading agrees on (a typed nullable, a null branch beside a $ref, null in the enum)', () => {
+    expect(
+      problems({
+        A: {
+          type: 'object',
+          properties: {
+            note: { type: 'string', nullable: true },
+            owner: { oneOf: [ref('Owner'), { type: 'object', nullable: true, enum: [null] }], description: 'or null' },
+            phase: { type: 'string', nullable: true, enum: ['draft', null] },
+            list: { type: 'array', items: { type: 'integer', minimum: 0, exclusiveMinimum: true } },
+            map: { type: 'object', additionalProperties: { type: 'number', nullable: true } },
+            free: { type: 'object', additionalProperties: true, 'x-note': 1, example: { schema: { nullable: true } } },
+          },
+        },
+      }),
+    ).toEqual([]);
+  });
+
+  it('finds nullable where it does not reach, $ref siblings and 3.1 forms, in components and in operations', () => {
+    const json = '#/paths/~1a~1{id}/get/responses/200/content/application~1json';
+    const schema = (s: object) => ({ content: { 'application/json': { schema: s } } });
+    const paths = {
+      '/a/{id}': {
+        get: {
+          parameters: [{ name: 'id', in: 'path', schema: { nullable: true } }],
+          responses: {
+            '200': {
+              description: 'x',
+              headers: { H: { schema: { type: ['string', 'null'] } } },
+              ...schema({ items: { allOf: [ref('Owner')], nullable: true } }),
+            },
+          },
+        },
+      },
+    };
+    expect(
+      problems(
+        {
+          'A/B': {
+            type: 'object',
+            properties: {
+              owner: { type: 'object', allOf: [ref('Owner')], nullable: true },
+              approver: { ...ref('Owner'), nullable: true, description: 'ignored too' },
+              state: { type: 'string', nullable: true, enum: ['open'] },
+              any: { nullable: true },
+              list: { type: 'array', items: { oneOf: [{ type: 'string', const: 'a' }, false] } },
+              bound: { type: 'number', exclusiveMaximum: 1 },
+            },
+          },
+        },
+        paths,
+      ),
+    ).toEqual([
+      '#/components/schemas/A~1B/properties/owner: nullable beside allOf, which still apply to null (OpenAPI 3.0.3)',
+      '#/components/schemas/A~1B/properties/approver: nullable, description beside $ref, which OpenAPI 3.0 ignores',
+      '#/components/schemas/A~1B/properties/state: nullable with an enum without null, which rejects null',
+      '#/components/schemas/A~1B/properties/any: nullable without type in the same schema object has no effect (OpenAPI 3.0.3)',
+      '#/components/schemas/A~1B/properties/list/items/oneOf/0: const is not a keyword of an OpenAPI 3.0 schema',
+      '#/components/schemas/A~1B/properties/list/items/oneOf/1: false is not a schema object (OpenAPI 3.0 has no boolean schemas)',
+      '#/components/schemas/A~1B/properties/bound: exclusiveMaximum is a boolean in OpenAPI 3.0, not 1',
+      '#/paths/~1a~1{id}/get/parameters/0/schema: nullable without type in the same schema object has no effect (OpenAPI 3.0.3)',
+      '#/paths/~1a~1{id}/get/responses/200/headers/H/schema: type ["string","null"] is not an OpenAPI 3.0 type',
+      `${json}/schema/items: nullable without type in the same schema object has no effect (OpenAPI 3.0.3)`,
+      `${json}/schema/items: nullable beside allOf, which still apply to null (OpenAPI 3.0.3)`,
+    ]);
   });
 });

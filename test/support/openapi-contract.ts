@@ -15,10 +15,15 @@ import { readFileSync } from 'node:fs';
  * - Body: a response without a body must be documented without `content`, one with a body must be documented with
  *   its content type (parameters such as charset ignored; `type/*` and `*\/*` match). JSON (application/json and
  *   +json) is validated with ajv against the schema; other types only by `type: string` (the body must be text).
- * - Schemas are OpenAPI 3.0 schemas converted to JSON Schema 2019-09: `nullable: true` admits null (also next to
- *   `allOf`/`$ref`, where 3.0.3 says it has no effect: the lenient, common reading), boolean `exclusiveMinimum`
- *   /`exclusiveMaximum` become numbers, `example`, `discriminator`, `xml`, `externalDocs` and `x-*` are dropped,
- *   `$ref`s to `#/components/schemas/...` resolve (`$ref`s elsewhere inside schemas are not supported).
+ * - Schemas are OpenAPI 3.0 schemas read as OpenAPI 3.0.3 says, as strict validators (Prism) read them, converted to
+ *   JSON Schema 2019-09: `nullable: true` adds null to the `type` of its own schema object and does nothing else
+ *   (without `type` it has no effect; an `enum`, `allOf`, `oneOf`, `anyOf` or `not` beside it still applies to null),
+ *   siblings of `$ref` are ignored (`nullable` too), boolean `exclusiveMinimum`/`exclusiveMaximum` become numbers,
+ *   `example`, `discriminator`, `xml`, `externalDocs` and `x-*` are dropped, `$ref`s to `#/components/schemas/...`
+ *   resolve (`$ref`s elsewhere inside schemas are not supported). A keyword that is not one of the 3.0 Schema Object
+ *   (`const`, `examples`, a `type` array or `null`, a number for `exclusiveMinimum`: 3.1's forms) makes the schema a
+ *   violation: strict tools ignore or refuse it, so it cannot mean what it says. `strictReadingProblems` lists the
+ *   places where a document says what this reading does not do (docs/decisions.md, "a strict contract").
  * - STRICT objects: a schema with `properties` and no explicit `additionalProperties` admits no other property
  *   (`unevaluatedProperties: false`, so a field the document does not describe fails). Compositions: branches of
  *   `allOf` (and of `oneOf`/`anyOf` next to own `properties` or `allOf`) are left open and the strictness is put on
@@ -119,7 +124,18 @@ const SCHEMA_PREFIX = '#/components/schemas/';
 const STRICT_ID = 'urn:openapi-contract:strict';
 const OPEN_ID = 'urn:openapi-contract:open';
 /** Keywords of OpenAPI 3.0 schemas that are not JSON Schema (nullable is converted, these are dropped). */
-const DROPPED = new Set(['nullable', 'example', 'examples', 'discriminator', 'xml', 'externalDocs']);
+const DROPPED = new Set(['nullable', 'example', 'discriminator', 'xml', 'externalDocs']);
+/** The keywords of an OpenAPI 3.0 Schema Object, besides `$ref` and `x-*` extensions. */
+const SCHEMA_KEYWORDS = new Set([
+  ...['title', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength', 'minLength'],
+  ...['pattern', 'maxItems', 'minItems', 'uniqueItems', 'maxProperties', 'minProperties', 'required', 'enum', 'type'],
+  ...['allOf', 'oneOf', 'anyOf', 'not', 'items', 'properties', 'additionalProperties', 'description', 'format', 'default'],
+  ...['nullable', 'discriminator', 'readOnly', 'writeOnly', 'xml', 'externalDocs', 'example', 'deprecated'],
+]);
+/** The values of `type` in OpenAPI 3.0 (no `null`, no arrays). */
+const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object']);
+/** The keywords that apply to null too, whatever `nullable` says beside them. */
+const APPLICATORS = ['allOf', 'oneOf', 'anyOf', 'not'];
 /** At most this many violations per exchange (a list of 1,000 wrong items would say the same thing 1,000 times). */
 const MAX_VIOLATIONS = 20;
 
@@ -144,6 +160,9 @@ export class OpenApiContract {
   constructor(private readonly doc: OpenApiDocument) {
     if (!/^3\.0\./.test(String(doc.openapi))) throw new Error(`an OpenAPI 3.0 document is expected, not ${String(doc.openapi)}`);
     this.routes = Object.entries(doc.paths ?? {}).map(([template, item]) => compileRoute(template, this.resolve(item)));
+    // ajv's strictSchema (on by default) refuses unknown keywords, and convert() refuses what is not OpenAPI 3.0. The
+    // other strict options judge how a schema is written, not what it admits (strictTypes wants `type: object` beside
+    // the unevaluatedProperties this puts on compositions), so they stay off: validation is the same either way.
     this.ajv = new Ajv2019({
       allErrors: true,
       verbose: true,
@@ -334,11 +353,15 @@ export class OpenApiContract {
       // The name as the document escaped it (JSON pointer, URI), escaped again for the $defs it is kept in.
       const name = unescapeToken(schema.$ref.slice(SCHEMA_PREFIX.length));
       const ref: SchemaObject = {
-        $ref: `${open ? OPEN_ID : STRICT_ID}#/$defs/${encodeURIComponent(name.replace(/~/g, '~0').replace(/\//g, '~1'))}`,
+        $ref: `${open ? OPEN_ID : STRICT_ID}#/$defs/${encodeURIComponent(escapeToken(name))}`,
       };
-      // Siblings of $ref are ignored in OpenAPI 3.0; nullable is read leniently.
-      return schema.nullable === true ? nullOr(ref) : ref;
+      // Siblings of $ref are ignored in OpenAPI 3.0, nullable too.
+      return ref;
     }
+    const unknown = Object.keys(schema).find((keyword) => !SCHEMA_KEYWORDS.has(keyword) && !keyword.startsWith('x-'));
+    if (unknown !== undefined) throw new Error(`${unknown} is not a keyword of an OpenAPI 3.0 schema`);
+    if ('type' in schema && !TYPES.has(schema.type as string))
+      throw new Error(`type ${JSON.stringify(schema.type)} is not an OpenAPI 3.0 type`);
     const ownObject = 'properties' in schema || 'allOf' in schema;
     const out: SchemaObject = {};
     for (const [keyword, value] of Object.entries(schema)) {
@@ -366,6 +389,7 @@ export class OpenApiContract {
           break;
         case 'exclusiveMinimum':
         case 'exclusiveMaximum':
+          if (typeof value !== 'boolean') throw new Error(`${keyword} is a boolean in OpenAPI 3.0, not ${JSON.stringify(value)}`);
           if (value === true) out[keyword] = schema[keyword === 'exclusiveMinimum' ? 'minimum' : 'maximum'];
           break;
         case 'minimum':
@@ -385,16 +409,8 @@ export class OpenApiContract {
       const shape = branches.map((b) => this.shape(b, new Set()));
       if (('properties' in schema || shape.some((s) => s.describes)) && !shape.some((s) => s.freeForm)) out.unevaluatedProperties = false;
     }
-    if (schema.nullable === true) {
-      // With a composition next to it, null must skip the composition too (the lenient reading, as for $ref).
-      const composed = 'allOf' in out || 'oneOf' in out || 'anyOf' in out;
-      if (!composed && (typeof out.type === 'string' || Array.isArray(out.type))) {
-        out.type = [...asArray(out.type), 'null'];
-        if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
-      } else {
-        return nullOr(out);
-      }
-    }
+    // OpenAPI 3.0.3: null joins the type of this schema object, nothing more (the enum and compositions still apply).
+    if (schema.nullable === true && typeof out.type === 'string') out.type = [out.type, 'null'];
     return out;
   }
 
@@ -416,6 +432,71 @@ export class OpenApiContract {
   }
 }
 
+/**
+ * Where the document's schemas say something that strict OpenAPI 3.0.3 tools read otherwise than its words (and than
+ * lenient tools): each place as a JSON pointer with why. Empty for a document every reading agrees on.
+ * - `nullable: true` without `type` in the same schema object: no effect;
+ * - `nullable: true` next to `$ref` (ignored, as every sibling of `$ref`), `allOf`, `oneOf`, `anyOf` or `not` (they
+ *   still apply to null, and a `$ref`'d object rejects it), or next to an `enum` without null (the enum rejects it).
+ *   A nullable reference is `oneOf: [{ $ref }, { type: object, nullable: true, enum: [null] }]`;
+ * - any sibling of `$ref` (ignored);
+ * - a keyword that is not one of the 3.0 Schema Object, a `type` that is not one of its six, a number for
+ *   `exclusiveMinimum`/`exclusiveMaximum`, a boolean schema (3.1's forms, ignored or refused by 3.0 tools).
+ */
+export function strictReadingProblems(doc: OpenApiDocument): string[] {
+  const problems: string[] = [];
+  const visit = (schema: unknown, at: string): void => {
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+      problems.push(`${at}: ${JSON.stringify(schema)} is not a schema object (OpenAPI 3.0 has no boolean schemas)`);
+      return;
+    }
+    const s = schema as SchemaObject;
+    const keywords = Object.keys(s).filter((k) => !k.startsWith('x-'));
+    if ('$ref' in s) {
+      const siblings = keywords.filter((k) => k !== '$ref');
+      if (siblings.length) problems.push(`${at}: ${siblings.join(', ')} beside $ref, which OpenAPI 3.0 ignores`);
+      return;
+    }
+    for (const k of keywords.filter((k) => !SCHEMA_KEYWORDS.has(k))) problems.push(`${at}: ${k} is not a keyword of an OpenAPI 3.0 schema`);
+    if ('type' in s && !TYPES.has(s.type as string)) problems.push(`${at}: type ${JSON.stringify(s.type)} is not an OpenAPI 3.0 type`);
+    for (const k of ['exclusiveMinimum', 'exclusiveMaximum'].filter((k) => k in s && typeof s[k] !== 'boolean')) {
+      problems.push(`${at}: ${k} is a boolean in OpenAPI 3.0, not ${JSON.stringify(s[k])}`);
+    }
+    if (s.nullable === true) {
+      const beside = APPLICATORS.filter((k) => k in s);
+      if (!('type' in s)) problems.push(`${at}: nullable without type in the same schema object has no effect (OpenAPI 3.0.3)`);
+      if (beside.length) problems.push(`${at}: nullable beside ${beside.join(', ')}, which still apply to null (OpenAPI 3.0.3)`);
+      if (Array.isArray(s.enum) && !s.enum.includes(null)) problems.push(`${at}: nullable with an enum without null, which rejects null`);
+    }
+    for (const [keyword, sub] of Object.entries(s)) {
+      if (keyword === 'properties' && typeof sub === 'object' && sub !== null) {
+        for (const [name, property] of Object.entries(sub)) visit(property, `${at}/properties/${escapeToken(name)}`);
+      } else if (keyword === 'items' || keyword === 'not' || (keyword === 'additionalProperties' && typeof sub !== 'boolean')) {
+        visit(sub, `${at}/${keyword}`);
+      } else if (APPLICATORS.includes(keyword)) {
+        asArray(sub).forEach((branch, i) => visit(branch, `${at}/${keyword}/${i}`));
+      }
+    }
+  };
+  // Every schema: the components' and each `schema` of a parameter, header or media type (examples are values).
+  const find = (node: unknown, at: string): void => {
+    if (typeof node !== 'object' || node === null) return;
+    for (const [key, value] of Object.entries(node)) {
+      const here = `${at}/${escapeToken(key)}`;
+      if (key === 'example' || key === 'examples' || here === '#/components/schemas') continue;
+      if (key === 'schema' && !Array.isArray(node)) visit(value, here);
+      else find(value, here);
+    }
+  };
+  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) visit(schema, `#/components/schemas/${escapeToken(name)}`);
+  find(doc, '#');
+  return problems;
+}
+
+function escapeToken(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
 /** A JSON pointer token of a URI fragment, unescaped. */
 function unescapeToken(token: string): string {
   let decoded = token;
@@ -425,11 +506,6 @@ function unescapeToken(token: string): string {
     /* kept as written */
   }
   return decoded.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-/** null, or else the schema (if/else rather than anyOf: a failure reports the schema's errors only). */
-function nullOr(schema: SchemaObject): SchemaObject {
-  return { if: { type: 'null' }, else: schema };
 }
 
 function asArray(value: Json | undefined): Json[] {
@@ -526,7 +602,6 @@ function typeOf(value: unknown): string {
 function describeErrors(errors: ErrorObject[], root = 'body'): string[] {
   const seen = new Set<string>();
   for (const error of errors) {
-    if (error.keyword === 'if') continue; // `must match "else" schema`: the else branch's own errors say why
     const at = placeOf(root, error.instancePath);
     const params = error.params as Record<string, unknown>;
     let text: string;

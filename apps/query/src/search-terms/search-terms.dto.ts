@@ -1,6 +1,7 @@
 import { IsIn, IsOptional } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { AnalyticsFiltersDto, CompareDto } from '../analytics/analytics.dto';
+import { ApiNullableRefProperty } from '../common/nullable-ref';
 import { PaginationDto } from '../common/pagination.dto';
 import { ENTITY_TYPES } from '../entities/entity-types';
 
@@ -78,11 +79,7 @@ export class SearchTermView {
   @ApiProperty({ type: 'integer', example: 42, minimum: 1, description: 'Number of uses within the requested time range' })
   count!: number;
 
-  @ApiProperty({
-    type: () => SearchTermStatus,
-    nullable: true,
-    description: 'With hits=false: whether an entity handles the zero-result term; null with hits=true',
-  })
+  @ApiNullableRefProperty(SearchTermStatus, 'With hits=false: whether an entity handles the zero-result term; null with hits=true')
   status!: SearchTermStatus | null;
 
   @ApiPropertyOptional({
