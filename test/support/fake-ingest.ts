@@ -20,9 +20,9 @@ export function deferred<T = void>() {
 }
 
 /** Resolves once `check` holds (polled every 10 ms), or fails after `ms`. */
-export async function until(check: () => boolean, ms = 5000): Promise<void> {
+export async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
   const end = Date.now() + ms;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > end) throw new Error(`not reached within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 10));
   }
