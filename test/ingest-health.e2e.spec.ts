@@ -37,7 +37,7 @@ describeKafka('ingest health against a real broker protocol', () => {
     apps.push(app);
     const consumer = app.app.get(IngestConsumer);
     await eventually(
-      () => consumer.assigned[topic] ?? [],
+      () => consumer.assignment()[topic] ?? [],
       (p) => p.length > 0,
     );
     return { app, consumer };
@@ -47,7 +47,7 @@ describeKafka('ingest health against a real broker protocol', () => {
     const stallMs = 5000;
     const { consumer } = await start(BURST, 'burst');
     await eventually(
-      () => consumer.assigned[BURST] ?? [],
+      () => consumer.assignment()[BURST] ?? [],
       (p) => p.length === 4,
     );
     // Idle for longer than the threshold: nothing waits, so nothing is stalled however long it lasts.

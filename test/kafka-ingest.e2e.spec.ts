@@ -188,7 +188,7 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
     const a = await startApp({ ...kafkaEnv('pair'), CLICKHOUSE_DATABASE: database });
     const b = await startApp({ ...kafkaEnv('pair'), CLICKHOUSE_DATABASE: database });
     try {
-      const assigned = () => [a, b].map((x) => x.app.get(IngestConsumer).assigned[TOPIC] ?? []);
+      const assigned = () => [a, b].map((x) => x.app.get(IngestConsumer).assignment()[TOPIC] ?? []);
       const split = await eventually(
         () => assigned(),
         ([x, y]) => x.length > 0 && y.length > 0 && x.length + y.length === PARTITIONS,

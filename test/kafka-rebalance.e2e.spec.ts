@@ -30,7 +30,7 @@ describeKafka('a rebalance while an insert is retried (real broker protocol)', (
     apps.push(app);
     return app;
   };
-  const assigned = (app: TestApp) => app.app.get(IngestConsumer).assigned[TOPIC] ?? [];
+  const assigned = (app: TestApp) => app.app.get(IngestConsumer).assignment()[TOPIC] ?? [];
 
   it('counts every event once and both consumers consume after storage comes back', async () => {
     const database = uniqueDatabase();

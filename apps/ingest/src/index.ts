@@ -1,2 +1,3 @@
 export * from './ingest.module';
 export * from './ingest.consumer';
+export * from './exactly-once-batches';

@@ -1,55 +1,24 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import type { Batch, Consumer, EachBatchPayload } from 'kafkajs';
+import type { Consumer } from 'kafkajs';
 import { AppConfig } from '@app/config';
-import type { RejectedEventRow } from '@app/contracts';
-import pLimit from 'p-limit';
-import { IngestStore, IntakeKinds, VersionSequence, validateItems, type IntakeItem, type IntakeKind } from '@app/intake';
-import { KafkaService, isRebalance } from '@app/kafka';
+import { IngestStore, IntakeKinds, type IntakeKind } from '@app/intake';
+import { KafkaService } from '@app/kafka';
 import { MetricsService } from '@app/metrics';
 import { PartitionProgress, STALL_THRESHOLD_MS, type ConsumerHealth } from './consumer-health';
 import { DuplicateOffsets } from './duplicate-offsets';
+import { ExactlyOnceBatches, INSERTS_IN_FLIGHT } from './exactly-once-batches';
 import { GroupMembership, heartbeatIntervalMs } from './group-membership';
-import { decodeMessage, messageHash, type KafkaRow } from './kafka-message';
+import type { KafkaRow } from './kafka-message';
 import { LagProbe } from './lag-probe';
 import { OffsetsRepository } from './offsets.repository';
-import { PartitionLedger } from './partition-ledger';
-import { PartitionStates, type PartitionState } from './partition-states';
-import { DEDUP_WINDOW, RecentEventIds } from './recent-event-ids';
-import { afterBoth, settled } from './pipeline';
 import { barrierAssigner, confirmMembership, installRejoinBarrier, type KafkaGroup } from './rejoin-barrier';
-import { BatchAbandonedError, retryUntilDone, settledWithHeartbeats } from './retry-policy';
 
 /**
- * The deduplication token of a partition batch's insert: the same messages at the same offsets of a partition get
- * the same token in every process, so ClickHouse drops a second insert of them (rollups included) whoever formed
- * it. The hashes of the first and last message tell a recreated topic's new messages at old offsets apart.
- */
-export const batchToken = (topic: string, partition: number, first: number, last: number, hashes: string) =>
-  `${topic}:${partition}:${first}-${last}:${hashes}`;
-
-/**
- * Inserts of this process in flight at once, fewer than the store's insert connections (INSERT_CONNECTIONS), so an
- * insert whose membership was just confirmed is sent at once. Batches beyond it wait before the check, not after.
- */
-export const INSERTS_IN_FLIGHT = 8;
-
-/**
- * The ingest app's Kafka consumer, for search events and catalogue documents. The exactly-once rule, per
- * partition batch (exactlyOnce):
- *   1. skip the offsets ClickHouse already holds for these very messages (PartitionLedger), and events whose id
- *      the partition stored within its last DEDUP_WINDOW messages (a producer's retry: RecentEventIds); documents
- *      get versions that grow with their offsets (VersionSequence);
- *   2. insert the rest, invalid ones as rejected rows, one insert per partition batch with the token
- *      topic:partition:first-last (batchToken), retried with capped backoff while storage fails, nothing committed;
- *      right before each insert is sent, a heartbeat round trip confirms that this process is still a member of the
- *      generation that fetched the batch (confirmMembership), else the batch is abandoned unsent;
- *   3. only then commit, in offset order.
- * Pipelined: a batch goes back to kafkajs once its insert is under way and the partition's batch before it is
- * stored and committed, so the next fetch and validation run while it is inserted; at most one batch per partition
- * is in flight beyond what kafkajs waits for.
- * kafkajs joins or leaves the group only once nothing of this process is in flight (barrierAssigner, beforeRejoin):
- * a rebalance abandons the batches in flight (no insert attempt starts after it) and the attempts under way settle
- * first, so nothing lands after a partition's next owner read what is stored.
+ * The ingest app's Kafka consumer, for search events and catalogue documents: the group-consumer part. It starts
+ * kafkajs' consumer and restarts it after any crash, follows its joins (the assignment, readiness) and its commits
+ * (progress), probes the broker for lag, and holds the rejoin barrier: kafkajs joins or leaves the group only once
+ * nothing of this process is in flight (barrierAssigner, beforeRejoin). Every partition batch goes to the batch
+ * part, ExactlyOnceBatches (exactly-once verdicts, the insert with its retries, commits in offset order).
  */
 @Injectable()
 export class IngestConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -65,48 +34,35 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   private readonly topics = new Map<string, IntakeKind<KafkaRow>>();
   /** kafkajs' group of this consumer (handed over by the rejoin barrier): its member id and generation. */
   private kafkaGroup?: KafkaGroup;
-  /** Per assigned partition: what is stored (offsets), the event ids of its recent messages, document versions. */
-  private readonly partitions = new PartitionStates((topic, partition, first) => this.openPartition(topic, partition, first));
   private readonly progress = new PartitionProgress((topic, partition, lag) => this.recordLag(topic, partition, lag));
   /** Whether this process is a member of the group (readiness); set up when the consumer first starts. */
   private readiness?: GroupMembership;
   private stopping = false;
-  /**
-   * Set when a heartbeat fails (a rebalance, or the coordinator out of reach): every insert retried gives up until
-   * the consumer has rejoined or a heartbeat went through again.
-   */
-  private abandoning = false;
-  /** Partitions per topic assigned to this consumer at the last rebalance. */
-  assigned: Record<string, number[]> = {};
-  /** Per partition, the insert and commit of its batch that went back to kafkajs before they were done. */
-  private readonly inFlight = new Map<string, Promise<void>>();
-  /**
-   * Set when a batch handed back failed: kafkajs has fetched past it, so every batch is refused as a rebalance until
-   * the consumer rejoined (and fetches from the committed offsets again).
-   */
-  private mustRejoin = false;
+  /** Partitions per topic assigned to this consumer at the last rebalance (read through assignment()). */
+  private assigned: Record<string, number[]> = {};
   private duplicateCheck?: NodeJS.Timeout;
-  /**
-   * Inserts in flight: a slot is taken before the membership check, so none waits after it. INSERTS_IN_FLIGHT on a
-   * server; one at a time on the embedded engine, which dies with the process: a crash then never cuts an insert
-   * short beside the one that just returned (its rows in search_events without their rollup rows).
-   */
-  private readonly insertSlots: ReturnType<typeof pLimit>;
-  /** Failed insert attempts since storage last took one: logged once when failing starts and once when it ends. */
-  private failedInserts = 0;
   private repairing = false;
+  /** The batch part: every partition batch kafkajs fetches, from verdicts to the commit. */
+  private readonly batches: ExactlyOnceBatches;
 
   constructor(
     private readonly config: AppConfig,
     private readonly kafka: KafkaService,
-    private readonly offsets: OffsetsRepository,
+    offsets: OffsetsRepository,
     private readonly metrics: MetricsService,
-    private readonly store: IngestStore,
+    store: IngestStore,
     private readonly duplicates: DuplicateOffsets,
     kinds: IntakeKinds,
   ) {
     for (const kind of kinds.all() as unknown as Array<IntakeKind<KafkaRow>>) this.topics.set(kind.topic, kind);
-    this.insertSlots = pLimit(config.clickhouse.url ? INSERTS_IN_FLIGHT : 1);
+    this.batches = new ExactlyOnceBatches({
+      store,
+      offsets,
+      topics: this.topics,
+      group: () => this.kafkaGroup,
+      insertsInFlight: config.clickhouse.url ? INSERTS_IN_FLIGHT : 1,
+      logger: this.logger,
+    });
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -122,6 +78,11 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
    */
   health(stallMs = STALL_THRESHOLD_MS): Promise<ConsumerHealth> {
     return Promise.resolve(this.progress.health(Boolean(this.consumer) && !this.stopping, stallMs));
+  }
+
+  /** The partitions per topic assigned at the last rebalance, in order (a copy). */
+  assignment(): Record<string, number[]> {
+    return Object.fromEntries(Object.entries(this.assigned).map(([topic, partitions]) => [topic, [...partitions]]));
   }
 
   /** Readiness of the consumer: a member of its group whose heartbeats the broker answers (GroupMembership). */
@@ -154,11 +115,12 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   /** SIGTERM: kafkajs lets the running batches finish (insert, commit), then leaves the group. */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
+    this.batches.stop();
     clearInterval(this.duplicateCheck);
     // Batches in flight are stored and committed before the group is left (and the partitions move on).
-    await this.settleInFlight();
+    await this.batches.settle();
     await this.consumer?.disconnect();
-    await this.settleInFlight();
+    await this.batches.settle();
     await this.lagProbe.stop();
   }
 
@@ -183,7 +145,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     this.readiness ??= new GroupMembership(sessionTimeout);
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => this.joined(consumer, payload.memberAssignment));
     consumer.on(consumer.events.HEARTBEAT, () => {
-      this.abandoning = false;
+      this.batches.heartbeatAnswered();
       this.readiness!.heartbeat();
     });
     consumer.on(consumer.events.CRASH, ({ payload }) => this.readiness!.left(`the consumer crashed (${payload.error.message})`));
@@ -212,16 +174,14 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       autoCommit: false,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: 64,
-      eachBatch: (payload) => this.handleBatch(payload),
+      eachBatch: (payload) => this.batches.handle(payload),
     });
   }
 
   /** Every join starts clean: no pause survives it (kafkajs keeps pauses across rejoins) and ledgers are re-read. */
   private joined(consumer: Consumer, assignment: Record<string, number[]>): void {
     this.readiness?.joined();
-    this.abandoning = false;
-    this.mustRejoin = false;
-    this.partitions.clear();
+    this.batches.joined();
     consumer.resume([...this.topics.keys()].map((topic) => ({ topic })));
     this.assigned = {};
     for (const topic of this.topics.keys()) {
@@ -252,213 +212,10 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     }
   }
 
-  private async handleBatch(payload: EachBatchPayload): Promise<void> {
-    const { topic, partition } = payload.batch;
-    try {
-      await this.exactlyOnce(payload);
-    } catch (err) {
-      // Its insert may have landed though the batch threw: what is stored is read again before the next batch.
-      this.partitions.drop(topic, partition);
-      throw err;
-    }
-  }
-
-  private async exactlyOnce(payload: EachBatchPayload): Promise<void> {
-    const { batch } = payload;
-    if (batch.isEmpty() || !payload.isRunning() || payload.isStale()) return;
-    const { topic, partition, messages } = batch;
-    const kind = this.topics.get(topic)!;
-    const key = `${topic}:${partition}`;
-    const first = Number(messages[0].offset);
-    const lastOffset = messages[messages.length - 1].offset;
-    const last = Number(lastOffset);
-    const earlier = this.inFlight.get(key);
-    const generation = this.kafkaGroup?.generationId ?? null;
-    const ownership = {
-      heartbeat: () => payload.heartbeat(),
-      owned: () => payload.isRunning() && !payload.isStale(),
-      abandon: () => (this.abandoning = true),
-    };
-    try {
-      if (this.mustRejoin) throw new BatchAbandonedError();
-      // A state read again from ClickHouse (after a failure, or offsets fetched again) must see the batch before.
-      const state = await this.partitions.get(topic, partition, first, () => settled(earlier));
-
-      // 1. Only what ClickHouse does not hold yet for these very messages, validated, and no event twice.
-      const { rows, rejected } = await this.toStore(kind, batch, state);
-
-      // 2. Insert, the partition batch alone (an identical range from any process has the same token); the state
-      // counts the rows as stored from now on, and is read again if the insert fails.
-      const hashes = `${messageHash(messages[0])}-${messageHash(messages[messages.length - 1])}`;
-      const insert = this.writeWithRetry(kind, rows, rejected, batchToken(topic, partition, first, last, hashes), generation);
-      state.ledger.inserted(last);
-      state.handledThrough = last;
-      if (state.recent) for (const row of rows) state.recent.add(row.customer, row.instance, kind.eventId!(row));
-
-      // 3. Commit once this insert and the partition's batch before are done. A crash before it re-delivers the batch
-      // and the ledger finds the rows stored; a failed commit loses nothing for the same reason.
-      // Any failure reaches kafkajs as a rebalance, so it rejoins and fetches from the committed offset again (a
-      // batch handed back has its offset resolved already).
-      const done = afterBoth(earlier, insert, () => this.commit(payload, topic, partition, last)).catch((err: unknown) => {
-        throw isRebalance(err) ? err : new BatchAbandonedError();
-      });
-      this.inFlight.set(key, done);
-      void done
-        .catch(() => {
-          this.partitions.drop(topic, partition);
-          this.mustRejoin = true;
-        })
-        .finally(() => this.inFlight.get(key) === done && this.inFlight.delete(key));
-      // Handed back once the batch before is done (kept alive by heartbeats while it is retried, and its error is
-      // thrown here); while stopping, only once this one is done.
-      const handBack = !this.stopping && payload.isRunning();
-      if (handBack) payload.resolveOffset(lastOffset);
-      await settledWithHeartbeats(handBack ? (earlier ?? Promise.resolve()) : done, ownership);
-      if (!handBack) payload.resolveOffset(lastOffset);
-    } catch (err) {
-      // Past a failed batch, only a rejoin makes kafkajs fetch from the committed offsets again.
-      throw this.mustRejoin && !isRebalance(err) ? new BatchAbandonedError() : err;
-    }
-  }
-
-  /**
-   * Awaited by kafkajs before it joins or leaves the group: what is in flight settles first (no further attempt of a
-   * retried insert starts), so nothing of it lands after the partitions' next owners read what is stored.
-   */
+  /** The rejoin barrier, awaited by kafkajs before it joins or leaves the group (ExactlyOnceBatches.beforeRejoin). */
   private async beforeRejoin(group: KafkaGroup): Promise<void> {
     this.kafkaGroup = group;
-    if (this.inFlight.size === 0) return;
-    this.abandoning = true;
-    await this.settleInFlight();
-  }
-
-  /** Commits the offset after `last`; a rebalance error is thrown (so kafkajs rejoins), any other one logged. */
-  private async commit(payload: EachBatchPayload, topic: string, partition: number, last: number): Promise<void> {
-    try {
-      await payload.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: String(last + 1) }] }] });
-    } catch (err) {
-      if (isRebalance(err)) throw err;
-      this.logger.warn(`commit of ${topic}:${partition}@${last + 1} failed, the rows are stored: ${(err as Error).message}`);
-    }
-  }
-
-  /** Waits until no insert or commit of this process is in flight (batches handed back to kafkajs included). */
-  private async settleInFlight(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
-  }
-
-  /**
-   * The rows and rejected rows of a batch to insert: messages whose offsets ClickHouse already holds for these very
-   * messages are skipped (PartitionLedger), the rest validated in the intake's one loop; events whose id the
-   * partition stored within its last DEDUP_WINDOW messages are skipped (a producer's retry: RecentEventIds), and
-   * documents get versions that grow with their offsets (VersionSequence).
-   */
-  private async toStore(
-    kind: IntakeKind<KafkaRow>,
-    batch: Batch,
-    state: PartitionState,
-  ): Promise<{ rows: KafkaRow[]; rejected: RejectedEventRow[] }> {
-    const { topic, partition, messages } = batch;
-    const { ledger, recent, versions } = state;
-    const now = Date.now();
-    const items: IntakeItem[] = [];
-    const verdicts = { stored: 0, replaced: 0, duplicate: 0 };
-    for (const message of messages) {
-      const offset = Number(message.offset);
-      const hash = messageHash(message);
-      const pending = ledger.verdict(offset, hash);
-      const verdict = typeof pending === 'string' ? pending : await pending;
-      if (verdict !== 'new') verdicts[verdict]++;
-      if (verdict !== 'stored')
-        items.push(decodeMessage(message, { now, source: 'kafka', topic, partition, offset, timestamp: message.timestamp }, hash));
-    }
-    const { rows: valid, rejected } = validateItems(kind, items);
-    const rows: KafkaRow[] = [];
-    const inBatch = new RecentEventIds();
-    for (const row of valid) {
-      const id = kind.eventId?.(row);
-      if (id !== undefined && (recent!.has(row.customer, row.instance, id) || inBatch.has(row.customer, row.instance, id))) {
-        verdicts.duplicate++;
-        continue;
-      }
-      if (id !== undefined) inBatch.add(row.customer, row.instance, id);
-      if (versions) kind.order!(row, versions);
-      rows.push(row);
-    }
-    this.logVerdicts(`${topic}:${partition}`, messages[0].offset, messages[messages.length - 1].offset, verdicts);
-    return { rows, rejected };
-  }
-
-  private logVerdicts(where: string, first: string, last: string, verdicts: { stored: number; replaced: number; duplicate: number }): void {
-    if (verdicts.duplicate > 0)
-      this.logger.log(
-        `${where}: ${verdicts.duplicate} events of ${first}-${last} repeat an event id stored ` +
-          `within the last ${DEDUP_WINDOW} messages; skipping them`,
-      );
-    if (verdicts.stored > 0) this.logger.log(`${where}: ${verdicts.stored} offsets from ${first} to ${last} already stored; skipping them`);
-    if (verdicts.replaced > 0) {
-      this.logger.warn(
-        `${where}: ${verdicts.replaced} offsets from ${first} hold other messages than the ones stored there ` +
-          '(topic recreated or cluster replaced); storing them',
-      );
-    }
-  }
-
-  private async openPartition(topic: string, partition: number, first: number) {
-    const kind = this.topics.get(topic)!;
-    return {
-      ledger: await PartitionLedger.open(this.offsets, kind.table, topic, partition),
-      recent: kind.eventId
-        ? new RecentEventIds(await this.offsets.recentEventIds(topic, partition, first + DEDUP_WINDOW, 2 * DEDUP_WINDOW))
-        : undefined,
-      versions: kind.order ? new VersionSequence(await this.offsets.lastDocumentVersion(topic, partition)) : undefined,
-    };
-  }
-
-  /**
-   * The insert of a partition batch, retried with capped backoff while storage fails: nothing is committed, fetching
-   * stops (the next batches of its partition wait for it), and every retry sends the same rows with the same token,
-   * so a partly applied attempt is deduplicated. Rows the store refuses for their data never reach this loop
-   * (IngestWriter isolates them). Right before each statement is sent, the membership of the generation that
-   * fetched the batch is confirmed (confirmMembership).
-   */
-  private async writeWithRetry(
-    kind: IntakeKind<KafkaRow>,
-    rows: KafkaRow[],
-    rejected: RejectedEventRow[],
-    token: string,
-    generation: number | null,
-  ) {
-    const beforeSend = () => this.confirmMembership(generation);
-    const refused = await retryUntilDone(() => this.insertSlots(() => this.store.store(kind, rows, rejected, token, beforeSend)), {
-      abandoned: () => this.stopping || this.abandoning,
-      // Once per outage, not once per attempt of every partition: the first failure, then the recovery with a count.
-      onFailure: (err, attempt, delay) => {
-        const message = (err as Error).message;
-        if (this.failedInserts++ === 0)
-          this.logger.warn(`insert failed, retried with backoff until storage takes inserts again (counted meanwhile): ${message}`);
-        else this.logger.debug(`insert failed (attempt ${attempt}, retry in ${Math.round(delay)} ms): ${message}`);
-      },
-    });
-    if (this.failedInserts > 0) {
-      this.logger.log(`storage takes inserts again after ${this.failedInserts} failed attempts; fetching resumes`);
-      this.failedInserts = 0;
-    }
-    return refused;
-  }
-
-  /**
-   * Right before an insert is sent: this process is still a member of `generation` of the group (confirmMembership),
-   * or the insert is abandoned unsent, and so is every further attempt of the batches in flight.
-   */
-  private async confirmMembership(generation: number | null): Promise<void> {
-    try {
-      await confirmMembership(this.kafkaGroup, generation);
-    } catch (err) {
-      this.abandoning = true;
-      this.logger.log(`membership not confirmed before an insert (${(err as Error).message}); abandoning the batch unsent`);
-      throw new BatchAbandonedError();
-    }
+    await this.batches.beforeRejoin();
   }
 
   /** Asks the broker how far behind every assigned partition is (high watermark - committed); on a timer. */

@@ -1,0 +1,137 @@
+import { loadConfig } from '@app/config';
+import { IntakeKinds, type IntakeKind } from '@app/intake';
+import { FakeKafkaRun, FakeStore, eventMessage, fakeGroup, until } from '../../../test/support/fake-ingest';
+import { ExactlyOnceBatches } from './exactly-once-batches';
+import type { KafkaRow } from './kafka-message';
+
+const kinds = new IntakeKinds(loadConfig({}));
+const TOPIC = kinds.events.topic;
+const ID = '0190c3a2-7b1e-7c3d-9a4b-5e6f7a8b9c0d';
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => eventMessage(from + i));
+
+/** Every batch part a test made: stopped afterwards, so no retry of a failed test runs on. */
+const made: ExactlyOnceBatches[] = [];
+afterEach(() => made.splice(0).forEach((b) => b.stop()));
+
+/** The batch part with a fake store and kafkajs' side faked: its batches, its group, its log lines. */
+function setup() {
+  const store = new FakeStore();
+  const kafka = new FakeKafkaRun();
+  const group = fakeGroup(1);
+  const logs: string[] = [];
+  const batches = new ExactlyOnceBatches({
+    store,
+    offsets: store.offsets(),
+    topics: new Map([[TOPIC, kinds.events as unknown as IntakeKind<KafkaRow>]]),
+    group: () => group,
+    insertsInFlight: 8,
+    logger: { log: (m: string) => logs.push(m), warn: (m: string) => logs.push(m), debug: () => undefined },
+  });
+  made.push(batches);
+  const handle = (messages = range(0, 2)) => batches.handle(kafka.payload(TOPIC, 0, messages));
+  return { store, kafka, group, logs, batches, handle };
+}
+
+describe('ExactlyOnceBatches', () => {
+  it('stores each offset once: a repeated event id, a re-delivered batch skipped; a new message at a stored offset stored', async () => {
+    const { store, kafka, batches, handle } = setup();
+    const batch = [eventMessage(0), eventMessage(1, { id: ID }), eventMessage(2), eventMessage(3, { id: ID }), eventMessage(4)];
+    batch[4] = { ...batch[4], value: Buffer.from('not json') };
+    await handle(batch);
+    await batches.settle();
+    // 3 repeats 1's event id (a producer's retry); 4 is kept as a rejected row.
+    expect(store.storedOffsets(TOPIC, 0)).toEqual([0, 1, 2, 4]);
+    expect(kafka.commits()).toEqual([`commit ${TOPIC}:0@5`]);
+
+    // A crash before the commit: after the join the same messages come again, then new ones.
+    batches.joined();
+    await handle([...batch, ...range(5, 6)]);
+    await batches.settle();
+    expect(store.storedOffsets(TOPIC, 0)).toEqual([0, 1, 2, 4, 5, 6]);
+
+    // The topic recreated: another message at a stored offset is stored.
+    batches.joined();
+    await handle([eventMessage(2, { phrase: 'another message' })]);
+    await batches.settle();
+    expect(store.storedOffsets(TOPIC, 0)).toEqual([0, 1, 2, 2, 4, 5, 6]);
+    expect(kafka.commits()).toEqual([`commit ${TOPIC}:0@5`, `commit ${TOPIC}:0@7`, `commit ${TOPIC}:0@3`]);
+  });
+
+  it('retries a failed insert, commits nothing meanwhile, and commits once it is stored', async () => {
+    const { store, kafka, logs, batches, handle } = setup();
+    store.down = true;
+    await handle();
+    await until(() => store.sent.length >= 3);
+    expect([store.landed, kafka.commits()]).toEqual([[], []]);
+    expect(logs.filter((l) => l.startsWith('insert failed'))).toHaveLength(1); // once per outage
+    store.down = false;
+    await batches.settle();
+    expect(store.storedOffsets(TOPIC, 0)).toEqual([0, 1, 2]);
+    expect(kafka.commits()).toEqual([`commit ${TOPIC}:0@3`]);
+    expect(logs.at(-1)).toMatch(/^storage takes inserts again after \d+ failed attempts/);
+  });
+
+  it('abandons a retried batch unsent once the member lost its generation, and refuses batches until it rejoined', async () => {
+    const { store, kafka, group, logs, batches, handle } = setup();
+    store.down = true;
+    await handle(range(0, 2));
+    await until(() => store.sent.length >= 1);
+    group.generationId = 2; // the group moved on while the insert was retried
+    store.down = false; // storage is back: an attempt now would land
+    await batches.settle();
+    expect([store.landed, kafka.commits()]).toEqual([[], []]);
+    expect(logs).toContainEqual(expect.stringMatching(/^membership not confirmed before an insert/));
+    // kafkajs fetched past it: the next batch goes back as a rebalance, so kafkajs rejoins and fetches again.
+    await expect(handle(range(3, 4))).rejects.toMatchObject({ type: 'REBALANCE_IN_PROGRESS' });
+    expect(store.sent).toHaveLength(1);
+
+    batches.joined();
+    await handle(range(0, 4));
+    await batches.settle();
+    expect(store.storedOffsets(TOPIC, 0)).toEqual([0, 1, 2, 3, 4]);
+    expect(kafka.commits()).toEqual([`commit ${TOPIC}:0@5`]);
+  });
+
+  it('abandons a retried batch once its partition is revoked, and hands the rebalance back only once no attempt runs', async () => {
+    const { store, kafka, batches, handle } = setup();
+    store.down = true;
+    await handle(range(0, 2)); // handed back: its insert is retried in flight
+    const next = handle(range(3, 5)); // waits for the one before, heartbeating
+    await until(() => store.sent.length >= 2);
+    kafka.revoke(TOPIC, 0);
+    const err = await next.catch((e: unknown) => e);
+    expect(err).toMatchObject({ type: 'REBALANCE_IN_PROGRESS' });
+    const attempts = store.sent.length;
+    store.down = false;
+    await batches.settle();
+    await new Promise((r) => setTimeout(r, 500));
+    expect([store.sent.length, store.landed, kafka.commits()]).toEqual([attempts, [], []]);
+  });
+
+  it('stops sending a retried insert once kafkajs is about to rejoin (which it does once no attempt runs)', async () => {
+    const { store, kafka, batches, handle } = setup();
+    store.down = true;
+    await handle();
+    await until(() => store.sent.length >= 1);
+    await batches.beforeRejoin();
+    const attempts = store.sent.length;
+    store.down = false;
+    await new Promise((r) => setTimeout(r, 500));
+    expect([store.sent.length, store.landed, kafka.commits()]).toEqual([attempts, [], []]);
+  });
+
+  it('commits in offset order when the later batch of a partition is stored first', async () => {
+    const { store, kafka, batches, handle } = setup();
+    const slow = store.hold();
+    await handle(range(0, 2)); // handed back while its insert is under way
+    const later = handle(range(3, 5));
+    await until(() => store.landed.length === 1);
+    expect(store.landed).toEqual([`${TOPIC}:0:3-5`]);
+    expect(kafka.commits()).toEqual([]);
+    slow.release();
+    await later;
+    await batches.settle();
+    expect(store.landed).toEqual([`${TOPIC}:0:3-5`, `${TOPIC}:0:0-2`]);
+    expect(kafka.commits()).toEqual([`commit ${TOPIC}:0@3`, `commit ${TOPIC}:0@6`]);
+  });
+});

@@ -1,0 +1,320 @@
+import type { Logger } from '@nestjs/common';
+import type { Batch, EachBatchPayload } from 'kafkajs';
+import type { RejectedEventRow } from '@app/contracts';
+import pLimit from 'p-limit';
+import { VersionSequence, validateItems, type IngestStore, type IntakeItem, type IntakeKind } from '@app/intake';
+import { isRebalance } from '@app/kafka';
+import { decodeMessage, messageHash, type KafkaRow } from './kafka-message';
+import type { OffsetsRepository } from './offsets.repository';
+import { PartitionLedger } from './partition-ledger';
+import { PartitionStates, type PartitionState } from './partition-states';
+import { afterBoth, settled } from './pipeline';
+import { DEDUP_WINDOW, RecentEventIds } from './recent-event-ids';
+import { confirmMembership, type KafkaGroup } from './rejoin-barrier';
+import { BatchAbandonedError, retryUntilDone, settledWithHeartbeats } from './retry-policy';
+
+/**
+ * The deduplication token of a partition batch's insert: the same messages at the same offsets of a partition get
+ * the same token in every process, so ClickHouse drops a second insert of them (rollups included) whoever formed
+ * it. The hashes of the first and last message tell a recreated topic's new messages at old offsets apart.
+ */
+export const batchToken = (topic: string, partition: number, first: number, last: number, hashes: string) =>
+  `${topic}:${partition}:${first}-${last}:${hashes}`;
+
+/**
+ * Inserts of this process in flight at once, fewer than the store's insert connections (INSERT_CONNECTIONS), so an
+ * insert whose membership was just confirmed is sent at once. Batches beyond it wait before the check, not after.
+ */
+export const INSERTS_IN_FLIGHT = 8;
+
+/** What the batch part works with; the group part (IngestConsumer) hands it over. */
+export interface BatchesDeps {
+  /** Where a partition batch is inserted (only its `store`). */
+  store: Pick<IngestStore, 'store'>;
+  /** What ClickHouse holds of a partition, read when its state is (re)opened. */
+  offsets: OffsetsRepository;
+  /** Per topic: its kind of items. */
+  topics: ReadonlyMap<string, IntakeKind<KafkaRow>>;
+  /** kafkajs' group of the consumer now (handed over by the rejoin barrier): its member id and generation. */
+  group(): KafkaGroup | undefined;
+  /**
+   * Inserts in flight: a slot is taken before the membership check, so none waits after it. INSERTS_IN_FLIGHT on a
+   * server; one at a time on the embedded engine, which dies with the process: a crash then never cuts an insert
+   * short beside the one that just returned (its rows in search_events without their rollup rows).
+   */
+  insertsInFlight: number;
+  logger: Pick<Logger, 'log' | 'warn' | 'debug'>;
+}
+
+/**
+ * The batch part of the ingest consumer: kafkajs hands it every partition batch (handle), and it applies the
+ * exactly-once rule (exactlyOnce):
+ *   1. skip the offsets ClickHouse already holds for these very messages (PartitionLedger), and events whose id
+ *      the partition stored within its last DEDUP_WINDOW messages (a producer's retry: RecentEventIds); documents
+ *      get versions that grow with their offsets (VersionSequence);
+ *   2. insert the rest, invalid ones as rejected rows, one insert per partition batch with the token
+ *      topic:partition:first-last (batchToken), retried with capped backoff while storage fails, nothing committed;
+ *      right before each insert is sent, a heartbeat round trip confirms that this process is still a member of the
+ *      generation that fetched the batch (confirmMembership), else the batch is abandoned unsent;
+ *   3. only then commit, in offset order.
+ * Pipelined: a batch goes back to kafkajs once its insert is under way and the partition's batch before it is
+ * stored and committed, so the next fetch and validation run while it is inserted; at most one batch per partition
+ * is in flight beyond what kafkajs waits for.
+ * The group part tells it of the group's lifecycle: a join (joined), an answered heartbeat (heartbeatAnswered), a
+ * rejoin or leave about to happen (beforeRejoin: the batches in flight are abandoned, no insert attempt starts
+ * after it, and the attempts under way settle first, so nothing lands after a partition's next owner read what is
+ * stored), and the shutdown (stop, settle).
+ */
+export class ExactlyOnceBatches {
+  /** Per assigned partition: what is stored (offsets), the event ids of its recent messages, document versions. */
+  private readonly partitions = new PartitionStates((topic, partition, first) => this.openPartition(topic, partition, first));
+  /** Per partition, the insert and commit of its batch that went back to kafkajs before they were done. */
+  private readonly inFlight = new Map<string, Promise<void>>();
+  /**
+   * Set when a heartbeat fails (a rebalance, or the coordinator out of reach): every insert retried gives up until
+   * the consumer has rejoined or a heartbeat went through again.
+   */
+  private abandoning = false;
+  /**
+   * Set when a batch handed back failed: kafkajs has fetched past it, so every batch is refused as a rebalance until
+   * the consumer rejoined (and fetches from the committed offsets again).
+   */
+  private mustRejoin = false;
+  private stopping = false;
+  private readonly insertSlots: ReturnType<typeof pLimit>;
+  /** Failed insert attempts since storage last took one: logged once when failing starts and once when it ends. */
+  private failedInserts = 0;
+
+  constructor(private readonly deps: BatchesDeps) {
+    this.insertSlots = pLimit(deps.insertsInFlight);
+  }
+
+  /** kafkajs' eachBatch. */
+  async handle(payload: EachBatchPayload): Promise<void> {
+    const { topic, partition } = payload.batch;
+    try {
+      await this.exactlyOnce(payload);
+    } catch (err) {
+      // Its insert may have landed though the batch threw: what is stored is read again before the next batch.
+      this.partitions.drop(topic, partition);
+      throw err;
+    }
+  }
+
+  /** Every join starts clean: nothing abandoned or refused any more, and what is stored is read again. */
+  joined(): void {
+    this.abandoning = false;
+    this.mustRejoin = false;
+    this.partitions.clear();
+  }
+
+  /** A heartbeat went through: inserts retried no longer give up. */
+  heartbeatAnswered(): void {
+    this.abandoning = false;
+  }
+
+  /**
+   * Awaited before kafkajs joins or leaves the group: what is in flight settles first (no further attempt of a
+   * retried insert starts), so nothing of it lands after the partitions' next owners read what is stored.
+   */
+  async beforeRejoin(): Promise<void> {
+    if (this.inFlight.size === 0) return;
+    this.abandoning = true;
+    await this.settle();
+  }
+
+  /** SIGTERM: retried inserts give up, and batches are handed back to kafkajs only once stored and committed. */
+  stop(): void {
+    this.stopping = true;
+  }
+
+  /** Waits until no insert or commit of this process is in flight (batches handed back to kafkajs included). */
+  async settle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  private async exactlyOnce(payload: EachBatchPayload): Promise<void> {
+    const { batch } = payload;
+    if (batch.isEmpty() || !payload.isRunning() || payload.isStale()) return;
+    const { topic, partition, messages } = batch;
+    const kind = this.deps.topics.get(topic)!;
+    const key = `${topic}:${partition}`;
+    const first = Number(messages[0].offset);
+    const lastOffset = messages[messages.length - 1].offset;
+    const last = Number(lastOffset);
+    const earlier = this.inFlight.get(key);
+    const generation = this.deps.group()?.generationId ?? null;
+    const ownership = {
+      heartbeat: () => payload.heartbeat(),
+      owned: () => payload.isRunning() && !payload.isStale(),
+      abandon: () => (this.abandoning = true),
+    };
+    try {
+      if (this.mustRejoin) throw new BatchAbandonedError();
+      // A state read again from ClickHouse (after a failure, or offsets fetched again) must see the batch before.
+      const state = await this.partitions.get(topic, partition, first, () => settled(earlier));
+
+      // 1. Only what ClickHouse does not hold yet for these very messages, validated, and no event twice.
+      const { rows, rejected } = await this.toStore(kind, batch, state);
+
+      // 2. Insert, the partition batch alone (an identical range from any process has the same token); the state
+      // counts the rows as stored from now on, and is read again if the insert fails.
+      const hashes = `${messageHash(messages[0])}-${messageHash(messages[messages.length - 1])}`;
+      const insert = this.writeWithRetry(kind, rows, rejected, batchToken(topic, partition, first, last, hashes), generation);
+      state.ledger.inserted(last);
+      state.handledThrough = last;
+      if (state.recent) for (const row of rows) state.recent.add(row.customer, row.instance, kind.eventId!(row));
+
+      // 3. Commit once this insert and the partition's batch before are done. A crash before it re-delivers the batch
+      // and the ledger finds the rows stored; a failed commit loses nothing for the same reason.
+      // Any failure reaches kafkajs as a rebalance, so it rejoins and fetches from the committed offset again (a
+      // batch handed back has its offset resolved already).
+      const done = afterBoth(earlier, insert, () => this.commit(payload, topic, partition, last)).catch((err: unknown) => {
+        throw isRebalance(err) ? err : new BatchAbandonedError();
+      });
+      this.inFlight.set(key, done);
+      void done
+        .catch(() => {
+          this.partitions.drop(topic, partition);
+          this.mustRejoin = true;
+        })
+        .finally(() => this.inFlight.get(key) === done && this.inFlight.delete(key));
+      // Handed back once the batch before is done (kept alive by heartbeats while it is retried, and its error is
+      // thrown here); while stopping, only once this one is done.
+      const handBack = !this.stopping && payload.isRunning();
+      if (handBack) payload.resolveOffset(lastOffset);
+      await settledWithHeartbeats(handBack ? (earlier ?? Promise.resolve()) : done, ownership);
+      if (!handBack) payload.resolveOffset(lastOffset);
+    } catch (err) {
+      // Past a failed batch, only a rejoin makes kafkajs fetch from the committed offsets again.
+      throw this.mustRejoin && !isRebalance(err) ? new BatchAbandonedError() : err;
+    }
+  }
+
+  /** Commits the offset after `last`; a rebalance error is thrown (so kafkajs rejoins), any other one logged. */
+  private async commit(payload: EachBatchPayload, topic: string, partition: number, last: number): Promise<void> {
+    try {
+      await payload.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: String(last + 1) }] }] });
+    } catch (err) {
+      if (isRebalance(err)) throw err;
+      this.deps.logger.warn(`commit of ${topic}:${partition}@${last + 1} failed, the rows are stored: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * The rows and rejected rows of a batch to insert: messages whose offsets ClickHouse already holds for these very
+   * messages are skipped (PartitionLedger), the rest validated in the intake's one loop; events whose id the
+   * partition stored within its last DEDUP_WINDOW messages are skipped (a producer's retry: RecentEventIds), and
+   * documents get versions that grow with their offsets (VersionSequence).
+   */
+  private async toStore(
+    kind: IntakeKind<KafkaRow>,
+    batch: Batch,
+    state: PartitionState,
+  ): Promise<{ rows: KafkaRow[]; rejected: RejectedEventRow[] }> {
+    const { topic, partition, messages } = batch;
+    const { ledger, recent, versions } = state;
+    const now = Date.now();
+    const items: IntakeItem[] = [];
+    const verdicts = { stored: 0, replaced: 0, duplicate: 0 };
+    for (const message of messages) {
+      const offset = Number(message.offset);
+      const hash = messageHash(message);
+      const pending = ledger.verdict(offset, hash);
+      const verdict = typeof pending === 'string' ? pending : await pending;
+      if (verdict !== 'new') verdicts[verdict]++;
+      if (verdict !== 'stored')
+        items.push(decodeMessage(message, { now, source: 'kafka', topic, partition, offset, timestamp: message.timestamp }, hash));
+    }
+    const { rows: valid, rejected } = validateItems(kind, items);
+    const rows: KafkaRow[] = [];
+    const inBatch = new RecentEventIds();
+    for (const row of valid) {
+      const id = kind.eventId?.(row);
+      if (id !== undefined && (recent!.has(row.customer, row.instance, id) || inBatch.has(row.customer, row.instance, id))) {
+        verdicts.duplicate++;
+        continue;
+      }
+      if (id !== undefined) inBatch.add(row.customer, row.instance, id);
+      if (versions) kind.order!(row, versions);
+      rows.push(row);
+    }
+    this.logVerdicts(`${topic}:${partition}`, messages[0].offset, messages[messages.length - 1].offset, verdicts);
+    return { rows, rejected };
+  }
+
+  private logVerdicts(where: string, first: string, last: string, verdicts: { stored: number; replaced: number; duplicate: number }): void {
+    const { logger } = this.deps;
+    if (verdicts.duplicate > 0)
+      logger.log(
+        `${where}: ${verdicts.duplicate} events of ${first}-${last} repeat an event id stored ` +
+          `within the last ${DEDUP_WINDOW} messages; skipping them`,
+      );
+    if (verdicts.stored > 0) logger.log(`${where}: ${verdicts.stored} offsets from ${first} to ${last} already stored; skipping them`);
+    if (verdicts.replaced > 0) {
+      logger.warn(
+        `${where}: ${verdicts.replaced} offsets from ${first} hold other messages than the ones stored there ` +
+          '(topic recreated or cluster replaced); storing them',
+      );
+    }
+  }
+
+  private async openPartition(topic: string, partition: number, first: number) {
+    const kind = this.deps.topics.get(topic)!;
+    const { offsets } = this.deps;
+    return {
+      ledger: await PartitionLedger.open(offsets, kind.table, topic, partition),
+      recent: kind.eventId
+        ? new RecentEventIds(await offsets.recentEventIds(topic, partition, first + DEDUP_WINDOW, 2 * DEDUP_WINDOW))
+        : undefined,
+      versions: kind.order ? new VersionSequence(await offsets.lastDocumentVersion(topic, partition)) : undefined,
+    };
+  }
+
+  /**
+   * The insert of a partition batch, retried with capped backoff while storage fails: nothing is committed, fetching
+   * stops (the next batches of its partition wait for it), and every retry sends the same rows with the same token,
+   * so a partly applied attempt is deduplicated. Rows the store refuses for their data never reach this loop
+   * (IngestWriter isolates them). Right before each statement is sent, the membership of the generation that
+   * fetched the batch is confirmed (confirmMembership).
+   */
+  private async writeWithRetry(
+    kind: IntakeKind<KafkaRow>,
+    rows: KafkaRow[],
+    rejected: RejectedEventRow[],
+    token: string,
+    generation: number | null,
+  ) {
+    const { logger, store } = this.deps;
+    const beforeSend = () => this.confirmMembership(generation);
+    const refused = await retryUntilDone(() => this.insertSlots(() => store.store(kind, rows, rejected, token, beforeSend)), {
+      abandoned: () => this.stopping || this.abandoning,
+      // Once per outage, not once per attempt of every partition: the first failure, then the recovery with a count.
+      onFailure: (err, attempt, delay) => {
+        const message = (err as Error).message;
+        if (this.failedInserts++ === 0)
+          logger.warn(`insert failed, retried with backoff until storage takes inserts again (counted meanwhile): ${message}`);
+        else logger.debug(`insert failed (attempt ${attempt}, retry in ${Math.round(delay)} ms): ${message}`);
+      },
+    });
+    if (this.failedInserts > 0) {
+      logger.log(`storage takes inserts again after ${this.failedInserts} failed attempts; fetching resumes`);
+      this.failedInserts = 0;
+    }
+    return refused;
+  }
+
+  /**
+   * Right before an insert is sent: this process is still a member of `generation` of the group (confirmMembership),
+   * or the insert is abandoned unsent, and so is every further attempt of the batches in flight.
+   */
+  private async confirmMembership(generation: number | null): Promise<void> {
+    try {
+      await confirmMembership(this.deps.group(), generation);
+    } catch (err) {
+      this.abandoning = true;
+      this.deps.logger.log(`membership not confirmed before an insert (${(err as Error).message}); abandoning the batch unsent`);
+      throw new BatchAbandonedError();
+    }
+  }
+}
