@@ -47,6 +47,14 @@ const EVENTS: Event[] = [
   { phrase: 'new term', hits: 1, ts: at(15) }, // E20
   { phrase: 'socks', hits: 0, ts: at(14) }, // E21
   { phrase: 'Shoes, "Red"', hits: 0, ts: at(16) }, // E22
+  // Ten days before: the languages of GET /search-stats (en 3 and a bot, de 2, fr 2, it 1, nl a bot only).
+  ...times(3, { phrase: 'boots', hits: 2, ts: at(-230), language: 'en' }),
+  { phrase: 'boots', hits: 2, ts: at(-230), language: 'en', bot: true },
+  { phrase: 'stiefel', hits: 0, ts: at(-229), language: 'de' },
+  { phrase: 'stiefel', hits: 3, ts: at(-229), language: 'de' },
+  ...times(2, { phrase: 'bottes', hits: 1, ts: at(-228), language: 'fr' }),
+  { phrase: 'stivali', hits: 0, ts: at(-227), language: 'it' },
+  { phrase: 'laarzen', hits: 1, ts: at(-226), language: 'nl', bot: true },
 ];
 
 interface Term {
@@ -79,6 +87,7 @@ interface Stats {
   totals: Totals;
   series: Array<{ start: string; searches: number; zero_hit_searches: number; zero_hit_rate: number }>;
   previous?: Totals;
+  languages: Array<{ language: string; searches: number }>;
 }
 
 /** Berlin's Sunday, and the UTC Sunday. */
@@ -333,6 +342,37 @@ describe('analytics (DESIGN.md section 10) over HTTP', () => {
       expect(res.body.totals).toEqual({ searches: 0, zero_hit_searches: 0, zero_hit_rate: 0, distinct_terms: 0 });
       expect(res.body.series).toEqual([{ start: `${day(-20)}T00:00:00Z`, searches: 0, zero_hit_searches: 0, zero_hit_rate: 0 }]);
       expect(res.headers['x-data-updated-at']).toBeUndefined();
+      expect(res.body.languages).toEqual([]);
+    });
+
+    it('lists the languages of the window, most searched first, bots only when asked, whatever the language filter', async () => {
+      const window = `from=${day(-10)}&to=${day(-9)}`;
+      const plain = await get<Stats>(`/search-stats?${window}`);
+      expect(plain.status).toBe(200);
+      // Ties (de and fr, 2 each) by language ascending; every search counted, with results or not.
+      expect(plain.body.languages).toEqual([
+        { language: 'en', searches: 3 },
+        { language: 'de', searches: 2 },
+        { language: 'fr', searches: 2 },
+        { language: 'it', searches: 1 },
+      ]);
+      const bots = await get<Stats>(`/search-stats?${window}&includeBotTraffic=true`);
+      expect(bots.body.languages).toEqual([
+        { language: 'en', searches: 4 },
+        { language: 'de', searches: 2 },
+        { language: 'fr', searches: 2 },
+        { language: 'it', searches: 1 },
+        { language: 'nl', searches: 1 },
+      ]);
+      // The language filter narrows the totals, not the list: a select keeps offering every language of the window.
+      const french = await get<Stats>(`/search-stats?${window}&language=FR`);
+      expect(french.body.totals.searches).toBe(2);
+      expect(french.body.languages).toEqual(plain.body.languages);
+      const sunday = await get<Stats>(`/search-stats?${BERLIN_SUNDAY}&compare=previous`);
+      expect(sunday.body.languages).toEqual([
+        { language: 'de', searches: 10 },
+        { language: 'fr', searches: 1 },
+      ]);
     });
   });
 

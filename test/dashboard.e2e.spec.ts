@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // page.$eval and friends run their callbacks in the page: DOM types for those callbacks.
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
@@ -11,6 +11,20 @@ import { BASIC, basicHeader, http, jwtHeader, startApp, type TestApp } from './s
 const HOUR = 3_600_000;
 const TZ = 'Europe/Berlin';
 const PHRASES = ['red shoes', 'blue hat', 'socks', 'winter coat', 'Red  Shoes'];
+
+/** The browser's locale (Intl's default and navigator.language), as a user's browser set to it. */
+async function emulateLocale(page: Page, locale: string): Promise<void> {
+  const session = await page.createCDPSession();
+  await session.send('Emulation.setLocaleOverride', { locale });
+}
+
+const percent = (locale: string, r: number) =>
+  new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(r);
+/** A day in the zone, as the browser's locale writes it. */
+const dayIn = (locale: string, ms: number, tz = TZ) =>
+  new Intl.DateTimeFormat(locale, { timeZone: tz, day: '2-digit', month: '2-digit', year: 'numeric' }).format(ms);
+/** YYYY-MM-DD of an instant in the zone. */
+const isoDay = (ms: number, tz = TZ) => new Intl.DateTimeFormat('en-CA', { timeZone: tz }).format(ms);
 
 function textsOf(page: Page, selector: string): Promise<string[]> {
   return page.$$eval(selector, (nodes) => nodes.map((n) => (n.textContent ?? '').trim()));
@@ -25,19 +39,29 @@ describeBrowser('the dashboard in Chromium', () => {
   beforeAll(async () => {
     t = await startApp();
     const now = Date.now();
-    const events = Array.from({ length: 60 }, (_, i) => ({
-      phrase: PHRASES[i % PHRASES.length],
-      language: 'de',
-      hits: i % 3 === 0 ? 0 : 4,
-      ts: now - (i % 5) * 24 * HOUR - HOUR,
-    }));
+    const events = [
+      ...Array.from({ length: 60 }, (_, i) => ({
+        phrase: PHRASES[i % PHRASES.length],
+        language: 'de',
+        hits: i % 3 === 0 ? 0 : 4,
+        ts: now - (i % 5) * 24 * HOUR - HOUR,
+      })),
+      // 1,234 searches in all, in three languages: en 1,000 (200 today, 400 yesterday, 400 four days ago), fr 174.
+      ...Array.from({ length: 1000 }, (_, i) => ({
+        phrase: 'boots',
+        language: 'en',
+        hits: 3,
+        ts: now - ((i * i) % 5) * 24 * HOUR - 2 * HOUR,
+      })),
+      ...Array.from({ length: 174 }, (_, i) => ({ phrase: 'bottes', language: 'fr', hits: 1, ts: now - (i % 3) * 24 * HOUR - 2 * HOUR })),
+    ];
     const body = JSON.stringify({ events });
     const sent = await http<{ accepted: number }>(`${t.url}/events`, {
       method: 'POST',
       headers: { ...basicHeader(), 'content-type': 'application/json' },
       body,
     });
-    expect(sent.body.accepted).toBe(60);
+    expect(sent.body.accepted).toBe(1234);
     const saved = await http(`${t.url}/entities/synonym/syn-socks`, {
       method: 'PUT',
       headers: { ...basicHeader(), 'content-type': 'application/json' },
@@ -51,12 +75,16 @@ describeBrowser('the dashboard in Chromium', () => {
     await t.close();
   });
 
-  beforeEach(async () => {
+  /** A new page in Berlin time at 1280x800, its browser set to `locale`. */
+  async function openPage(locale: string): Promise<void> {
     page = await browser.newPage();
+    await emulateLocale(page, locale);
     await page.emulateTimezone(TZ);
     await page.setViewport({ width: 1280, height: 800 });
     errors = watchErrors(page);
-  });
+  }
+
+  beforeEach(() => openPage('en-US'));
   afterEach(async () => {
     await page.close();
   });
@@ -101,10 +129,11 @@ describeBrowser('the dashboard in Chromium', () => {
       }>(`/search-stats?since=7d&tz=${TZ}&compare=previous`)
     ).body;
     expect(await texts('.kpi .value')).toEqual([
-      String(stats.totals.searches),
-      `${(stats.totals.zero_hit_rate * 100).toFixed(1)} %`,
-      String(stats.totals.distinct_terms),
+      stats.totals.searches.toLocaleString('en-US'),
+      percent('en-US', stats.totals.zero_hit_rate),
+      stats.totals.distinct_terms.toLocaleString('en-US'),
     ]);
+    expect(stats.totals.searches).toBe(1234);
     // Hovering over the chart shows the bucket's values in its legend.
     const plot = (await page.$('.chart .u-over'))!;
     const box = (await plot.boundingBox())!;
@@ -112,7 +141,7 @@ describeBrowser('the dashboard in Chromium', () => {
     await page.waitForFunction(() => document.querySelectorAll('.chart .u-legend .u-value')[1]?.textContent !== '–');
     const legend = await texts('.chart .u-legend .u-series .u-value');
     const last = stats.series[stats.series.length - 1];
-    expect(legend.slice(1)).toEqual([last.searches.toLocaleString('en'), `${(last.zero_hit_rate * 100).toFixed(1)} %`]);
+    expect(legend.slice(1)).toEqual([last.searches.toLocaleString('en-US'), percent('en-US', last.zero_hit_rate)]);
     const top = (await api<Array<{ search_phrase: string }>>(`/search-terms?since=7d&tz=${TZ}&_end=10`)).body;
     const zero = (await api<Array<{ search_phrase: string }>>(`/search-terms?since=7d&tz=${TZ}&hits=false&_end=10`)).body;
     const tables = await page.$$eval('.side-by-side table', (ts) =>
@@ -150,10 +179,10 @@ describeBrowser('the dashboard in Chromium', () => {
     await page.waitForSelector('#term-title');
     const id = new URL(page.url()).searchParams.get('id')!;
     const detail = (await api<{ variants: Array<{ phrase: string; count: number }> }>(`/search-terms/${id}?since=7d&tz=${TZ}`)).body;
-    const spellings = await page.$$eval('main section > table tbody tr', (trs) =>
+    const spellings = await page.$$eval('main section > .table-scroll table tbody tr', (trs) =>
       trs.map((tr) => Array.from(tr.children).map((td) => td.textContent)),
     );
-    expect(spellings).toEqual(detail.variants.map((v) => [v.phrase, String(v.count)]));
+    expect(spellings).toEqual(detail.variants.map((v) => [v.phrase, v.count.toLocaleString('en-US')]));
     expect(await page.$('.chart canvas')).not.toBeNull();
     expect(errors).toEqual([]);
   });
@@ -161,28 +190,40 @@ describeBrowser('the dashboard in Chromium', () => {
   it('keeps the filters in the URL, and a reload restores them', async () => {
     await signedIn();
     await page.select('#period', '30d');
-    await page.$eval('#language', (input) => ((input as HTMLInputElement).value = 'de'));
+    await page.select('#language', 'de');
     await page.click('.filters button[type=submit]');
     await page.waitForFunction(() => location.search.includes('period=30d'));
     expect(new URL(page.url()).searchParams.get('language')).toBe('de');
     await page.reload({ waitUntil: 'networkidle0' });
     await page.waitForSelector('.kpis');
     expect(await page.$eval('#period', (s) => (s as HTMLSelectElement).value)).toBe('30d');
-    expect(await page.$eval('#language', (s) => (s as HTMLInputElement).value)).toBe('de');
+    expect(await page.$eval('#language', (s) => (s as HTMLSelectElement).value)).toBe('de');
     expect(await page.$eval('#tz', (s) => (s as HTMLInputElement).value)).toBe(TZ);
     expect(errors).toEqual([]);
   });
 
-  it('downloads the CSV of a table, equal to the API answer', async () => {
+  /** Downloads of the page go to a new folder; the function waits for one, removes it, and gives its name and text. */
+  async function catchDownloads(): Promise<() => Promise<{ name: string; text: string }>> {
     const dir = mkdtempSync(path.join(tmpdir(), 'dashboard-csv-'));
     const session = await page.createCDPSession();
     await session.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir });
+    return async () => {
+      for (let i = 0; i < 100 && !readdirSync(dir).some((f) => f.endsWith('.csv')); i++) await new Promise((r) => setTimeout(r, 50));
+      const [name, ...more] = readdirSync(dir);
+      expect(more).toEqual([]);
+      const text = readFileSync(path.join(dir, name), 'utf8');
+      rmSync(path.join(dir, name));
+      return { name, text };
+    };
+  }
+
+  it('downloads the CSV of a table, equal to the API answer', async () => {
+    const downloaded = await catchDownloads();
     await signedIn();
     await page.click('nav a:nth-of-type(3)');
     await page.waitForSelector('#unhandled');
     await page.click('.controls button');
-    for (let i = 0; i < 100 && !readdirSync(dir).some((f) => f.endsWith('.csv')); i++) await new Promise((r) => setTimeout(r, 50));
-    const csv = readFileSync(path.join(dir, 'zero-result-terms.csv'), 'utf8');
+    const csv = (await downloaded()).text;
     const res = await http<string>(`${t.url}/search-terms?since=7d&tz=${encodeURIComponent(TZ)}&hits=false&format=csv`, {
       headers: basicHeader(),
     });
@@ -259,8 +300,11 @@ describeBrowser('the dashboard in Chromium', () => {
     const box = (await (await page.$('.chart .u-over'))!.boundingBox())!;
     await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
     await page.waitForFunction(() => document.querySelector('.chart .u-legend .u-value')?.textContent !== '--');
-    // Day buckets start at midnight in Tokyo (10:00 the day before in New York).
-    expect((await texts('.chart .u-legend .u-value'))[0]).toMatch(/12:00am$/);
+    // Day buckets start at midnight in Tokyo (10:00 the day before in New York): the last one is today in Tokyo.
+    const stats = (await api<{ series: Array<{ start: string }> }>('/search-stats?since=7d&tz=Asia/Tokyo')).body;
+    const lastStart = Date.parse(stats.series[stats.series.length - 1].start);
+    expect(dayIn('en-US', lastStart, 'Asia/Tokyo')).not.toBe(dayIn('en-US', lastStart, 'America/New_York'));
+    expect((await texts('.chart .u-legend .u-value'))[0]).toBe(`${dayIn('en-US', lastStart, 'Asia/Tokyo')} (partial)`);
     expect(errors).toEqual([]);
   });
 
@@ -275,13 +319,180 @@ describeBrowser('the dashboard in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  it('is readable on a phone (390x844): no horizontal scrolling', async () => {
+  it('is readable on a phone (390x844): no horizontal scrolling on any view, tables scroll in their own box', async () => {
     await page.setViewport({ width: 390, height: 844 });
     await signedIn();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await page.click('nav a:nth-of-type(3)');
+    const id = (await api<Array<{ id: string }>>(`/search-terms?since=7d&tz=${TZ}&_end=1`)).body[0].id;
+    const views = [
+      ['overview', '.kpis'],
+      ['terms', '#sort'],
+      ['terms&sort=rising', '#sort'],
+      ['zero', '#unhandled'],
+      ['zero&sort=rising', '#unhandled'],
+      [`term&id=${id}`, '#term-title'],
+    ];
+    const widths: Array<[string, number]> = [];
+    for (const [view, ready] of views) {
+      await page.goto(`${t.url}/dashboard?view=${view}&period=7d&tz=${TZ}`, { waitUntil: 'networkidle0' });
+      await page.waitForSelector(ready);
+      widths.push([view, await page.evaluate(() => document.documentElement.scrollWidth)]);
+      // Every table is in a box that scrolls sideways when the table is wider than the screen.
+      const boxes = await page.$$eval('main table:not(.u-legend)', (ts) => ts.map((t) => getComputedStyle(t.parentElement!).overflowX));
+      expect(boxes.every((overflow) => overflow === 'auto')).toBe(true);
+    }
+    expect(widths).toEqual(views.map(([view]) => [view, 390]));
+    expect(errors).toEqual([]);
+  });
+
+  it('marks the running day or hour as partial: drawn dashed, with a note and in the data table', async () => {
+    await signedIn();
+    const stats = (await api<{ series: Array<{ start: string }> }>(`/search-stats?since=7d&tz=${TZ}`)).body;
+    expect(await texts('.partial-note')).toEqual([
+      'The last day is still running and the first is only partly in the period: their numbers are partial (drawn dashed).',
+    ]);
+    const rows = await page.$$eval('.chart-data tbody tr', (trs) => trs.map((tr) => tr.children[0].textContent));
+    expect(rows.length).toBe(stats.series.length);
+    expect(rows[rows.length - 1]).toBe(`${dayIn('en-US', Date.parse(stats.series[stats.series.length - 1].start))} (partial)`);
+    expect(rows[1]).toBe(dayIn('en-US', Date.parse(stats.series[1].start)));
+    await page.goto(`${t.url}/dashboard?view=overview&period=1d&tz=${TZ}`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('.kpis');
+    // Hours: the first is whole, the last still running.
+    expect(await texts('.partial-note')).toEqual(['The last hour is still running: its numbers are partial (drawn dashed).']);
+    expect(errors).toEqual([]);
+  });
+
+  it('starts the count axes at 0', async () => {
+    await signedIn();
+    // The days of "bottes", 58 searches each: an axis fitted to the data would start near 58, not at 0.
+    const from = isoDay(Date.now() - 2 * HOUR - 2 * 24 * HOUR);
+    const to = isoDay(Date.now() - 2 * HOUR + 24 * HOUR);
+    const window = `period=custom&from=${from}&to=${to}&tz=${TZ}`;
+    const id = (await api<Array<{ id: string; search_phrase: string }>>(`/search-terms?since=7d&tz=${TZ}`)).body.find(
+      (x) => x.search_phrase === 'bottes',
+    )!.id;
+    const detail = (await api<{ series: Array<{ count: number }> }>(`/search-terms/${id}?from=${from}&to=${to}&tz=${TZ}`)).body;
+    expect(detail.series.map((b) => b.count)).toEqual([58, 58, 58]);
+    await page.goto(`${t.url}/dashboard?view=term&id=${id}&${window}`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('.chart [data-y-min]');
+    expect(await page.$eval('.chart [data-y-min]', (e) => (e as HTMLElement).dataset.yMin)).toBe('0');
+    await page.goto(`${t.url}/dashboard?view=overview&${window}`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('.chart [data-y-min]');
+    expect(await page.$eval('.chart [data-y-min]', (e) => (e as HTMLElement).dataset.yMin)).toBe('0');
+    expect(errors).toEqual([]);
+  });
+
+  it("writes dates and numbers as the browser's locale does (de-DE)", async () => {
+    await page.close();
+    await openPage('de-DE');
+    await signedIn();
+    const stats = (await api<{ totals: { zero_hit_rate: number }; series: Array<{ start: string }> }>(`/search-stats?since=7d&tz=${TZ}`))
+      .body;
+    const values = await texts('.kpi .value');
+    expect(values[0]).toBe('1.234');
+    expect(values[1]).toBe(percent('de-DE', stats.totals.zero_hit_rate));
+    expect(values[1]).toMatch(/^\d+,\d\s%$/);
+    const first = await page.$eval('.chart-data tbody tr td', (td) => td.textContent);
+    expect(first).toBe(dayIn('de-DE', Date.parse(stats.series[0].start)) + ' (partial)');
+    expect(first).toMatch(/^\d\d\.\d\d\.\d{4} /);
+    expect(await page.$eval('.updated', (p) => p.textContent)).toMatch(/\d\d\.\d\d\.\d{4}/);
+    expect(errors).toEqual([]);
+  });
+
+  it('offers the languages of the period in a select, most searched first', async () => {
+    await signedIn();
+    const languages = (await api<{ languages: Array<{ language: string }> }>(`/search-stats?since=7d&tz=${TZ}`)).body.languages;
+    expect(languages.map((l) => l.language)).toEqual(['en', 'fr', 'de']);
+    const options = () => page.$$eval('#language option', (os) => os.map((o) => [o.value, o.textContent]));
+    expect(await options()).toEqual([
+      ['', 'All languages'],
+      ['en', 'en (1,000 searches)'],
+      ['fr', 'fr (174 searches)'],
+      ['de', 'de (60 searches)'],
+    ]);
+    await page.select('#language', 'fr');
+    await page.click('.filters button[type=submit]');
+    await page.waitForFunction(() => location.search.includes('language=fr'));
+    await page.waitForFunction(() => document.querySelector('.kpi .value')?.textContent === '174');
+    // Still every language of the period, the chosen one selected; on the other views too.
+    expect((await options()).map(([value]) => value)).toEqual(['', 'en', 'fr', 'de']);
+    await page.click('nav a:nth-of-type(2)');
+    await page.waitForSelector('#sort');
+    await page.waitForSelector('#language option[value=de]');
+    expect((await options()).map(([value]) => value)).toEqual(['', 'en', 'fr', 'de']);
+    expect(await page.$eval('#language', (s) => (s as HTMLSelectElement).value)).toBe('fr');
+    expect(errors).toEqual([]);
+  });
+
+  it('says what each count counts; a term shows all its searches, those with results and those without', async () => {
+    await signedIn();
+    expect(await page.$$eval('.side-by-side table thead th:nth-child(2)', (ths) => ths.map((th) => th.textContent))).toEqual([
+      'Searches with results',
+      'Searches without results',
+    ]);
+    expect((await texts('.kpi h3'))[0]).toBe('Searches (all)');
+    const top = (await api<Array<{ id: string; search_phrase: string; count: number }>>(`/search-terms?since=7d&tz=${TZ}&_end=10`)).body;
+    const term = top.find((x) => x.search_phrase === 'red shoes')!;
+    const detail = (await api<{ count: number; zero_hit_count: number }>(`/search-terms/${term.id}?since=7d&tz=${TZ}`)).body;
+    expect(detail.zero_hit_count).toBeGreaterThan(0);
+    await page.click(`.side-by-side table a[href*="${term.id}"]`);
+    await page.waitForSelector('#term-title');
+    expect(
+      await page.$$eval('.kpi', (ks) => ks.map((k) => [k.querySelector('h3')!.textContent, k.querySelector('.value')!.textContent])),
+    ).toEqual([
+      ['All searches', String(detail.count)],
+      ['With results', String(detail.count - detail.zero_hit_count)],
+      ['Without results', String(detail.zero_hit_count)],
+    ]);
+    // The list's number is the term's "with results".
+    expect(term.count).toBe(detail.count - detail.zero_hit_count);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows growth and change on the rising list, and says that it sorts by growth', async () => {
+    await signedIn();
+    await page.goto(`${t.url}/dashboard?view=terms&period=1d&tz=${TZ}&sort=rising`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('main table tbody tr');
+    const rising = (
+      await api<Array<{ search_phrase: string; count: number; previous_count: number }>>(
+        `/search-terms?since=1d&tz=${TZ}&sort=rising&_end=25`,
+      )
+    ).body;
+    expect(await texts('main table thead th')).toEqual(['Term', 'Searches with results', 'Previous period', 'Growth', 'Change']);
+    expect(await texts('main table thead th[aria-sort=descending]')).toEqual(['Growth']);
+    expect(await texts('main table caption')).toEqual(['Top terms, largest growth in searches first']);
+    const rows = await page.$$eval('main table tbody tr', (trs) => trs.map((tr) => Array.from(tr.children).map((td) => td.textContent)));
+    expect(rows.map((r) => [r[0], r[3]])).toEqual(
+      rising.map((x) => [
+        x.search_phrase,
+        `${x.count > x.previous_count ? '+' : ''}${(x.count - x.previous_count).toLocaleString('en-US')}`,
+      ]),
+    );
+    expect(rows.map((r) => r[3])).toEqual(['+8', '0', '-200']);
+    expect(rows.map((r) => r[4])).toEqual(['new', '0.0%', '-50.0%']);
+    expect(errors).toEqual([]);
+  });
+
+  it('names the CSV file after the table, the period and the filters', async () => {
+    const downloaded = await catchDownloads();
+    await signedIn();
+    await page.goto(
+      `${t.url}/dashboard?view=zero&period=custom&from=2026-11-01&to=2026-12-01&tz=${TZ}&language=de&bots=true&instance=stage`,
+      {
+        waitUntil: 'networkidle0',
+      },
+    );
     await page.waitForSelector('#unhandled');
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.click('#unhandled');
+    await page.waitForFunction(() => location.search.includes('unhandled=true'));
+    await page.waitForSelector('#unhandled:checked');
+    await page.click('.controls button');
+    expect((await downloaded()).name).toBe('zero-result-terms_2026-11-01_2026-11-30_de_with-bots_unhandled_stage.csv');
+    // A preset: the days it covers in the zone, today the last; the default instance is not named.
+    await page.goto(`${t.url}/dashboard?view=terms&period=7d&tz=${TZ}&sort=rising`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('#sort');
+    await page.click('.controls button');
+    const since = Math.floor((Date.now() - 7 * 24 * HOUR) / HOUR) * HOUR;
+    expect((await downloaded()).name).toBe(`top-terms_${isoDay(since)}_${isoDay(Date.now())}_rising.csv`);
     expect(errors).toEqual([]);
   });
 });

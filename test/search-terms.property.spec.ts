@@ -221,6 +221,7 @@ describe('the analytics answers equal raw-events counts (property, fast-check)',
               totals: { searches: number; zero_hit_searches: number; distinct_terms: number };
               previous: { searches: number; zero_hit_searches: number; distinct_terms: number };
               series: Array<{ start: string; searches: number }>;
+              languages: Array<{ language: string; searches: number }>;
             }>(`${t.url}/search-stats?${window}&interval=${f.interval}&compare=previous`, { headers: basicHeader() });
             const totals = `SELECT sum(sign) AS searches, sumIf(sign, hits = 0) AS zero_hit_searches, uniqExact(phrase) AS distinct_terms
             FROM $events WHERE $where`;
@@ -241,6 +242,12 @@ describe('the analytics answers equal raw-events counts (property, fast-check)',
             expect(stats.body.series.filter((b) => b.searches > 0).map((b) => [Date.parse(b.start), b.searches])).toEqual(
               series.map((r) => [Number(r.start), Number(r.c)]),
             );
+            // Its languages: every language of the window, whatever the language filter.
+            const languages = await raw(
+              `SELECT language, sum(sign) AS c FROM $events WHERE $where GROUP BY language HAVING c > 0 ORDER BY c DESC, language ASC`,
+              { ...w, language: undefined },
+            );
+            expect(stats.body.languages).toEqual(languages.map((r) => ({ language: r.language, searches: Number(r.c) })));
           }
         },
       ),

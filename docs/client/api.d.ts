@@ -289,7 +289,7 @@ export interface paths {
         };
         /**
          * Searches, zero-result rate and distinct terms over time
-         * @description Totals of the window (searches, zero-result searches and rate, distinct terms), a series per hour or day (in tz) with every bucket present, and with `compare=previous` the totals of the window before.
+         * @description Totals of the window (searches, zero-result searches and rate, distinct terms), a series per hour or day (in tz) with every bucket present, the languages searched in the window (most searched first, whatever the `language` filter), and with `compare=previous` the totals of the window before.
          */
         get: operations["getSearchStats"];
         put?: never;
@@ -866,6 +866,18 @@ export interface components {
              */
             zero_hit_rate: number;
         };
+        LanguageSearchesView: {
+            /**
+             * @description A shop language (lower case) searched in the window
+             * @example de
+             */
+            language: string;
+            /**
+             * @description Searches in this language in the window (with results or not)
+             * @example 950
+             */
+            searches: number;
+        };
         SearchStatsView: {
             /**
              * Format: date-time
@@ -890,6 +902,8 @@ export interface components {
             series: components["schemas"]["SearchStatsBucketView"][];
             /** @description With compare=previous: the totals of the window of the same length just before */
             previous?: components["schemas"]["SearchTotalsView"];
+            /** @description The languages searched in the window, most searched first, ties by language ascending; empty without searches. Counted as the totals (bots only with includeBotTraffic), but over every language: the `language` filter does not narrow this list, so that a language select can offer all languages of the window. */
+            languages: components["schemas"]["LanguageSearchesView"][];
         };
         InstancesView: {
             /**

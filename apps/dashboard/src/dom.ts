@@ -13,31 +13,99 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
+/*
+ * Numbers and dates as the browser's locale writes them (Intl with the default locale: `undefined`), dates in the
+ * chosen time zone. The formats are made once.
+ */
+const numbers = new Intl.NumberFormat(undefined);
+const signed = new Intl.NumberFormat(undefined, { signDisplay: 'exceptZero' });
+const percent = new Intl.NumberFormat(undefined, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const signedPercent = new Intl.NumberFormat(undefined, {
+  style: 'percent',
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+  signDisplay: 'exceptZero',
+});
+const points = new Intl.NumberFormat(undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: 'exceptZero' });
+
 export function formatNumber(n: number): string {
-  return n.toLocaleString('en');
+  return numbers.format(n);
+}
+
+/** A difference with its sign: "+12", "0", "-200". */
+export function formatGrowth(n: number): string {
+  return signed.format(n);
 }
 
 export function formatRate(r: number): string {
-  return `${(r * 100).toFixed(1)} %`;
+  return percent.format(r);
 }
 
-/** A change against the previous period, e.g. "+12.5 % vs previous", or "new" when there was nothing before. */
+const wholePercent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 });
+
+/** A rate axis's tick: 20%. */
+export function formatRateTick(r: number): string {
+  return wholePercent.format(r);
+}
+
+/** A change against the previous period, e.g. "+12.5% vs previous period", or "new" when there was nothing before. */
 export function formatChange(current: number, previous: number | undefined): string {
   if (previous === undefined) return '';
   if (previous === 0) return current === 0 ? 'no change' : 'new (nothing before)';
-  const change = current / previous - 1;
-  return `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)} % vs previous period`;
+  return `${signedPercent.format(current / previous - 1)} vs previous period`;
 }
 
 /** A rate's change against the previous period in percentage points, e.g. "-4.3 points vs previous period". */
 export function formatPointChange(current: number, previous: number | undefined): string {
   if (previous === undefined) return '';
-  const points = (current - previous) * 100;
-  return `${points >= 0 ? '+' : ''}${points.toFixed(1)} points vs previous period`;
+  return `${points.format((current - previous) * 100)} points vs previous period`;
 }
 
 /** A term's change (count / previous_count - 1) with its sign; "new" when there was nothing before. */
 export function formatTermChange(change: number | null | undefined): string {
   if (change === null || change === undefined) return 'new';
-  return `${change >= 0 ? '+' : ''}${formatRate(change)}`;
+  return signedPercent.format(change);
+}
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** A format of the browser's locale in a zone, made once per zone and options. */
+function dateFormat(tz: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${tz} ${JSON.stringify(options)}`;
+  let format = dateFormats.get(key);
+  if (!format) dateFormats.set(key, (format = new Intl.DateTimeFormat(undefined, { ...options, timeZone: tz })));
+  return format;
+}
+
+const DAY: Intl.DateTimeFormatOptions = { day: '2-digit', month: '2-digit', year: 'numeric' };
+const TIME: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit' };
+
+/** The start of a bucket: its day, or its day and hour (e.g. 23.11.2026 or 23.11.2026, 14:00 in de-DE). */
+export function formatStart(ms: number, interval: 'hour' | 'day', tz: string): string {
+  return dateFormat(tz, interval === 'day' ? DAY : { ...DAY, ...TIME }).format(ms);
+}
+
+/** A chart's tick: the day without the year (23.11.), or the hour (14:00), with the day on a new line where it begins. */
+export function formatTick(ms: number, interval: 'hour' | 'day', tz: string, withDay: boolean): string {
+  const day = dateFormat(tz, { day: '2-digit', month: '2-digit' }).format(ms);
+  if (interval === 'day') return day;
+  const time = dateFormat(tz, TIME).format(ms);
+  return withDay ? `${time}\n${day}` : time;
+}
+
+/** A moment with date and time, e.g. "23.11.2026, 14:05". */
+export function formatMoment(ms: number, tz: string): string {
+  return dateFormat(tz, { dateStyle: 'medium', timeStyle: 'short' }).format(ms);
+}
+
+/** The hour of the day (0-23) of a moment in a zone (in Latin digits, whatever the locale). */
+export function hourIn(ms: number, tz: string): number {
+  return Number(new Intl.DateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', hourCycle: 'h23' }).format(ms)) % 24;
+}
+
+/** YYYY-MM-DD of a moment in a zone (for file names, whatever the locale). */
+export function isoDayIn(ms: number, tz: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(ms);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}`;
 }

@@ -87,3 +87,45 @@ export function apiWindow(f: Filters): URLSearchParams {
   if (f.bots) q.set('includeBotTraffic', 'true');
   return q;
 }
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/**
+ * The window of the filters at `now` (ms), as the API resolves it: a preset's whole hours through the current one;
+ * a custom range's from/to are dates, whole days in tz, given as from = -Infinity and to = +Infinity (never cut).
+ */
+export function windowOf(f: Filters, now: number): { from: number; to: number } {
+  const days = /^(\d+)d$/.exec(f.period);
+  if (f.period === 'custom' || !days) return { from: -Infinity, to: Infinity };
+  return { from: Math.floor((now - Number(days[1]) * DAY) / HOUR) * HOUR, to: Math.floor(now / HOUR) * HOUR + HOUR };
+}
+
+/** The day before a YYYY-MM-DD date. */
+function dayBefore(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) - DAY).toISOString().slice(0, 10);
+}
+
+/** A file name part: letters, digits, '.', '_' and '-' only. */
+const part = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-');
+
+/**
+ * The name of a table's CSV download: the table, the first and last day of the period in the chosen zone (a custom
+ * range's `to` is exclusive, so its last day is the one before; a preset's last day is today), then the filters
+ * that narrow it: the language, `with-bots`, `unhandled`, `rising`, and the instance unless it is the default one.
+ * E.g. zero-result-terms_2026-11-01_2026-11-30_de_with-bots.csv.
+ */
+export function csvFileName(f: Filters, zero: boolean, defaultInstance: string, isoDay: (ms: number) => string, now = Date.now()): string {
+  const { from, to } = windowOf(f, now);
+  const days = f.period === 'custom' ? [f.from, dayBefore(f.to)] : [isoDay(from), isoDay(to - 1)];
+  const parts = [
+    zero ? 'zero-result-terms' : 'top-terms',
+    ...days,
+    f.language,
+    f.bots ? 'with-bots' : '',
+    zero && f.unhandled ? 'unhandled' : '',
+    f.sort === 'rising' ? 'rising' : '',
+    f.instance && f.instance !== defaultInstance ? f.instance : '',
+  ];
+  return `${parts.filter(Boolean).map(part).join('_')}.csv`;
+}

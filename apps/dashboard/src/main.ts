@@ -16,9 +16,30 @@ import {
   type Term,
   type TermDetail,
 } from './api';
-import { timeChart } from './chart';
-import { el, formatChange, formatNumber, formatPointChange, formatRate, formatTermChange } from './dom';
-import { PAGE_SIZE, PRESETS, apiWindow, browserZone, readFilters, writeFilters, type Filters, type View } from './filters';
+import { bucketStates, intervalOf, timeChart } from './chart';
+import {
+  el,
+  formatChange,
+  formatGrowth,
+  formatMoment,
+  formatNumber,
+  formatPointChange,
+  formatRate,
+  formatTermChange,
+  isoDayIn,
+} from './dom';
+import {
+  PAGE_SIZE,
+  PRESETS,
+  apiWindow,
+  browserZone,
+  csvFileName,
+  readFilters,
+  windowOf,
+  writeFilters,
+  type Filters,
+  type View,
+} from './filters';
 
 const app = document.getElementById('app')!;
 let instances: string[] = [];
@@ -97,7 +118,29 @@ function signInView(message?: string): HTMLElement {
 
 // ---- filters and navigation ----
 
-function filtersForm(f: Filters): HTMLElement {
+type Language = Stats['languages'][number];
+
+/**
+ * The language select: "All languages", then the languages of the period (GET /search-stats `languages`, most searched
+ * first) once they are known; the chosen one stays offered when the period has none of its searches.
+ */
+function languageSelect(f: Filters): { select: HTMLSelectElement; offer: (languages: Language[]) => void } {
+  const select = el('select', { id: 'language', name: 'language' });
+  const fill = (languages: Language[]) => {
+    const chosen = select.options.length > 0 ? select.value : f.language;
+    const options = [el('option', { value: '' }, 'All languages')];
+    for (const { language, searches } of languages)
+      options.push(el('option', { value: language }, `${language} (${formatNumber(searches)} ${searches === 1 ? 'search' : 'searches'})`));
+    if (chosen && !languages.some((l) => l.language === chosen))
+      options.push(el('option', { value: chosen }, `${chosen} (no searches in this period)`));
+    select.replaceChildren(...options);
+    select.value = chosen;
+  };
+  fill([]);
+  return { select, offer: fill };
+}
+
+function filtersForm(f: Filters): { form: HTMLElement; offerLanguages: (languages: Language[]) => void } {
   const period = el('select', { id: 'period', name: 'period' });
   for (const [value, label] of [...PRESETS, ['custom', 'Custom range']])
     period.append(el('option', { value, selected: value === f.period }, label));
@@ -118,7 +161,7 @@ function filtersForm(f: Filters): HTMLElement {
   for (const zone of (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? [])
     zones.append(el('option', { value: zone }));
   const tz = el('input', { id: 'tz', name: 'tz', list: 'zones', value: f.tz });
-  const language = el('input', { id: 'language', name: 'language', value: f.language, size: '6', placeholder: 'all' });
+  const { select: language, offer: offerLanguages } = languageSelect(f);
   const bots = el('input', { id: 'bots', name: 'bots', type: 'checkbox', checked: f.bots });
   const instance = el('select', { id: 'instance', name: 'instance' });
   for (const name of instances) instance.append(el('option', { value: name, selected: name === (f.instance || instances[0]) }, name));
@@ -145,13 +188,13 @@ function filtersForm(f: Filters): HTMLElement {
       from: from.value,
       to: to.value,
       tz: tz.value.trim() || browserZone(),
-      language: language.value.trim(),
+      language: language.value,
       bots: bots.checked,
       instance: instance.value,
       page: 0,
     });
   });
-  return form;
+  return { form, offerLanguages };
 }
 
 function nav(f: Filters): HTMLElement {
@@ -198,16 +241,40 @@ function handlersText(t: { status: Term['status'] }): string {
   return t.status.handled ? t.status.handlers.map(handlerText).join(', ') : 'unhandled';
 }
 
-const NUMERIC = new Set(['Searches', 'Previous', 'Change']);
+/** What a list's count counts: the top terms count searches that found results, the zero-result terms the others. */
+const countLabel = (zero: boolean) => (zero ? 'Searches without results' : 'Searches with results');
+const COUNTS_NOTE =
+  'Top terms count the searches that found results, zero-result terms those that found none; ' +
+  "a term's page shows all its searches and both parts.";
 
+/** A table in a box of its own that scrolls sideways on a narrow screen (the page never does). */
+function scrollBox(table: HTMLTableElement, label: string): HTMLElement {
+  return el('div', { class: 'table-scroll', role: 'region', 'aria-label': label, tabindex: '0' }, table);
+}
+
+/** The terms, by count (most searched first) or, with compare, by growth: count - previous count, largest first. */
 function termsTable(f: Filters, caption: string, terms: Term[], zero: boolean, compare: boolean): HTMLElement {
   if (terms.length === 0) return el('p', { class: 'empty' }, `${caption}: none in this period.`);
-  const head = ['Term', 'Searches', ...(compare ? ['Previous', 'Change'] : []), ...(zero ? ['Handled by'] : [])];
-  return el(
+  const count = countLabel(zero);
+  const head = ['Term', count, ...(compare ? ['Previous period', 'Growth', 'Change'] : []), ...(zero ? ['Handled by'] : [])];
+  const numeric = new Set([count, 'Previous period', 'Growth', 'Change']);
+  const sorted = compare ? 'Growth' : count;
+  const title = compare ? `${caption}, largest growth in searches first` : caption;
+  const table = el(
     'table',
     {},
-    el('caption', {}, caption),
-    el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col', class: NUMERIC.has(h) ? 'num' : undefined }, h)))),
+    el('caption', {}, title),
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        ...head.map((h) =>
+          el('th', { scope: 'col', class: numeric.has(h) ? 'num' : undefined, 'aria-sort': h === sorted ? 'descending' : undefined }, h),
+        ),
+      ),
+    ),
     el(
       'tbody',
       {},
@@ -218,43 +285,50 @@ function termsTable(f: Filters, caption: string, terms: Term[], zero: boolean, c
           el('td', {}, termLink(f, t)),
           el('td', { class: 'num' }, formatNumber(t.count)),
           ...(compare
-            ? [el('td', { class: 'num' }, formatNumber(t.previous_count ?? 0)), el('td', { class: 'num' }, formatTermChange(t.change))]
+            ? [
+                el('td', { class: 'num' }, formatNumber(t.previous_count ?? 0)),
+                el('td', { class: 'num' }, formatGrowth(t.count - (t.previous_count ?? 0))),
+                el('td', { class: 'num' }, formatTermChange(t.change)),
+              ]
             : []),
           ...(zero ? [el('td', {}, handlersText(t))] : []),
         ),
       ),
     ),
   );
+  return scrollBox(table, title);
 }
 
 function kpi(label: string, value: string, change: string): HTMLElement {
   return el('div', { class: 'kpi' }, el('h3', {}, label), el('p', { class: 'value' }, value), el('p', { class: 'change' }, change));
 }
 
-async function overview(f: Filters): Promise<HTMLElement> {
+async function overview(f: Filters, offerLanguages: (languages: Language[]) => void): Promise<HTMLElement> {
   const window = apiWindow(f);
   const { body: stats, updatedAt } = await getJson<Stats>(`/search-stats?${window}&compare=previous`, f.instance);
+  offerLanguages(stats.languages);
   const section = el('section', { 'aria-labelledby': 'overview-title' }, el('h2', { id: 'overview-title' }, 'Overview'));
   if (stats.totals.searches === 0) {
     section.append(el('p', { class: 'empty' }, 'No searches in this period. Choose a longer period or another instance.'));
     return section;
   }
   const { totals, previous } = stats;
-  if (updatedAt)
-    section.append(el('p', { class: 'updated' }, `Newest search counted: ${new Date(updatedAt).toLocaleString('en', { timeZone: f.tz })}`));
+  if (updatedAt) section.append(el('p', { class: 'updated' }, `Newest search counted: ${formatMoment(Date.parse(updatedAt), f.tz)}`));
+  const starts = stats.series.map((b) => Date.parse(b.start));
+  const states = bucketStates(starts, stats.interval, f.tz, { from: Date.parse(stats.from), to: Date.parse(stats.to) }, Date.now());
   section.append(
     el(
       'div',
       { class: 'kpis' },
-      kpi('Searches', formatNumber(totals.searches), formatChange(totals.searches, previous?.searches)),
+      kpi('Searches (all)', formatNumber(totals.searches), formatChange(totals.searches, previous?.searches)),
       kpi('Zero-hit rate', formatRate(totals.zero_hit_rate), formatPointChange(totals.zero_hit_rate, previous?.zero_hit_rate)),
       kpi('Distinct terms', formatNumber(totals.distinct_terms), formatChange(totals.distinct_terms, previous?.distinct_terms)),
     ),
     timeChart(
-      `Searches and zero-hit rate per ${stats.interval}`,
+      `All searches and zero-hit rate per ${stats.interval}`,
       stats.series.map((b) => b.start),
       [
-        { label: 'Searches', values: stats.series.map((b) => b.searches), format: formatNumber, color: '#1f5fa8' },
+        { label: 'Searches (all)', values: stats.series.map((b) => b.searches), format: formatNumber, color: '#1f5fa8' },
         {
           label: 'Zero-hit rate',
           values: stats.series.map((b) => (b.searches === 0 ? null : b.zero_hit_rate)),
@@ -263,7 +337,7 @@ async function overview(f: Filters): Promise<HTMLElement> {
           right: true,
         },
       ],
-      f.tz,
+      { tz: f.tz, interval: stats.interval, states },
     ),
   );
   const [top, zero] = await Promise.all([
@@ -277,6 +351,7 @@ async function overview(f: Filters): Promise<HTMLElement> {
       termsTable(f, 'Top terms', top.body, false, false),
       termsTable(f, 'Zero-result terms', zero.body, true, false),
     ),
+    el('p', { class: 'hint' }, COUNTS_NOTE),
   );
   return section;
 }
@@ -294,7 +369,8 @@ async function download(f: Filters, zero: boolean, button: HTMLButtonElement, st
   try {
     const res = await request(`/search-terms?${listQuery(f, zero)}&format=csv`, f.instance, 'text/csv');
     const url = URL.createObjectURL(await res.blob());
-    const a = el('a', { href: url, download: zero ? 'zero-result-terms.csv' : 'top-terms.csv', hidden: true });
+    const name = csvFileName(f, zero, instances[0], (ms) => isoDayIn(ms, f.tz));
+    const a = el('a', { href: url, download: name, hidden: true });
     document.body.append(a);
     a.click();
     a.remove();
@@ -322,8 +398,8 @@ async function termsView(f: Filters, zero: boolean): Promise<HTMLElement> {
   const sort = el(
     'select',
     { id: 'sort' },
-    el('option', { value: 'count', selected: f.sort === 'count' }, 'Count'),
-    el('option', { value: 'rising', selected: f.sort === 'rising' }, 'Rising (vs previous period)'),
+    el('option', { value: 'count', selected: f.sort === 'count' }, 'Most searched'),
+    el('option', { value: 'rising', selected: f.sort === 'rising' }, 'Rising: growth vs previous period'),
   );
   sort.addEventListener('change', () => navigate({ ...f, sort: sort.value === 'rising' ? 'rising' : 'count', page: 0 }));
   const controls = el('div', { class: 'controls' }, el('label', { for: 'sort' }, 'Sort by'), sort);
@@ -356,6 +432,7 @@ async function termsView(f: Filters, zero: boolean): Promise<HTMLElement> {
     el('h2', { id: 'list-title' }, title),
     controls,
     status,
+    el('p', { class: 'hint' }, COUNTS_NOTE),
     termsTable(f, title, body, zero, f.sort === 'rising'),
     pager,
   );
@@ -369,6 +446,20 @@ async function termView(f: Filters): Promise<HTMLElement> {
     if (!(err instanceof ApiError && err.status === 404)) throw err;
     return el('p', { class: 'empty' }, 'This term was not searched in this period. Choose a longer period.');
   }
+  const starts = t.series.map((b) => Date.parse(b.start));
+  const interval = intervalOf(starts);
+  const states = bucketStates(starts, interval, f.tz, windowOf(f, Date.now()), Date.now());
+  const spellings = el(
+    'table',
+    {},
+    el('caption', {}, 'Original spellings'),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'As typed'), el('th', { scope: 'col', class: 'num' }, 'Searches (all)'))),
+    el(
+      'tbody',
+      {},
+      ...t.variants.map((v) => el('tr', {}, el('td', {}, el('code', {}, v.phrase)), el('td', { class: 'num' }, formatNumber(v.count)))),
+    ),
+  );
   const handlers = t.status.handled
     ? el('ul', {}, ...t.status.handlers.map((h) => el('li', {}, handlerText(h))))
     : el('p', {}, 'No entity handles this term.');
@@ -379,29 +470,20 @@ async function termView(f: Filters): Promise<HTMLElement> {
     el(
       'div',
       { class: 'kpis' },
-      kpi('Searches', formatNumber(t.count), ''),
-      kpi('Found nothing', formatNumber(t.zero_hit_count), t.count ? `${formatRate(t.zero_hit_count / t.count)} of them` : ''),
+      kpi('All searches', formatNumber(t.count), 'with results or not'),
+      kpi('With results', formatNumber(t.count - t.zero_hit_count), 'as counted in the top terms'),
+      kpi('Without results', formatNumber(t.zero_hit_count), t.count ? `${formatRate(t.zero_hit_count / t.count)} of all` : ''),
     ),
     timeChart(
       'Searches of the term over time',
       t.series.map((b) => b.start),
       [
-        { label: 'Searches', values: t.series.map((b) => b.count), format: formatNumber, color: '#1f5fa8' },
-        { label: 'Found nothing', values: t.series.map((b) => b.zero_hit_count), format: formatNumber, color: '#c0392b' },
+        { label: 'All searches', values: t.series.map((b) => b.count), format: formatNumber, color: '#1f5fa8' },
+        { label: 'Without results', values: t.series.map((b) => b.zero_hit_count), format: formatNumber, color: '#c0392b' },
       ],
-      f.tz,
+      { tz: f.tz, interval, states },
     ),
-    el(
-      'table',
-      {},
-      el('caption', {}, 'Original spellings'),
-      el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'As typed'), el('th', { scope: 'col' }, 'Searches'))),
-      el(
-        'tbody',
-        {},
-        ...t.variants.map((v) => el('tr', {}, el('td', {}, el('code', {}, v.phrase)), el('td', { class: 'num' }, formatNumber(v.count)))),
-      ),
-    ),
+    scrollBox(spellings, 'Original spellings'),
     el('h3', {}, 'Handled by'),
     handlers,
   );
@@ -431,8 +513,20 @@ async function render(): Promise<void> {
       history.replaceState(null, '', `${location.pathname}${writeFilters(f)}`);
     }
     if (mine !== rendering) return;
-    app.replaceChildren(el('header', {}, el('h1', {}, 'Search analytics'), nav(f), filtersForm(f)), content);
-    const view = f.view === 'overview' ? await overview(f) : f.view === 'term' ? await termView(f) : await termsView(f, f.view === 'zero');
+    const filters = filtersForm(f);
+    app.replaceChildren(el('header', {}, el('h1', {}, 'Search analytics'), nav(f), filters.form), content);
+    // The languages of the period for the select: the overview's statistics carry them, other views ask for them.
+    if (f.view !== 'overview')
+      getJson<Stats>(`/search-stats?${apiWindow(f)}`, f.instance).then(
+        ({ body }) => mine === rendering && filters.offerLanguages(body.languages),
+        () => undefined, // the view shows the error, if any; the select keeps the chosen language
+      );
+    const view =
+      f.view === 'overview'
+        ? await overview(f, filters.offerLanguages)
+        : f.view === 'term'
+          ? await termView(f)
+          : await termsView(f, f.view === 'zero');
     if (mine === rendering) content.replaceChildren(view);
   } catch (err) {
     if (mine !== rendering) return;

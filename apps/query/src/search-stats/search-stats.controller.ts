@@ -19,7 +19,8 @@ export class SearchStatsController {
     summary: 'Searches, zero-result rate and distinct terms over time',
     description:
       'Totals of the window (searches, zero-result searches and rate, distinct terms), a series per hour or day (in tz) ' +
-      'with every bucket present, and with `compare=previous` the totals of the window before.',
+      'with every bucket present, the languages searched in the window (most searched first, whatever the `language` ' +
+      'filter), and with `compare=previous` the totals of the window before.',
   })
   @RequirePermission('search:read')
   @ApiOkResponse({ type: SearchStatsView, description: 'Totals and series of the window', headers: DATA_UPDATED_AT_DOC })

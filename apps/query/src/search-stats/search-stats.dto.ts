@@ -31,6 +31,14 @@ export class SearchStatsBucketView {
   zero_hit_rate!: number;
 }
 
+export class LanguageSearchesView {
+  @ApiProperty({ example: 'de', description: 'A shop language (lower case) searched in the window' })
+  language!: string;
+
+  @ApiProperty({ type: 'integer', minimum: 1, example: 950, description: 'Searches in this language in the window (with results or not)' })
+  searches!: number;
+}
+
 /** Totals and their series over the window (DESIGN.md section 10). */
 export class SearchStatsView {
   @ApiProperty({
@@ -61,4 +69,13 @@ export class SearchStatsView {
     description: 'With compare=previous: the totals of the window of the same length just before',
   })
   previous?: SearchTotalsView;
+
+  @ApiProperty({
+    type: [LanguageSearchesView],
+    description:
+      'The languages searched in the window, most searched first, ties by language ascending; empty without searches. ' +
+      'Counted as the totals (bots only with includeBotTraffic), but over every language: the `language` filter does not ' +
+      'narrow this list, so that a language select can offer all languages of the window.',
+  })
+  languages!: LanguageSearchesView[];
 }

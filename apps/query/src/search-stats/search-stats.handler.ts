@@ -44,9 +44,10 @@ export class SearchStatsHandler implements IQueryHandler<SearchStatsQuery> {
     const f = filterOf(c);
     return this.cache.get(f, ['stats', f, window, interval, compare], async () => {
       // Side by side on a server; one after the other in the slot's lane of the embedded engine.
-      const [hours, distinct] = await Promise.all([
+      const [hours, distinct, languages] = await Promise.all([
         this.repository.hours(f, { from: previous?.from ?? window.from, to: window.to }),
         this.repository.distinctTerms(f, window, previous),
+        this.repository.languages(f, window),
       ]);
       const current = within(hours, window);
       const series = foldIntoBuckets(bounds, current, ['searches', 'zero_hit_searches']);
@@ -63,6 +64,7 @@ export class SearchStatsHandler implements IQueryHandler<SearchStatsQuery> {
             zero_hit_rate: rate(b.zero_hit_searches, b.searches),
           })),
           ...(previous ? { previous: totals(within(hours, previous), distinct.previous) } : {}),
+          languages,
         },
         updatedAt: newestIso(current.map((h) => h.newest)),
       };

@@ -13,6 +13,11 @@ export interface TotalsHour {
   newest: number;
 }
 
+export interface LanguageSearches {
+  language: string;
+  searches: number;
+}
+
 /** Every ClickHouse query of GET /search-stats. */
 @Injectable()
 export class SearchStatsRepository {
@@ -35,6 +40,22 @@ export class SearchStatsRepository {
       zero_hit_searches: Number(r.zero_n),
       newest: Number(r.newest),
     }));
+  }
+
+  /**
+   * Searches per language in [from, to) from the hourly totals (a few rows per hour, as for the series), most searched
+   * first, ties by language ascending. The filter's language is not applied: the list is every language of the window.
+   */
+  async languages(f: AnalyticsFilter, range: HourRange): Promise<LanguageSearches[]> {
+    const params: QueryParams = {};
+    const everyLanguage = filterSql({ ...f, language: undefined }, params);
+    const rows = await this.ch.query<{ language: string; searches_n: string | number }>(
+      `SELECT language, sum(searches) AS searches_n
+       FROM ${this.ch.table('search_totals_hourly')} WHERE ${everyLanguage} AND ${hourRangeSql(range, 'w', params)}
+       GROUP BY language HAVING searches_n > 0 ORDER BY searches_n DESC, language ASC`,
+      params,
+    );
+    return rows.map((r) => ({ language: r.language, searches: Number(r.searches_n) }));
   }
 
   /** Distinct normalised phrases searched in the window and, when given, in the one before, from the term rollups. */
