@@ -107,7 +107,7 @@ describeBrowser('the dashboard in Chromium', () => {
   it('says so in an alert when the password is wrong, then signs in', async () => {
     await signIn('wrong-password');
     await page.waitForSelector('[role=alert]');
-    expect(await texts('[role=alert]')).toEqual(['Sign-in failed: wrong login or password, or an invalid token.']);
+    expect(await texts('[role=alert]')).toEqual(['Sign-in failed: Basic credentials wrong: the login or the password does not match.']);
     // The one console line allowed: the browser's own report of the deliberate 401.
     expect(errors.every((e) => /status of 401/.test(e))).toBe(true);
     errors.length = 0;

@@ -82,9 +82,8 @@ function signInView(message?: string): HTMLElement {
       signIn(authorization);
       navigate(readFilters(), true);
     } catch (err) {
-      const reason =
-        err instanceof ApiError && err.status === 401 ? 'wrong login or password, or an invalid token' : (err as Error).message;
-      status.append(alertBox(`Sign-in failed: ${reason}.`));
+      // The service's message names the rule that failed (wrong Basic credentials, an expired token, ...).
+      status.append(alertBox(`Sign-in failed: ${(err as Error).message}.`));
     }
   };
   const basicForm = el(
