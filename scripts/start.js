@@ -13,7 +13,7 @@ const CONFIG_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsc
 /** What `npm run build` writes: the app started here, and the dashboard, written last (a build that failed lacks it). */
 const BUILD_OUTPUTS = ['dist/apps/standalone/src/main.js', 'dist/dashboard/index.html'];
 
-/** The newest modification time (ms) of the files under `dir` that the build reads; 0 when there are none. */
+/** The newest modification time (ms) of the files and folders under `dir` that the build reads; 0 when none. */
 function newestSource(dir) {
   let newest = 0;
   let entries;
@@ -24,7 +24,8 @@ function newestSource(dir) {
   }
   for (const entry of entries) {
     const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(file));
+    // A directory's own time changes when a file in it is added, deleted or renamed (a deleted source needs a build).
+    if (entry.isDirectory()) newest = Math.max(newest, fs.statSync(file).mtimeMs, newestSource(file));
     else if (entry.isFile() && !entry.name.endsWith('.spec.ts')) newest = Math.max(newest, fs.statSync(file).mtimeMs);
   }
   return newest;

@@ -376,7 +376,7 @@ describe('authentication matrix: every route x every scheme x every case', () =>
       ],
       ['an expired JWT', () => bearer({ ...reader, exp: nowS() - 60 }, {}), 'JWT expired: its exp is past'],
       ['a JWT not valid yet', () => bearer(reader, { expiresIn: 600, notBefore: 300 }), 'JWT not valid yet: its nbf is in the future'],
-      ['a JWT without exp', () => bearer(reader, {}), 'JWT lacks the required claim exp (seconds since 1970)'],
+      ['a JWT without exp', () => bearer(reader, {}), 'JWT lacks the required claim exp, or it is not a number (seconds since 1970)'],
       ['a JWT without sub', () => bearer({ ...reader, sub: '' }), 'JWT lacks the required claim sub (a non-empty string)'],
       [
         'a JWT without permissions',

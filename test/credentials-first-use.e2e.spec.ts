@@ -106,6 +106,12 @@ describe('generated credentials cannot lock anyone out (printed until first used
     expect(refused.stderr).toContain(`DATA_DIR ${dataDir} is in use by another process`);
     expect(refused.stderr).not.toMatch(/^\s+at /m); // no stack trace
     expect(await secretStatus(service, newPassword)).toBe(200);
+    // A second service on the same directory: one line naming DATA_DIR, no stack, and the first one keeps working.
+    const second = await runScript(STANDALONE, [], { DATA_DIR: dataDir, PORT: '0' });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`DATA_DIR ${dataDir} is in use by another process`);
+    expect(second.stderr).not.toMatch(/^\s+at /m);
+    expect(await secretStatus(service, newPassword)).toBe(200);
   });
 
   it('credentials:reset names an unknown customer, and is refused where SERVICE_BASIC_AUTH would undo it', async () => {

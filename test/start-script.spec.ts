@@ -1,4 +1,4 @@
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { freshDir, ROOT } from './support/processes';
 
@@ -18,6 +18,13 @@ function project(files: Record<string, number>): string {
     const at = new Date(Date.now() - secondsAgo * 1000);
     utimesSync(full, at, at);
   }
+  // Folders as old as the sources: a folder's time changes when an entry is added, deleted or renamed.
+  const age = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) age(path.join(dir, entry.name));
+    const at = new Date(Date.now() - 300_000);
+    utimesSync(dir, at, at);
+  };
+  age(root);
   return root;
 }
 
@@ -40,6 +47,13 @@ describe('npm start: whether it builds first (scripts/start.js)', () => {
   it('builds when a source deep under apps/ or libs/ changed after the build', () => {
     expect(buildNeeded(project({ ...SOURCES, ...BUILD, 'libs/auth/src/deep/er/credentials.ts': 10 }))).toBe('stale');
     expect(buildNeeded(project({ ...SOURCES, ...BUILD, 'apps/dashboard/src/app.css': 10 }))).toBe('stale');
+  });
+
+  it('builds when a source was deleted after the build (its stale output would still be run)', () => {
+    const root = project({ ...SOURCES, ...BUILD, 'libs/auth/src/gone.ts': 300 });
+    expect(buildNeeded(root)).toBeUndefined();
+    rmSync(path.join(root, 'libs/auth/src/gone.ts'));
+    expect(buildNeeded(root)).toBe('stale');
   });
 
   it('builds when a configuration file changed after the build', () => {

@@ -74,7 +74,7 @@ export const OUTSIDE_THE_CONTRACT = {
       (path === '/docs' || path === '/docs-json' || path === '/docs-yaml' || path.startsWith('/docs/'))
     );
   },
-  /** The browser dashboard's static files (GET /dashboard and /dashboard/<file>, DESIGN.md section 11), and GET /,
+  /** The browser dashboard's static files (GET /dashboard and /dashboard/<file>, see the README), and GET /,
    * its redirect to the dashboard: a page, not part of the API. GET and HEAD only. */
   dashboard(method: string, path: string): boolean {
     return (method === 'GET' || method === 'HEAD') && (path === '/' || path === '/dashboard' || path.startsWith('/dashboard/'));

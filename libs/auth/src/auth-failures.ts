@@ -23,7 +23,7 @@ export const AUTH_FAILURES = {
   jwtBadlySigned: "JWT badly signed: its signature does not verify with the service's JWT key and algorithm",
   jwtExpired: 'JWT expired: its exp is past',
   jwtNotYetValid: 'JWT not valid yet: its nbf is in the future',
-  jwtWithoutExp: 'JWT lacks the required claim exp (seconds since 1970)',
+  jwtWithoutExp: 'JWT lacks the required claim exp, or it is not a number (seconds since 1970)',
   jwtWithoutSub: 'JWT lacks the required claim sub (a non-empty string)',
   jwtWithoutPermissions: 'JWT lacks the required claim permissions (an array of permission names in dot notation, e.g. search.read)',
   jwtWithoutCustomer: 'JWT lacks the required claim customer (this service serves several customers)',

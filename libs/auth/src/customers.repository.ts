@@ -65,6 +65,12 @@ export class CustomersRepository {
     return pending;
   }
 
+  /** The stored customer as it is now, past the cache (for a write that must not undo a newer one). */
+  findStored(customer: string): Promise<Customer | undefined> {
+    this.cache.delete(customer);
+    return this.load(customer);
+  }
+
   private async load(customer: string): Promise<Customer | undefined> {
     if (!(await this.exists(customer))) return undefined;
     const rows = await this.ch.query<CustomerRow>(

@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 
 /** The credentials a first start generated, as printed (Basic in plain, the legacy secret). */
@@ -26,10 +26,13 @@ export class InitialCredentialsFile {
   }
 
   async write(credentials: GeneratedCredentials): Promise<void> {
-    await mkdir(path.dirname(this.path), { recursive: true });
-    // The mode applies when the file is created; chmod covers a file left behind with another mode.
-    await writeFile(this.path, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
-    await chmod(this.path, 0o600);
+    await mkdir(path.dirname(this.path), { recursive: true, mode: 0o700 });
+    // A new file created with mode 0600 (flag wx: never one left behind with another mode), then renamed over the
+    // old one: the password is never in a file others can read, and a reader sees the old or the new file whole.
+    const fresh = `${this.path}.${process.pid}.tmp`;
+    await rm(fresh, { force: true });
+    await writeFile(fresh, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+    await rename(fresh, this.path);
   }
 
   /** The kept credentials of `customer`, or undefined when there are none (or the file is not readable as such). */

@@ -110,7 +110,15 @@ export class ProvisioningService {
     if (!customer.basicPending || this.recordedFirstUse.has(key)) return;
     this.recordedFirstUse.add(key);
     try {
-      await this.customers.save({ ...customer, basicPending: false });
+      // Written from the stored row, not the request's cached one (up to 2 s old): a reset or a configured password
+      // stored meanwhile by another process must not be undone. Nothing is written when the row changed.
+      const stored = await this.customers.findStored(customer.customer);
+      const unchanged =
+        stored?.basicPending === true &&
+        stored.basicLogin === customer.basicLogin &&
+        stored.basicPasswordHash === customer.basicPasswordHash;
+      if (!unchanged) return;
+      await this.customers.save({ ...stored, basicPending: false });
       if (await this.initial.read(customer.customer)) await this.initial.remove();
     } catch (err) {
       this.recordedFirstUse.delete(key); // the next sign-in tries again

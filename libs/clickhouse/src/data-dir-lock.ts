@@ -31,3 +31,16 @@ export function holdDataDir(config: AppConfig): DataDirHold | 'held' {
     throw err;
   }
 }
+
+/**
+ * A service's start refusal (one line naming DATA_DIR) when another process holds its embedded data directory, or
+ * undefined (the directory is free again at once, for this process's engine to open).
+ */
+export function dataDirInUse(config: AppConfig): string | undefined {
+  const hold = holdDataDir(config);
+  if (hold === 'held') {
+    return `DATA_DIR ${config.dataDir} is in use by another process (a running service?); stop it, or set DATA_DIR to another directory`;
+  }
+  hold.release();
+  return undefined;
+}

@@ -3,7 +3,7 @@ import { configOrExit, type AppConfig } from '@app/config';
 import { createHttpApp } from './create-http-app';
 
 export interface StartOptions {
-  /** Why this app cannot run with this configuration (written to stderr, exit code 1), or undefined. */
+  /** Why this app cannot start with this configuration or data directory (written to stderr, exit code 1), or undefined. */
   refuse?: (config: AppConfig) => string | undefined;
   /**
    * What to write to stdout once the app is ready (e.g. the first start's credentials banner): after it listens, and
@@ -35,7 +35,7 @@ export async function startHttpApp(rootModule: (config: AppConfig) => unknown, o
   const config = configOrExit();
   const refusal = options.refuse?.(config);
   if (refusal) {
-    process.stderr.write(`Invalid configuration:\n  ${refusal}\n`);
+    process.stderr.write(`Cannot start:\n  ${refusal}\n`);
     process.exit(1);
   }
   const app = await createHttpApp(rootModule(config), config);

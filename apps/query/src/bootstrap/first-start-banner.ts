@@ -4,16 +4,17 @@ import { INITIAL_CREDENTIALS_FILE, type GeneratedCredentials } from '@app/auth';
 /**
  * What a newcomer needs right after the first `npm start`: where the dashboard, the API and its docs are, the
  * generated credentials and a signed request that works when pasted into a shell (as Jenkins prints its initial admin
- * password). Printed to stdout, not through the logger, so it never lands in log storage; at every start until the
- * Basic credentials are first used.
+ * password). Printed to stdout beside the JSON log lines, not as one of them; where stdout is collected (docker,
+ * systemd) the collected output holds it until the Basic credentials are first used, after which no start prints
+ * it (docs/operations.md: change the password with credentials:reset after the first sign-in there).
  */
 export function firstStartBanner(c: GeneratedCredentials, baseUrl: string, dataDir: string): string {
   const line = '='.repeat(78);
   return `
 ${line}
 First start: credentials were generated for customer "${c.customer}" (instances: ${c.instances.join(', ')}).
-They are printed at every start until you sign in with the Basic login (until then a copy is kept,
-readable by this user only, in ${path.join(dataDir, INITIAL_CREDENTIALS_FILE)}).
+They are printed at every start until you sign in with the Basic login (until then a copy is kept
+in ${path.join(dataDir, INITIAL_CREDENTIALS_FILE)}, mode 0600).
 Lost them? Stop the service and run: npm run cli -- credentials:reset
 
   Dashboard:       ${baseUrl}/dashboard   (sign in with the Basic login)
