@@ -27,9 +27,44 @@ const libraryRules = Object.entries(LAYERS).map(([lib, allowed]) => ({
   to: { path: '^libs/', pathNot: [`^libs/(${[lib, ...allowed].join('|')})/`] },
 }));
 
+// The query app's feature folders (issue 27) import only their own files, `common/` and the folders shared on
+// purpose. SHARED lists, for each shared folder, the features that may import it and through which files
+// (`webhooks/` only through its index.ts; `analytics/` is the analytics features' common ground, plain functions
+// and one module). Anything the features share beyond that goes to `common/` or to libs/contracts.
+const FEATURE = '^apps/query/src/[^/]+/';
+const SHARED = {
+  analytics: { users: ['search-terms', 'search-stats', 'term-detail'], entry: '' },
+  webhooks: { users: ['configuration', 'entities'], entry: 'index\\.ts$' },
+};
+
+const featureRules = [
+  {
+    name: 'query-features-are-independent',
+    comment: `a feature folder of apps/query imports its own files, common/ and ${Object.keys(SHARED).join(', ')} (see SHARED)`,
+    severity: 'error',
+    from: { path: '^apps/query/src/([^/]+)/' },
+    to: {
+      path: FEATURE,
+      pathNot: [
+        '^apps/query/src/$1/',
+        '^apps/query/src/common/',
+        ...Object.entries(SHARED).map(([folder, { entry }]) => `^apps/query/src/${folder}/${entry}`),
+      ],
+    },
+  },
+  ...Object.entries(SHARED).map(([folder, { users }]) => ({
+    name: `query-${folder}-shared-with-${users.join('-')}`,
+    comment: `apps/query/src/${folder}/ is shared with ${users.join(', ')} only`,
+    severity: 'error',
+    from: { path: FEATURE, pathNot: [`^apps/query/src/(${[folder, ...users].join('|')})/`] },
+    to: { path: `^apps/query/src/${folder}/` },
+  })),
+];
+
 module.exports = {
   forbidden: [
     ...libraryRules,
+    ...featureRules,
     {
       name: 'unknown-library',
       comment: 'every library has its place in LAYERS (.dependency-cruiser.js)',

@@ -9,3 +9,4 @@ export * from './item-tenant';
 export * from './text';
 export * from './composite-key';
 export * from './names';
+export * from './entity-types';

@@ -1,18 +1,13 @@
 import { Module } from '@nestjs/common';
-import { MetricsModule } from '@app/metrics';
-import { NotificationsModule } from '@app/notifications';
-import { HostResolver } from '../webhooks/host-resolver';
-import { WebhookDeliveryService } from '../webhooks/webhook-delivery.service';
+import { WebhooksModule } from '../webhooks';
 import { ConfigurationController } from './configuration.controller';
 import { GetConfigurationHandler } from './get-configuration.handler';
-import { InstanceConfigRepository } from './instance-config.repository';
 import { UpdateConfigurationHandler } from './update-configuration.handler';
 
-/** Instance configuration and the webhook it configures (entities' changes are delivered through it). */
+/** An instance's configuration (GET/PUT /configuration); its webhook URL is kept by the webhooks module. */
 @Module({
-  imports: [MetricsModule, NotificationsModule],
+  imports: [WebhooksModule],
   controllers: [ConfigurationController],
-  providers: [InstanceConfigRepository, UpdateConfigurationHandler, GetConfigurationHandler, WebhookDeliveryService, HostResolver],
-  exports: [WebhookDeliveryService],
+  providers: [UpdateConfigurationHandler, GetConfigurationHandler],
 })
 export class ConfigurationModule {}

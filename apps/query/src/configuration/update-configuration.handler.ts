@@ -1,15 +1,14 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AppConfig } from '@app/config';
 import { DomainError } from '@app/errors';
-import { webhookUrlProblem } from '../webhooks/address-policy';
+import { WebhookUrlRepository, webhookUrlProblem } from '../webhooks';
 import type { ConfigurationView } from './configuration.dto';
-import { InstanceConfigRepository } from './instance-config.repository';
 import { UpdateConfigurationCommand } from './update-configuration.command';
 
 @CommandHandler(UpdateConfigurationCommand)
 export class UpdateConfigurationHandler implements ICommandHandler<UpdateConfigurationCommand> {
   constructor(
-    private readonly repository: InstanceConfigRepository,
+    private readonly repository: WebhookUrlRepository,
     private readonly config: AppConfig,
   ) {}
 

@@ -1,8 +1,8 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataVersions } from '@app/intake';
-import { WebhookDeliveryService } from '../webhooks/webhook-delivery.service';
+import { removeAction } from '@app/contracts';
+import { WebhookDeliveryService } from '../webhooks';
 import { EntitiesRepository } from './entities.repository';
-import { removeAction } from './entity-types';
 import { DeleteEntitiesCommand } from './delete-entities.command';
 
 /** Appends deleted versions of the existing entities and awaits one webhook call listing them. */

@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { AuthContext } from '@app/auth';
-import type { EntityType } from './entity-types';
+import type { EntityType } from '@app/contracts';
 
 /** Deletes one entity; an unknown id is a 404. */
 export class DeleteEntityCommand extends Command<void> {

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IntakeModule } from '@app/intake';
-import { ConfigurationModule } from '../configuration/configuration.module';
+import { WebhooksModule } from '../webhooks';
 import { DeleteEntitiesHandler } from './delete-entities.handler';
 import { DeleteEntityHandler } from './delete-entity.handler';
 import { EntitiesController } from './entities.controller';
@@ -10,7 +10,7 @@ import { ListEntitiesHandler } from './list-entities.handler';
 import { SaveEntitiesHandler } from './save-entities.handler';
 
 @Module({
-  imports: [ConfigurationModule, IntakeModule],
+  imports: [IntakeModule, WebhooksModule],
   controllers: [EntitiesController],
   providers: [EntitiesRepository, SaveEntitiesHandler, DeleteEntitiesHandler, DeleteEntityHandler, GetEntityHandler, ListEntitiesHandler],
 })

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ClickHouseService, VersionClock, chDateTime, fromChDateTime } from '@app/clickhouse';
-import { normalisePhrase } from '@app/contracts';
+import { normalisePhrase, type EntityType } from '@app/contracts';
 import type { EntityView } from './entity.view';
-import type { EntityType } from './entity-types';
 
 export interface EntityChange {
   id: string;

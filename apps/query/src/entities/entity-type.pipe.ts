@@ -1,6 +1,6 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
 import { DomainError } from '@app/errors';
-import { ENTITY_TYPES, isEntityType, type EntityType } from './entity-types';
+import { ENTITY_TYPES, isEntityType, type EntityType } from '@app/contracts';
 
 @Injectable()
 export class EntityTypePipe implements PipeTransform<string, EntityType> {

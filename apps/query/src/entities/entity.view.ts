@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ENTITY_TYPES } from './entity-types';
+import { ENTITY_TYPES } from '@app/contracts';
 
 /** An entity as stored (its latest saved state). */
 export class EntityView {

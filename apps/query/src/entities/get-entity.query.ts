@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import type { AuthContext } from '@app/auth';
+import type { EntityType } from '@app/contracts';
 import type { EntityView } from './entity.view';
-import type { EntityType } from './entity-types';
 
 export class GetEntityQuery extends Query<EntityView> {
   constructor(

@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import type { AuthContext } from '@app/auth';
+import type { EntityType } from '@app/contracts';
 import type { EntityItemDto } from './entity.dto';
-import type { EntityType } from './entity-types';
 import type { SaveEntitiesResult } from './entity.view';
 
 /** Creates or updates entities of one type (one item for PUT /entities/:type/:id). */

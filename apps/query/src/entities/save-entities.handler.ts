@@ -1,7 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError } from '@app/errors';
 import { DataVersions } from '@app/intake';
-import { WebhookDeliveryService } from '../webhooks/webhook-delivery.service';
+import { WebhookDeliveryService } from '../webhooks';
 import { EntitiesRepository } from './entities.repository';
 import { SaveEntitiesCommand } from './save-entities.command';
 import type { SaveEntitiesResult } from './entity.view';

@@ -1,9 +1,9 @@
 import { IsIn, IsOptional } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { AnalyticsFiltersDto, CompareDto } from '../analytics/analytics.dto';
+import { SearchTermStatus } from '../analytics/search-term-status.dto';
 import { ApiNullableRefProperty } from '../common/nullable-ref';
 import { PaginationDto } from '../common/pagination.dto';
-import { ENTITY_TYPES } from '../entities/entity-types';
 
 /**
  * The spec's query parameters and defaults, and the analytics ones of DESIGN.md section 10 (window, compare, sort,
@@ -43,23 +43,6 @@ export class SearchTermsDto extends IntersectionType(PaginationDto, AnalyticsFil
   @IsOptional()
   @IsIn(['json', 'csv'], { message: 'format must be json or csv' })
   format?: 'json' | 'csv';
-}
-
-/** An entity that handles a zero-result phrase (one of the webhook's entity types, e.g. a landing page or synonym). */
-export class SearchTermHandler {
-  @ApiProperty({ enum: ENTITY_TYPES, enumName: 'EntityType', example: 'landingpage', description: 'Entity type (PUT /entities/{type})' })
-  type!: string;
-
-  @ApiProperty({ example: 'summer-sale', description: 'Entity id' })
-  id!: string;
-}
-
-export class SearchTermStatus {
-  @ApiProperty({ description: 'true when at least one entity handles the phrase' })
-  handled!: boolean;
-
-  @ApiProperty({ type: [SearchTermHandler], description: 'The entities that handle the phrase' })
-  handlers!: SearchTermHandler[];
 }
 
 /** The spec's search term record. */

@@ -1,6 +1,6 @@
 import { ApiProperty, IntersectionType } from '@nestjs/swagger';
 import { AnalyticsFiltersDto, IntervalDto } from '../analytics/analytics.dto';
-import { SearchTermStatus } from '../search-terms/search-terms.dto';
+import { SearchTermStatus } from '../analytics/search-term-status.dto';
 
 /** The window, filters and interval of GET /search-terms/{id} (no `hits`: the detail counts every search). */
 export class TermDetailDto extends IntersectionType(AnalyticsFiltersDto, IntervalDto) {}

@@ -6,7 +6,7 @@ import type { LookupFunction } from 'node:net';
 import { AppConfig } from '@app/config';
 import { MetricsService } from '@app/metrics';
 import { NotificationsRepository } from '@app/notifications';
-import { InstanceConfigRepository } from '../configuration/instance-config.repository';
+import { WebhookUrlRepository } from './webhook-url.repository';
 import { ipLiteral, isPublicAddress, safeOrigin } from './address-policy';
 import { HostResolver } from './host-resolver';
 
@@ -36,7 +36,7 @@ export class WebhookDeliveryService {
   constructor(
     resolver: HostResolver,
     private readonly config: AppConfig,
-    private readonly instanceConfig: InstanceConfigRepository,
+    private readonly webhookUrls: WebhookUrlRepository,
     private readonly notifications: NotificationsRepository,
     private readonly metrics: MetricsService,
   ) {
@@ -52,7 +52,7 @@ export class WebhookDeliveryService {
   }
 
   private async attempt(call: WebhookCall): Promise<DeliveryOutcome> {
-    const url = await this.instanceConfig.webhookUrl(call.customer, call.instance);
+    const url = await this.webhookUrls.webhookUrl(call.customer, call.instance);
     if (!url) return 'disabled';
     const narrowed = this.config.webhookEntityTypes?.[call.instance];
     if (narrowed && !narrowed.includes(call.type)) return 'filtered';

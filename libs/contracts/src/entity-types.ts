@@ -1,4 +1,7 @@
-/** The spec's entity types (the webhook's `type` values). */
+/**
+ * The spec's entity types (the webhook's `type` values). A contract every feature may use: entities store them,
+ * search terms name the entities that handle a phrase, the webhook sends them.
+ */
 export const ENTITY_TYPES = [
   'landingpage',
   'component',

@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { ClickHouseService, VersionClock, chDateTime } from '@app/clickhouse';
 
-/** Per-instance configuration as append-only versioned rows; the latest version is the configuration. */
+/**
+ * The instance's webhook URL, stored as append-only versioned rows of `instance_config` (the latest version holds).
+ * The webhooks module owns it: delivery reads it, the configuration routes read and write it through this module.
+ */
 @Injectable()
-export class InstanceConfigRepository {
+export class WebhookUrlRepository {
   constructor(
     private readonly ch: ClickHouseService,
     private readonly clock: VersionClock,
