@@ -346,18 +346,33 @@ describeBrowser('the dashboard in Chromium', () => {
 
   it('marks the running day or hour as partial: drawn dashed, with a note and in the data table', async () => {
     await signedIn();
-    const stats = (await api<{ series: Array<{ start: string }> }>(`/search-stats?since=7d&tz=${TZ}`)).body;
+    const stats = (await api<{ from: string; series: Array<{ start: string }> }>(`/search-stats?since=7d&tz=${TZ}`)).body;
+    // The window starts at the hour 7 days ago: its first day is partial unless that hour is midnight in the zone.
+    const firstPartial = Date.parse(stats.from) > Date.parse(stats.series[0].start);
     expect(await texts('.partial-note')).toEqual([
-      'The last day is still running and the first is only partly in the period: their numbers are partial (drawn dashed).',
+      firstPartial
+        ? 'The last day is still running and the first is only partly in the period: their numbers are partial (drawn dashed).'
+        : 'The last day is still running: its numbers are partial (drawn dashed).',
     ]);
     const rows = await page.$$eval('.chart-data tbody tr', (trs) => trs.map((tr) => tr.children[0].textContent));
     expect(rows.length).toBe(stats.series.length);
     expect(rows[rows.length - 1]).toBe(`${dayIn('en-US', Date.parse(stats.series[stats.series.length - 1].start))} (partial)`);
+    expect(rows[0]).toBe(dayIn('en-US', Date.parse(stats.series[0].start)) + (firstPartial ? ' (partial)' : ''));
     expect(rows[1]).toBe(dayIn('en-US', Date.parse(stats.series[1].start)));
     await page.goto(`${t.url}/dashboard?view=overview&period=1d&tz=${TZ}`, { waitUntil: 'networkidle0' });
     await page.waitForSelector('.kpis');
     // Hours: the first is whole, the last still running.
     expect(await texts('.partial-note')).toEqual(['The last hour is still running: its numbers are partial (drawn dashed).']);
+    expect(errors).toEqual([]);
+  });
+
+  it('does not compare a period that has not ended with a whole previous one', async () => {
+    await signedIn();
+    const window = `period=custom&from=${isoDay(Date.now() - 3 * 24 * HOUR)}&to=${isoDay(Date.now() + 2 * 24 * HOUR)}&tz=${TZ}`;
+    await page.goto(`${t.url}/dashboard?view=overview&${window}`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('.kpis');
+    expect(await texts('.kpi .change')).toEqual(['', '', '']);
+    expect(await texts('.partial-period')).toEqual(['The period has not ended yet: its totals are not compared with the previous period.']);
     expect(errors).toEqual([]);
   });
 
@@ -385,15 +400,17 @@ describeBrowser('the dashboard in Chromium', () => {
     await page.close();
     await openPage('de-DE');
     await signedIn();
-    const stats = (await api<{ totals: { zero_hit_rate: number }; series: Array<{ start: string }> }>(`/search-stats?since=7d&tz=${TZ}`))
-      .body;
+    const stats = (
+      await api<{ from: string; totals: { zero_hit_rate: number }; series: Array<{ start: string }> }>(`/search-stats?since=7d&tz=${TZ}`)
+    ).body;
+    const firstPartial = Date.parse(stats.from) > Date.parse(stats.series[0].start);
     const values = await texts('.kpi .value');
     expect(values[0]).toBe('1.234');
     expect(values[1]).toBe(percent('de-DE', stats.totals.zero_hit_rate));
     expect(values[1]).toMatch(/^\d+,\d\s%$/);
     const first = await page.$eval('.chart-data tbody tr td', (td) => td.textContent);
-    expect(first).toBe(dayIn('de-DE', Date.parse(stats.series[0].start)) + ' (partial)');
-    expect(first).toMatch(/^\d\d\.\d\d\.\d{4} /);
+    expect(first).toBe(dayIn('de-DE', Date.parse(stats.series[0].start)) + (firstPartial ? ' (partial)' : ''));
+    expect(first).toMatch(/^\d\d\.\d\d\.\d{4}/);
     expect(await page.$eval('.updated', (p) => p.textContent)).toMatch(/\d\d\.\d\d\.\d{4}/);
     expect(errors).toEqual([]);
   });
@@ -487,6 +504,14 @@ describeBrowser('the dashboard in Chromium', () => {
     await page.waitForSelector('#unhandled:checked');
     await page.click('.controls button');
     expect((await downloaded()).name).toBe('zero-result-terms_2026-11-01_2026-11-30_de_with-bots_unhandled_stage.csv');
+    // A shared link with date-times (the API takes them) and a language as someone typed it.
+    await page.goto(`${t.url}/dashboard?view=terms&period=custom&from=2026-11-20T10:00&to=2026-11-23T10:00&tz=${TZ}&language=DE`, {
+      waitUntil: 'networkidle0',
+    });
+    await page.waitForSelector('#sort');
+    expect(await page.$eval('#language', (s) => (s as HTMLSelectElement).value)).toBe('de');
+    await page.click('.controls button');
+    expect((await downloaded()).name).toBe('top-terms_2026-11-20_2026-11-23_de.csv');
     // A preset: the days it covers in the zone, today the last; the default instance is not named.
     await page.goto(`${t.url}/dashboard?view=terms&period=7d&tz=${TZ}&sort=rising`, { waitUntil: 'networkidle0' });
     await page.waitForSelector('#sort');

@@ -44,7 +44,7 @@ export function readFilters(search = location.search): Filters {
     from: q.get('from') ?? '',
     to: q.get('to') ?? '',
     tz: q.get('tz') ?? browserZone(),
-    language: q.get('language') ?? '',
+    language: (q.get('language') ?? '').toLowerCase(), // the service compares languages lower-cased
     bots: q.get('bots') === 'true',
     instance: q.get('instance') ?? '',
     sort: q.get('sort') === 'rising' ? 'rising' : 'count',
@@ -106,6 +106,15 @@ function dayBefore(date: string): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) - DAY).toISOString().slice(0, 10);
 }
 
+/**
+ * The last day of a custom range ending at `to` (exclusive): the day before when `to` is a date or its midnight, else
+ * the day of `to` (a date-time such as 2026-11-23T10:00). A `to` that names no day is kept as written.
+ */
+function lastDay(to: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}/.test(to)) return to;
+  return /^\d{4}-\d{2}-\d{2}(T00(:00(:00(\.0+)?)?)?)?$/.test(to) ? dayBefore(to.slice(0, 10)) : to.slice(0, 10);
+}
+
 /** A file name part: letters, digits, '.', '_' and '-' only. */
 const part = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-');
 
@@ -117,7 +126,7 @@ const part = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-');
  */
 export function csvFileName(f: Filters, zero: boolean, defaultInstance: string, isoDay: (ms: number) => string, now = Date.now()): string {
   const { from, to } = windowOf(f, now);
-  const days = f.period === 'custom' ? [f.from, dayBefore(f.to)] : [isoDay(from), isoDay(to - 1)];
+  const days = f.period === 'custom' ? [f.from.slice(0, 10), lastDay(f.to)] : [isoDay(from), isoDay(to - 1)];
   const parts = [
     zero ? 'zero-result-terms' : 'top-terms',
     ...days,

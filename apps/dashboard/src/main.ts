@@ -311,7 +311,11 @@ async function overview(f: Filters, offerLanguages: (languages: Language[]) => v
     section.append(el('p', { class: 'empty' }, 'No searches in this period. Choose a longer period or another instance.'));
     return section;
   }
-  const { totals, previous } = stats;
+  const { totals } = stats;
+  // A period reaching past the current hour (a custom range ending in the future) has hours still to come: its totals
+  // would be compared with a whole previous period and show a drop that is only time not yet passed.
+  const unfinished = Date.parse(stats.to) > Date.now() + 3_600_000;
+  const previous = unfinished ? undefined : stats.previous;
   if (updatedAt) section.append(el('p', { class: 'updated' }, `Newest search counted: ${formatMoment(Date.parse(updatedAt), f.tz)}`));
   const starts = stats.series.map((b) => Date.parse(b.start));
   const states = bucketStates(starts, stats.interval, f.tz, { from: Date.parse(stats.from), to: Date.parse(stats.to) }, Date.now());
@@ -323,6 +327,9 @@ async function overview(f: Filters, offerLanguages: (languages: Language[]) => v
       kpi('Zero-hit rate', formatRate(totals.zero_hit_rate), formatPointChange(totals.zero_hit_rate, previous?.zero_hit_rate)),
       kpi('Distinct terms', formatNumber(totals.distinct_terms), formatChange(totals.distinct_terms, previous?.distinct_terms)),
     ),
+    ...(unfinished
+      ? [el('p', { class: 'partial-period' }, 'The period has not ended yet: its totals are not compared with the previous period.')]
+      : []),
     timeChart(
       `All searches and zero-hit rate per ${stats.interval}`,
       stats.series.map((b) => b.start),
