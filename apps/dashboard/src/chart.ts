@@ -1,6 +1,6 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { el, formatRateTick, formatStart, formatTick, hourIn } from './dom';
+import { el, formatRateTick, formatStart, formatTick, hourIn, scrollBox } from './dom';
 
 const HOUR = 3_600_000;
 
@@ -193,7 +193,7 @@ export function timeChart(title: string, starts: string[], series: ChartSeries[]
       ),
     ),
   );
-  const details = el('details', {}, el('summary', {}, 'Chart data as a table'), el('div', { class: 'table-scroll' }, table));
+  const details = el('details', {}, el('summary', {}, 'Chart data as a table'), scrollBox(table, title));
   box.append(details);
   return box;
 }

@@ -13,6 +13,11 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
+/** A table in its own sideways-scrolling box, reachable by keyboard and named for screen readers. */
+export function scrollBox(table: HTMLTableElement, label: string): HTMLElement {
+  return el('div', { class: 'table-scroll', role: 'region', 'aria-label': label, tabindex: '0' }, table);
+}
+
 /*
  * Numbers and dates as the browser's locale writes them (Intl with the default locale: `undefined`), dates in the
  * chosen time zone. The formats are made once.

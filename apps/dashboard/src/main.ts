@@ -27,6 +27,7 @@ import {
   formatRate,
   formatTermChange,
   isoDayIn,
+  scrollBox,
 } from './dom';
 import {
   PAGE_SIZE,
@@ -247,10 +248,6 @@ const COUNTS_NOTE =
   "a term's page shows all its searches and both parts.";
 
 /** A table in a box of its own that scrolls sideways on a narrow screen (the page never does). */
-function scrollBox(table: HTMLTableElement, label: string): HTMLElement {
-  return el('div', { class: 'table-scroll', role: 'region', 'aria-label': label, tabindex: '0' }, table);
-}
-
 /** The terms, by count (most searched first) or, with compare, by growth: count - previous count, largest first. */
 function termsTable(f: Filters, caption: string, terms: Term[], zero: boolean, compare: boolean): HTMLElement {
   if (terms.length === 0) return el('p', { class: 'empty' }, `${caption}: none in this period.`);
