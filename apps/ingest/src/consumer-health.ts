@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 /** A partition whose messages have waited this long without progress is stalled (liveness). */
 export const STALL_THRESHOLD_MS = 60_000;
 
@@ -23,7 +23,8 @@ interface PartitionState extends TopicPartition {
 }
 
 /** The ingest app's liveness answer. */
-export class ConsumerHealth {
+@ApiSchema({ name: 'ConsumerHealth' }) // the schema name generated clients already use
+export class ConsumerHealthView {
   @ApiProperty({ description: 'The consume loop runs' })
   running!: boolean;
 
@@ -109,7 +110,7 @@ export class PartitionProgress {
     this.update(state, before !== undefined && state.committed > before, now);
   }
 
-  health(running: boolean, stallMs = STALL_THRESHOLD_MS, now = Date.now()): ConsumerHealth {
+  health(running: boolean, stallMs = STALL_THRESHOLD_MS, now = Date.now()): ConsumerHealthView {
     let lag = 0;
     let oldest = now;
     for (const s of this.partitions.values()) {

@@ -1,11 +1,20 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiSchema,
+} from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ClickHouseService, MigratorService } from '@app/clickhouse';
-import { ConsumerHealth } from './consumer-health';
+import { ConsumerHealthView } from './consumer-health';
 import { IngestConsumer } from './ingest.consumer';
 
-class IngestReadiness {
+@ApiSchema({ name: 'IngestReadiness' }) // the schema name generated clients already use
+class IngestReadinessView {
   @ApiProperty({
     description: 'Migrations ran, storage answers, the consumer runs and is a member of its group whose heartbeats the broker answers',
   })
@@ -32,9 +41,9 @@ export class IngestHealthController {
   @Get(['', 'live'])
   @HttpCode(200)
   @ApiOperation({ summary: 'Liveness: the consumer runs and no partition is stalled' })
-  @ApiOkResponse({ type: ConsumerHealth, description: 'Alive' })
-  @ApiServiceUnavailableResponse({ type: ConsumerHealth, description: 'Stopped or stalled' })
-  async live(@Res({ passthrough: true }) res: FastifyReply): Promise<ConsumerHealth> {
+  @ApiOkResponse({ type: ConsumerHealthView, description: 'Alive' })
+  @ApiServiceUnavailableResponse({ type: ConsumerHealthView, description: 'Stopped or stalled' })
+  async live(@Res({ passthrough: true }) res: FastifyReply): Promise<ConsumerHealthView> {
     const health = await this.consumer.health();
     if (health.stalled || !health.running) res.status(503);
     return health;
@@ -51,9 +60,9 @@ export class IngestHealthController {
     operationId: 'ingestReadiness',
     summary: 'Readiness: migrations ran, storage answers, the consumer runs and is a member of its group',
   })
-  @ApiOkResponse({ type: IngestReadiness, description: 'Ready' })
-  @ApiServiceUnavailableResponse({ type: IngestReadiness, description: 'Not ready' })
-  async ready(@Res({ passthrough: true }) res: FastifyReply): Promise<IngestReadiness> {
+  @ApiOkResponse({ type: IngestReadinessView, description: 'Ready' })
+  @ApiServiceUnavailableResponse({ type: IngestReadinessView, description: 'Not ready' })
+  async ready(@Res({ passthrough: true }) res: FastifyReply): Promise<IngestReadinessView> {
     const group = this.consumer.membership();
     const reason = !this.migrator.migrated
       ? 'migrations have not run'

@@ -4,7 +4,7 @@ import { AppConfig } from '@app/config';
 import { IngestStore, IntakeKinds, type IntakeKind } from '@app/intake';
 import { KafkaService } from '@app/kafka';
 import { MetricsService } from '@app/metrics';
-import { PartitionProgress, STALL_THRESHOLD_MS, type ConsumerHealth } from './consumer-health';
+import { PartitionProgress, STALL_THRESHOLD_MS, type ConsumerHealthView } from './consumer-health';
 import { DuplicateOffsets } from './duplicate-offsets';
 import { ExactlyOnceBatches, INSERTS_IN_FLIGHT } from './exactly-once-batches';
 import { GroupMembership, heartbeatIntervalMs } from './group-membership';
@@ -76,7 +76,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
    * they arrived (or since its last commit) without a commit, including a partition this process does not fetch
    * (the lag of every assigned partition is asked of the broker every LAG_PROBE_MS).
    */
-  health(stallMs = STALL_THRESHOLD_MS): Promise<ConsumerHealth> {
+  health(stallMs = STALL_THRESHOLD_MS): Promise<ConsumerHealthView> {
     return Promise.resolve(this.progress.health(Boolean(this.consumer) && !this.stopping, stallMs));
   }
 

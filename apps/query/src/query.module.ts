@@ -13,14 +13,14 @@ import { SearchStatsModule } from './search-stats/search-stats.module';
 import { SearchTermsModule } from './search-terms/search-terms.module';
 import { TermDetailModule } from './term-detail/term-detail.module';
 import { InstancesModule } from './instances/instances.module';
-import { SecretsModule } from './secrets/secrets.module';
+import { ApiKeysModule } from './api-keys/api-keys.module';
 
 /** The query side's features (HTTP API); needs CoreModule beside it. */
 @Module({
   imports: [
     AuthModule,
     HealthModule,
-    SecretsModule,
+    ApiKeysModule,
     EventsModule,
     ConfigurationModule,
     EntitiesModule,

@@ -44,6 +44,10 @@ export interface SearchEventRow {
 }
 
 export const MAX_PHRASE_LENGTH = 500;
+/** Longest `userAgent` accepted, in UTF-16 units. */
+export const MAX_USER_AGENT_LENGTH = 2000;
+/** Longest `sessionId` accepted, in UTF-16 units. */
+export const MAX_SESSION_ID_LENGTH = 200;
 export const MAX_EVENTS_PER_REQUEST = 10_000;
 /** Clock skew tolerated for producer timestamps. */
 export const MAX_FUTURE_MS = 5 * 60 * 1000;
@@ -94,11 +98,11 @@ export function validateSearchEvent(input: unknown, ctx: ItemOrigin, rules: Even
     return fail('language is required (letters and -, e.g. de or de-ch)');
   if (typeof e.hits !== 'number' || !Number.isInteger(e.hits) || e.hits < 0 || e.hits > 0xffffffff)
     return fail('hits must be an integer >= 0');
-  if (e.userAgent !== undefined && (typeof e.userAgent !== 'string' || e.userAgent.length > 2000))
-    return fail('userAgent must be a string of at most 2000 characters');
+  if (e.userAgent !== undefined && (typeof e.userAgent !== 'string' || e.userAgent.length > MAX_USER_AGENT_LENGTH))
+    return fail(`userAgent must be a string of at most ${MAX_USER_AGENT_LENGTH} characters`);
   if (e.bot !== undefined && typeof e.bot !== 'boolean') return fail('bot must be a boolean');
-  if (e.sessionId !== undefined && (typeof e.sessionId !== 'string' || e.sessionId.length > 200))
-    return fail('sessionId must be a string of at most 200 characters');
+  if (e.sessionId !== undefined && (typeof e.sessionId !== 'string' || e.sessionId.length > MAX_SESSION_ID_LENGTH))
+    return fail(`sessionId must be a string of at most ${MAX_SESSION_ID_LENGTH} characters`);
   for (const field of ['phrase', 'userAgent', 'sessionId'] as const) {
     const problem = typeof e[field] === 'string' ? textProblem(field, e[field]) : undefined;
     if (problem) return fail(problem);

@@ -43,13 +43,6 @@ function gateOf(app: NestFastifyApplication): CredentialsGate | undefined {
   }
 }
 
-const ROUTES = new WeakMap<object, string[]>();
-
-/** `METHOD /pattern` of every route the app registered (for the OpenAPI coverage test). */
-export function registeredRoutes(app: object): string[] {
-  return ROUTES.get(app) ?? [];
-}
-
 /**
  * Builds the Nest application on Fastify (measured faster than Express for this service, README) with the
  * service's HTTP conventions: raw-body JSON parsing, qs query strings, the header limit, metrics, OpenAPI.
@@ -83,10 +76,6 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
   // Before Nest registers its routes: the limits are set per route as they are added.
   registerBodyLimits(fastify);
   registerRouteAccess(fastify, config);
-  const routes: string[] = [];
-  fastify.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
-  });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule as never, adapter, {
     bodyParser: false,
     abortOnError: false,
@@ -96,7 +85,6 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
     logger: options.logger ?? startupLogger(config),
   });
   if (options.logger === undefined) app.useLogger(app.get(Logger));
-  ROUTES.set(app, routes);
   registerRawBody(fastify);
   registerCredentialsGate(fastify, config, gateOf(app));
   registerHttpMetrics(fastify, app.get(MetricsService));

@@ -4,7 +4,7 @@ import type { IngestRow } from './ingest-writer';
 import { InsertBatcher } from './insert-batcher';
 import { IntakeTransport, unavailable, type IntakeRequest } from './intake-transport';
 import type { IntakeKind } from './intake-kinds';
-import { intakeAnswer, type IntakeResult, type ValidatedBatch } from './validate-items';
+import { intakeAnswer, type IntakeView, type ValidatedBatch } from './validate-items';
 
 /**
  * Embedded transport: answers once the accepted items are durably written; concurrent requests share inserts
@@ -20,7 +20,7 @@ export class InProcessTransport extends IntakeTransport {
     super();
   }
 
-  async send<Row extends IngestRow>(kind: IntakeKind<Row>, batch: ValidatedBatch<Row>, { token }: IntakeRequest): Promise<IntakeResult> {
+  async send<Row extends IngestRow>(kind: IntakeKind<Row>, batch: ValidatedBatch<Row>, { token }: IntakeRequest): Promise<IntakeView> {
     try {
       return intakeAnswer(batch, await this.batcher(kind).add(batch.rows, batch.rejected, { token }));
     } catch (err) {

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { DomainError } from '@app/errors';
 import type { IngestRow } from './ingest-writer';
 import type { IntakeKind } from './intake-kinds';
-import type { IntakeResult, ValidatedBatch } from './validate-items';
+import type { IntakeView, ValidatedBatch } from './validate-items';
 
 /** A request of POST /events or PUT /documents: its tenant, its items as sent, and the kind's retry token for it. */
 export interface IntakeRequest {
@@ -21,7 +21,7 @@ export abstract class IntakeTransport {
    * Answers once the accepted items are durable (in-process) or acknowledged by the broker (Kafka). With a retry
    * token (the kind's, for this request), a client's retry of the same request is not counted twice.
    */
-  abstract send<Row extends IngestRow>(kind: IntakeKind<Row>, batch: ValidatedBatch<Row>, request: IntakeRequest): Promise<IntakeResult>;
+  abstract send<Row extends IngestRow>(kind: IntakeKind<Row>, batch: ValidatedBatch<Row>, request: IntakeRequest): Promise<IntakeView>;
 }
 
 /** The 503 of a failed intake, logged with its cause (never shown). */

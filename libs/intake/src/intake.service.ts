@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { IngestRow } from './ingest-writer';
 import { IntakeKinds, type IntakeKind } from './intake-kinds';
 import { IntakeTransport } from './intake-transport';
-import { httpItems, validateItems, type IntakeResult } from './validate-items';
+import { httpItems, validateItems, type IntakeView } from './validate-items';
 
 /** POST /events and PUT /documents: the items validated one by one, the accepted ones sent by the transport. */
 @Injectable()
@@ -12,11 +12,11 @@ export class IntakeService {
     private readonly transport: IntakeTransport,
   ) {}
 
-  submitEvents(customer: string, instance: string, items: readonly unknown[]): Promise<IntakeResult> {
+  submitEvents(customer: string, instance: string, items: readonly unknown[]): Promise<IntakeView> {
     return this.submit(this.kinds.events, customer, instance, items);
   }
 
-  submitDocuments(customer: string, instance: string, items: readonly unknown[]): Promise<IntakeResult> {
+  submitDocuments(customer: string, instance: string, items: readonly unknown[]): Promise<IntakeView> {
     return this.submit(this.kinds.documents, customer, instance, items);
   }
 
@@ -25,7 +25,7 @@ export class IntakeService {
     customer: string,
     instance: string,
     items: readonly unknown[],
-  ): Promise<IntakeResult> {
+  ): Promise<IntakeView> {
     const batch = validateItems(kind, httpItems(customer, instance, items));
     return this.transport.send(kind, batch, { customer, instance, items, token: kind.retryToken?.(customer, instance, items) });
   }

@@ -7,7 +7,7 @@ import { IngestStore } from './ingest-store.service';
 import type { IngestRow } from './ingest-writer';
 import { IntakeTransport, unavailable, type IntakeRequest } from './intake-transport';
 import type { IntakeKind } from './intake-kinds';
-import { intakeAnswer, type IntakeResult, type ValidatedBatch } from './validate-items';
+import { intakeAnswer, type IntakeView, type ValidatedBatch } from './validate-items';
 
 /** A send that failed may have reached some partitions (kafkajs sends per broker): the answer must not deny it. */
 const PRODUCE_FAILED = {
@@ -31,7 +31,7 @@ const CLAIM_WAIT_MS = 10_000;
 export class KafkaTransport extends IntakeTransport {
   private readonly logger = new Logger('Intake');
   /** Identical requests in flight in this process share one outcome. */
-  private readonly inFlight = new Map<string, Promise<IntakeResult>>();
+  private readonly inFlight = new Map<string, Promise<IntakeView>>();
 
   constructor(
     private readonly store: IngestStore,
@@ -41,7 +41,7 @@ export class KafkaTransport extends IntakeTransport {
     super();
   }
 
-  send<Row extends IngestRow>(kind: IntakeKind<Row>, batch: ValidatedBatch<Row>, request: IntakeRequest): Promise<IntakeResult> {
+  send<Row extends IngestRow>(kind: IntakeKind<Row>, batch: ValidatedBatch<Row>, request: IntakeRequest): Promise<IntakeView> {
     const { token } = request;
     if (!token) return this.accept(kind, batch, request);
     let result = this.inFlight.get(token);
@@ -56,7 +56,7 @@ export class KafkaTransport extends IntakeTransport {
     kind: IntakeKind<Row>,
     batch: ValidatedBatch<Row>,
     { customer, instance, items, token }: IntakeRequest,
-  ): Promise<IntakeResult> {
+  ): Promise<IntakeView> {
     const answer = intakeAnswer(batch);
     const claim = randomUUID();
     const failed = async (err: unknown, outcome?: string) => {

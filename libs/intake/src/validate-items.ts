@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { chDateTime, type ItemOrigin, type RejectedEventRow } from '@app/contracts';
 import type { IngestRow, Refused } from './ingest-writer';
 import type { IntakeKind } from './intake-kinds';
@@ -33,7 +33,8 @@ export class RejectedItem {
 }
 
 /** The 202 answer of POST /events and PUT /documents. */
-export class IntakeResult {
+@ApiSchema({ name: 'IntakeResult' }) // the schema name generated clients already use
+export class IntakeView {
   @ApiProperty({
     type: 'integer',
     minimum: 0,
@@ -101,7 +102,7 @@ function rejectedItem(kind: IntakeKind<IngestRow>, item: IntakeItem, index: numb
 }
 
 /** The 202 answer: what was stored, and every rejected index with its reason (those the store refused included). */
-export function intakeAnswer<Row>(batch: ValidatedBatch<Row>, refused: Refused<Row> = new Map()): IntakeResult {
+export function intakeAnswer<Row>(batch: ValidatedBatch<Row>, refused: Refused<Row> = new Map()): IntakeView {
   if (refused.size === 0) return { accepted: batch.rows.length, rejected: batch.reasons };
   const byStore = batch.rows.flatMap((row, i) => (refused.has(row) ? [{ index: batch.indexes[i], reason: refused.get(row)! }] : []));
   return { accepted: batch.rows.length - byStore.length, rejected: [...batch.reasons, ...byStore].sort((a, b) => a.index - b.index) };

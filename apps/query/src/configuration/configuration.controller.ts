@@ -23,7 +23,7 @@ export class ConfigurationController {
   @RequirePermission('configuration:read')
   @ApiOkResponse({ type: ConfigurationDto, description: 'The stored configuration' })
   get(@Auth() auth: AuthContext): Promise<ConfigurationView> {
-    return this.queries.execute(new GetConfigurationQuery(auth.customer, auth.instance));
+    return this.queries.execute(new GetConfigurationQuery(auth));
   }
 
   /** 200 with the stored configuration; an empty url disables the webhook. */

@@ -7,7 +7,7 @@ import { GetConfigurationQuery } from './get-configuration.query';
 export class GetConfigurationHandler implements IQueryHandler<GetConfigurationQuery> {
   constructor(private readonly repository: WebhookUrlRepository) {}
 
-  async execute({ customer, instance }: GetConfigurationQuery): Promise<ConfigurationView> {
-    return { webhookConfig: { url: await this.repository.webhookUrl(customer, instance) } };
+  async execute({ auth }: GetConfigurationQuery): Promise<ConfigurationView> {
+    return { webhookConfig: { url: await this.repository.webhookUrl(auth.customer, auth.instance) } };
   }
 }

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Put } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
-import { IntakeResult } from '@app/intake';
+import { IntakeView } from '@app/intake';
 import { PutDocumentsCommand } from './put-documents.command';
 import { PutDocumentsDto } from './put-documents.dto';
 
@@ -22,8 +22,8 @@ export class DocumentsController {
       'Each document is validated on its own, as events are.',
   })
   @RequirePermission('persistence:write')
-  @ApiAcceptedResponse({ type: IntakeResult, description: 'Accepted and rejected items' })
-  put(@Auth() auth: AuthContext, @Body() body: PutDocumentsDto): Promise<IntakeResult> {
+  @ApiAcceptedResponse({ type: IntakeView, description: 'Accepted and rejected items' })
+  put(@Auth() auth: AuthContext, @Body() body: PutDocumentsDto): Promise<IntakeView> {
     return this.commands.execute(new PutDocumentsCommand(auth.customer, auth.instance, body.documents));
   }
 }

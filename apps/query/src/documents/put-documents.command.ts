@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
-import type { IntakeResult } from '@app/intake';
+import type { IntakeView } from '@app/intake';
 
-export class PutDocumentsCommand extends Command<IntakeResult> {
+export class PutDocumentsCommand extends Command<IntakeView> {
   constructor(
     readonly customer: string,
     readonly instance: string,

@@ -1,5 +1,5 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { IntakeService, type IntakeResult } from '@app/intake';
+import { IntakeService, type IntakeView } from '@app/intake';
 import { PutDocumentsCommand } from './put-documents.command';
 
 /** Awaited end to end, as POST /events: the accepted documents are durable (embedded) or acknowledged (Kafka). */
@@ -7,7 +7,7 @@ import { PutDocumentsCommand } from './put-documents.command';
 export class PutDocumentsHandler implements ICommandHandler<PutDocumentsCommand> {
   constructor(private readonly intake: IntakeService) {}
 
-  execute({ customer, instance, documents }: PutDocumentsCommand): Promise<IntakeResult> {
+  execute({ customer, instance, documents }: PutDocumentsCommand): Promise<IntakeView> {
     return this.intake.submitDocuments(customer, instance, documents);
   }
 }

@@ -7,12 +7,12 @@ import { ApiErrors, DomainError } from '@app/errors';
 import { ENTITY_TYPES, type EntityType } from '@app/contracts';
 import { idsFromQuery } from '../common/ids-query';
 import { PaginationDto } from '../common/pagination.dto';
-import { OkAnswer } from '../common/ok.answer';
+import { OkView } from '../common/ok.view';
 import { ApiPage, setTotalCount } from '../common/total-count';
 import { DeleteEntitiesCommand } from './delete-entities.command';
 import { DeleteEntityCommand } from './delete-entity.command';
 import { BulkEntitiesDto, ENTITY_ID, EntityBodyDto } from './entity.dto';
-import { DeleteEntitiesAnswer, EntityView, SaveEntitiesResult } from './entity.view';
+import { DeleteEntitiesView, EntityView, SaveEntitiesView } from './entity.view';
 import { EntityTypePipe } from './entity-type.pipe';
 import { PrototypeKeysInterceptor } from './prototype-keys.interceptor';
 import { GetEntityQuery } from './get-entity.query';
@@ -106,13 +106,13 @@ export class EntitiesController {
   @RequirePermission('entities:write')
   @UseInterceptors(PrototypeKeysInterceptor)
   @ApiQuery(AUTOSAVE)
-  @ApiOkResponse({ type: SaveEntitiesResult, description: 'What the change did' })
+  @ApiOkResponse({ type: SaveEntitiesView, description: 'What the change did' })
   saveMany(
     @Auth() auth: AuthContext,
     @Param('type', EntityTypePipe) type: EntityType,
     @Query('autosave', autosavePipe) autosave: boolean | undefined,
     @Body() body: BulkEntitiesDto,
-  ): Promise<SaveEntitiesResult> {
+  ): Promise<SaveEntitiesView> {
     return this.commands.execute(new SaveEntitiesCommand(auth, type, body.items, autosave ?? false));
   }
 
@@ -124,9 +124,9 @@ export class EntitiesController {
     description: "Calls the instance's webhook (action remove, or delete for pages) before answering.",
   })
   @RequirePermission('entities:write')
-  @ApiOkResponse({ type: OkAnswer, description: 'Deleted' })
+  @ApiOkResponse({ type: OkView, description: 'Deleted' })
   @ApiErrors([404, 'No entity of this type with this id'])
-  async remove(@Auth() auth: AuthContext, @Param('type', EntityTypePipe) type: EntityType, @Param('id') id: string): Promise<OkAnswer> {
+  async remove(@Auth() auth: AuthContext, @Param('type', EntityTypePipe) type: EntityType, @Param('id') id: string): Promise<OkView> {
     await this.commands.execute(new DeleteEntityCommand(auth, type, entityId(id)));
     return { ok: true };
   }
@@ -136,13 +136,13 @@ export class EntitiesController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'deleteEntities', summary: 'Delete several entities', description: 'Unknown ids are ignored.' })
   @RequirePermission('entities:write')
-  @ApiOkResponse({ type: DeleteEntitiesAnswer, description: 'The ids that were deleted' })
+  @ApiOkResponse({ type: DeleteEntitiesView, description: 'The ids that were deleted' })
   @ApiQuery({ name: 'ids[]', type: [String], required: true, description: 'Repeated: ids[]=a&ids[]=b (at most 1,000)' })
   async removeMany(
     @Auth() auth: AuthContext,
     @Param('type', EntityTypePipe) type: EntityType,
     @Req() req: FastifyRequest,
-  ): Promise<DeleteEntitiesAnswer> {
+  ): Promise<DeleteEntitiesView> {
     const deleted = await this.commands.execute(new DeleteEntitiesCommand(auth, type, idsFromQuery(req.query as Record<string, unknown>)));
     return { ok: true, deleted };
   }

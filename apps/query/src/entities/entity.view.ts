@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ENTITY_TYPES } from '@app/contracts';
 
 /** An entity as stored (its latest saved state). */
@@ -23,7 +23,8 @@ export class EntityView {
 }
 
 /** PUT /entities/{type}: what the bulk change did. */
-export class SaveEntitiesResult {
+@ApiSchema({ name: 'SaveEntitiesResult' }) // the schema name generated clients already use
+export class SaveEntitiesView {
   @ApiProperty({ type: [String], example: ['summer-sale'], description: 'Ids created by this request' })
   created!: string[];
 
@@ -35,7 +36,8 @@ export class SaveEntitiesResult {
 }
 
 /** DELETE /entities/{type}?ids[]=...: which of the ids existed. */
-export class DeleteEntitiesAnswer {
+@ApiSchema({ name: 'DeleteEntitiesAnswer' }) // the schema name generated clients already use
+export class DeleteEntitiesView {
   @ApiProperty({ type: Boolean, example: true })
   ok!: true;
 

@@ -4,7 +4,7 @@ import { DataVersions } from '@app/intake';
 import { WebhookDeliveryService } from '../webhooks';
 import { EntitiesRepository } from './entities.repository';
 import { SaveEntitiesCommand } from './save-entities.command';
-import type { SaveEntitiesResult } from './entity.view';
+import type { SaveEntitiesView } from './entity.view';
 
 /**
  * Appends the change, tells this process's answer caches (the handled status of terms may change), then awaits
@@ -19,7 +19,7 @@ export class SaveEntitiesHandler implements ICommandHandler<SaveEntitiesCommand>
     private readonly versions: DataVersions,
   ) {}
 
-  async execute({ auth, type, items, autosave }: SaveEntitiesCommand): Promise<SaveEntitiesResult> {
+  async execute({ auth, type, items, autosave }: SaveEntitiesCommand): Promise<SaveEntitiesView> {
     const seen = new Set<string>();
     for (const item of items) {
       if (seen.has(item.id)) throw new DomainError('invalid', `items: id ${item.id} appears more than once`);

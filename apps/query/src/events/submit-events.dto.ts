@@ -1,7 +1,7 @@
 import { ArrayMaxSize, IsArray } from 'class-validator';
 import { ItemTenantFields } from '../common/item-tenant.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { MAX_EVENTS_PER_REQUEST, MAX_PHRASE_LENGTH } from '@app/contracts';
+import { MAX_EVENTS_PER_REQUEST, MAX_PHRASE_LENGTH, MAX_SESSION_ID_LENGTH, MAX_USER_AGENT_LENGTH } from '@app/contracts';
 
 /**
  * One search event as a frontend sends it (documentation only: the intake validates each item itself and rejects
@@ -34,13 +34,13 @@ export class SearchEventItem extends ItemTenantFields {
   @ApiProperty({ type: 'integer', minimum: 0, example: 12, description: 'Number of results; 0 makes it a zero-result search' })
   hits!: number;
 
-  @ApiPropertyOptional({ maxLength: 2000, description: 'Used for bot detection, never stored' })
+  @ApiPropertyOptional({ maxLength: MAX_USER_AGENT_LENGTH, description: 'Used for bot detection, never stored' })
   userAgent?: string;
 
   @ApiPropertyOptional({ description: "The frontend's own bot verdict; wins over the user agent" })
   bot?: boolean;
 
-  @ApiPropertyOptional({ maxLength: 200, description: 'Stored only as a hash' })
+  @ApiPropertyOptional({ maxLength: MAX_SESSION_ID_LENGTH, description: 'Stored only as a hash' })
   sessionId?: string;
 }
 

@@ -6,7 +6,7 @@ import { Auth, RequirePermission, type AuthContext } from '@app/auth';
 import { NotificationView } from '@app/notifications';
 import { idsFromQuery } from '../common/ids-query';
 import { PaginationDto } from '../common/pagination.dto';
-import { OkAnswer } from '../common/ok.answer';
+import { OkView } from '../common/ok.view';
 import { ApiPage, setTotalCount } from '../common/total-count';
 import { DeleteNotificationsCommand } from './delete-notifications.command';
 import { ListNotificationsQuery } from './list-notifications.query';
@@ -47,9 +47,9 @@ export class NotificationsController {
     description: 'By id, as repeated `ids[]` parameters; unknown ids are ignored. 400 when ids is not an array.',
   })
   @RequirePermission('notifications:write')
-  @ApiOkResponse({ type: OkAnswer, description: 'Deleted' })
+  @ApiOkResponse({ type: OkView, description: 'Deleted' })
   @ApiQuery({ name: 'ids[]', type: [String], required: true, description: 'Repeated: ids[]=a&ids[]=b (at most 1,000)' })
-  async remove(@Auth() auth: AuthContext, @Req() req: FastifyRequest): Promise<OkAnswer> {
+  async remove(@Auth() auth: AuthContext, @Req() req: FastifyRequest): Promise<OkView> {
     await this.commands.execute(
       new DeleteNotificationsCommand(auth.customer, auth.instance, idsFromQuery(req.query as Record<string, unknown>)),
     );

@@ -2,7 +2,7 @@ import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { BOOST_FIELDS, type BoostField } from '@app/contracts';
 import { DocumentStatsRepository, type FieldStats } from './document-stats.repository';
 import { CheckDataQuery } from './check-data.query';
-import type { CheckReason, FieldCheck, RankingMixCheck } from './ranking-mix.view';
+import type { CheckReason, FieldCheck, RankingMixView } from './ranking-mix.view';
 
 /**
  * The spec's three checks per boost field, reasons in the spec's order:
@@ -22,7 +22,7 @@ export function checkField(stats: FieldStats, documents: number): FieldCheck {
 export class CheckDataHandler implements IQueryHandler<CheckDataQuery> {
   constructor(private readonly documents: DocumentStatsRepository) {}
 
-  async execute({ customer, instance }: CheckDataQuery): Promise<RankingMixCheck> {
+  async execute({ customer, instance }: CheckDataQuery): Promise<RankingMixView> {
     const stats = await this.documents.stats(customer, instance);
     return Object.fromEntries(BOOST_FIELDS.map((f) => [f, checkField(stats.fields[f], stats.documents)])) as Record<BoostField, FieldCheck>;
   }

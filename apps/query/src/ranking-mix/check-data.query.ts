@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
-import type { RankingMixCheck } from './ranking-mix.view';
+import type { RankingMixView } from './ranking-mix.view';
 
-export class CheckDataQuery extends Query<RankingMixCheck> {
+export class CheckDataQuery extends Query<RankingMixView> {
   constructor(
     readonly customer: string,
     readonly instance: string,

@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CheckDataQuery } from './check-data.query';
-import { RankingMixCheck } from './ranking-mix.view';
+import { RankingMixView } from './ranking-mix.view';
 
 @ApiTags('Ranking mix')
 @Controller('ranking-mix-config')
@@ -18,8 +18,8 @@ export class RankingMixController {
     description: 'Over the current (not deleted) documents. Data problems are reported in the answer, not as errors.',
   })
   @RequirePermission('ranking-mix:read')
-  @ApiOkResponse({ type: RankingMixCheck, description: 'One verdict per boost field' })
-  checkData(@Auth() auth: AuthContext): Promise<RankingMixCheck> {
+  @ApiOkResponse({ type: RankingMixView, description: 'One verdict per boost field' })
+  checkData(@Auth() auth: AuthContext): Promise<RankingMixView> {
     return this.queries.execute(new CheckDataQuery(auth.customer, auth.instance));
   }
 }

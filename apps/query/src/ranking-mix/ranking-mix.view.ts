@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import type { BoostField } from '@app/contracts';
 
 /** The spec's reason strings, exactly (the last one ends with a period). */
@@ -24,7 +24,8 @@ export class FieldCheckView {
 const field = (example: FieldCheck) => ApiProperty({ type: FieldCheckView, example });
 
 /** GET /ranking-mix-config/check-data: the spec's object keyed by boost field name. */
-export class RankingMixCheck implements Record<BoostField, FieldCheck> {
+@ApiSchema({ name: 'RankingMixCheck' }) // the schema name generated clients already use
+export class RankingMixView implements Record<BoostField, FieldCheck> {
   @field({ result: true })
   new!: FieldCheck;
 

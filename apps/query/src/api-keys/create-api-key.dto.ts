@@ -1,8 +1,10 @@
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Length } from 'class-validator';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { PERMISSIONS, PRESETS, type PresetName } from '@app/auth';
 
-export class CreateSecretDto {
+/** */
+@ApiSchema({ name: 'CreateSecretDto' }) // the schema name generated clients already use
+export class CreateApiKeyDto {
   @ApiProperty({ maxLength: 200, example: 'shop connector' })
   @IsString()
   @Length(1, 200)

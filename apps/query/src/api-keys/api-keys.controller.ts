@@ -4,15 +4,15 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiErrors } from '@app/errors';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
 import { ApiKeyView, CreatedApiKeyView } from './api-key.view';
-import { OkAnswer } from '../common/ok.answer';
+import { OkView } from '../common/ok.view';
 import { CreateApiKeyCommand } from './commands/create-api-key.command';
 import { RevokeApiKeyCommand } from './commands/revoke-api-key.command';
-import { CreateSecretDto } from './create-secret.dto';
+import { CreateApiKeyDto } from './create-api-key.dto';
 import { ListApiKeysQuery } from './queries/list-api-keys.query';
 
 @ApiTags('API keys')
 @Controller('secret')
-export class SecretsController {
+export class ApiKeysController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
@@ -28,7 +28,7 @@ export class SecretsController {
   })
   @RequirePermission('secret:write')
   @ApiCreatedResponse({ type: CreatedApiKeyView, description: 'The new key, with its secret (shown only here)' })
-  create(@Auth() auth: AuthContext, @Body() body: CreateSecretDto): Promise<CreatedApiKeyView> {
+  create(@Auth() auth: AuthContext, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyView> {
     return this.commands.execute(new CreateApiKeyCommand(auth, body));
   }
 
@@ -50,10 +50,10 @@ export class SecretsController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'revokeApiKey', summary: 'Revoke an API key', description: 'Requests signed with it fail from then on.' })
   @RequirePermission('secret:write')
-  @ApiOkResponse({ type: OkAnswer, description: 'Revoked' })
+  @ApiOkResponse({ type: OkView, description: 'Revoked' })
   @ApiParam({ name: 'id', format: 'uuid', description: 'The id of GET /secret' })
   @ApiErrors([404, 'No active API key with this id that the credential may see (a limited one: within its instances)'])
-  async revoke(@Auth() auth: AuthContext, @Param('id', new ParseUUIDPipe()) id: string): Promise<OkAnswer> {
+  async revoke(@Auth() auth: AuthContext, @Param('id', new ParseUUIDPipe()) id: string): Promise<OkView> {
     await this.commands.execute(new RevokeApiKeyCommand(auth, id));
     return { ok: true };
   }

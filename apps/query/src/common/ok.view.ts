@@ -1,7 +1,8 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
 /** `{ "ok": true }`: the answer of deletions (the spec's DELETE /notifications). */
-export class OkAnswer {
+@ApiSchema({ name: 'OkAnswer' }) // the schema name generated clients already use
+export class OkView {
   @ApiProperty({ type: Boolean, example: true, description: 'true: the operation succeeded (failures are error answers)' })
   ok!: true;
 }

@@ -3,11 +3,11 @@ import { AuthModule } from '@app/auth';
 import { CreateApiKeyHandler } from './commands/create-api-key.handler';
 import { RevokeApiKeyHandler } from './commands/revoke-api-key.handler';
 import { ListApiKeysHandler } from './queries/list-api-keys.handler';
-import { SecretsController } from './secrets.controller';
+import { ApiKeysController } from './api-keys.controller';
 
 @Module({
   imports: [AuthModule],
-  controllers: [SecretsController],
+  controllers: [ApiKeysController],
   providers: [CreateApiKeyHandler, RevokeApiKeyHandler, ListApiKeysHandler],
 })
-export class SecretsModule {}
+export class ApiKeysModule {}
