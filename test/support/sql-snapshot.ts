@@ -200,15 +200,18 @@ function specPath(): string {
  */
 export function expectSqlFile(file: string, rendered: string): void {
   const name = relative(process.cwd(), file);
+  const update = `UPDATE_SQL=1 npx jest ${specPath()}`;
   if (process.env.UPDATE_SQL === '1') {
+    // A CI run checks the committed files; it never writes them.
+    if (process.env.CI) throw new Error('UPDATE_SQL=1 is for a local run; CI checks the committed SQL files');
     writeFileSync(file, rendered);
     return;
   }
-  const committed = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  if (!existsSync(file)) throw new Error(`There is no ${name}. Write it, review it and commit it: ${update}`);
+  const committed = readFileSync(file, 'utf8');
   if (committed === rendered) return;
   throw new Error(
-    `${existsSync(file) ? 'The SQL sent differs from' : 'There is no'} ${name}.\n` +
-      `If the change is intended, update the file and commit it:\n  UPDATE_SQL=1 npx jest ${specPath()}\n\n` +
+    `The SQL sent differs from ${name}.\nIf the change is intended, update the file, review its diff and commit it:\n  ${update}\n\n` +
       `--- ${name} (committed)\n+++ rendered now\n${lineDiff(committed, rendered)}`,
   );
 }
@@ -244,7 +247,7 @@ export function lineDiff(before: string, after: string): string {
       lcs[i][j] = a[start + i] === b[start + j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
     }
   }
-  /** Every line of `after`'s order: ' ' kept, '-' only before, '+' only after; with its line number in the file. */
+  /** The lines of both, in order: ' ' in both, '-' only before, '+' only after; with its line number in its file. */
   const lines: Array<{ sign: ' ' | '-' | '+'; no: number; text: string }> = [];
   a.slice(0, start).forEach((text, k) => lines.push({ sign: ' ', no: k + 1, text }));
   let i = 0;
@@ -254,17 +257,22 @@ export function lineDiff(before: string, after: string): string {
       lines.push({ sign: ' ', no: start + i + 1, text: a[start + i] });
       i++;
       j++;
-    } else if (j < m && (i === n || lcs[i][j + 1] >= lcs[i + 1][j])) {
-      lines.push({ sign: '+', no: start + j + 1, text: b[start + j] });
-      j++;
-    } else {
+    } else if (i < n && (j === m || lcs[i + 1][j] >= lcs[i][j + 1])) {
       lines.push({ sign: '-', no: start + i + 1, text: a[start + i] });
       i++;
+    } else {
+      lines.push({ sign: '+', no: start + j + 1, text: b[start + j] });
+      j++;
     }
   }
   a.slice(a.length - end).forEach((text, k) => lines.push({ sign: ' ', no: a.length - end + k + 1, text }));
-  const changed = (k: number) => lines.slice(Math.max(0, k - 2), k + 3).some((l) => l.sign !== ' ');
-  const shown = lines.filter((_, k) => changed(k)).map((l) => `${l.sign} ${String(l.no).padStart(5)}  ${l.text}`);
+  const near = (k: number) => lines.slice(Math.max(0, k - 2), k + 3).some((l) => l.sign !== ' ');
+  const shown: string[] = [];
+  lines.forEach((l, k) => {
+    if (!near(k)) return;
+    if (shown.length > 0 && !near(k - 1)) shown.push('  ...');
+    shown.push(`${l.sign} ${String(l.no).padStart(5)}  ${l.text}`);
+  });
   return shown.length > 60 ? `${shown.slice(0, 60).join('\n')}\n  ... (${shown.length - 60} more lines)` : shown.join('\n');
 }
 
