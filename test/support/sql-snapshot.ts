@@ -1,8 +1,8 @@
 /**
- * SQL snapshots of the analytics repositories (docs/decisions.md, "Issue 27: readable SQL"): a spec runs a
+ * SQL snapshots of the analytics repositories (docs/decisions.md, "Issue 27: readable SQL"): a test runs a
  * handler for fixed requests at a fixed `now` on top of the real repository, whose ClickHouse client is a recording
  * fake (RecordingClickHouse). Every statement the repository sends is written, formatted, into a committed .sql file
- * beside the repository; the spec fails when the SQL differs from that file. `UPDATE_SQL=1 npx jest <spec>` rewrites
+ * beside the repository; the test fails when the SQL differs from that file. `UPDATE_SQL=1 npx jest <test file>` rewrites
  * the files. No engine, no real clock, no random ids, nothing that depends on the machine's time zone.
  *
  * Also the stand-ins the analytics handler specs share: a cache that always computes, slots that run at once, a
