@@ -1,0 +1,846 @@
+-- SearchStatsRepository: GET /search-stats
+-- Every statement the repository sends for each case, at now = 2026-04-02T10:20:00.000Z,
+-- customer acme, instance shop. Only whitespace is changed from what is sent; the `;` is added here.
+-- Written by apps/query/src/search-stats/search-stats.repository.sql.spec.ts; do not edit by hand.
+-- After an intended change: UPDATE_SQL=1 npx jest apps/query/src/search-stats/search-stats.repository.sql.spec.ts
+
+-- ====================================================================================================================
+
+-- default window (since=1d), UTC (1/3): SearchStatsRepository.hours
+-- GET /search-stats
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- default window (since=1d), UTC (2/3): SearchStatsRepository.distinctTerms
+-- GET /search-stats
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w1_h0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w1_h0_to = 1775088000 (2026-04-02T00:00:00Z)
+--   w1_h1_from = 1775088000 (2026-04-02T00:00:00Z)
+--   w1_h1_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT (
+  SELECT count()
+  FROM (
+    SELECT phrase
+    FROM (
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h1_to:UInt32}, 'UTC'))
+        )
+    )
+    GROUP BY phrase
+  )
+) AS current_n, 0 AS previous_n;
+
+-- default window (since=1d), UTC (3/3): SearchStatsRepository.languages
+-- GET /search-stats
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT language, sum(searches) AS searches_n
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY language
+HAVING searches_n > 0
+ORDER BY searches_n DESC, language ASC;
+
+-- ====================================================================================================================
+
+-- since=1d, Europe/Berlin (1/3): SearchStatsRepository.hours
+-- GET /search-stats?since=1d&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- since=1d, Europe/Berlin (2/3): SearchStatsRepository.distinctTerms
+-- GET /search-stats?since=1d&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w1_h0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w1_h0_to = 1775088000 (2026-04-02T00:00:00Z)
+--   w1_h1_from = 1775088000 (2026-04-02T00:00:00Z)
+--   w1_h1_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT (
+  SELECT count()
+  FROM (
+    SELECT phrase
+    FROM (
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h1_to:UInt32}, 'UTC'))
+        )
+    )
+    GROUP BY phrase
+  )
+) AS current_n, 0 AS previous_n;
+
+-- since=1d, Europe/Berlin (3/3): SearchStatsRepository.languages
+-- GET /search-stats?since=1d&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT language, sum(searches) AS searches_n
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY language
+HAVING searches_n > 0
+ORDER BY searches_n DESC, language ASC;
+
+-- ====================================================================================================================
+
+-- since=7d, UTC, interval=hour (1/3): SearchStatsRepository.hours
+-- GET /search-stats?since=7d&interval=hour
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- since=7d, UTC, interval=hour (2/3): SearchStatsRepository.distinctTerms
+-- GET /search-stats?since=7d&interval=hour
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-02"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_h1_from = 1775088000 (2026-04-02T00:00:00Z)
+--   w1_h1_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT (
+  SELECT count()
+  FROM (
+    SELECT phrase
+    FROM (
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h1_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+    )
+    GROUP BY phrase
+  )
+) AS current_n, 0 AS previous_n;
+
+-- since=7d, UTC, interval=hour (3/3): SearchStatsRepository.languages
+-- GET /search-stats?since=7d&interval=hour
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT language, sum(searches) AS searches_n
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY language
+HAVING searches_n > 0
+ORDER BY searches_n DESC, language ASC;
+
+-- ====================================================================================================================
+
+-- since=30d, Europe/Berlin (1/3): SearchStatsRepository.hours
+-- GET /search-stats?since=30d&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- since=30d, Europe/Berlin (2/3): SearchStatsRepository.distinctTerms
+-- GET /search-stats?since=30d&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w1_day_from = "2026-03-04"
+--   w1_day_to = "2026-04-02"
+--   w1_h0_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w1_h0_to = 1772582400 (2026-03-04T00:00:00Z)
+--   w1_h1_from = 1775088000 (2026-04-02T00:00:00Z)
+--   w1_h1_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT (
+  SELECT count()
+  FROM (
+    SELECT phrase
+    FROM (
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h1_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+    )
+    GROUP BY phrase
+  )
+) AS current_n, 0 AS previous_n;
+
+-- since=30d, Europe/Berlin (3/3): SearchStatsRepository.languages
+-- GET /search-stats?since=30d&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT language, sum(searches) AS searches_n
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY language
+HAVING searches_n > 0
+ORDER BY searches_n DESC, language ASC;
+
+-- ====================================================================================================================
+
+-- from/to whole days, UTC (1/3): SearchStatsRepository.hours
+-- GET /search-stats?from=2026-03-20&to=2026-03-27
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1773964800 (2026-03-20T00:00:00Z)
+--   w_to = 1774569600 (2026-03-27T00:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- from/to whole days, UTC (2/3): SearchStatsRepository.distinctTerms
+-- GET /search-stats?from=2026-03-20&to=2026-03-27
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w1_day_from = "2026-03-20"
+--   w1_day_to = "2026-03-27"
+SELECT (
+  SELECT count()
+  FROM (
+    SELECT phrase
+    FROM (
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+    )
+    GROUP BY phrase
+  )
+) AS current_n, 0 AS previous_n;
+
+-- from/to whole days, UTC (3/3): SearchStatsRepository.languages
+-- GET /search-stats?from=2026-03-20&to=2026-03-27
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1773964800 (2026-03-20T00:00:00Z)
+--   w_to = 1774569600 (2026-03-27T00:00:00Z)
+SELECT language, sum(searches) AS searches_n
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY language
+HAVING searches_n > 0
+ORDER BY searches_n DESC, language ASC;
+
+-- ====================================================================================================================
+
+-- from/to whole days, Europe/Berlin (across the switch to summer time) (1/3): SearchStatsRepository.hours
+-- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774479600 (2026-03-25T23:00:00Z)
+--   w_to = 1775080800 (2026-04-01T22:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- from/to whole days, Europe/Berlin (across the switch to summer time) (2/3): SearchStatsRepository.distinctTerms
+-- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w1_day_from = "2026-03-26"
+--   w1_day_to = "2026-04-01"
+--   w1_h0_from = 1774479600 (2026-03-25T23:00:00Z)
+--   w1_h0_to = 1774483200 (2026-03-26T00:00:00Z)
+--   w1_h1_from = 1775001600 (2026-04-01T00:00:00Z)
+--   w1_h1_to = 1775080800 (2026-04-01T22:00:00Z)
+SELECT (
+  SELECT count()
+  FROM (
+    SELECT phrase
+    FROM (
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h1_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+    )
+    GROUP BY phrase
+  )
+) AS current_n, 0 AS previous_n;
+
+-- from/to whole days, Europe/Berlin (across the switch to summer time) (3/3): SearchStatsRepository.languages
+-- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774479600 (2026-03-25T23:00:00Z)
+--   w_to = 1775080800 (2026-04-01T22:00:00Z)
+SELECT language, sum(searches) AS searches_n
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY language
+HAVING searches_n > 0
+ORDER BY searches_n DESC, language ASC;
+
+-- ====================================================================================================================
+
+-- language=de (the languages list ignores it) (1/3): SearchStatsRepository.hours
+-- GET /search-stats?since=7d&language=de
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- language=de (the languages list ignores it) (2/3): SearchStatsRepository.distinctTerms
+-- GET /search-stats?since=7d&language=de
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-02"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_h1_from = 1775088000 (2026-04-02T00:00:00Z)
+--   w1_h1_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT (
+  SELECT count()
+  FROM (
+    SELECT phrase
+    FROM (
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_terms_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h1_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_terms_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+    )
+    GROUP BY phrase
+  )
+) AS current_n, 0 AS previous_n;
+
+-- language=de (the languages list ignores it) (3/3): SearchStatsRepository.languages
+-- GET /search-stats?since=7d&language=de
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT language, sum(searches) AS searches_n
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY language
+HAVING searches_n > 0
+ORDER BY searches_n DESC, language ASC;
+
+-- ====================================================================================================================
+
+-- with bots (1/3): SearchStatsRepository.hours
+-- GET /search-stats?since=7d&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- with bots (2/3): SearchStatsRepository.distinctTerms
+-- GET /search-stats?since=7d&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-02"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_h1_from = 1775088000 (2026-04-02T00:00:00Z)
+--   w1_h1_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT (
+  SELECT count()
+  FROM (
+    SELECT phrase
+    FROM (
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h1_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+    )
+    GROUP BY phrase
+  )
+) AS current_n, 0 AS previous_n;
+
+-- with bots (3/3): SearchStatsRepository.languages
+-- GET /search-stats?since=7d&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT language, sum(searches) AS searches_n
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY language
+HAVING searches_n > 0
+ORDER BY searches_n DESC, language ASC;
+
+-- ====================================================================================================================
+
+-- compare=previous, since=7d (1/3): SearchStatsRepository.hours
+-- GET /search-stats?since=7d&compare=previous
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- compare=previous, since=7d (2/3): SearchStatsRepository.distinctTerms
+-- GET /search-stats?since=7d&compare=previous
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w0_day_from = "2026-03-20"
+--   w0_day_to = "2026-03-26"
+--   w0_h0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w0_h0_to = 1773964800 (2026-03-20T00:00:00Z)
+--   w0_h1_from = 1774483200 (2026-03-26T00:00:00Z)
+--   w0_h1_to = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-02"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_h1_from = 1775088000 (2026-04-02T00:00:00Z)
+--   w1_h1_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT (
+  SELECT count()
+  FROM (
+    SELECT phrase
+    FROM (
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h1_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+    )
+    GROUP BY phrase
+  )
+) AS current_n, (
+  SELECT count()
+  FROM (
+    SELECT phrase
+    FROM (
+      SELECT phrase, toInt64(searches) AS signed, 0 AS cur
+      FROM `search_analytics`.`search_phrases_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND (
+          (hour >= toDateTime({w0_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w0_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h1_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 0 AS cur
+      FROM `search_analytics`.`search_phrases_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND day >= {w0_day_from:Date}
+        AND day < {w0_day_to:Date}
+    )
+    GROUP BY phrase
+  )
+) AS previous_n;
+
+-- compare=previous, since=7d (3/3): SearchStatsRepository.languages
+-- GET /search-stats?since=7d&compare=previous
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT language, sum(searches) AS searches_n
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY language
+HAVING searches_n > 0
+ORDER BY searches_n DESC, language ASC;
+
+-- ====================================================================================================================
+
+-- compare=previous, from/to, Europe/Berlin, language=de, with bots (1/3): SearchStatsRepository.hours
+-- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin&compare=previous&language=de&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   w_from = 1773878400 (2026-03-19T00:00:00Z)
+--   w_to = 1775080800 (2026-04-01T22:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- compare=previous, from/to, Europe/Berlin, language=de, with bots (2/3): SearchStatsRepository.distinctTerms
+-- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin&compare=previous&language=de&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   w0_day_from = "2026-03-19"
+--   w0_day_to = "2026-03-25"
+--   w0_h0_from = 1774396800 (2026-03-25T00:00:00Z)
+--   w0_h0_to = 1774479600 (2026-03-25T23:00:00Z)
+--   w1_day_from = "2026-03-26"
+--   w1_day_to = "2026-04-01"
+--   w1_h0_from = 1774479600 (2026-03-25T23:00:00Z)
+--   w1_h0_to = 1774483200 (2026-03-26T00:00:00Z)
+--   w1_h1_from = 1775001600 (2026-04-01T00:00:00Z)
+--   w1_h1_to = 1775080800 (2026-04-01T22:00:00Z)
+SELECT (
+  SELECT count()
+  FROM (
+    SELECT phrase
+    FROM (
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_terms_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h1_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_terms_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+    )
+    GROUP BY phrase
+  )
+) AS current_n, (
+  SELECT count()
+  FROM (
+    SELECT phrase
+    FROM (
+      SELECT phrase, toInt64(searches) AS signed, 0 AS cur
+      FROM `search_analytics`.`search_terms_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND ((hour >= toDateTime({w0_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h0_to:UInt32}, 'UTC')))
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 0 AS cur
+      FROM `search_analytics`.`search_terms_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND day >= {w0_day_from:Date}
+        AND day < {w0_day_to:Date}
+    )
+    GROUP BY phrase
+  )
+) AS previous_n;
+
+-- compare=previous, from/to, Europe/Berlin, language=de, with bots (3/3): SearchStatsRepository.languages
+-- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin&compare=previous&language=de&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774479600 (2026-03-25T23:00:00Z)
+--   w_to = 1775080800 (2026-04-01T22:00:00Z)
+SELECT language, sum(searches) AS searches_n
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY language
+HAVING searches_n > 0
+ORDER BY searches_n DESC, language ASC;

@@ -1,0 +1,42 @@
+import { join } from 'node:path';
+import { analyticsConfig, computingCache, describeSqlSnapshot, criteriaOf, type SqlCase } from '../../../../test/support/sql-snapshot';
+import { SearchStatsHandler } from './search-stats.handler';
+import { SearchStatsQuery } from './search-stats.query';
+import { SearchStatsRepository } from './search-stats.repository';
+
+/** GET /search-stats (SearchStatsHandler: the hours, the distinct terms, the languages). */
+const stats = (name: string, query: Record<string, string>): SqlCase => ({
+  name,
+  path: '/search-stats',
+  query,
+  run: (ch) =>
+    new SearchStatsHandler(new SearchStatsRepository(ch.service), computingCache(), analyticsConfig()).execute(
+      new SearchStatsQuery(criteriaOf(query), query.interval as 'hour' | 'day' | undefined, query.compare === 'previous'),
+    ),
+});
+
+const CASES: SqlCase[] = [
+  stats('default window (since=1d), UTC', {}),
+  stats('since=1d, Europe/Berlin', { since: '1d', tz: 'Europe/Berlin' }),
+  stats('since=7d, UTC, interval=hour', { since: '7d', interval: 'hour' }),
+  stats('since=30d, Europe/Berlin', { since: '30d', tz: 'Europe/Berlin' }),
+  stats('from/to whole days, UTC', { from: '2026-03-20', to: '2026-03-27' }),
+  stats('from/to whole days, Europe/Berlin (across the switch to summer time)', {
+    from: '2026-03-26',
+    to: '2026-04-02',
+    tz: 'Europe/Berlin',
+  }),
+  stats('language=de (the languages list ignores it)', { since: '7d', language: 'de' }),
+  stats('with bots', { since: '7d', includeBotTraffic: 'true' }),
+  stats('compare=previous, since=7d', { since: '7d', compare: 'previous' }),
+  stats('compare=previous, from/to, Europe/Berlin, language=de, with bots', {
+    from: '2026-03-26',
+    to: '2026-04-02',
+    tz: 'Europe/Berlin',
+    compare: 'previous',
+    language: 'de',
+    includeBotTraffic: 'true',
+  }),
+];
+
+describeSqlSnapshot('SearchStatsRepository: GET /search-stats', join(__dirname, 'search-stats.repository.sql'), CASES);

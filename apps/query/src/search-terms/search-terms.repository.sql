@@ -1,0 +1,1580 @@
+-- SearchTermsRepository: GET /search-terms
+-- Every statement the repository sends for each case, at now = 2026-04-02T10:20:00.000Z,
+-- customer acme, instance shop. Only whitespace is changed from what is sent; the `;` is added here.
+-- Written by apps/query/src/search-terms/search-terms.repository.sql.spec.ts; do not edit by hand.
+-- After an intended change: UPDATE_SQL=1 npx jest apps/query/src/search-terms/search-terms.repository.sql.spec.ts
+
+-- ====================================================================================================================
+
+-- top terms, default window (since=1d), UTC (1/2): SearchTermsRepository.terms
+-- GET /search-terms
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   start = 0
+--   w1_day_from = "2026-04-02"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w1_h0_to = 1775088000 (2026-04-02T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT phrase, count, previous_count, count() OVER () AS total
+FROM (
+  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  FROM (
+    SELECT phrase,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_phrases_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND day >= {w1_day_from:Date}
+      AND day < {w1_day_to:Date}
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+ORDER BY count DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- top terms, default window (since=1d), UTC (2/2): SearchTermsRepository.newestEvent
+-- GET /search-terms
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- ====================================================================================================================
+
+-- top terms, since=1d, Europe/Berlin (1/2): SearchTermsRepository.terms
+-- GET /search-terms?since=1d&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   start = 0
+--   w1_day_from = "2026-04-02"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w1_h0_to = 1775088000 (2026-04-02T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT phrase, count, previous_count, count() OVER () AS total
+FROM (
+  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  FROM (
+    SELECT phrase,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_phrases_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND day >= {w1_day_from:Date}
+      AND day < {w1_day_to:Date}
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+ORDER BY count DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- top terms, since=1d, Europe/Berlin (2/2): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=1d&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- ====================================================================================================================
+
+-- top terms, since=7d, UTC (1/2): SearchTermsRepository.terms
+-- GET /search-terms?since=7d
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   start = 0
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT phrase, count, previous_count, count() OVER () AS total
+FROM (
+  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  FROM (
+    SELECT phrase,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_phrases_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND day >= {w1_day_from:Date}
+      AND day < {w1_day_to:Date}
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+ORDER BY count DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- top terms, since=7d, UTC (2/2): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=7d
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- ====================================================================================================================
+
+-- top terms, since=30d, Europe/Berlin, second page (1/2): SearchTermsRepository.terms
+-- GET /search-terms?since=30d&tz=Europe/Berlin&_start=20&_end=40
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 20
+--   start = 20
+--   w1_day_from = "2026-03-04"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w1_h0_to = 1772582400 (2026-03-04T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT phrase, count, previous_count, count() OVER () AS total
+FROM (
+  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  FROM (
+    SELECT phrase,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_phrases_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND day >= {w1_day_from:Date}
+      AND day < {w1_day_to:Date}
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+ORDER BY count DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- top terms, since=30d, Europe/Berlin, second page (2/2): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=30d&tz=Europe/Berlin&_start=20&_end=40
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- ====================================================================================================================
+
+-- top terms, from/to whole days, UTC (1/2): SearchTermsRepository.terms
+-- GET /search-terms?from=2026-03-20&to=2026-03-27
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   start = 0
+--   w1_day_from = "2026-03-20"
+--   w1_day_to = "2026-03-27"
+SELECT phrase, count, previous_count, count() OVER () AS total
+FROM (
+  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  FROM (
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND day >= {w1_day_from:Date}
+      AND day < {w1_day_to:Date}
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+ORDER BY count DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- top terms, from/to whole days, UTC (2/2): SearchTermsRepository.newestEvent
+-- GET /search-terms?from=2026-03-20&to=2026-03-27
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1773964800 (2026-03-20T00:00:00Z)
+--   w_to = 1774569600 (2026-03-27T00:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- ====================================================================================================================
+
+-- top terms, from/to whole days, Europe/Berlin (across the switch to summer time) (1/2): SearchTermsRepository.terms
+-- GET /search-terms?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   start = 0
+--   w1_day_from = "2026-03-26"
+--   w1_day_to = "2026-04-02"
+--   w1_h0_from = 1774479600 (2026-03-25T23:00:00Z)
+--   w1_h0_to = 1774483200 (2026-03-26T00:00:00Z)
+--   w1_m0_from = 1775080800 (2026-04-01T22:00:00Z)
+--   w1_m0_to = 1775088000 (2026-04-02T00:00:00Z)
+SELECT phrase, count, previous_count, count() OVER () AS total
+FROM (
+  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  FROM (
+    SELECT phrase,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_phrases_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND day >= {w1_day_from:Date}
+      AND day < {w1_day_to:Date}
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+ORDER BY count DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- top terms, from/to whole days, Europe/Berlin (across the switch to summer time) (2/2): SearchTermsRepository.newestEvent
+-- GET /search-terms?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774479600 (2026-03-25T23:00:00Z)
+--   w_to = 1775080800 (2026-04-01T22:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- ====================================================================================================================
+
+-- top terms, from/to date-times, UTC (1/2): SearchTermsRepository.terms
+-- GET /search-terms?from=2026-04-01T06:30&to=2026-04-01T18:00
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   start = 0
+--   w1_h0_from = 1775023200 (2026-04-01T06:00:00Z)
+--   w1_h0_to = 1775066400 (2026-04-01T18:00:00Z)
+SELECT phrase, count, previous_count, count() OVER () AS total
+FROM (
+  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  FROM (
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND ((hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC')))
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+ORDER BY count DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- top terms, from/to date-times, UTC (2/2): SearchTermsRepository.newestEvent
+-- GET /search-terms?from=2026-04-01T06:30&to=2026-04-01T18:00
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1775023200 (2026-04-01T06:00:00Z)
+--   w_to = 1775066400 (2026-04-01T18:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- ====================================================================================================================
+
+-- top terms, language=de (1/2): SearchTermsRepository.terms
+-- GET /search-terms?since=7d&language=de
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   limit = 10
+--   start = 0
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT phrase, count, previous_count, count() OVER () AS total
+FROM (
+  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  FROM (
+    SELECT phrase,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_terms_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND language = {language:String}
+      AND zero_hits = 0
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_terms_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND language = {language:String}
+      AND zero_hits = 0
+      AND day >= {w1_day_from:Date}
+      AND day < {w1_day_to:Date}
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+ORDER BY count DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- top terms, language=de (2/2): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=7d&language=de
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- ====================================================================================================================
+
+-- top terms, with bots (1/2): SearchTermsRepository.terms
+-- GET /search-terms?since=7d&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   start = 0
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT phrase, count, previous_count, count() OVER () AS total
+FROM (
+  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  FROM (
+    SELECT phrase,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_phrases_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND day >= {w1_day_from:Date}
+      AND day < {w1_day_to:Date}
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+ORDER BY count DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- top terms, with bots (2/2): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=7d&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- ====================================================================================================================
+
+-- top terms, compare=previous (1/2): SearchTermsRepository.terms
+-- GET /search-terms?since=7d&compare=previous
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   start = 0
+--   w0_day_from = "2026-03-20"
+--   w0_day_to = "2026-03-26"
+--   w0_h0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w0_h0_to = 1773964800 (2026-03-20T00:00:00Z)
+--   w0_h1_from = 1774483200 (2026-03-26T00:00:00Z)
+--   w0_h1_to = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT phrase, count, previous_count, count() OVER () AS total
+FROM (
+  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  FROM (
+    SELECT phrase,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_phrases_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND day >= {w1_day_from:Date}
+      AND day < {w1_day_to:Date}
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 0 AS cur
+    FROM `search_analytics`.`search_phrases_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND (
+        (hour >= toDateTime({w0_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w0_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h1_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 0 AS cur
+    FROM `search_analytics`.`search_phrases_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND day >= {w0_day_from:Date}
+      AND day < {w0_day_to:Date}
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+ORDER BY count DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- top terms, compare=previous (2/2): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=7d&compare=previous
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- ====================================================================================================================
+
+-- top terms, sort=rising (implies compare), Europe/Berlin, language=de (1/2): SearchTermsRepository.terms
+-- GET /search-terms?since=7d&tz=Europe/Berlin&sort=rising&language=de
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   limit = 10
+--   start = 0
+--   w0_day_from = "2026-03-20"
+--   w0_day_to = "2026-03-26"
+--   w0_h0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w0_h0_to = 1773964800 (2026-03-20T00:00:00Z)
+--   w0_h1_from = 1774483200 (2026-03-26T00:00:00Z)
+--   w0_h1_to = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT phrase, count, previous_count, count() OVER () AS total
+FROM (
+  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  FROM (
+    SELECT phrase,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_terms_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND language = {language:String}
+      AND zero_hits = 0
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_terms_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND language = {language:String}
+      AND zero_hits = 0
+      AND day >= {w1_day_from:Date}
+      AND day < {w1_day_to:Date}
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 0 AS cur
+    FROM `search_analytics`.`search_terms_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND language = {language:String}
+      AND zero_hits = 0
+      AND (
+        (hour >= toDateTime({w0_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w0_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h1_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 0 AS cur
+    FROM `search_analytics`.`search_terms_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND language = {language:String}
+      AND zero_hits = 0
+      AND day >= {w0_day_from:Date}
+      AND day < {w0_day_to:Date}
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+ORDER BY toInt64(count) - toInt64(previous_count) DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- top terms, sort=rising (implies compare), Europe/Berlin, language=de (2/2): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=7d&tz=Europe/Berlin&sort=rising&language=de
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- ====================================================================================================================
+
+-- zero-result terms (hits=false) (1/2): SearchTermsRepository.terms
+-- GET /search-terms?since=7d&hits=false
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   start = 0
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT phrase, count, previous_count, handlers, count() OVER () AS total
+FROM (
+  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  FROM (
+    SELECT phrase,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_phrases_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 1
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 1
+      AND day >= {w1_day_from:Date}
+      AND day < {w1_day_to:Date}
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+LEFT JOIN (
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+  FROM (
+    SELECT type, id, arrayJoin(handled_phrases) AS phrase
+    FROM (
+      SELECT type, id, handled_phrases, language, deleted
+      FROM `search_analytics`.`entities`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND kind = 'save'
+      ORDER BY type, id, version DESC
+      LIMIT 1 BY type, id
+    )
+    WHERE NOT deleted
+  )
+  GROUP BY phrase
+) AS h USING (phrase)
+ORDER BY count DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- zero-result terms (hits=false) (2/2): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=7d&hits=false
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND zero_hits = 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- ====================================================================================================================
+
+-- zero-result terms, handled=true (1/2): SearchTermsRepository.terms
+-- GET /search-terms?since=7d&hits=false&handled=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   start = 0
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT phrase, count, previous_count, handlers, count() OVER () AS total
+FROM (
+  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  FROM (
+    SELECT phrase,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_phrases_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 1
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 1
+      AND day >= {w1_day_from:Date}
+      AND day < {w1_day_to:Date}
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+LEFT JOIN (
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+  FROM (
+    SELECT type, id, arrayJoin(handled_phrases) AS phrase
+    FROM (
+      SELECT type, id, handled_phrases, language, deleted
+      FROM `search_analytics`.`entities`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND kind = 'save'
+      ORDER BY type, id, version DESC
+      LIMIT 1 BY type, id
+    )
+    WHERE NOT deleted
+  )
+  GROUP BY phrase
+) AS h USING (phrase)
+WHERE notEmpty(handlers)
+ORDER BY count DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- zero-result terms, handled=true (2/2): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=7d&hits=false&handled=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND zero_hits = 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- ====================================================================================================================
+
+-- zero-result terms, handled=false, language=de, with bots, Europe/Berlin (1/2): SearchTermsRepository.terms
+-- GET /search-terms?since=30d&tz=Europe/Berlin&hits=false&handled=false&language=de&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   limit = 10
+--   start = 0
+--   w1_day_from = "2026-03-04"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w1_h0_to = 1772582400 (2026-03-04T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT phrase, count, previous_count, handlers, count() OVER () AS total
+FROM (
+  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  FROM (
+    SELECT phrase,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_terms_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND language = {language:String}
+      AND zero_hits = 1
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_terms_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND language = {language:String}
+      AND zero_hits = 1
+      AND day >= {w1_day_from:Date}
+      AND day < {w1_day_to:Date}
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+LEFT JOIN (
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+  FROM (
+    SELECT type, id, arrayJoin(handled_phrases) AS phrase
+    FROM (
+      SELECT type, id, handled_phrases, language, deleted
+      FROM `search_analytics`.`entities`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND kind = 'save'
+      ORDER BY type, id, version DESC
+      LIMIT 1 BY type, id
+    )
+    WHERE NOT deleted
+      AND (language = '' OR language = {language:String})
+  )
+  GROUP BY phrase
+) AS h USING (phrase)
+WHERE empty(handlers)
+ORDER BY count DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- zero-result terms, handled=false, language=de, with bots, Europe/Berlin (2/2): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=30d&tz=Europe/Berlin&hits=false&handled=false&language=de&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   w_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND zero_hits = 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- ====================================================================================================================
+
+-- a page past the end (no rows: the total is counted apart) (1/3): SearchTermsRepository.terms
+-- GET /search-terms?since=7d&_start=1000&_end=1010
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   start = 1000
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT phrase, count, previous_count, count() OVER () AS total
+FROM (
+  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  FROM (
+    SELECT phrase,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_phrases_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND day >= {w1_day_from:Date}
+      AND day < {w1_day_to:Date}
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+ORDER BY count DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- a page past the end (no rows: the total is counted apart) (2/3): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=7d&_start=1000&_end=1010
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- a page past the end (no rows: the total is counted apart) (3/3): SearchTermsRepository.total
+-- GET /search-terms?since=7d&_start=1000&_end=1010
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT count() AS total
+FROM (
+  SELECT phrase, count, previous_count, count() OVER () AS total
+  FROM (
+    SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+    FROM (
+      SELECT phrase,
+        if(
+          (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+          -toInt64(searches),
+          toInt64(searches)
+        ) AS signed,
+        1 AS cur
+      FROM `search_analytics`.`search_phrases_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 0
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 0
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+    )
+    GROUP BY phrase
+    HAVING count > 0
+  ) AS terms
+  ORDER BY count DESC, phrase ASC
+);
+
+-- ====================================================================================================================
+
+-- CSV, top terms, since=7d (1/3): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=7d&format=csv
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- CSV, top terms, since=7d (2/3): SearchTermsRepository.total
+-- GET /search-terms?since=7d&format=csv
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT count() AS total
+FROM (
+  SELECT phrase, count, previous_count, count() OVER () AS total
+  FROM (
+    SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+    FROM (
+      SELECT phrase,
+        if(
+          (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+          -toInt64(searches),
+          toInt64(searches)
+        ) AS signed,
+        1 AS cur
+      FROM `search_analytics`.`search_phrases_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 0
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 0
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+    )
+    GROUP BY phrase
+    HAVING count > 0
+  ) AS terms
+  ORDER BY count DESC, phrase ASC
+);
+
+-- CSV, top terms, since=7d (3/3): SearchTermsRepository.csvLines
+-- GET /search-terms?since=7d&format=csv
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 100000
+--   start = 0
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT concat(
+  if(
+    match(if(match(phrase, '^[=+@\t\r-]'), concat('\'', phrase), phrase), '[,"\r\n]'),
+    concat('"', replaceAll(if(match(phrase, '^[=+@\t\r-]'), concat('\'', phrase), phrase), '"', '""'), '"'),
+    if(match(phrase, '^[=+@\t\r-]'), concat('\'', phrase), phrase)
+  ),
+  ',',
+  toString(count),
+  '\r'
+)
+FROM (
+  SELECT phrase, count, previous_count, count() OVER () AS total
+  FROM (
+    SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+    FROM (
+      SELECT phrase,
+        if(
+          (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+          -toInt64(searches),
+          toInt64(searches)
+        ) AS signed,
+        1 AS cur
+      FROM `search_analytics`.`search_phrases_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 0
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 0
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+    )
+    GROUP BY phrase
+    HAVING count > 0
+  ) AS terms
+  ORDER BY count DESC, phrase ASC
+)
+LIMIT {limit:UInt32} OFFSET {start:UInt32}
+FORMAT TSVRaw;
+
+-- ====================================================================================================================
+
+-- CSV, zero-result terms, compare=previous, language=de, Europe/Berlin, paged (1/3): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=7d&tz=Europe/Berlin&hits=false&compare=previous&language=de&_start=0&_end=100&format=csv
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND zero_hits = 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- CSV, zero-result terms, compare=previous, language=de, Europe/Berlin, paged (2/3): SearchTermsRepository.total
+-- GET /search-terms?since=7d&tz=Europe/Berlin&hits=false&compare=previous&language=de&_start=0&_end=100&format=csv
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   w0_day_from = "2026-03-20"
+--   w0_day_to = "2026-03-26"
+--   w0_h0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w0_h0_to = 1773964800 (2026-03-20T00:00:00Z)
+--   w0_h1_from = 1774483200 (2026-03-26T00:00:00Z)
+--   w0_h1_to = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT count() AS total
+FROM (
+  SELECT phrase, count, previous_count, handlers, count() OVER () AS total
+  FROM (
+    SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+    FROM (
+      SELECT phrase,
+        if(
+          (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+          -toInt64(searches),
+          toInt64(searches)
+        ) AS signed,
+        1 AS cur
+      FROM `search_analytics`.`search_terms_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND zero_hits = 1
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_terms_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND zero_hits = 1
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 0 AS cur
+      FROM `search_analytics`.`search_terms_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND zero_hits = 1
+        AND (
+          (hour >= toDateTime({w0_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w0_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h1_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 0 AS cur
+      FROM `search_analytics`.`search_terms_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND zero_hits = 1
+        AND day >= {w0_day_from:Date}
+        AND day < {w0_day_to:Date}
+    )
+    GROUP BY phrase
+    HAVING count > 0
+  ) AS terms
+  LEFT JOIN (
+    SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+    FROM (
+      SELECT type, id, arrayJoin(handled_phrases) AS phrase
+      FROM (
+        SELECT type, id, handled_phrases, language, deleted
+        FROM `search_analytics`.`entities`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND kind = 'save'
+        ORDER BY type, id, version DESC
+        LIMIT 1 BY type, id
+      )
+      WHERE NOT deleted
+        AND (language = '' OR language = {language:String})
+    )
+    GROUP BY phrase
+  ) AS h USING (phrase)
+  ORDER BY count DESC, phrase ASC
+);
+
+-- CSV, zero-result terms, compare=previous, language=de, Europe/Berlin, paged (3/3): SearchTermsRepository.csvLines
+-- GET /search-terms?since=7d&tz=Europe/Berlin&hits=false&compare=previous&language=de&_start=0&_end=100&format=csv
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   limit = 100
+--   start = 0
+--   w0_day_from = "2026-03-20"
+--   w0_day_to = "2026-03-26"
+--   w0_h0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w0_h0_to = 1773964800 (2026-03-20T00:00:00Z)
+--   w0_h1_from = 1774483200 (2026-03-26T00:00:00Z)
+--   w0_h1_to = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT concat(
+  if(
+    match(if(match(phrase, '^[=+@\t\r-]'), concat('\'', phrase), phrase), '[,"\r\n]'),
+    concat('"', replaceAll(if(match(phrase, '^[=+@\t\r-]'), concat('\'', phrase), phrase), '"', '""'), '"'),
+    if(match(phrase, '^[=+@\t\r-]'), concat('\'', phrase), phrase)
+  ),
+  ',',
+  toString(count),
+  ',',
+  toString(previous_count),
+  ',',
+  if(previous_count = 0, '', toString(count / previous_count - 1)),
+  ',',
+  if(notEmpty(handlers), 'true', 'false'),
+  ',',
+  if(
+    match(
+      if(
+        match(arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|'), '^[=+@\t\r-]'),
+        concat('\'', arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|')),
+        arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|')
+      ),
+      '[,"\r\n]'
+    ),
+    concat(
+      '"',
+      replaceAll(
+        if(
+          match(arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|'), '^[=+@\t\r-]'),
+          concat('\'', arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|')),
+          arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|')
+        ),
+        '"',
+        '""'
+      ),
+      '"'
+    ),
+    if(
+      match(arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|'), '^[=+@\t\r-]'),
+      concat('\'', arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|')),
+      arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|')
+    )
+  ),
+  '\r'
+)
+FROM (
+  SELECT phrase, count, previous_count, handlers, count() OVER () AS total
+  FROM (
+    SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+    FROM (
+      SELECT phrase,
+        if(
+          (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+          -toInt64(searches),
+          toInt64(searches)
+        ) AS signed,
+        1 AS cur
+      FROM `search_analytics`.`search_terms_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND zero_hits = 1
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_terms_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND zero_hits = 1
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 0 AS cur
+      FROM `search_analytics`.`search_terms_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND zero_hits = 1
+        AND (
+          (hour >= toDateTime({w0_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w0_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h1_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 0 AS cur
+      FROM `search_analytics`.`search_terms_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND zero_hits = 1
+        AND day >= {w0_day_from:Date}
+        AND day < {w0_day_to:Date}
+    )
+    GROUP BY phrase
+    HAVING count > 0
+  ) AS terms
+  LEFT JOIN (
+    SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+    FROM (
+      SELECT type, id, arrayJoin(handled_phrases) AS phrase
+      FROM (
+        SELECT type, id, handled_phrases, language, deleted
+        FROM `search_analytics`.`entities`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND kind = 'save'
+        ORDER BY type, id, version DESC
+        LIMIT 1 BY type, id
+      )
+      WHERE NOT deleted
+        AND (language = '' OR language = {language:String})
+    )
+    GROUP BY phrase
+  ) AS h USING (phrase)
+  ORDER BY count DESC, phrase ASC
+)
+LIMIT {limit:UInt32} OFFSET {start:UInt32}
+FORMAT TSVRaw;

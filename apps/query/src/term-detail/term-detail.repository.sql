@@ -1,0 +1,529 @@
+-- TermDetailRepository: GET /search-terms/{id}
+-- Every statement the repository sends for each case, at now = 2026-04-02T10:20:00.000Z,
+-- customer acme, instance shop. Only whitespace is changed from what is sent; the `;` is added here.
+-- Written by apps/query/src/term-detail/term-detail.repository.sql.spec.ts; do not edit by hand.
+-- After an intended change: UPDATE_SQL=1 npx jest apps/query/src/term-detail/term-detail.repository.sql.spec.ts
+
+-- ====================================================================================================================
+
+-- default window (since=1d), UTC (1/3): TermDetailRepository.hours
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT any(phrase) AS term,
+  toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_term_spellings_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- default window (since=1d), UTC (2/3): TermDetailRepository.variants
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT raw_phrase AS spelling, sum(searches) AS n
+FROM `search_analytics`.`search_term_spellings_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY raw_phrase
+ORDER BY n DESC, raw_phrase ASC
+LIMIT {limit:UInt32};
+
+-- default window (since=1d), UTC (3/3): TermDetailRepository.handlers
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb
+-- params:
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   phrase = "summer dress"
+SELECT handlers
+FROM (
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+  FROM (
+    SELECT type, id, arrayJoin(handled_phrases) AS phrase
+    FROM (
+      SELECT type, id, handled_phrases, language, deleted
+      FROM `search_analytics`.`entities`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND kind = 'save'
+      ORDER BY type, id, version DESC
+      LIMIT 1 BY type, id
+    )
+    WHERE NOT deleted
+  )
+  GROUP BY phrase
+)
+WHERE phrase = {phrase:String};
+
+-- ====================================================================================================================
+
+-- since=7d, Europe/Berlin (1/3): TermDetailRepository.hours
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT any(phrase) AS term,
+  toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_term_spellings_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- since=7d, Europe/Berlin (2/3): TermDetailRepository.variants
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT raw_phrase AS spelling, sum(searches) AS n
+FROM `search_analytics`.`search_term_spellings_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY raw_phrase
+ORDER BY n DESC, raw_phrase ASC
+LIMIT {limit:UInt32};
+
+-- since=7d, Europe/Berlin (3/3): TermDetailRepository.handlers
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&tz=Europe/Berlin
+-- params:
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   phrase = "summer dress"
+SELECT handlers
+FROM (
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+  FROM (
+    SELECT type, id, arrayJoin(handled_phrases) AS phrase
+    FROM (
+      SELECT type, id, handled_phrases, language, deleted
+      FROM `search_analytics`.`entities`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND kind = 'save'
+      ORDER BY type, id, version DESC
+      LIMIT 1 BY type, id
+    )
+    WHERE NOT deleted
+  )
+  GROUP BY phrase
+)
+WHERE phrase = {phrase:String};
+
+-- ====================================================================================================================
+
+-- since=30d, interval=day (1/3): TermDetailRepository.hours
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=30d&interval=day
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT any(phrase) AS term,
+  toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_term_spellings_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- since=30d, interval=day (2/3): TermDetailRepository.variants
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=30d&interval=day
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   w_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT raw_phrase AS spelling, sum(searches) AS n
+FROM `search_analytics`.`search_term_spellings_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY raw_phrase
+ORDER BY n DESC, raw_phrase ASC
+LIMIT {limit:UInt32};
+
+-- since=30d, interval=day (3/3): TermDetailRepository.handlers
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=30d&interval=day
+-- params:
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   phrase = "summer dress"
+SELECT handlers
+FROM (
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+  FROM (
+    SELECT type, id, arrayJoin(handled_phrases) AS phrase
+    FROM (
+      SELECT type, id, handled_phrases, language, deleted
+      FROM `search_analytics`.`entities`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND kind = 'save'
+      ORDER BY type, id, version DESC
+      LIMIT 1 BY type, id
+    )
+    WHERE NOT deleted
+  )
+  GROUP BY phrase
+)
+WHERE phrase = {phrase:String};
+
+-- ====================================================================================================================
+
+-- from/to whole days, UTC (1/3): TermDetailRepository.hours
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?from=2026-03-20&to=2026-03-27
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1773964800 (2026-03-20T00:00:00Z)
+--   w_to = 1774569600 (2026-03-27T00:00:00Z)
+SELECT any(phrase) AS term,
+  toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_term_spellings_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- from/to whole days, UTC (2/3): TermDetailRepository.variants
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?from=2026-03-20&to=2026-03-27
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   w_from = 1773964800 (2026-03-20T00:00:00Z)
+--   w_to = 1774569600 (2026-03-27T00:00:00Z)
+SELECT raw_phrase AS spelling, sum(searches) AS n
+FROM `search_analytics`.`search_term_spellings_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY raw_phrase
+ORDER BY n DESC, raw_phrase ASC
+LIMIT {limit:UInt32};
+
+-- from/to whole days, UTC (3/3): TermDetailRepository.handlers
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?from=2026-03-20&to=2026-03-27
+-- params:
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   phrase = "summer dress"
+SELECT handlers
+FROM (
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+  FROM (
+    SELECT type, id, arrayJoin(handled_phrases) AS phrase
+    FROM (
+      SELECT type, id, handled_phrases, language, deleted
+      FROM `search_analytics`.`entities`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND kind = 'save'
+      ORDER BY type, id, version DESC
+      LIMIT 1 BY type, id
+    )
+    WHERE NOT deleted
+  )
+  GROUP BY phrase
+)
+WHERE phrase = {phrase:String};
+
+-- ====================================================================================================================
+
+-- from/to whole days, Europe/Berlin (across the switch to summer time) (1/3): TermDetailRepository.hours
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774479600 (2026-03-25T23:00:00Z)
+--   w_to = 1775080800 (2026-04-01T22:00:00Z)
+SELECT any(phrase) AS term,
+  toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_term_spellings_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- from/to whole days, Europe/Berlin (across the switch to summer time) (2/3): TermDetailRepository.variants
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   w_from = 1774479600 (2026-03-25T23:00:00Z)
+--   w_to = 1775080800 (2026-04-01T22:00:00Z)
+SELECT raw_phrase AS spelling, sum(searches) AS n
+FROM `search_analytics`.`search_term_spellings_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY raw_phrase
+ORDER BY n DESC, raw_phrase ASC
+LIMIT {limit:UInt32};
+
+-- from/to whole days, Europe/Berlin (across the switch to summer time) (3/3): TermDetailRepository.handlers
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
+-- params:
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   phrase = "summer dress"
+SELECT handlers
+FROM (
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+  FROM (
+    SELECT type, id, arrayJoin(handled_phrases) AS phrase
+    FROM (
+      SELECT type, id, handled_phrases, language, deleted
+      FROM `search_analytics`.`entities`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND kind = 'save'
+      ORDER BY type, id, version DESC
+      LIMIT 1 BY type, id
+    )
+    WHERE NOT deleted
+  )
+  GROUP BY phrase
+)
+WHERE phrase = {phrase:String};
+
+-- ====================================================================================================================
+
+-- language=de (1/3): TermDetailRepository.hours
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "de"
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT any(phrase) AS term,
+  toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_term_spellings_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- language=de (2/3): TermDetailRepository.variants
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "de"
+--   limit = 10
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT raw_phrase AS spelling, sum(searches) AS n
+FROM `search_analytics`.`search_term_spellings_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY raw_phrase
+ORDER BY n DESC, raw_phrase ASC
+LIMIT {limit:UInt32};
+
+-- language=de (3/3): TermDetailRepository.handlers
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de
+-- params:
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   phrase = "summer dress"
+SELECT handlers
+FROM (
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+  FROM (
+    SELECT type, id, arrayJoin(handled_phrases) AS phrase
+    FROM (
+      SELECT type, id, handled_phrases, language, deleted
+      FROM `search_analytics`.`entities`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND kind = 'save'
+      ORDER BY type, id, version DESC
+      LIMIT 1 BY type, id
+    )
+    WHERE NOT deleted
+      AND (language = '' OR language = {language:String})
+  )
+  GROUP BY phrase
+)
+WHERE phrase = {phrase:String};
+
+-- ====================================================================================================================
+
+-- with bots, language=de, Europe/Berlin (1/3): TermDetailRepository.hours
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=30d&tz=Europe/Berlin&language=de&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "de"
+--   w_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT any(phrase) AS term,
+  toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_term_spellings_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- with bots, language=de, Europe/Berlin (2/3): TermDetailRepository.variants
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=30d&tz=Europe/Berlin&language=de&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "de"
+--   limit = 10
+--   w_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT raw_phrase AS spelling, sum(searches) AS n
+FROM `search_analytics`.`search_term_spellings_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY raw_phrase
+ORDER BY n DESC, raw_phrase ASC
+LIMIT {limit:UInt32};
+
+-- with bots, language=de, Europe/Berlin (3/3): TermDetailRepository.handlers
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=30d&tz=Europe/Berlin&language=de&includeBotTraffic=true
+-- params:
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   phrase = "summer dress"
+SELECT handlers
+FROM (
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+  FROM (
+    SELECT type, id, arrayJoin(handled_phrases) AS phrase
+    FROM (
+      SELECT type, id, handled_phrases, language, deleted
+      FROM `search_analytics`.`entities`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND kind = 'save'
+      ORDER BY type, id, version DESC
+      LIMIT 1 BY type, id
+    )
+    WHERE NOT deleted
+      AND (language = '' OR language = {language:String})
+  )
+  GROUP BY phrase
+)
+WHERE phrase = {phrase:String};
