@@ -61,10 +61,31 @@ const featureRules = [
   })),
 ];
 
+// The dashboard (issue 27): main.ts renders the views; a view imports the shared helpers (api, dom, chart, filters) and
+// the terms table, never main.ts or another view, and the helpers import no view.
+const DASHBOARD = '^apps/dashboard/src/';
+const dashboardRules = [
+  {
+    name: 'dashboard-views-are-independent',
+    comment: 'a view of apps/dashboard/src/views imports the shared helpers and views/term-table.ts, not main.ts or another view',
+    severity: 'error',
+    from: { path: `${DASHBOARD}views/` },
+    to: { path: `${DASHBOARD}(main\\.ts$|views/)`, pathNot: [`${DASHBOARD}views/term-table\\.ts$`] },
+  },
+  {
+    name: 'dashboard-helpers-import-no-view',
+    comment: 'api.ts, dom.ts, chart.ts and filters.ts of apps/dashboard/src import no view',
+    severity: 'error',
+    from: { path: `${DASHBOARD}[^/]+$`, pathNot: [`${DASHBOARD}main\\.ts$`] },
+    to: { path: `${DASHBOARD}(main\\.ts$|views/)` },
+  },
+];
+
 module.exports = {
   forbidden: [
     ...libraryRules,
     ...featureRules,
+    ...dashboardRules,
     {
       name: 'unknown-library',
       comment: 'every library has its place in LAYERS (.dependency-cruiser.js)',

@@ -68,5 +68,7 @@ export async function getJson<T>(path: string, instance?: string): Promise<{ bod
 type Schemas = components['schemas'];
 export type Term = Schemas['SearchTermView'];
 export type Stats = Schemas['SearchStatsView'];
+/** A language of the period with its number of searches (GET /search-stats `languages`). */
+export type Language = Stats['languages'][number];
 export type TermDetail = Schemas['SearchTermDetailView'];
 export type Instances = Schemas['InstancesView'];

@@ -13,6 +13,26 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
+/** A link to `href` that calls `go` instead of loading the page when clicked (a new tab still opens `href`). */
+export function appLink(href: string, label: string, go: () => void, attributes: Record<string, string | undefined> = {}): HTMLElement {
+  const a = el('a', { href, ...attributes }, label);
+  a.addEventListener('click', (e) => {
+    e.preventDefault();
+    go();
+  });
+  return a;
+}
+
+/** An error or warning, read out by screen readers when it appears. */
+export function alertBox(message: string): HTMLElement {
+  return el('p', { role: 'alert', class: 'alert' }, message);
+}
+
+/** A key figure: its label, its value and its change (or a note). */
+export function kpi(label: string, value: string, change: string): HTMLElement {
+  return el('div', { class: 'kpi' }, el('h3', {}, label), el('p', { class: 'value' }, value), el('p', { class: 'change' }, change));
+}
+
 /** A table in its own sideways-scrolling box, reachable by keyboard and named for screen readers. */
 export function scrollBox(table: HTMLTableElement, label: string): HTMLElement {
   return el('div', { class: 'table-scroll', role: 'region', 'aria-label': label, tabindex: '0' }, table);

@@ -26,6 +26,9 @@ export interface Filters {
 
 export const PAGE_SIZE = 25;
 
+/** Goes to other filters: a new history entry, or in place of the current one with `replace`, then renders them. */
+export type Navigate = (f: Filters, replace?: boolean) => void;
+
 /** The browser's zone, or UTC where its offset is not a whole number of hours (the API serves whole-hour zones only). */
 export function browserZone(): string {
   const now = new Date();
@@ -73,7 +76,7 @@ export function writeFilters(f: Filters): string {
   return `?${q.toString()}`;
 }
 
-/** The API query of the window and filters (DESIGN.md section 10). */
+/** The API query of the window and filters (README, "Analytics: date ranges, trends, ..."). */
 export function apiWindow(f: Filters): URLSearchParams {
   const q = new URLSearchParams();
   if (f.period === 'custom') {

@@ -1,0 +1,80 @@
+import { getJson, type Language, type Stats, type Term } from '../api';
+import { bucketStates, timeChart } from '../chart';
+import { el, formatChange, formatMoment, formatNumber, formatPointChange, formatRate, kpi } from '../dom';
+import { apiWindow, type Filters, type Navigate } from '../filters';
+import { COUNTS_NOTE, termsTable } from './term-table';
+
+/** Searches, zero-hit rate and distinct terms, each with its change against the previous period (unless none). */
+function kpis(totals: Stats['totals'], previous: Stats['previous']): HTMLElement {
+  return el(
+    'div',
+    { class: 'kpis' },
+    kpi('Searches (all)', formatNumber(totals.searches), formatChange(totals.searches, previous?.searches)),
+    kpi('Zero-hit rate', formatRate(totals.zero_hit_rate), formatPointChange(totals.zero_hit_rate, previous?.zero_hit_rate)),
+    kpi('Distinct terms', formatNumber(totals.distinct_terms), formatChange(totals.distinct_terms, previous?.distinct_terms)),
+  );
+}
+
+/** All searches and the zero-hit rate per bucket of the period. */
+function statsChart(f: Filters, stats: Stats): HTMLElement {
+  const starts = stats.series.map((b) => Date.parse(b.start));
+  const states = bucketStates(starts, stats.interval, f.tz, { from: Date.parse(stats.from), to: Date.parse(stats.to) }, Date.now());
+  return timeChart(
+    `All searches and zero-hit rate per ${stats.interval}`,
+    stats.series.map((b) => b.start),
+    [
+      { label: 'Searches (all)', values: stats.series.map((b) => b.searches), format: formatNumber, color: '#1f5fa8' },
+      {
+        label: 'Zero-hit rate',
+        values: stats.series.map((b) => (b.searches === 0 ? null : b.zero_hit_rate)),
+        format: formatRate,
+        color: '#c0392b',
+        right: true,
+      },
+    ],
+    { tz: f.tz, interval: stats.interval, states },
+  );
+}
+
+/** The first 10 top terms and zero-result terms, side by side. */
+async function firstTerms(f: Filters, window: URLSearchParams, navigate: Navigate): Promise<HTMLElement[]> {
+  const [top, zero] = await Promise.all([
+    getJson<Term[]>(`/search-terms?${window}&_end=10`, f.instance),
+    getJson<Term[]>(`/search-terms?${window}&hits=false&_end=10`, f.instance),
+  ]);
+  return [
+    el(
+      'div',
+      { class: 'side-by-side' },
+      termsTable(f, 'Top terms', top.body, { zero: false, compare: false }, navigate),
+      termsTable(f, 'Zero-result terms', zero.body, { zero: true, compare: false }, navigate),
+    ),
+    el('p', { class: 'hint' }, COUNTS_NOTE),
+  ];
+}
+
+/** The overview: the period's figures and chart, then the first terms of both lists; offers the period's languages. */
+export async function overview(f: Filters, offerLanguages: (languages: Language[]) => void, navigate: Navigate): Promise<HTMLElement> {
+  const window = apiWindow(f);
+  const { body: stats, updatedAt } = await getJson<Stats>(`/search-stats?${window}&compare=previous`, f.instance);
+  offerLanguages(stats.languages);
+  const section = el('section', { 'aria-labelledby': 'overview-title' }, el('h2', { id: 'overview-title' }, 'Overview'));
+  if (stats.totals.searches === 0) {
+    section.append(el('p', { class: 'empty' }, 'No searches in this period. Choose a longer period or another instance.'));
+    return section;
+  }
+  // A period reaching past the current hour (a custom range ending in the future) has hours still to come: its totals
+  // would be compared with a whole previous period and show a drop that is only time not yet passed.
+  const unfinished = Date.parse(stats.to) > Date.now() + 3_600_000;
+  const previous = unfinished ? undefined : stats.previous;
+  if (updatedAt) section.append(el('p', { class: 'updated' }, `Newest search counted: ${formatMoment(Date.parse(updatedAt), f.tz)}`));
+  section.append(
+    kpis(stats.totals, previous),
+    ...(unfinished
+      ? [el('p', { class: 'partial-period' }, 'The period has not ended yet: its totals are not compared with the previous period.')]
+      : []),
+    statsChart(f, stats),
+  );
+  section.append(...(await firstTerms(f, window, navigate)));
+  return section;
+}
