@@ -1,5 +1,5 @@
 /**
- * The dashboard (DESIGN.md section 11): a single page on the analytics API, credentials in sessionStorage only.
+ * The dashboard (docs/decisions.md, issue 15): a single page on the analytics API, credentials in sessionStorage only.
  * Views: sign-in, overview, top terms, zero-result terms, a term's detail; the filters live in the URL.
  */
 import './style.css';
