@@ -51,7 +51,7 @@ export function registeredRoutes(app: object): string[] {
 }
 
 /**
- * Builds the Nest application on Fastify (measured faster than Express for this service, README) with the
+ * Builds the Nest application on Fastify (measured faster than Express for this service, docs/benchmarks.md) with the
  * service's HTTP conventions: raw-body JSON parsing, qs query strings, the header limit, metrics, OpenAPI.
  */
 export async function createHttpApp(rootModule: unknown, config: AppConfig, options: HttpAppOptions = {}): Promise<NestFastifyApplication> {
