@@ -114,6 +114,38 @@ function brokenLinks(file: string, markdown: string): string[] {
   return broken;
 }
 
+/** Every folder that holds a tracked file, at any depth. */
+function foldersOf(files: readonly string[]): Set<string> {
+  const folders = new Set<string>();
+  for (const file of files) {
+    const parts = file.split('/').slice(0, -1);
+    parts.forEach((_, i) => folders.add(parts.slice(0, i + 1).join('/')));
+  }
+  return folders;
+}
+
+/**
+ * The folders the README's Layout must list: every top-level folder and its subfolders (each app, each library,
+ * test/support, docs/client, ...), and the feature folders inside apps/<app>/src and libs/<lib>/src.
+ */
+function foldersToList(files: readonly string[]): string[] {
+  return [...foldersOf(files)]
+    .filter((folder) => {
+      const parts = folder.split('/');
+      return parts.length <= 2 || (parts.length === 4 && (parts[0] === 'apps' || parts[0] === 'libs') && parts[2] === 'src');
+    })
+    .sort();
+}
+
+/** The folders the README's "## Layout" lists: the lines of its code block that begin with a path ending in `/`. */
+function layoutFolders(readme: string): string[] {
+  const section = readme.split(/^## /m).find((s) => s.startsWith('Layout\n'));
+  if (section === undefined) throw new Error('README.md has no "## Layout" section');
+  const block = /^```\n([\s\S]*?)^```/m.exec(section);
+  if (!block) throw new Error('the Layout section of README.md has no code block');
+  return [...block[1].matchAll(/^(\S+)\/(?=\s|$)/gm)].map((m) => m[1]);
+}
+
 describe('the documentation in the repository', () => {
   const files = trackedFiles();
   const markdown = files.filter((file) => file.endsWith('.md'));
@@ -133,6 +165,45 @@ describe('the documentation in the repository', () => {
 
   it('has no relative Markdown link to a file or heading that does not exist', () => {
     expect(markdown.flatMap((file) => brokenLinks(file, readFileSync(path.join(ROOT, file), 'utf8')))).toEqual([]);
+  });
+
+  it("lists every folder in the README's Layout, one line each", () => {
+    const listed = layoutFolders(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
+    expect(foldersToList(files).filter((folder) => !listed.includes(folder))).toEqual([]);
+    expect(listed.filter((folder, i) => listed.indexOf(folder) !== i)).toEqual([]);
+  });
+
+  it("lists no folder in the README's Layout that does not exist", () => {
+    const folders = foldersOf(files);
+    expect(layoutFolders(readFileSync(path.join(ROOT, 'README.md'), 'utf8')).filter((folder) => !folders.has(folder))).toEqual([]);
+  });
+
+  it('knows which folders the Layout must list', () => {
+    const files = ['README.md', 'apps/query/src/main.ts', 'apps/query/src/search-terms/x.ts', 'apps/query/src/secrets/commands/y.ts'];
+    expect(foldersToList([...files, 'libs/clickhouse/src/migrations/0001.ts', 'test/support/a.ts', '.ci/run'])).toEqual([
+      '.ci',
+      'apps',
+      'apps/query',
+      'apps/query/src/search-terms',
+      'apps/query/src/secrets',
+      'libs',
+      'libs/clickhouse',
+      'libs/clickhouse/src/migrations',
+      'test',
+      'test/support',
+    ]);
+    const layout = [
+      '## Layout',
+      '',
+      'Text apps/ here.',
+      '',
+      '```',
+      'apps/        the apps',
+      'apps/query/  one',
+      '  continued',
+      'x.yml, Y  z',
+    ];
+    expect(layoutFolders([...layout, '```', '## Next', '```', 'docs/  no', '```'].join('\n'))).toEqual(['apps', 'apps/query']);
   });
 
   it('reads links and headings as GitHub does', () => {
