@@ -1,5 +1,5 @@
 /**
- * npm run bench:analytics: the analytics answers of DESIGN.md section 10 on the query benchmark's data set (10M
+ * npm run bench:analytics: the analytics answers (docs/architecture.md) on the query benchmark's data set (10M
  * events over 30 days, Zipf phrases; tmp/bench-query), computed (answer cache off), each as a ratio to the plain
  * list of the same window measured in the same run, requests of the pair alternating so that a noisy machine moves
  * both alike; the same with tz=Europe/Berlin against UTC; and the memory of the CSV export of every zero-result

@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import { LEGACY_SECRET, basicHeader, hmacHeaders, http, jwtHeader, startApp, type TestApp } from './support/test-app';
 
 /**
- * The analytics of DESIGN.md section 10 over HTTP, on known events with fixed timestamps around the day Europe/Berlin
+ * The analytics (docs/architecture.md) over HTTP, on known events with fixed timestamps around the day Europe/Berlin
  * leaves daylight saving time (a Sunday of 25 hours): the latest last Sunday of October at least three days ago.
  */
 const HOUR = 3_600_000;
@@ -94,7 +94,7 @@ interface Stats {
 const BERLIN_SUNDAY = `from=${day(0)}&to=${day(1)}&tz=Europe/Berlin`;
 const UTC_SUNDAY = `from=${day(0)}&to=${day(1)}`;
 
-describe('analytics (DESIGN.md section 10) over HTTP', () => {
+describe('analytics over HTTP', () => {
   let t: TestApp;
   const get = <T>(path: string, headers: Record<string, string> = basicHeader()) => http<T>(`${t.url}${path}`, { headers });
   const pairs = (terms: Term[]) => terms.map((x) => [x.search_phrase, x.count]);

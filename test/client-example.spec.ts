@@ -13,7 +13,7 @@ const FIXTURE = path.join(ROOT, 'test/fixtures/openapi-client.json');
 const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
 
 /**
- * Compiled with the example: what a consumer reads in the types must be the spec's fields with their types, never
+ * Compiled with the example: what a consumer reads in the types must be the documented fields with their types, never
  * `any`, `never` or `unknown` (which a response without a schema, or an object schema without properties, produces
  * and which the example alone would accept in places, e.g. inside a template literal).
  */
@@ -176,7 +176,7 @@ describe('docs/client: the generated types and the example', () => {
     }, 60_000);
     afterAll(() => t.close());
 
-    it('signs as the spec says: a 32-hex-character nonce, the hex HMAC-SHA256 of nonce:body with the secret', () => {
+    it('signs as docs/hmac.md says: a 32-hex-character nonce, the hex HMAC-SHA256 of nonce:body with the secret', () => {
       const body = '{"events":[]}';
       const headers = example.signedHeaders({ ...service, instance: 'stage' }, body);
       expect(headers['X-Service-Nonce']).toMatch(/^[0-9a-f]{32}$/);

@@ -26,7 +26,7 @@ describe('PUT /configuration and notifications (private networks not allowed)', 
     (await http<{ webhookConfig: { url: string } }>(`${t.url}/configuration`, { headers: basicHeader() })).body.webhookConfig.url;
 
   describe('PUT /configuration', () => {
-    it('stores and returns the URL, signed with HMAC as the spec shows', async () => {
+    it('stores and returns the URL, signed with HMAC as docs/hmac.md shows', async () => {
       const res = await putConfig('https://hooks.example.com/in?token=abc');
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ webhookConfig: { url: 'https://hooks.example.com/in?token=abc' } });

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { describeBrowser, launchBrowser, watchErrors } from './support/browser';
 import { BASIC, basicHeader, http, jwtHeader, startApp, type TestApp } from './support/test-app';
 
-/** The dashboard (DESIGN.md section 11) in a real headless Chromium, against the service with seeded events. */
+/** The dashboard (README, "The dashboard") in a real headless Chromium, against the service with seeded events. */
 const HOUR = 3_600_000;
 const TZ = 'Europe/Berlin';
 const PHRASES = ['red shoes', 'blue hat', 'socks', 'winter coat', 'Red  Shoes'];

@@ -66,7 +66,7 @@ describe('PUT /documents and GET /ranking-mix-config/check-data (e2e over HTTP)'
     ['low and identical', [0.3, 0.3, undefined, undefined, undefined], [LOW, FLAT]],
     ['invalid and identical', [2, 2, 2, 2], [INVALID, FLAT]],
     ['all three', [5, undefined, undefined], [LOW, INVALID, FLAT]],
-  ])('reports %s in the spec order', async (_name, values, reasons) => {
+  ])('reports %s in the documented order', async (_name, values, reasons) => {
     expect(await rating(values)).toEqual({ result: false, reasons });
   });
 

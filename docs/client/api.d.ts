@@ -1026,7 +1026,7 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+        /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
         "X-Service-Nonce": string;
         /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
         "X-Service-Hash": string;
@@ -1204,7 +1204,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
                 "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
                 /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
                 "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
@@ -1286,7 +1286,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
                 "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
                 /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
                 "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
@@ -1392,7 +1392,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
                 "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
                 /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
                 "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
@@ -1507,7 +1507,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
                 "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
                 /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
                 "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
@@ -1613,7 +1613,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
                 "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
                 /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
                 "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
@@ -1695,7 +1695,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
                 "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
                 /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
                 "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
@@ -1806,7 +1806,7 @@ export interface operations {
                 _end?: number;
             };
             header?: {
-                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
                 "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
                 /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
                 "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
@@ -1906,7 +1906,7 @@ export interface operations {
                 autosave?: "true" | "false";
             };
             header?: {
-                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
                 "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
                 /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
                 "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
@@ -2018,7 +2018,7 @@ export interface operations {
                 "ids[]": string[];
             };
             header?: {
-                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
                 "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
                 /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
                 "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
@@ -2123,7 +2123,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
                 "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
                 /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
                 "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
@@ -2232,7 +2232,7 @@ export interface operations {
                 autosave?: "true" | "false";
             };
             header?: {
-                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
                 "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
                 /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
                 "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
@@ -2352,7 +2352,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
                 "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
                 /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
                 "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
@@ -2473,7 +2473,7 @@ export interface operations {
                 _end?: number;
             };
             header?: {
-                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
                 "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
                 /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
                 "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
@@ -2570,7 +2570,7 @@ export interface operations {
                 "ids[]": string[];
             };
             header?: {
-                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
                 "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
                 /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
                 "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
@@ -2699,7 +2699,7 @@ export interface operations {
                 format?: "json" | "csv";
             };
             header?: {
-                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
                 "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
                 /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
                 "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
@@ -2816,7 +2816,7 @@ export interface operations {
                 interval?: "hour" | "day";
             };
             header?: {
-                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
                 "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
                 /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
                 "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
@@ -2940,7 +2940,7 @@ export interface operations {
                 compare?: "previous";
             };
             header?: {
-                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
                 "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
                 /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
                 "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
@@ -3034,7 +3034,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
                 "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
                 /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
                 "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
@@ -3106,7 +3106,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
                 "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
                 /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
                 "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
@@ -3212,7 +3212,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters */
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
                 "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
                 /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
                 "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];

@@ -70,7 +70,7 @@ export function nonce(): string {
   return randomBytes(16).toString('hex');
 }
 
-/** The spec's HMAC headers over exactly `body` (empty string when there is none). */
+/** The HMAC headers (docs/hmac.md) over exactly `body` (empty string when there is none). */
 export function hmacHeaders(secret: string, body: string | Buffer = '', n = nonce()): Record<string, string> {
   return { 'x-service-nonce': n, 'x-service-hash': signRequest(secret, n, body), 'content-type': 'application/json' };
 }

@@ -76,7 +76,7 @@ export function writeFilters(f: Filters): string {
   return `?${q.toString()}`;
 }
 
-/** The API query of the window and filters (README, "Analytics: date ranges, trends, ..."). */
+/** The API query of the window and filters (docs/architecture.md, "Counting rules"). */
 export function apiWindow(f: Filters): URLSearchParams {
   const q = new URLSearchParams();
   if (f.period === 'custom') {

@@ -4,7 +4,7 @@ import type { StoredEventId } from './recent-event-ids';
 
 export type OffsetTable = 'search_events' | 'documents';
 
-/** What ClickHouse holds of one topic partition: the source of truth for what was stored (DESIGN.md section 6). */
+/** What ClickHouse holds of one topic partition: the source of truth for what was stored (docs/architecture.md, "Exactly once"). */
 @Injectable()
 export class OffsetsRepository {
   constructor(private readonly ch: ClickHouseService) {}

@@ -8,7 +8,7 @@ export type Verdict = 'stored' | 'new' | 'replaced';
 /**
  * Which offsets of one topic partition are already in ClickHouse, so a batch re-delivered after a crash is not
  * written twice even when Kafka forms it with other boundaries than the insert that landed: ClickHouse, not the
- * committed offset, is the source of truth (DESIGN.md section 6).
+ * committed offset, is the source of truth (docs/architecture.md, "Exactly once").
  *
  * Offsets belong to one incarnation of a topic: every stored row keeps a hash of its message (Kafka timestamp
  * and value), and an offset counts as stored only when the message fetched there has the same hash. A topic

@@ -1,4 +1,4 @@
-/** The form of X-Service-Nonce the service accepts (the spec's form, 32 lowercase hex characters, is one of them). */
+/** The form of X-Service-Nonce the service accepts (the documented form, 32 lowercase hex characters, is one of them). */
 export const NONCE_PATTERN = /^[A-Za-z0-9_-]{8,128}$/;
 /** The form of X-Service-Hash: a hex HMAC-SHA256. */
 export const HASH_PATTERN = /^[0-9a-fA-F]{64}$/;
@@ -11,7 +11,7 @@ export const AUTH_HEADERS = [
   {
     name: 'X-Service-Nonce',
     required: false,
-    description: "HMAC: used once; the spec's form is 16 random bytes as 32 lowercase hex characters",
+    description: 'HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md)',
     schema: { type: 'string', pattern: NONCE_PATTERN.source, example: '9f86d081884c7d659a2feaa0c55ad015' },
   },
   {

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** hex HMAC-SHA256 over `nonce + ':' + body`, keyed with the API key's secret (the spec's signature). */
+/** hex HMAC-SHA256 over `nonce + ':' + body`, keyed with the API key's secret (the signature of docs/hmac.md). */
 export function signRequest(secret: string, nonce: string, body: Buffer | string = ''): string {
   return createHmac('sha256', secret).update(`${nonce}:`).update(body).digest('hex');
 }

@@ -58,7 +58,7 @@ export class AppConfig {
   /** The longest JWT lifetime accepted, in seconds; 0 = no limit. */
   readonly jwtMaxLifetimeS!: number;
 
-  /** Embedded when no credential source is configured: the first start generates one (DESIGN.md section 3). */
+  /** When no credential source is configured, the first start generates credentials and prints them (docs/architecture.md). */
   get hasConfiguredCredentials(): boolean {
     return Boolean(this.legacySecret || this.basicAuth || this.jwtSecret || this.jwtPublicKey);
   }

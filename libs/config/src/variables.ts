@@ -100,7 +100,7 @@ type SettingOf<P extends SettingPath> = P extends `${infer G extends Group}.${in
  * operator would write it; without one the setting stays unset, so a setting that is never undefined needs one.
  */
 export type ConfigVariable<P extends SettingPath = SettingPath> = {
-  /** A contract (DESIGN.md section 3): tools outside this repository set it. */
+  /** A contract: deployments and tools outside this repository set it, so a name never changes. */
   readonly name: string;
   readonly setting: P;
   readonly value: ValueKind<NonNullable<SettingOf<P>>>;
@@ -343,7 +343,7 @@ const DECLARED = [
     secret: false,
     description:
       'failed authentications (401) per client address (IPv6: per /64) per minute and process; beyond it that address alone ' +
-      "gets 429 with `Retry-After` until the minute is over, whatever it sends; 0 turns it off. Added beyond DESIGN.md's list",
+      'gets 429 with `Retry-After` until the minute is over, whatever it sends; 0 turns it off',
   }),
   variable({
     name: 'LOG_LEVEL',
@@ -351,7 +351,7 @@ const DECLARED = [
     default: 'info',
     value: oneOf(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
     secret: false,
-    description: "pino level (`trace` ... `silent`); logs are JSON lines on stdout with the request id. Added beyond DESIGN.md's list",
+    description: 'pino level (`trace` ... `silent`); logs are JSON lines on stdout with the request id',
   }),
   variable({
     name: 'SEARCH_TERMS_CACHE_MS',
@@ -361,7 +361,7 @@ const DECLARED = [
     secret: false,
     description:
       'reuse of a `GET /search-terms` answer (dropped at once when this process writes events or entities of the instance); ' +
-      "0 turns it off. Added beyond DESIGN.md's list",
+      '0 turns it off',
   }),
   variable({
     name: 'UNVERIFIED_BODY_BYTES',

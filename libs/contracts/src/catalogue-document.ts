@@ -4,7 +4,7 @@ import { LANGUAGE_PATTERN } from './names';
 import type { EventSource, ItemOrigin } from './item-origin';
 import { echoedName, textProblem } from './text';
 
-/** The ranking-mix boost fields, in the spec's order. */
+/** The ranking-mix boost fields, in the order the check answers them. */
 export const BOOST_FIELDS = ['new', 'sold', 'basket', 'view', 'revenue', 'rating', 'profit_margin'] as const;
 export type BoostField = (typeof BOOST_FIELDS)[number];
 
@@ -28,7 +28,7 @@ export type DocumentRow = {
 } & Record<BoostField, number | null>;
 
 export interface DocumentContext extends ItemOrigin {
-  /** A monotonic version (see DESIGN.md section 5): never wall-clock ties. */
+  /** A monotonic version (docs/decisions.md, "Catalogue documents"): never wall-clock ties. */
   version: string;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The spec's entity types (the webhook's `type` values). A contract every feature may use: entities store them,
+ * The entity types clients know (the webhook's `type` values). A contract every feature may use: entities store them,
  * search terms name the entities that handle a phrase, the webhook sends them.
  */
 export const ENTITY_TYPES = [
@@ -22,7 +22,7 @@ export function isEntityType(value: string): value is EntityType {
   return (ENTITY_TYPES as readonly string[]).includes(value);
 }
 
-/** Deleting a page sends `delete`, any other type `remove` (the spec's Events section). */
+/** Deleting a page sends `delete`, any other type `remove` (the webhook's `action` values). */
 export function removeAction(type: EntityType): 'delete' | 'remove' {
   return type === 'landingpage' ? 'delete' : 'remove';
 }

@@ -8,7 +8,7 @@ import { normalisePhrase } from './normalise-phrase';
 import { echoedName, textProblem } from './text';
 
 /**
- * A search event as producers send it (DESIGN.md section 5). Over HTTP customer and instance come from the
+ * A search event as producers send it (docs/architecture.md, "The pipeline"). Over HTTP customer and instance come from the
  * authenticated request; on Kafka both are required.
  */
 export interface SearchEvent {

@@ -16,9 +16,9 @@ import { serveOpenApi } from './openapi';
 import { registerSecurityHeaders } from './security-headers';
 import { errorBody } from './all-exceptions.filter';
 
-/** The total of a paginated list (the spec's pagination), exposed to browsers across origins. */
+/** The total of a paginated list (`_start`/`_end`), exposed to browsers across origins. */
 export const TOTAL_COUNT_HEADER = 'X-Total-Count';
-/** The time of the newest event an analytics answer counts (DESIGN.md section 10). */
+/** The time of the newest event an analytics answer counts (docs/architecture.md, "Counting rules"). */
 export const DATA_UPDATED_AT_HEADER = 'X-Data-Updated-At';
 /** The answer headers browsers may read across origins (Retry-After: when a refused call may come again). */
 export const EXPOSED_HEADERS = [TOTAL_COUNT_HEADER, DATA_UPDATED_AT_HEADER, 'Retry-After'];
@@ -44,7 +44,7 @@ function gateOf(app: NestFastifyApplication): CredentialsGate | undefined {
 }
 
 /**
- * Builds the Nest application on Fastify (measured faster than Express for this service, README) with the
+ * Builds the Nest application on Fastify (measured faster than Express for this service, docs/benchmarks.md) with the
  * service's HTTP conventions: raw-body JSON parsing, qs query strings, the header limit, metrics, OpenAPI.
  */
 export async function createHttpApp(rootModule: unknown, config: AppConfig, options: HttpAppOptions = {}): Promise<NestFastifyApplication> {
@@ -60,7 +60,7 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
         .header('X-Request-Id', req.id)
         .send(errorBody(400, error.code === 'FST_ERR_BAD_URL' ? MALFORMED_URL : 'Bad request'));
     },
-    // Express-style ids[]=a&ids[]=b arrays, as the spec's DELETE /notifications uses them.
+    // Express-style ids[]=a&ids[]=b arrays, as DELETE /notifications and DELETE /entities/:type take them.
     querystringParser: (query: string) =>
       qs.parse(query, { arrayLimit: QUERY_ARRAY_LIMIT, parameterLimit: QUERY_ARRAY_LIMIT * 2, depth: 5, throwOnLimitExceeded: false }),
     serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) =>

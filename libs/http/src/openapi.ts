@@ -23,7 +23,7 @@ const TAGS: Array<[string, string]> = [
   ['Entities', 'Pages, banners, synonyms and the other entity types whose changes call the webhook'],
   ['Configuration', "The instance's configuration: the webhook delivery URL"],
   ['Notifications', 'Failed webhook calls and rejected events, for the admin area'],
-  ['API keys', 'Keys that sign HMAC requests (the spec calls them shared secrets)'],
+  ['API keys', 'Keys that sign HMAC requests (also called shared secrets)'],
   ['Health', 'Probes for load balancers and orchestrators (no credentials)'],
   ['Metrics', 'Prometheus metrics (no credentials)'],
 ];

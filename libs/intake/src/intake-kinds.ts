@@ -26,8 +26,8 @@ export interface IntakeKind<Row extends IngestRow = IngestRow> extends IngestTar
   topic: string;
   validate(value: unknown, origin: ItemOrigin): Validated<Row>;
   /**
-   * The Kafka message of an item accepted over HTTP: the item as the client sent it (the format of DESIGN.md
-   * section 5, which producers write directly), with its tenant and whatever the intake fixed for it.
+   * The Kafka message of an item accepted over HTTP: the item as the client sent it (the format producers write
+   * to the topic directly, docs/architecture.md), with its tenant and whatever the intake fixed for it.
    */
   message(item: unknown, row: Row): { key: string; value: string };
   /** A deduplication token for a request whose retry must not count twice, if the kind has one. */
@@ -70,7 +70,7 @@ export class IntakeKinds {
       validate: (value, origin) => validateSearchEvent(value, origin, rules),
       // The id and time fixed here, and the bot verdict instead of the user agent (which is not passed on), so the
       // ingest app builds the same row. Keyed by session (or event id): one busy shop spreads over all partitions.
-      // The item passed validation, so it is a SearchEvent (DESIGN.md section 5): the message is one too.
+      // The item passed validation, so it is a SearchEvent (libs/contracts): the message is one too.
       message: (item, row) => {
         const { sessionId } = item as SearchEvent;
         const value: SearchEvent = {

@@ -2,7 +2,7 @@ import type { AuthContext } from '@app/auth';
 import type { AnalyticsFiltersDto } from './analytics.dto';
 import type { AnalyticsWindow, WindowParams } from './window';
 
-/** Whose searches an analytics request counts, and which (DESIGN.md section 10: the filters of GET /search-terms). */
+/** Whose searches an analytics request counts, and which (the filters of GET /search-terms; docs/architecture.md, "Counting rules"). */
 export interface AnalyticsFilter {
   customer: string;
   instance: string;

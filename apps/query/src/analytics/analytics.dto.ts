@@ -6,7 +6,7 @@ import { LANGUAGE_PATTERN } from '@app/contracts';
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}(:\d{2}(:\d{2}(\.\d{1,9})?)?)?(Z|[+-](0\d|1[0-4])(:?[0-5]\d)?)?)?$/;
 const ISO_TIME_MESSAGE = 'must be an ISO-8601 date (2026-11-01) or date-time (2026-11-01T10:00, optionally with Z or an offset)';
 
-/** The window and filters every analytics request takes (DESIGN.md section 10); the window rules are in window.ts. */
+/** The window and filters every analytics request takes (docs/architecture.md, "Counting rules"); the window rules are in window.ts. */
 export class AnalyticsFiltersDto {
   @ApiPropertyOptional({
     description: 'Look-back in whole days, up to RETENTION_DAYS, ending with the current hour; default 1d. Not with from/to',

@@ -4,7 +4,7 @@ import { DomainError } from '@app/errors';
 
 export const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-/** The longest series an answer holds (DESIGN.md section 10). */
+/** The longest series an answer holds; a longer one is a 400 naming `interval`. */
 export const MAX_BUCKETS = 2_000;
 
 const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -32,7 +32,7 @@ export interface AnalyticsWindow extends HourRange {
   tz: string;
 }
 
-/** The window parameters as sent (DESIGN.md section 10): `since`, or `from` and `to`, and `tz`. */
+/** The window parameters as sent (docs/architecture.md, "Counting rules"): `since`, or `from` and `to`, and `tz`. */
 export interface WindowParams {
   since?: string;
   from?: string;
@@ -118,7 +118,7 @@ export function windowParts({ from, to }: HourRange, now: number = Infinity, sub
   return dayFrom < dayTo ? { days: { from: date(dayFrom), to: date(dayTo) }, hours, minus } : { hours, minus };
 }
 
-/** The spec's `since` window at `now` (ms): whole hours from the hour of now - since through the current hour. */
+/** The `since` window at `now` (ms): whole hours from the hour of now - since through the current hour. */
 export function sinceWindow(now: number, sinceDays: number): HourRange {
   return { from: Math.floor((now - sinceDays * DAY) / HOUR) * HOUR, to: Math.floor(now / HOUR) * HOUR + HOUR };
 }
@@ -206,7 +206,7 @@ export function resolveWindow(p: WindowParams, now: number, retentionDays: numbe
   return { ...range, tz };
 }
 
-/** `hour` for windows up to 48 hours, else `day` (DESIGN.md section 10). */
+/** A series' default interval: `hour` for windows up to 48 hours, else `day`. */
 export function defaultInterval({ from, to }: HourRange): Interval {
   return to - from <= 48 * HOUR ? 'hour' : 'day';
 }

@@ -24,7 +24,7 @@ class PageEnd implements ValidatorConstraintInterface {
   }
 }
 
-/** `_start` (default 0) and `_end` (default 10, exclusive): the spec's pagination, at most 1,000 per page. */
+/** `_start` (default 0) and `_end` (default 10, exclusive): the pagination of every list, at most 1,000 per page. */
 export class PaginationDto {
   @ApiPropertyOptional({ type: 'integer', description: 'Offset of the first item', default: 0, minimum: 0 })
   @Type(() => Number)

@@ -10,7 +10,7 @@ export class WebhookConfigDto {
   url!: string;
 }
 
-/** An instance's configuration (the spec's PUT /configuration body). */
+/** An instance's configuration: the body of PUT /configuration, and the answer of GET and PUT. */
 export class ConfigurationDto {
   @ApiProperty({ type: () => WebhookConfigDto })
   @IsDefined()

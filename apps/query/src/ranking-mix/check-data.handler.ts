@@ -5,7 +5,7 @@ import { CheckDataQuery } from './check-data.query';
 import type { CheckReason, FieldCheck, RankingMixView } from './ranking-mix.view';
 
 /**
- * The spec's three checks per boost field, reasons in the spec's order:
+ * The three checks per boost field, reasons always in this order (clients match the strings exactly):
  * - "Low amount of data": fewer than 50 % of the documents have a value (exactly 50 % is enough; no documents is low);
  * - "Invalid boosting data": a value outside [0, 1] (0 and 1 are valid);
  * - "No ranking mix data.": all values identical (one value, or none, gives no signal).

@@ -43,7 +43,7 @@ describe('checkField', () => {
     expect(checkField(stats(1, 0, 0), 1)).toEqual({ result: false, reasons: ['No ranking mix data.'] });
   });
 
-  it('lists every failing check in the spec order', () => {
+  it('lists every failing check in the documented order', () => {
     expect(checkField(stats(1, 7, 7, 1), 10)).toEqual({
       result: false,
       reasons: ['Low amount of data', 'Invalid boosting data', 'No ranking mix data.'],

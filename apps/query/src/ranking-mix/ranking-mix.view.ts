@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import type { BoostField } from '@app/contracts';
 
-/** The spec's reason strings, exactly (the last one ends with a period). */
+/** The reason strings clients match, exactly (the last one ends with a period). */
 export const CHECK_REASONS = ['Low amount of data', 'Invalid boosting data', 'No ranking mix data.'] as const;
 export type CheckReason = (typeof CHECK_REASONS)[number];
 export type FieldCheck = { result: true } | { result: false; reasons: CheckReason[] };
@@ -23,7 +23,7 @@ export class FieldCheckView {
 
 const field = (example: FieldCheck) => ApiProperty({ type: FieldCheckView, example });
 
-/** GET /ranking-mix-config/check-data: the spec's object keyed by boost field name. */
+/** GET /ranking-mix-config/check-data: an object keyed by boost field name. */
 @ApiSchema({ name: 'RankingMixCheck' }) // the schema name generated clients already use
 export class RankingMixView implements Record<BoostField, FieldCheck> {
   @field({ result: true })

@@ -39,7 +39,7 @@ export class LanguageSearchesView {
   searches!: number;
 }
 
-/** Totals and their series over the window (DESIGN.md section 10). */
+/** GET /search-stats: totals and their series over the window (docs/architecture.md, "The analytics contracts"). */
 export class SearchStatsView {
   @ApiProperty({
     format: 'date-time',

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 
-/** The header line of the CSV answer (DESIGN.md section 10), CRLF included. */
+/** The header line of the CSV answer (docs/architecture.md, "The analytics contracts"), CRLF included. */
 export function csvHeader(compare: boolean, zeroHits: boolean): string {
   const columns = [
     'search_phrase',

@@ -6,8 +6,8 @@ import { ApiNullableRefProperty } from '../common/nullable-ref';
 import { PaginationDto } from '../common/pagination.dto';
 
 /**
- * The spec's query parameters and defaults, and the analytics ones of DESIGN.md section 10 (window, compare, sort,
- * handled, CSV); every bad value is a 400 naming the parameter.
+ * The list's query parameters and defaults (since, pagination, language, bots, hits) and the analytics ones (window,
+ * compare, sort, handled, CSV; docs/architecture.md, "The analytics contracts"); every bad value is a 400 naming it.
  */
 export class SearchTermsDto extends IntersectionType(PaginationDto, AnalyticsFiltersDto, CompareDto) {
   @ApiPropertyOptional({
@@ -45,7 +45,7 @@ export class SearchTermsDto extends IntersectionType(PaginationDto, AnalyticsFil
   format?: 'json' | 'csv';
 }
 
-/** The spec's search term record. */
+/** A search term record of GET /search-terms. */
 export class SearchTermView {
   @ApiProperty({
     example: '892e95f4685a6d36bdb06f63b12becbb',

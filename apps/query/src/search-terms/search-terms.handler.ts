@@ -17,7 +17,7 @@ import {
 } from './search-terms.query';
 import { termId } from './term-id';
 
-/** The most rows one export answers (DESIGN.md section 10); X-Total-Count still tells the full total. */
+/** The most rows one CSV export without _start/_end answers; X-Total-Count still tells the full total. */
 export const MAX_EXPORT_ROWS = 100_000;
 
 /** The repository request for the criteria at `now`, or a 400 naming the parameter. */

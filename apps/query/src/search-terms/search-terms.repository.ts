@@ -65,7 +65,7 @@ export class SearchTermsRepository {
   }
 
   /**
-   * The same rows as CSV lines (DESIGN.md section 10), written by ClickHouse and passed on as bytes: no object
+   * The same rows as CSV lines (docs/architecture.md), written by ClickHouse and passed on as bytes: no object
    * per row in this process, so the export's memory does not grow with its rows. Each line ends with CRLF (the
    * `\r` here, the `\n` of TSVRaw). A text field that begins with `=`, `+`, `-`, `@`, a tab or a CR gets a `'`
    * before it, so that a spreadsheet shows it as text instead of running it as a formula (CSV injection); then a

@@ -28,7 +28,7 @@ export class TermVariantView {
   count!: number;
 }
 
-/** One term over the window (DESIGN.md section 10). */
+/** GET /search-terms/{id}: one term over the window (docs/architecture.md, "The analytics contracts"). */
 export class SearchTermDetailView {
   @ApiProperty({ example: '892e95f4685a6d36bdb06f63b12becbb', description: 'The id of the term in GET /search-terms' })
   id!: string;

@@ -23,7 +23,7 @@ export interface WebhookCall {
 export type DeliveryOutcome = 'delivered' | 'failed' | 'disabled' | 'filtered';
 
 /**
- * The spec's webhook: one POST per change, synchronous inside the save, no retry, no redirects, a timeout of
+ * The webhook: one POST per change, synchronous inside the save, no retry, no redirects, a timeout of
  * WEBHOOK_TIMEOUT_MS. A failure is logged and recorded as a notification; the save itself still succeeds.
  * Unless WEBHOOK_ALLOW_PRIVATE_NETWORKS, the address actually connected to must be public (checked in the DNS
  * lookup of the connection, so a host name resolving to 10.0.0.1 is refused too).

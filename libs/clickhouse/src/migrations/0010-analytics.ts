@@ -40,7 +40,7 @@ function view(name: string, target: string, source: string, keys: RollupKeys): s
 }
 
 /**
- * The rollups of the analytics endpoints (DESIGN.md section 10), both hourly so that a day in any whole-hour time
+ * The rollups of the analytics endpoints (docs/architecture.md), both hourly so that a day in any whole-hour time
  * zone is a sum of whole hours, and both with the newest event's time (X-Data-Updated-At):
  * - search_totals_hourly: searches per hour without the phrase, for GET /search-stats's series and totals and the
  *   newest event of a window; a few rows per hour.
