@@ -50,6 +50,14 @@ export default defineConfig(
   // It switches max-len off too, which is why max-len is set again after it.
   prettier,
 
+  // Not a default: every if, else, for and while body in braces ('all', the one option that cannot argue with
+  // Prettier's line breaks), so that a second statement added to a body cannot fall outside it.
+  {
+    rules: {
+      curly: ['error', 'all'],
+    },
+  },
+
   // Not a default: lines no longer than Prettier's width. Prettier breaks code lines but never comments, string
   // or template literals, so those are wrapped by hand; only URLs may run past the width (they cannot be split).
   {

@@ -16,7 +16,9 @@ async function timed(url: string): Promise<number> {
   const started = performance.now();
   const res = await fetch(url, { headers: { authorization: AUTHORIZATION } });
   await res.arrayBuffer();
-  if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+  if (res.status !== 200) {
+    throw new Error(`${url}: ${res.status}`);
+  }
   return performance.now() - started;
 }
 
@@ -53,7 +55,11 @@ async function download(url: string, pid: number): Promise<{ rows: number; mb: n
   let rows = 0;
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
     bytes += chunk.length;
-    for (const byte of chunk) if (byte === 10) rows++;
+    for (const byte of chunk) {
+      if (byte === 10) {
+        rows++;
+      }
+    }
   }
   clearInterval(sampler);
   peak = Math.max(peak, rssMb(pid));

@@ -37,7 +37,9 @@ export function upload(base: string, u: Upload): Promise<Outcome> {
     const outcome: Outcome = { headers: {}, body: '' };
     let done = false;
     const finish = () => {
-      if (done) return;
+      if (done) {
+        return;
+      }
       done = true;
       resolve(outcome);
     };
@@ -56,7 +58,9 @@ export function upload(base: string, u: Upload): Promise<Outcome> {
     req.on('error', (e) => {
       outcome.error = e.message;
       // An answer already read is the outcome; without one, the error is.
-      if (outcome.status === undefined) finish();
+      if (outcome.status === undefined) {
+        finish();
+      }
     });
     req.on('close', () => setTimeout(finish, 50));
     const chunk = u.chunkBytes ?? 64 * 1024;
@@ -64,14 +68,22 @@ export function upload(base: string, u: Upload): Promise<Outcome> {
     let offset = 0;
     const writeMore = () => {
       while (offset < u.body.length && !req.destroyed && outcome.status === undefined) {
-        if (u.writeForMs !== undefined && Date.now() - started > u.writeForMs) return req.destroy();
+        if (u.writeForMs !== undefined && Date.now() - started > u.writeForMs) {
+          return req.destroy();
+        }
         const piece = u.body.subarray(offset, offset + chunk);
         offset += piece.length;
         const flushed = req.write(piece);
-        if (u.pauseMs) return void setTimeout(writeMore, u.pauseMs);
-        if (!flushed) return void req.once('drain', writeMore);
+        if (u.pauseMs) {
+          return void setTimeout(writeMore, u.pauseMs);
+        }
+        if (!flushed) {
+          return void req.once('drain', writeMore);
+        }
       }
-      if (offset >= u.body.length) req.end();
+      if (offset >= u.body.length) {
+        req.end();
+      }
     };
     writeMore();
   });

@@ -67,12 +67,16 @@ async function start(): Promise<Target> {
   const alive = () => child.exitCode === null && child.signalCode === null;
   const base = `http://127.0.0.1:${port}`;
   for (const deadline = Date.now() + 60_000; ; await sleep(100)) {
-    if (!alive()) throw new Error(`${ENTRY} exited with ${child.exitCode ?? child.signalCode}: ${err}`);
+    if (!alive()) {
+      throw new Error(`${ENTRY} exited with ${child.exitCode ?? child.signalCode}: ${err}`);
+    }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`${ENTRY} did not become healthy within 60 s: ${err}`);
     }
-    if ((await timedHealth(base, 2_000)).status === 200) break;
+    if ((await timedHealth(base, 2_000)).status === 200) {
+      break;
+    }
   }
   return {
     child,
@@ -80,7 +84,9 @@ async function start(): Promise<Target> {
     stderr: () => err,
     alive,
     stop: async () => {
-      if (alive()) child.kill('SIGTERM');
+      if (alive()) {
+        child.kill('SIGTERM');
+      }
       await exited;
       rmSync(dataDir, { recursive: true, force: true });
     },
@@ -105,7 +111,9 @@ function death(t: Target): string {
 /** `40 x 401` or `12 x 401, 28 x no answer (socket hang up)`. */
 function tally(keys: string[]): string {
   const counts = new Map<string, number>();
-  for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+  for (const k of keys) {
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
   return [...counts].map(([k, n]) => `${n} x ${k}`).join(', ');
 }
 
@@ -130,7 +138,9 @@ async function burst(): Promise<Burst> {
   let peakMb = beforeMb;
   const sampler = setInterval(() => {
     const rss = rssOf(pid);
-    if (rss > peakMb) peakMb = rss;
+    if (rss > peakMb) {
+      peakMb = rss;
+    }
   }, 50);
   const body = bulkyEvents();
   const started = performance.now();
@@ -182,7 +192,9 @@ async function flood(): Promise<Flood> {
   const health: { ms: number; status: number }[] = [];
   let flooding = true;
   const probe = (async () => {
-    while (flooding) health.push(await timedHealth(t.base, PROBE_TIMEOUT_MS));
+    while (flooding) {
+      health.push(await timedHealth(t.base, PROBE_TIMEOUT_MS));
+    }
   })();
   const started = performance.now();
   const outcomes = await Promise.all(
@@ -256,7 +268,9 @@ async function main(): Promise<void> {
     },
     { name: `password flood ${FLOOD} from one address: total time`, value: round1(f.seconds), unit: 's', target: 'reported', pass: null },
   ];
-  if (!process.env.BENCH_ENTRY) recordFigures('attacks', figures);
+  if (!process.env.BENCH_ENTRY) {
+    recordFigures('attacks', figures);
+  }
 
   const mb = (n: number) => (Number.isNaN(n) ? '-' : `${n} MB`);
   const ms = (n: number) => `${round1(n)} ms`;

@@ -21,7 +21,9 @@ let queue: Promise<unknown> = Promise.resolve();
 
 async function body(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  for await (const chunk of req) {
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -30,7 +32,9 @@ async function run(url: URL, text: string): Promise<string> {
   const sets = [...url.searchParams]
     .filter(([name]) => !NOT_SETTINGS.has(name))
     .map(([name, value]) => `${name} = ${name.startsWith('param_') ? sqlString(value) : /^-?\d+$/.test(value) ? value : sqlString(value)}`);
-  if (sets.length > 0) await session.queryAsync(`SET ${sets.join(', ')}`, { format: 'CSV' });
+  if (sets.length > 0) {
+    await session.queryAsync(`SET ${sets.join(', ')}`, { format: 'CSV' });
+  }
   const insert = url.searchParams.get('query');
   const result = await session.queryAsync(insert ? `${insert}\n${text}` : text, { format: 'TabSeparated' });
   return result.text();
@@ -43,8 +47,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     return;
   }
   const text = await body(req);
-  if (delayMax > 0 && /^\s*INSERT/i.test(url.searchParams.get('query') ?? text))
+  if (delayMax > 0 && /^\s*INSERT/i.test(url.searchParams.get('query') ?? text)) {
     await new Promise((r) => setTimeout(r, delayMin + Math.random() * (delayMax - delayMin)));
+  }
   const answer = queue.then(() => run(url, text));
   queue = answer.catch(() => undefined);
   try {

@@ -28,7 +28,9 @@ async function polite(): Promise<Record<string, number>> {
     while (!stop) {
       const answer = await get(BASE, HEAVY_PATHS[i % 2], HOST, AUTHORIZATION).catch(() => ({ status: 0, retryAfter: 1 }));
       statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
-      if (answer.status === 429 || answer.status === 0) await new Promise((r) => setTimeout(r, (answer.retryAfter ?? 1) * 1000));
+      if (answer.status === 429 || answer.status === 0) {
+        await new Promise((r) => setTimeout(r, (answer.retryAfter ?? 1) * 1000));
+      }
     }
   };
   const clients = Array.from({ length: CONNECTIONS }, (_, i) => client(i));
@@ -55,8 +57,12 @@ async function impatient(): Promise<Record<string, number>> {
   instance.stop();
   const result = await done;
   const statuses: Record<string, number> = {};
-  for (const [status, s] of Object.entries(result.statusCodeStats ?? {})) statuses[status] = s.count ?? 0;
-  if (result.errors > 0) statuses['0'] = result.errors;
+  for (const [status, s] of Object.entries(result.statusCodeStats ?? {})) {
+    statuses[status] = s.count ?? 0;
+  }
+  if (result.errors > 0) {
+    statuses['0'] = result.errors;
+  }
   return statuses;
 }
 

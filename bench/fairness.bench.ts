@@ -39,20 +39,26 @@ async function runScript(script: string, args: string[] = [], env: Record<string
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   const code = await new Promise((r) => child.once('exit', r));
-  if (code !== 0) throw new Error(`${script} ${args.join(' ')} failed (exit ${String(code)}): ${out}`);
+  if (code !== 0) {
+    throw new Error(`${script} ${args.join(' ')} failed (exit ${String(code)}): ${out}`);
+  }
   return out;
 }
 
 /** Basic credentials of each customer, made once with `npm run cli -- customer:create` and kept beside the data. */
 async function credentials(): Promise<Record<string, string>> {
   const file = path.join(DATA_DIR, 'credentials.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+  if (existsSync(file)) {
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+  }
   const made: Record<string, string> = {};
   for (const customer of [A, B]) {
     const out = await runScript('apps/query/src/cli.js', ['customer:create', customer]);
     const login = /Basic login:\s+(\S+)/.exec(out)?.[1];
     const password = /Basic password:\s+(\S+)/.exec(out)?.[1];
-    if (!login || !password) throw new Error(`customer:create ${customer} printed no credentials: ${out}`);
+    if (!login || !password) {
+      throw new Error(`customer:create ${customer} printed no credentials: ${out}`);
+    }
     made[customer] = `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`;
   }
   writeFileSync(file, JSON.stringify(made));
@@ -63,7 +69,9 @@ async function credentials(): Promise<Record<string, string>> {
 async function probe(base: string, authorization: string, count: number, maxMs = Infinity): Promise<Answer[]> {
   const answers: Answer[] = [];
   const started = Date.now();
-  while (answers.length < count && Date.now() - started < maxMs) answers.push(await get(base, B_PATH, host(B), authorization));
+  while (answers.length < count && Date.now() - started < maxMs) {
+    answers.push(await get(base, B_PATH, host(B), authorization));
+  }
   return answers;
 }
 
@@ -94,7 +102,9 @@ async function stopFlood(child: ChildProcess): Promise<{ statuses: Record<string
   child.stdin?.end();
   await exited;
   const result = /RESULT (.*)/.exec(out);
-  if (!result) throw new Error(`the flood printed no result: ${out}`);
+  if (!result) {
+    throw new Error(`the flood printed no result: ${out}`);
+  }
   return JSON.parse(result[1]) as { statuses: Record<string, number>; cpuPercent: number };
 }
 
@@ -123,7 +133,9 @@ async function main(): Promise<void> {
   try {
     // Warm-up: both customers' queries once through the engine.
     await probe(base, auth[B], 5);
-    for (const p of ['/search-terms?since=30d', '/search-terms?since=30d&format=csv']) await get(base, p, host(A), auth[A]);
+    for (const p of ['/search-terms?since=30d', '/search-terms?since=30d&format=csv']) {
+      await get(base, p, host(A), auth[A]);
+    }
     const unloaded = await probe(base, auth[B], PROBES);
     const expectedTotal = unloaded[0].totalCount;
     process.stderr.write(`B unloaded: p50 ${p50(unloaded).toFixed(1)} ms\n`);

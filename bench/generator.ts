@@ -17,15 +17,20 @@ export function mulberry32(seed: number): () => number {
 export function zipf(n: number, s: number, random: () => number): () => number {
   const cumulative = new Float64Array(n);
   let total = 0;
-  for (let i = 0; i < n; i++) cumulative[i] = total += 1 / Math.pow(i + 1, s);
+  for (let i = 0; i < n; i++) {
+    cumulative[i] = total += 1 / Math.pow(i + 1, s);
+  }
   return () => {
     const x = random() * total;
     let lo = 0;
     let hi = n - 1;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (cumulative[mid] < x) lo = mid + 1;
-      else hi = mid;
+      if (cumulative[mid] < x) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
     }
     return lo;
   };

@@ -41,10 +41,16 @@ async function direct(): Promise<void> {
   };
   for (const event of searchEvents(count)) {
     const r = validateSearchEvent(event, { now, source: 'kafka', topic: 'direct', partition: 0, offset: offset++ }, rules);
-    if (r.ok) batch.push(r.row);
-    if (batch.length === batchSize) await flush();
+    if (r.ok) {
+      batch.push(r.row);
+    }
+    if (batch.length === batchSize) {
+      await flush();
+    }
   }
-  if (batch.length > 0) await flush();
+  if (batch.length > 0) {
+    await flush();
+  }
   const [{ c }] = await ch.query<{ c: string }>(`SELECT count() AS c FROM ${ch.table('search_events')}`);
   result({ rows: Number(c), insertSeconds: insertMs / 1000, eventsPerSecond: Math.round(Number(c) / (insertMs / 1000)) });
   await ch.onApplicationShutdown();
@@ -73,7 +79,9 @@ async function kafkaEngine(): Promise<void> {
   while (rows < count && performance.now() - started < 600_000) {
     await new Promise((r) => setTimeout(r, 200));
     rows = Number((await ch.query<{ c: string }>(`SELECT count() AS c FROM ${ch.table('search_events')}`))[0].c);
-    if (rows > 0 && first === 0) first = performance.now();
+    if (rows > 0 && first === 0) {
+      first = performance.now();
+    }
   }
   const done = performance.now();
   await ch.command(`DROP TABLE ${ch.table('kafka_source_mv')}`);
@@ -98,7 +106,9 @@ async function freshness(): Promise<void> {
        WHERE customer = 'probe' AND ts > now64(3) - INTERVAL 60 SECOND`,
     );
     const at = Date.now();
-    for (const r of rows) probes[r.phrase] ??= at - Number(r.t);
+    for (const r of rows) {
+      probes[r.phrase] ??= at - Number(r.t);
+    }
     await new Promise((r) => setTimeout(r, 20));
   }
   result({ probes });

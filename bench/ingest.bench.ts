@@ -74,10 +74,14 @@ async function produce(producer: Producer, topic: string, events: Iterable<objec
     if (messages.length === chunk) {
       inFlight.push(producer.send({ topic, acks: -1, messages }));
       messages = [];
-      if (inFlight.length >= 2) await inFlight.shift();
+      if (inFlight.length >= 2) {
+        await inFlight.shift();
+      }
     }
   }
-  if (messages.length > 0) inFlight.push(producer.send({ topic, acks: -1, messages }));
+  if (messages.length > 0) {
+    inFlight.push(producer.send({ topic, acks: -1, messages }));
+  }
   await Promise.all(inFlight);
   return sent;
 }
@@ -102,7 +106,9 @@ async function runIngest(admin: Admin, env: Record<string, string>): Promise<Ing
     await new Promise((r) => setTimeout(r, 250));
     const [group] = await admin.fetchOffsets({ groupId: env.KAFKA_GROUP_ID, topics: [TOPIC] });
     committed = group.partitions.reduce((n, p) => n + Math.max(0, Number(p.offset)), 0);
-    if (committed > 0 && first === 0) first = performance.now();
+    if (committed > 0 && first === 0) {
+      first = performance.now();
+    }
     peak = Math.max(peak, peakRssMb(ingest.pid!));
   }
   const done = performance.now();
@@ -118,7 +124,9 @@ async function runIngest(admin: Admin, env: Record<string, string>): Promise<Ing
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(MOCK)) throw new Error(`${MOCK} is missing: run scripts/build-kafka-mock.sh --install`);
+  if (!existsSync(MOCK)) {
+    throw new Error(`${MOCK} is missing: run scripts/build-kafka-mock.sh --install`);
+  }
   const mock = spawn(MOCK, ['1', `${TOPIC}:${PARTITIONS}`, `${FRESH_TOPIC}:8`, 'catalogue-documents:1']);
   const brokers = await new Promise<string>((r) => mock.stdout.once('data', (d: Buffer) => r(d.toString().trim())));
   const kafka = new Kafka({ clientId: 'bench', brokers: [brokers], logLevel: logLevel.NOTHING });
@@ -142,7 +150,9 @@ async function main(): Promise<void> {
   const produceSeconds = (performance.now() - t) / 1000;
   const offsets = await admin.fetchTopicOffsets(TOPIC);
   const stored = offsets.reduce((n, o) => n + Number(o.high) - Number(o.low), 0);
-  if (stored !== COUNT) throw new Error(`the broker holds ${stored} of ${COUNT} events (retention): use more partitions`);
+  if (stored !== COUNT) {
+    throw new Error(`the broker holds ${stored} of ${COUNT} events (retention): use more partitions`);
+  }
   log(`produced in ${produceSeconds.toFixed(1)} s`);
 
   // Ours: the real ingest app, timed from start to every offset committed.
@@ -213,7 +223,9 @@ async function main(): Promise<void> {
         messages: events.map((e, k) => ({ key: `${i}-${k}`, value: JSON.stringify(e) })),
       });
       const wait = due - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      if (wait > 0) {
+        await new Promise((r) => setTimeout(r, wait));
+      }
     }
   }
   await new Promise((r) => setTimeout(r, 3000));

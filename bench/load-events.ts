@@ -13,7 +13,9 @@ export async function loadEvents(ch: ClickHouseService, customer: string, count:
   let n = 0;
   for (const e of searchEvents(count, { customer, seed, spanMs: 30 * DAY, end: now - 1000 })) {
     const r = validateSearchEvent(e, { now, source: 'kafka', topic: 'load', partition: 0, offset: n++ }, { retentionDays: 400, bots });
-    if (r.ok) batch.push(r.row);
+    if (r.ok) {
+      batch.push(r.row);
+    }
     if (batch.length === 200_000) {
       await ch.insert('search_events', batch, `load:${customer}:${n}`);
       batch = [];

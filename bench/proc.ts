@@ -12,7 +12,9 @@ export function peakRssMb(pid: number): number {
 }
 
 export function quantile(sorted: number[], q: number): number {
-  if (sorted.length === 0) return NaN;
+  if (sorted.length === 0) {
+    return NaN;
+  }
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 

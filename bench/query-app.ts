@@ -27,7 +27,9 @@ export async function loadDataSet<T>(extraEnv: Record<string, string> = {}): Pro
   worker.stdout.on('data', (c: Buffer) => (out += c.toString()));
   const code = await new Promise((r) => worker.once('exit', r));
   const result = /RESULT (.*)/.exec(out);
-  if (code !== 0 || !result) throw new Error(`the data set worker failed (exit ${String(code)})`);
+  if (code !== 0 || !result) {
+    throw new Error(`the data set worker failed (exit ${String(code)})`);
+  }
   return JSON.parse(result[1]) as T;
 }
 
@@ -41,7 +43,9 @@ export async function startApp(
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 3000; i++) {
     try {
-      if ((await fetch(`${base}/health`)).ok) return { app, base };
+      if ((await fetch(`${base}/health`)).ok) {
+        return { app, base };
+      }
     } catch {
       /* starting (a first start backfills new rollups from the data set) */
     }

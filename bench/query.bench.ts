@@ -12,7 +12,9 @@ import { SCENARIOS, queryString } from './query-scenarios';
 
 async function load(url: string, authorization: string): Promise<autocannon.Result> {
   const result = await autocannon({ url, connections: 10, duration: 10, headers: { authorization } });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors under load`);
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors under load`);
+  }
   return result;
 }
 
@@ -25,13 +27,17 @@ async function main(): Promise<void> {
   }>();
   const authorization = AUTHORIZATION;
   const sequential = async (url: string) => {
-    for (let i = 0; i < 5; i++) await (await fetch(url, { headers: { authorization } })).text(); // warm-up
+    for (let i = 0; i < 5; i++) {
+      await (await fetch(url, { headers: { authorization } })).text();
+    } // warm-up
     const times: number[] = [];
     for (let i = 0; i < 50; i++) {
       const t = performance.now();
       const res = await fetch(url, { headers: { authorization } });
       await res.text();
-      if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+      if (res.status !== 200) {
+        throw new Error(`${url}: ${res.status}`);
+      }
       times.push(performance.now() - t);
     }
     return times.sort((a, b) => a - b);

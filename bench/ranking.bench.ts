@@ -30,15 +30,29 @@ async function load(env: Record<string, string>): Promise<number> {
   };
   const write = async (id: number, deleted = false) => {
     const doc: Record<string, unknown> = { id: `p${id}`, deleted };
-    for (const f of BOOST_FIELDS) if (random() < 0.8) doc[f] = f === 'revenue' ? random() * 2 : random();
+    for (const f of BOOST_FIELDS) {
+      if (random() < 0.8) {
+        doc[f] = f === 'revenue' ? random() * 2 : random();
+      }
+    }
     const r = validateDocument(doc, { source: 'http', now: Date.now(), version: nextVersion(), customer: 'demo', instance: 'live' });
-    if (!r.ok) throw new Error(r.reason);
+    if (!r.ok) {
+      throw new Error(r.reason);
+    }
     batch.push(r.row);
-    if (batch.length === 100_000) await flush();
+    if (batch.length === 100_000) {
+      await flush();
+    }
   };
-  for (let i = 0; i < COUNT; i++) await write(i);
-  for (let i = 0; i < COUNT / 10; i++) await write(Math.floor(random() * COUNT));
-  for (let i = 0; i < COUNT / 50; i++) await write(Math.floor(random() * COUNT), true);
+  for (let i = 0; i < COUNT; i++) {
+    await write(i);
+  }
+  for (let i = 0; i < COUNT / 10; i++) {
+    await write(Math.floor(random() * COUNT));
+  }
+  for (let i = 0; i < COUNT / 50; i++) {
+    await write(Math.floor(random() * COUNT), true);
+  }
   await flush();
   await ch.onApplicationShutdown();
   return (performance.now() - started) / 1000;
@@ -63,7 +77,9 @@ async function main(): Promise<void> {
   const headers = { authorization: `Basic ${Buffer.from(BASIC).toString('base64')}` };
   for (let i = 0; i < 300; i++) {
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) break;
+      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) {
+        break;
+      }
     } catch {
       /* starting */
     }
@@ -75,8 +91,12 @@ async function main(): Promise<void> {
     const t = performance.now();
     const res = await fetch(url, { headers });
     body = await res.text();
-    if (res.status !== 200) throw new Error(`${res.status} ${body}`);
-    if (i >= 5) times.push(performance.now() - t); // the first five warm the caches
+    if (res.status !== 200) {
+      throw new Error(`${res.status} ${body}`);
+    }
+    if (i >= 5) {
+      times.push(performance.now() - t);
+    } // the first five warm the caches
   }
   times.sort((a, b) => a - b);
   app.kill('SIGTERM');

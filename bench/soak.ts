@@ -43,7 +43,9 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
     try {
-      if ((await fetch(`${base}/health`)).ok) break;
+      if ((await fetch(`${base}/health`)).ok) {
+        break;
+      }
     } catch {
       /* starting */
     }
@@ -72,8 +74,11 @@ async function main(): Promise<void> {
       });
       const answer = (await res.json()) as { accepted: number };
       latencies['POST /events'].push(performance.now() - t);
-      if (res.status === 202) accepted += answer.accepted;
-      else failures++;
+      if (res.status === 202) {
+        accepted += answer.accepted;
+      } else {
+        failures++;
+      }
     }
   };
   const reader = async () => {
@@ -83,7 +88,9 @@ async function main(): Promise<void> {
       const res = await fetch(`${base}/search-terms?${queries[i % queries.length]}`, { headers: { authorization: BASIC } });
       await res.text();
       latencies['GET /search-terms'].push(performance.now() - t);
-      if (res.status !== 200) failures++;
+      if (res.status !== 200) {
+        failures++;
+      }
     }
   };
   await Promise.all([...[1, 2, 3, 4].map(writer), reader(), reader()]);
@@ -98,7 +105,9 @@ async function main(): Promise<void> {
       });
       const page = (await res.json()) as Array<{ count: number }>;
       counted += page.reduce((n, t) => n + t.count, 0);
-      if (start + 1000 >= Number(res.headers.get('x-total-count'))) break;
+      if (start + 1000 >= Number(res.headers.get('x-total-count'))) {
+        break;
+      }
     }
   }
   const peak = peakRssMb(app.pid!);

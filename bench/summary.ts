@@ -20,7 +20,9 @@ function main(): void {
     for (const f of figures) {
       const value = `${f.value.toLocaleString('en')}${f.unit === 'x' ? 'x' : ` ${f.unit}`}${f.note ? ` (${f.note})` : ''}`;
       const result = f.pass === null ? '-' : f.pass ? 'pass' : '**miss**';
-      if (f.pass === false) missed++;
+      if (f.pass === false) {
+        missed++;
+      }
       rows.push(tableRow(bench, f.name, value, f.target, result));
     }
   }

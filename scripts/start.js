@@ -25,8 +25,11 @@ function newestSource(dir) {
   for (const entry of entries) {
     const file = path.join(dir, entry.name);
     // A directory's own time changes when a file in it is added, deleted or renamed (a deleted source needs a build).
-    if (entry.isDirectory()) newest = Math.max(newest, fs.statSync(file).mtimeMs, newestSource(file));
-    else if (entry.isFile() && !entry.name.endsWith('.spec.ts')) newest = Math.max(newest, fs.statSync(file).mtimeMs);
+    if (entry.isDirectory()) {
+      newest = Math.max(newest, fs.statSync(file).mtimeMs, newestSource(file));
+    } else if (entry.isFile() && !entry.name.endsWith('.spec.ts')) {
+      newest = Math.max(newest, fs.statSync(file).mtimeMs);
+    }
   }
   return newest;
 }
@@ -45,7 +48,9 @@ function mtime(file) {
  */
 function buildNeeded(root = ROOT) {
   const built = BUILD_OUTPUTS.map((file) => mtime(path.join(root, file)));
-  if (built.some((t) => t === undefined)) return 'missing';
+  if (built.some((t) => t === undefined)) {
+    return 'missing';
+  }
   const sources = Math.max(
     ...SOURCE_DIRS.map((dir) => newestSource(path.join(root, dir))),
     ...CONFIG_FILES.map((file) => mtime(path.join(root, file)) ?? 0),
@@ -60,11 +65,15 @@ function main() {
     const npm = process.env.npm_execpath
       ? spawnSync(process.execPath, [process.env.npm_execpath, 'run', 'build'], { cwd: ROOT, stdio: 'inherit' })
       : spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
-    if (npm.status !== 0) process.exit(npm.status ?? 1);
+    if (npm.status !== 0) {
+      process.exit(npm.status ?? 1);
+    }
   }
   require(path.join(ROOT, 'dist/apps/standalone/src/main.js'));
 }
 
-if (require.main === module) main();
+if (require.main === module) {
+  main();
+}
 
 module.exports = { buildNeeded };

@@ -11,7 +11,9 @@ const D_DATE = (() => {
   let year = DateTime.utc().minus({ days: 3 }).year;
   for (;;) {
     const lastSunday = DateTime.utc(year, 10, 31).minus({ days: DateTime.utc(year, 10, 31).weekday % 7 });
-    if (lastSunday < DateTime.utc().minus({ days: 3 })) return lastSunday;
+    if (lastSunday < DateTime.utc().minus({ days: 3 })) {
+      return lastSunday;
+    }
     year--;
   }
 })();

@@ -116,7 +116,9 @@ describe('authentication matrix: every route x every scheme x every case', () =>
         // A key limited to stage, sent for live (the JWT's instances claim is the case above).
         return scheme === 'hmac' ? { ...signed(keys.shop1Stage[route.permission]), 'x-service-instance': 'live' } : undefined;
       case 'without permission':
-        if (scheme === 'basic') return undefined; // Basic holds every permission
+        if (scheme === 'basic') {
+          return undefined;
+        } // Basic holds every permission
         return scheme === 'hmac' ? signed(keys.shop1[other]) : jwtHeader(claims(other));
       case 'with permission':
         return scheme === 'hmac'
@@ -125,7 +127,9 @@ describe('authentication matrix: every route x every scheme x every case', () =>
             ? basicHeader(shop1.basicLogin, shop1.basicPassword)
             : jwtHeader(claims(route.permission));
       case 'with permission, within its instances':
-        if (scheme === 'basic') return undefined; // Basic is never limited
+        if (scheme === 'basic') {
+          return undefined;
+        } // Basic is never limited
         return {
           ...(scheme === 'hmac'
             ? signed(keys.shop1Stage[route.permission])
@@ -153,7 +157,9 @@ describe('authentication matrix: every route x every scheme x every case', () =>
         for (const kase of [...(Object.keys(EXPECTED) as Case[]), ...PASSING]) {
           const body = route.body === undefined ? '' : JSON.stringify(route.body);
           const headers = credentials(scheme, kase, route, body);
-          if (!headers) continue;
+          if (!headers) {
+            continue;
+          }
           const res = await http(`${t.url}${route.path}`, {
             method: route.method,
             headers: { host: 'shop1.api.example.test', ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
@@ -162,7 +168,9 @@ describe('authentication matrix: every route x every scheme x every case', () =>
           const ok = PASSING.includes(kase)
             ? ![401, 403].includes(res.status) && res.status < 500
             : res.status === EXPECTED[kase as keyof typeof EXPECTED];
-          if (!ok) outcomes.push(`${scheme} / ${kase}: ${res.status}`);
+          if (!ok) {
+            outcomes.push(`${scheme} / ${kase}: ${res.status}`);
+          }
         }
       }
       expect(outcomes).toEqual([]);
@@ -232,8 +240,9 @@ describe('authentication matrix: every route x every scheme x every case', () =>
       outcomes.push(
         `GET /secret: ${listed.status}, all within stage: ${within}, lists its key: ${listed.body.some((k) => k.id === made.body.id)}`,
       );
-      for (const [what, id] of Object.entries(beyond))
+      for (const [what, id] of Object.entries(beyond)) {
         outcomes.push(`DELETE ${what}: ${(await send('DELETE', `/secret/${id}`, headers)).status}`);
+      }
       outcomes.push(`DELETE its key: ${(await send('DELETE', `/secret/${made.body.id}`, headers)).status}`);
       expect(outcomes).toEqual([
         'POST /secret: 201 ["stage"]',

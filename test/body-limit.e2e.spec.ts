@@ -29,7 +29,9 @@ function announce(
     socket.on('error', reject);
     socket.on('data', (chunk: Buffer) => {
       received += chunk.toString('latin1');
-      if (received.includes('\r\n\r\n')) finish();
+      if (received.includes('\r\n\r\n')) {
+        finish();
+      }
     });
     const lines = [
       `${method} ${path} HTTP/1.1`,
@@ -94,7 +96,9 @@ describe('a body whose Content-Length is over the limit is refused before it is 
         },
       );
       req.on('error', reject);
-      for (let i = 0; i < 3; i++) req.write('x'.repeat(1024 * 1024));
+      for (let i = 0; i < 3; i++) {
+        req.write('x'.repeat(1024 * 1024));
+      }
       req.end();
     });
     expect(res.status).toBe(413);

@@ -50,13 +50,16 @@ type Document = {
 /** `npm run client` with another input and output, with the script's other flags (its Redocly configuration). */
 function generateTypes(input: string, output: string): void {
   const [command, document, outputFlag, target, ...flags] = scripts.client.split(/\s+/);
-  if (`${command} ${document} ${outputFlag} ${target}` !== 'openapi-typescript docs/openapi.json --output docs/client/api.d.ts')
+  if (`${command} ${document} ${outputFlag} ${target}` !== 'openapi-typescript docs/openapi.json --output docs/client/api.d.ts') {
     throw new Error(`unexpected client script: ${scripts.client}`);
+  }
   const res = spawnSync(path.join(ROOT, 'node_modules/.bin/openapi-typescript'), [input, '--output', output, ...flags], {
     cwd: ROOT,
     encoding: 'utf8',
   });
-  if (res.status !== 0) throw new Error(`openapi-typescript failed on ${input}:\n${res.stdout}${res.stderr}`);
+  if (res.status !== 0) {
+    throw new Error(`openapi-typescript failed on ${input}:\n${res.stdout}${res.stderr}`);
+  }
 }
 
 describe('docs/client: the generated types and the example', () => {

@@ -152,7 +152,9 @@ describe('PUT /configuration and notifications (private networks not allowed)', 
           headers: basicHeader(),
         });
         out.push(...page.body.map((x) => x.id));
-        if (page.body.length < 1000) break;
+        if (page.body.length < 1000) {
+          break;
+        }
       }
       return out.slice(0, n);
     };

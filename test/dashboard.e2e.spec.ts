@@ -208,7 +208,9 @@ describeBrowser('the dashboard in Chromium', () => {
     const session = await page.createCDPSession();
     await session.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir });
     return async () => {
-      for (let i = 0; i < 100 && !readdirSync(dir).some((f) => f.endsWith('.csv')); i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 100 && !readdirSync(dir).some((f) => f.endsWith('.csv')); i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
       const [name, ...more] = readdirSync(dir);
       expect(more).toEqual([]);
       const text = readFileSync(path.join(dir, name), 'utf8');

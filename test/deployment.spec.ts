@@ -18,9 +18,13 @@ describe('docker-compose.yml and Dockerfile', () => {
     // Ajv2019 is that draft already, and the `id` strings carry no constraint.
     delete schema.$schema;
     const dropIds = (node: unknown): void => {
-      if (typeof node !== 'object' || node === null) return;
+      if (typeof node !== 'object' || node === null) {
+        return;
+      }
       const record = node as Record<string, unknown>;
-      if (typeof record.id === 'string') delete record.id;
+      if (typeof record.id === 'string') {
+        delete record.id;
+      }
       Object.values(record).forEach(dropIds);
     };
     dropIds(schema);

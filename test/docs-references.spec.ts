@@ -67,7 +67,9 @@ function anchorsOf(markdown: string): Set<string> {
   // A heading is found in the prose (a `#` line of a code block is none) and read from the document (inline code kept).
   for (const [i, prose] of proseOf(markdown).split('\n').entries()) {
     const heading = HEADING.test(prose) ? HEADING.exec(lines[i])?.[1] : undefined;
-    if (heading === undefined) continue;
+    if (heading === undefined) {
+      continue;
+    }
     const base = slug(heading);
     const count = seen.get(base) ?? 0;
     seen.set(base, count + 1);
@@ -87,7 +89,9 @@ function linkTargets(markdown: string): Array<{ line: number; target: string }> 
   for (const pattern of patterns) {
     for (const match of prose.matchAll(pattern)) {
       const target = match[1];
-      if (target === '' || /^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // a URL with a scheme: not a file here
+      if (target === '' || /^[a-z][a-z0-9+.-]*:/i.test(target)) {
+        continue;
+      } // a URL with a scheme: not a file here
       targets.push({ line: prose.slice(0, match.index).split('\n').length, target });
     }
   }
@@ -106,7 +110,9 @@ function brokenLinks(file: string, markdown: string): string[] {
       broken.push(`${file}:${line}: ${target} (no file ${resolved})`);
       continue;
     }
-    if (!anchor || !resolved.endsWith('.md')) continue;
+    if (!anchor || !resolved.endsWith('.md')) {
+      continue;
+    }
     if (!anchorsOf(decoded === '' ? markdown : readFileSync(absolute, 'utf8')).has(anchor)) {
       broken.push(`${file}:${line}: ${target} (no heading #${anchor} in ${resolved})`);
     }
@@ -140,9 +146,13 @@ function foldersToList(files: readonly string[]): string[] {
 /** The folders the README's "## Layout" lists: the lines of its code block that begin with a path ending in `/`. */
 function layoutFolders(readme: string): string[] {
   const section = readme.split(/^## /m).find((s) => s.startsWith('Layout\n'));
-  if (section === undefined) throw new Error('README.md has no "## Layout" section');
+  if (section === undefined) {
+    throw new Error('README.md has no "## Layout" section');
+  }
   const block = /^```\n([\s\S]*?)^```/m.exec(section);
-  if (!block) throw new Error('the Layout section of README.md has no code block');
+  if (!block) {
+    throw new Error('the Layout section of README.md has no code block');
+  }
   return [...block[1].matchAll(/^(\S+)\/(?=\s|$)/gm)].map((m) => m[1]);
 }
 

@@ -120,16 +120,25 @@ describe('fuzzing every endpoint over HTTP (fast-check)', () => {
         headers,
         async (method, path, q, payload, h) => {
           const sent: Record<string, string> = {};
-          if (h['content-type']) sent['content-type'] = h['content-type'];
-          if (h['x-service-instance']) sent['x-service-instance'] = h['x-service-instance'];
+          if (h['content-type']) {
+            sent['content-type'] = h['content-type'];
+          }
+          if (h['x-service-instance']) {
+            sent['x-service-instance'] = h['x-service-instance'];
+          }
           const raw = payload === undefined ? '' : payload;
-          if (h.auth === 'basic') Object.assign(sent, basicHeader());
-          if (h.auth === 'hmac')
+          if (h.auth === 'basic') {
+            Object.assign(sent, basicHeader());
+          }
+          if (h.auth === 'hmac') {
             Object.assign(sent, {
               ...hmacHeaders(LEGACY_SECRET, raw),
               ...(h['content-type'] !== undefined ? { 'content-type': h['content-type'] } : {}),
             });
-          if (h.auth === 'garbage') sent.authorization = 'Bearer not.a.token';
+          }
+          if (h.auth === 'garbage') {
+            sent.authorization = 'Bearer not.a.token';
+          }
           const started = Date.now();
           const res = await Promise.race([
             http(`${t.url}${path}${q}`, { method, headers: sent, body: method === 'GET' || payload === undefined ? undefined : payload }),

@@ -22,7 +22,9 @@ describeKafka('ingest health against a real broker protocol', () => {
     broker = await startKafka({ [BURST]: 4, [FRESH]: 2, [READY]: 1, 'catalogue-documents': 1 });
   });
   afterAll(async () => {
-    for (const app of apps) await app.close();
+    for (const app of apps) {
+      await app.close();
+    }
     await service?.stop();
     await broker.stop();
   });

@@ -31,7 +31,9 @@ const between = (service: Service, from?: Mark, to?: Mark) => recordsOf(linesOf(
 const startStorage = async (port: number, dataDir: string) => (await spawnStorageServer({ port, dataDir })).child;
 
 async function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return;
+  }
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGKILL');
   await exited;
@@ -47,8 +49,12 @@ describeKafka('what two ingest processes write to stdout through storage failure
     broker = await startKafka({ [TOPIC]: 4, 'catalogue-documents': 1 });
   });
   afterAll(async () => {
-    for (const service of services) await service.stop();
-    if (storage) await kill(storage);
+    for (const service of services) {
+      await service.stop();
+    }
+    if (storage) {
+      await kill(storage);
+    }
     await broker.stop();
   });
 

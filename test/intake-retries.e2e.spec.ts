@@ -20,7 +20,9 @@ describe('identical POST /events sent concurrently (embedded transport)', () => 
     try {
       const body = request('embedded');
       const answers = await Promise.all(Array.from({ length: 5 }, () => send(t, body)));
-      for (const a of answers) expect([a.status, a.body]).toEqual([202, expected]);
+      for (const a of answers) {
+        expect([a.status, a.body]).toEqual([202, expected]);
+      }
       expect(await storedCounts(t)).toEqual({ events: 4, distinctEvents: 4, rollup: 4, rejected: 1 });
     } finally {
       await t.close();
@@ -56,7 +58,9 @@ describeKafka('identical POST /events sent concurrently (Kafka transport, two pr
   it('produces identical concurrent requests to two processes once, and answers each with the outcome', async () => {
     const body = request('kafka');
     const answers = await Promise.all([a, b, a, b, a, b].map((t) => send(t, body)));
-    for (const answer of answers) expect([answer.status, answer.body]).toEqual([202, expected]);
+    for (const answer of answers) {
+      expect([answer.status, answer.body]).toEqual([202, expected]);
+    }
     await eventually(() => caughtUp(broker, 'retried', TOPIC), Boolean);
     const counts = await eventually(
       () => storedCounts(a),

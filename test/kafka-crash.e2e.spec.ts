@@ -30,7 +30,9 @@ describeKafka('an ingest process killed between insert and commit (real process,
     // Killed right after its 3rd insert, before that batch's commit (a preload script, not production code).
     service = await startService(STANDALONE, { ...env, CRASH_AFTER_INSERTS: '3' }, 30_000, ['crash-after-insert.js']);
     const signal = await new Promise<NodeJS.Signals | null>((resolve) => {
-      if (service!.child.exitCode !== null || service!.child.signalCode) return resolve(service!.child.signalCode);
+      if (service!.child.exitCode !== null || service!.child.signalCode) {
+        return resolve(service!.child.signalCode);
+      }
       service!.child.once('exit', (_code, sig) => resolve(sig));
     });
     expect(signal).toBe('SIGKILL');

@@ -220,7 +220,9 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
         offset,
         version: String(BigInt(now) * 1_000_000n + BigInt(offset)),
       });
-      if (!r.ok) throw new Error(r.reason);
+      if (!r.ok) {
+        throw new Error(r.reason);
+      }
       return r.row;
     });
     const store = before.app.get(IngestStore);
@@ -262,7 +264,9 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
     const { events } = before.app.get(IntakeKinds);
     const rows = values.slice(0, 100).map((value, offset) => {
       const r = events.validate(JSON.parse(value), { now: Date.now(), source: 'kafka', topic: 'reformed', partition: 0, offset });
-      if (!r.ok) throw new Error(r.reason);
+      if (!r.ok) {
+        throw new Error(r.reason);
+      }
       return r.row;
     });
     await before.app.get(IngestStore).store(events, rows, [], 'reformed:0:0-99');

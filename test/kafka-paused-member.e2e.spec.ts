@@ -53,7 +53,9 @@ async function pausedMembersRun(): Promise<Outcome> {
       // The duplicate check must not hide a duplicate from this test: it runs once a minute at the most often.
       INGEST_DUPLICATE_CHECK_MS: '60000',
     };
-    for (let i = 0; i < 3; i++) members.push(await startService('apps/ingest/src/main.js', env, 60_000));
+    for (let i = 0; i < 3; i++) {
+      members.push(await startService('apps/ingest/src/main.js', env, 60_000));
+    }
 
     let produced = 0;
     let producing = true;
@@ -87,7 +89,9 @@ async function pausedMembersRun(): Promise<Outcome> {
     await producer;
 
     const done = await eventually(() => caughtUp(broker, GROUP, TOPIC), Boolean, 120_000);
-    if (broker.died()) throw new BrokerDied(broker.died());
+    if (broker.died()) {
+      throw new BrokerDied(broker.died());
+    }
     if (!done && process.env.PAUSED_LOGS) {
       const ends = await broker.admin.fetchTopicOffsets(TOPIC);
       const committed = await broker.admin.fetchOffsets({ groupId: GROUP, topics: [TOPIC] });
@@ -118,8 +122,9 @@ async function pausedMembersRun(): Promise<Outcome> {
   } catch (err) {
     throw broker.died() && !(err instanceof BrokerDied) ? new BrokerDied(broker.died()) : err;
   } finally {
-    if (process.env.PAUSED_LOGS)
+    if (process.env.PAUSED_LOGS) {
       members.forEach((m, i) => writeFileSync(`${process.env.PAUSED_LOGS}/member-${i}.log`, m.stdout() + m.stderr()));
+    }
     for (const member of members) {
       member.child.kill('SIGCONT');
       await member.stop();
@@ -138,7 +143,9 @@ describeKafka('an ingest process paused past the session timeout (real processes
         try {
           outcome = await pausedMembersRun();
         } catch (err) {
-          if (!(err instanceof BrokerDied) || attempt === ATTEMPTS) throw err;
+          if (!(err instanceof BrokerDied) || attempt === ATTEMPTS) {
+            throw err;
+          }
           process.stderr.write(`paused-member run ${attempt}: the test broker died, repeating on a fresh cluster\n`);
         }
       }

@@ -15,7 +15,9 @@ describeKafka('a rebalance while an insert is retried (real broker protocol)', (
     broker = await startKafka({ [TOPIC]: PARTITIONS, 'catalogue-documents': 1 });
   });
   afterAll(async () => {
-    for (const app of apps) await app.close();
+    for (const app of apps) {
+      await app.close();
+    }
     await broker.stop();
   });
 
@@ -58,8 +60,9 @@ describeKafka('a rebalance while an insert is retried (real broker protocol)', (
     // Every partition is consumed again, a's included (a pause that survived the rejoin would stop them for good).
     expect(await eventually(() => caughtUp(broker, 'rebalance', TOPIC), Boolean, 40_000)).toBe(true);
     expect(await storedCounts(a, 'rebalance')).toEqual({ events: 4000, distinctEvents: 4000, rollup: 4000, rejected: 0 });
-    for (const app of [a, b])
+    for (const app of [a, b]) {
       expect(await app.app.get(IngestConsumer).health(1000)).toMatchObject({ running: true, stalled: false, lag: 0 });
+    }
   }, 120_000);
 
   it('reports a consumer stalled when an assigned partition has lag and is not fetched', async () => {

@@ -46,8 +46,9 @@ describe('structured logs (a real process, stdout)', () => {
     expect(first?.req?.headers?.authorization).toBe('[redacted]');
     expect(records.find((r) => r.req?.id === sent.headers['x-request-id'])?.req?.headers?.['x-service-hash']).toBe('[redacted]');
     const everything = service.stdout() + service.stderr();
-    for (const leaked of [password, Buffer.from(`ops:${password}`).toString('base64'), secret, hash, n])
+    for (const leaked of [password, Buffer.from(`ops:${password}`).toString('base64'), secret, hash, n]) {
       expect(everything).not.toContain(leaked);
+    }
   });
 });
 

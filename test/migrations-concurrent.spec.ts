@@ -58,7 +58,9 @@ describe('migrations started by several processes at once, with events arriving'
         new MigratorService(ch, config).migrate(MIGRATIONS),
       ]);
       const storedWhenMigrated = stored;
-      while (stored < storedWhenMigrated + 30) await new Promise((r) => setTimeout(r, 5));
+      while (stored < storedWhenMigrated + 30) {
+        await new Promise((r) => setTimeout(r, 5));
+      }
       stop = true;
       await ingest;
 

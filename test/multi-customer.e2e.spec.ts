@@ -130,7 +130,9 @@ describe('unknown Host labels with BASE_DOMAIN (negative cache)', () => {
     let status = 0;
     while (Date.now() - created < 6_000 && status !== 200) {
       status = (await keys('shop2', basicHeader(shop2.basicLogin, shop2.basicPassword))).status;
-      if (status !== 200) await new Promise((r) => setTimeout(r, 100));
+      if (status !== 200) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
     }
     expect(status).toBe(200);
     expect(Date.now() - created).toBeLessThan(5_000);

@@ -16,7 +16,9 @@ describe('names (docs/decisions.md, "Issue 27: names agree")', () => {
       const text = readFileSync(file, 'utf8');
       for (const [, name] of text.matchAll(/@Api\w*Response\(\{[^}]*?\btype: \[?(\w+)/g)) {
         const echoedBody = name.endsWith('Dto') && text.includes(`@Body() body: ${name}`);
-        if (!name.endsWith('View') && !echoedBody) offenders.push(`${path.relative(ROOT, file)}: ${name}`);
+        if (!name.endsWith('View') && !echoedBody) {
+          offenders.push(`${path.relative(ROOT, file)}: ${name}`);
+        }
       }
     }
     expect(offenders).toEqual([]);

@@ -12,7 +12,9 @@ const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'ut
 /** `npm run lint:openapi` with another document: the script's environment variables, the script's command. */
 function lint(document: string): { status: number | null; output: string } {
   const match = /^((?:[A-Z_]+=\S+ )*)redocly lint docs\/openapi\.json$/.exec(scripts['lint:openapi']);
-  if (!match) throw new Error(`lint:openapi is not "VAR=value ... redocly lint docs/openapi.json": ${scripts['lint:openapi']}`);
+  if (!match) {
+    throw new Error(`lint:openapi is not "VAR=value ... redocly lint docs/openapi.json": ${scripts['lint:openapi']}`);
+  }
   const env = Object.fromEntries(
     match[1]
       .trim()

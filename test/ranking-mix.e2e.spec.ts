@@ -55,7 +55,9 @@ describe('PUT /documents and GET /ranking-mix-config/check-data (e2e over HTTP)'
     const inst = instance();
     await put(inst, docs([0.1, 0.2, 0.9, 1, 0]));
     const body = await check(inst);
-    for (const f of FIELDS) expect(body[f]).toEqual(OK);
+    for (const f of FIELDS) {
+      expect(body[f]).toEqual(OK);
+    }
   });
 
   it.each([
@@ -80,7 +82,9 @@ describe('PUT /documents and GET /ranking-mix-config/check-data (e2e over HTTP)'
 
   it('reports low data and no ranking data (and no invalid data) for an instance without documents', async () => {
     const body = await check(instance());
-    for (const f of FIELDS) expect(body[f]).toEqual({ result: false, reasons: [LOW, FLAT] });
+    for (const f of FIELDS) {
+      expect(body[f]).toEqual({ result: false, reasons: [LOW, FLAT] });
+    }
   });
 
   it('reports no ranking data for a single document', async () => {

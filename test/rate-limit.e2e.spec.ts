@@ -19,7 +19,9 @@ describe('rate limiting per customer', () => {
     http(`${t.url}${path}`, { headers: { ...host(c), ...basicHeader(c.basicLogin, c.basicPassword) } });
 
   it('answers 429 with Retry-After past the limit, and the other customer is not affected', async () => {
-    for (let i = 0; i < 5; i++) expect((await get(shop1)).status).toBe(200);
+    for (let i = 0; i < 5; i++) {
+      expect((await get(shop1)).status).toBe(200);
+    }
     const limited = await get(shop1);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
@@ -28,7 +30,9 @@ describe('rate limiting per customer', () => {
   });
 
   it('never limits the probes', async () => {
-    for (let i = 0; i < 10; i++) expect((await http(`${t.url}/health`)).status).toBe(200);
+    for (let i = 0; i < 10; i++) {
+      expect((await http(`${t.url}/health`)).status).toBe(200);
+    }
   });
 });
 
@@ -59,7 +63,9 @@ describe('failed authentication is limited apart, per client address', () => {
 
   it("40 bad signatures from one address never make the customer's valid requests from another address a 429", async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 40; i++) statuses.push((await signed(shop1, 'not-the-secret-0123456789', ATTACKER)).status);
+    for (let i = 0; i < 40; i++) {
+      statuses.push((await signed(shop1, 'not-the-secret-0123456789', ATTACKER)).status);
+    }
     expect(statuses).toEqual([...Array<number>(10).fill(401), ...Array<number>(30).fill(429)]);
     expect((await signed(shop1, secret, CUSTOMER)).status).toBe(200);
   });
@@ -80,9 +86,13 @@ describe('failed authentication is limited apart, per client address', () => {
   it("failed authentications never spend the customer's budget; authenticated requests do", async () => {
     const basic = (password: string, localAddress: string) =>
       http(`${t.url}/secret`, { headers: { ...host(shop2), ...basicHeader(shop2.basicLogin, password) }, localAddress });
-    for (let i = 0; i < 40; i++) await basic('wrong-password', '127.0.0.4');
+    for (let i = 0; i < 40; i++) {
+      await basic('wrong-password', '127.0.0.4');
+    }
     const statuses: number[] = [];
-    for (let i = 0; i < 31; i++) statuses.push((await basic(shop2.basicPassword, CUSTOMER)).status);
+    for (let i = 0; i < 31; i++) {
+      statuses.push((await basic(shop2.basicPassword, CUSTOMER)).status);
+    }
     expect(statuses).toEqual([...Array<number>(30).fill(200), 429]);
   });
 
@@ -90,7 +100,9 @@ describe('failed authentication is limited apart, per client address', () => {
     const unknown = () =>
       http(`${t.url}/secret`, { headers: { host: `nosuch.${BASE_DOMAIN}`, ...basicHeader() }, localAddress: '127.0.0.5' });
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await unknown()).status);
+    for (let i = 0; i < 11; i++) {
+      statuses.push((await unknown()).status);
+    }
     expect(statuses).toEqual([...Array<number>(10).fill(401), 429]);
   });
 });

@@ -11,7 +11,9 @@ function externalAddress(): string {
   const address = Object.values(networkInterfaces())
     .flat()
     .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
-  if (!address) throw new Error('this test needs a non-loopback IPv4 address on the machine (os.networkInterfaces())');
+  if (!address) {
+    throw new Error('this test needs a non-loopback IPv4 address on the machine (os.networkInterfaces())');
+  }
   return address;
 }
 

@@ -13,7 +13,9 @@ const SHOWN_STATUS = /# → (\d{3})$/gm;
 function readmeCurlBlocks(): Array<{ line: number; script: string }> {
   const blocks: Array<{ line: number; script: string }> = [];
   for (const match of README.matchAll(/```sh\n([\s\S]*?)```/g)) {
-    if (/\bcurl\b/.test(match[1])) blocks.push({ line: README.slice(0, match.index).split('\n').length, script: match[1] });
+    if (/\bcurl\b/.test(match[1])) {
+      blocks.push({ line: README.slice(0, match.index).split('\n').length, script: match[1] });
+    }
   }
   return blocks;
 }
@@ -21,7 +23,9 @@ function readmeCurlBlocks(): Array<{ line: number; script: string }> {
 /** A README example, exactly as printed between its markers. */
 function readmeExample(name: string): string {
   const block = new RegExp(`<!-- ${name} -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\`\\s*<!-- /${name} -->`).exec(README);
-  if (!block) throw new Error(`README.md has no ${name} block`);
+  if (!block) {
+    throw new Error(`README.md has no ${name} block`);
+  }
   return block[1];
 }
 

@@ -27,7 +27,9 @@ describe('revocation seen by another process and storage failure', () => {
     let status = 200;
     while (status === 200 && Date.now() - revokedAt < 6000) {
       status = (await onB()).status;
-      if (status === 200) await new Promise((r) => setTimeout(r, 100));
+      if (status === 200) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
     }
     expect(status).toBe(401);
     expect(Date.now() - revokedAt).toBeLessThan(5000);

@@ -103,7 +103,9 @@ describe('GET /search-terms (e2e over HTTP)', () => {
 
   it("counts whole hours from the hour of now - since and excludes events before the window's first hour", async () => {
     // Stay clear of an hour boundary between this computation and the server's.
-    if (HOUR - (Date.now() % HOUR) < 5000) await new Promise((r) => setTimeout(r, HOUR - (Date.now() % HOUR) + 100));
+    if (HOUR - (Date.now() % HOUR) < 5000) {
+      await new Promise((r) => setTimeout(r, HOUR - (Date.now() % HOUR) + 100));
+    }
     const firstHour = Math.floor((Date.now() - 24 * HOUR) / HOUR) * HOUR;
     await send([
       { phrase: 'edge in', language: 'wn', hits: 1, ts: firstHour },

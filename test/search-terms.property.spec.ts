@@ -73,7 +73,9 @@ describe('GET /search-terms equals a raw-events count (property, fast-check)', (
         fc.array(filters, { minLength: 1, maxLength: 4 }),
         async (events, combos) => {
           // Stay clear of an hour boundary between the raw window and the service's.
-          if (HOUR - (Date.now() % HOUR) < 5000) await new Promise((r) => setTimeout(r, HOUR - (Date.now() % HOUR) + 100));
+          if (HOUR - (Date.now() % HOUR) < 5000) {
+            await new Promise((r) => setTimeout(r, HOUR - (Date.now() % HOUR) + 100));
+          }
           const now = Date.now();
           const body = JSON.stringify({
             events: events.map((e) => ({

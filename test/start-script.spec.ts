@@ -20,7 +20,11 @@ function project(files: Record<string, number>): string {
   }
   // Folders as old as the sources: a folder's time changes when an entry is added, deleted or renamed.
   const age = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) age(path.join(dir, entry.name));
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) {
+        age(path.join(dir, entry.name));
+      }
+    }
     const at = new Date(Date.now() - 300_000);
     utimesSync(dir, at, at);
   };

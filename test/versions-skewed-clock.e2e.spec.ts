@@ -10,7 +10,9 @@ function startAppAsAnotherProcess(env: Record<string, string>): Promise<TestApp>
   // Validation metadata (decorators) must be read by the same copy that recorded it: those libraries are shared.
   const shared = Object.fromEntries(['class-transformer', 'class-validator'].map((name) => [name, jest.requireActual<object>(name)]));
   jest.isolateModules(() => {
-    for (const [name, module] of Object.entries(shared)) jest.doMock(name, () => module);
+    for (const [name, module] of Object.entries(shared)) {
+      jest.doMock(name, () => module);
+    }
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- isolateModules loads synchronously, import() cannot
     start = (require('./support/test-app') as typeof import('./support/test-app')).startApp;
   });
@@ -75,7 +77,9 @@ describe('the latest command wins across processes whatever their clocks say', (
     let status = 200;
     while (status !== 401 && Date.now() < deadline) {
       status = (await http(`${ahead.url}/secret`, { headers: hmacHeaders(key.secret) })).status;
-      if (status !== 401) await new Promise((r) => setTimeout(r, 200));
+      if (status !== 401) {
+        await new Promise((r) => setTimeout(r, 200));
+      }
     }
     expect(status).toBe(401);
     const listed = await http<{ id: string }[]>(`${ahead.url}/secret`, { headers: basicHeader() });

@@ -139,7 +139,9 @@ describe('webhook delivery on entity changes (real receiver on loopback)', () =>
   });
 
   it('lets a receiver fetch what changed, paginated with X-Total-Count', async () => {
-    for (const id of ['p1', 'p2', 'p3']) await put(`/entities/productfeed/${id}`, { searchPhrases: [id], language: 'de' });
+    for (const id of ['p1', 'p2', 'p3']) {
+      await put(`/entities/productfeed/${id}`, { searchPhrases: [id], language: 'de' });
+    }
     const page = await http<Array<{ id: string }>>(`${t.url}/entities/productfeed?_start=1&_end=3`, { headers: basicHeader() });
     expect(page.status).toBe(200);
     expect(page.headers['x-total-count']).toBe('3');

@@ -64,7 +64,9 @@ async function seed() {
       headers: { authorization: AUTH, 'content-type': 'application/json' },
       body: JSON.stringify({ events: events.slice(i, i + 1000) }),
     });
-    if (res.status !== 202) throw new Error(`seeding failed: ${res.status}`);
+    if (res.status !== 202) {
+      throw new Error(`seeding failed: ${res.status}`);
+    }
   }
   for (const [type, id, phrases] of [
     ['synonym', 'barefoot', ['barefoot shoes']],
@@ -75,7 +77,9 @@ async function seed() {
       headers: { authorization: AUTH, 'content-type': 'application/json' },
       body: JSON.stringify({ searchPhrases: phrases }),
     });
-    if (saved.status !== 201) throw new Error(`saving ${type}/${id} failed: ${saved.status}`);
+    if (saved.status !== 201) {
+      throw new Error(`saving ${type}/${id} failed: ${saved.status}`);
+    }
   }
 }
 
@@ -88,9 +92,13 @@ async function main() {
   try {
     for (let i = 0; ; i++) {
       try {
-        if ((await fetch(`${BASE}/health`)).ok) break;
+        if ((await fetch(`${BASE}/health`)).ok) {
+          break;
+        }
       } catch {
-        if (i > 300) throw new Error('the service did not start');
+        if (i > 300) {
+          throw new Error('the service did not start');
+        }
       }
       await new Promise((r) => setTimeout(r, 100));
     }

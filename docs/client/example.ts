@@ -32,21 +32,29 @@ export function signedHeaders(service: Service, body = ''): Record<string, strin
   const nonce = randomBytes(16).toString('hex');
   const hash = createHmac('sha256', service.secret).update(`${nonce}:${body}`).digest('hex');
   const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Service-Nonce': nonce, 'X-Service-Hash': hash };
-  if (service.instance !== undefined) headers['X-Service-Instance'] = service.instance;
+  if (service.instance !== undefined) {
+    headers['X-Service-Instance'] = service.instance;
+  }
   return headers;
 }
 
 /** Sends one signed request; an answer other than 2xx throws with its status and body. */
 async function send(service: Service, method: string, pathAndQuery: string, body?: string): Promise<Response> {
   const res = await fetch(`${service.baseUrl}${pathAndQuery}`, { method, headers: signedHeaders(service, body), body });
-  if (!res.ok) throw new Error(`${method} ${pathAndQuery} answered ${res.status}: ${await res.text()}`);
+  if (!res.ok) {
+    throw new Error(`${method} ${pathAndQuery} answered ${res.status}: ${await res.text()}`);
+  }
   return res;
 }
 
 /** GET /search-terms (permission search:read): one page of terms, and X-Total-Count, the number over all pages. */
 export async function listSearchTerms(service: Service, query: SearchTermsQuery = {}): Promise<{ terms: SearchTermPage; total: number }> {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined) {
+      params.set(name, String(value));
+    }
+  }
   const res = await send(service, 'GET', `/search-terms?${params.toString()}`);
   return { terms: (await res.json()) as SearchTermPage, total: Number(res.headers.get('X-Total-Count')) };
 }
@@ -61,8 +69,12 @@ export async function submitEvents(service: Service, body: EventsBody): Promise<
 /** Both together: records one search, then prints the week's most searched terms. */
 export async function demo(service: Service): Promise<void> {
   const answer = await submitEvents(service, { events: [{ phrase: 'Blue Hat', language: 'de', hits: 3 }] });
-  for (const { index, reason } of answer.rejected) console.log(`event ${index} rejected: ${reason}`);
+  for (const { index, reason } of answer.rejected) {
+    console.log(`event ${index} rejected: ${reason}`);
+  }
   const { terms, total } = await listSearchTerms(service, { since: '7d', _end: 10 });
-  for (const term of terms) console.log(`${term.count}\t${term.search_phrase}`);
+  for (const term of terms) {
+    console.log(`${term.count}\t${term.search_phrase}`);
+  }
   console.log(`${terms.length} of ${total} terms`);
 }

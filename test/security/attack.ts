@@ -41,7 +41,9 @@ export const basicAuthorization = (password = BASIC.password) => `Basic ${Buffer
 /** How often `phrase` was searched today, as GET /search-terms counts it (Basic credentials). */
 export async function countOf(base: string, phrase: string): Promise<number> {
   const res = await fetch(`${base}/search-terms?since=1d&_end=1000`, { headers: { authorization: basicAuthorization() } });
-  if (res.status !== 200) throw new Error(`GET /search-terms answered ${res.status}: ${await res.text()}`);
+  if (res.status !== 200) {
+    throw new Error(`GET /search-terms answered ${res.status}: ${await res.text()}`);
+  }
   const terms = (await res.json()) as { search_phrase: string; count: number }[];
   return terms.find((t) => t.search_phrase === phrase)?.count ?? 0;
 }

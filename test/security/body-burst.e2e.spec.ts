@@ -23,7 +23,9 @@ describe('a burst of 10 MB bodies without valid credentials', () => {
     const before = memoryOf(pid).rssMb;
     let highest = before;
     const sampler = setInterval(() => {
-      if (target.child.exitCode === null) highest = Math.max(highest, memoryOf(pid).rssMb);
+      if (target.child.exitCode === null) {
+        highest = Math.max(highest, memoryOf(pid).rssMb);
+      }
     }, 50);
     const customer = signedEvent('sent-during-the-burst');
     const [outcomes, accepted] = await Promise.all([

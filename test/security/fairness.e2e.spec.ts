@@ -21,7 +21,9 @@ function holdQueriesOf(t: TestApp, customer: string): { open(): void } {
   const repository = t.app.get(SearchTermsRepository);
   const newestEvent = repository.newestEvent.bind(repository);
   const spy = jest.spyOn(repository, 'newestEvent').mockImplementation(async (scope, zeroHits) => {
-    if (scope.customer === customer) await opened;
+    if (scope.customer === customer) {
+      await opened;
+    }
     return newestEvent(scope, zeroHits);
   });
   return {
@@ -35,13 +37,16 @@ function holdQueriesOf(t: TestApp, customer: string): { open(): void } {
 /** Resolves once `count` of the requests have been answered (or after 20 s), with the answers so far. */
 async function firstAnswers<T>(requests: Array<Promise<HttpResult<T>>>, count: number): Promise<Array<HttpResult<T>>> {
   const answers: Array<HttpResult<T>> = [];
-  for (const r of requests)
+  for (const r of requests) {
     void r.then(
       (a) => answers.push(a),
       () => undefined,
     );
+  }
   const deadline = Date.now() + 20_000;
-  while (answers.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  while (answers.length < count && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
   return [...answers];
 }
 
@@ -157,8 +162,11 @@ describe('fair sharing of the analytics endpoints between customers (e2e over HT
       for (const a of answered) {
         expect(a.status).toBe(200);
         expect(a.headers['x-total-count']).toBe('500');
-        if (typeof a.body === 'string') expect(a.body.split('\r\n')).toHaveLength(1 + 500 + 1);
-        else expect(a.body.length).toBeGreaterThan(0);
+        if (typeof a.body === 'string') {
+          expect(a.body.split('\r\n')).toHaveLength(1 + 500 + 1);
+        } else {
+          expect(a.body.length).toBeGreaterThan(0);
+        }
       }
     } finally {
       hold.open();

@@ -236,13 +236,17 @@ describe('key scopes: a credential limited to instances creates, lists and revok
     expect(listed.body.every((k) => k.instances?.length === 1 && k.instances[0] === 'stage')).toBe(true);
     expect(listed.body.map((k) => k.description)).toEqual(['within', 'stage admin key', 'made by a stage key']);
 
-    for (const id of [liveKey.id, allKey.id]) expect((await api.revoke(asAdmin, id)).status).toBe(404);
+    for (const id of [liveKey.id, allKey.id]) {
+      expect((await api.revoke(asAdmin, id)).status).toBe(404);
+    }
     expect((await api.sendEvent(liveKey.secret, 'live', 'still live')).status).toBe(202);
     expect((await api.revoke(asAdmin, made.body.id)).status).toBe(200);
   });
 
   it('gives a key of an unlimited credential every instance, or the ones it names', async () => {
-    for (const instance of ['live', 'stage', 'dev']) expect((await api.sendEvent(allKey.secret, instance, 'all')).status).toBe(202);
+    for (const instance of ['live', 'stage', 'dev']) {
+      expect((await api.sendEvent(allKey.secret, instance, 'all')).status).toBe(202);
+    }
 
     const named = await api.create(basicHeader(), {
       description: 'two',

@@ -22,7 +22,9 @@ describe('a flood of concurrent wrong passwords', () => {
     const health: { ms: number; status: number }[] = [];
     let flooding = true;
     const probe = (async () => {
-      while (flooding) health.push(await timedHealth(target.url, 10_000));
+      while (flooding) {
+        health.push(await timedHealth(target.url, 10_000));
+      }
     })();
     const [outcomes, accepted] = await Promise.all([
       Promise.all(Array.from({ length: 900 }, () => attempt('127.0.0.5'))),

@@ -222,7 +222,9 @@ describe('the access log of a real process (stdout)', () => {
       '/health?token=[redacted]&since=1d&Key=[redacted]&signature=[redacted]&password=[redacted]&keyword=kept' +
         '&%74oken=[redacted]&token[]=[redacted]&empty=',
     );
-    for (const secret of secrets) expect(service.stdout() + service.stderr()).not.toContain(secret);
+    for (const secret of secrets) {
+      expect(service.stdout() + service.stderr()).not.toContain(secret);
+    }
   });
 });
 

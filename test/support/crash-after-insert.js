@@ -8,5 +8,7 @@ let inserts = 0;
 const insert = ClickHouseService.prototype.insert;
 ClickHouseService.prototype.insert = async function (table, rows, ...rest) {
   await insert.call(this, table, rows, ...rest);
-  if (table === 'search_events' && rows.length > 0 && ++inserts >= limit) process.kill(process.pid, 'SIGKILL');
+  if (table === 'search_events' && rows.length > 0 && ++inserts >= limit) {
+    process.kill(process.pid, 'SIGKILL');
+  }
 };

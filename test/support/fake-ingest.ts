@@ -23,7 +23,9 @@ export function deferred<T = void>() {
 export async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await check())) {
-    if (Date.now() > end) throw new Error(`not reached within ${ms} ms`);
+    if (Date.now() > end) {
+      throw new Error(`not reached within ${ms} ms`);
+    }
     await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -51,7 +53,9 @@ export function fakeGroup(generationId = 1): KafkaGroup & { heartbeats: number }
     coordinator: {
       heartbeat: ({ groupGenerationId }: { groupGenerationId: number }) => {
         group.heartbeats++;
-        if (groupGenerationId === group.generationId) return Promise.resolve({});
+        if (groupGenerationId === group.generationId) {
+          return Promise.resolve({});
+        }
         return Promise.reject(Object.assign(new Error('The generation is not current'), { type: 'ILLEGAL_GENERATION' }));
       },
     },
@@ -97,7 +101,11 @@ export class FakeKafkaRun {
       commitOffsetsIfNecessary: (offsets?: {
         topics: Array<{ topic: string; partitions: Array<{ partition: number; offset: string }> }>;
       }) => {
-        for (const t of offsets?.topics ?? []) for (const p of t.partitions) this.log.push(`commit ${t.topic}:${p.partition}@${p.offset}`);
+        for (const t of offsets?.topics ?? []) {
+          for (const p of t.partitions) {
+            this.log.push(`commit ${t.topic}:${p.partition}@${p.offset}`);
+          }
+        }
         return Promise.resolve();
       },
       uncommittedOffsets: () => ({ topics: [] }),
@@ -151,8 +159,12 @@ export class FakeStore implements Pick<IngestStore, 'store'> {
     const label = all.length === 0 ? 'nothing' : `${all[0].topic}:${all[0].partition}:${Math.min(...offsets)}-${Math.max(...offsets)}`;
     this.sent.push(label);
     const gate = this.gates.shift();
-    if (gate) await gate;
-    if (this.down) throw new Error('storage down');
+    if (gate) {
+      await gate;
+    }
+    if (this.down) {
+      throw new Error('storage down');
+    }
     for (const r of all) {
       const eventId = (r as { event_id?: string }).event_id;
       const { topic, partition, offset, customer, instance } = r;

@@ -13,7 +13,9 @@ export function fastifyRoutes(app: INestApplication): string[] {
   const routes: string[] = [];
   for (const line of tree.split('\n')) {
     const node = /^((?:[│ ] {3})*)[└├]── (.*?)(?: \(([A-Z, ]+)\))?$/u.exec(line);
-    if (!node) continue;
+    if (!node) {
+      continue;
+    }
     const depth = node[1].length / 4;
     pathAt[depth] = (depth > 0 ? pathAt[depth - 1] : '') + node[2];
     const methods = node[3]?.split(', ').filter((m) => m !== 'HEAD') ?? [];

@@ -44,7 +44,9 @@ export async function startKafka(topics: Record<string, number>, brokerCount = 1
   let died: string | undefined;
   child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
   child.once('exit', (code, signal) => {
-    if (stopping) return;
+    if (stopping) {
+      return;
+    }
     died = `kafka-mock exited (code ${code}, signal ${signal}): ${stderr}`;
     process.stderr.write(`${died}\n`);
   });
@@ -53,7 +55,9 @@ export async function startKafka(topics: Record<string, number>, brokerCount = 1
     waiting?.();
   });
   const nextLine = async (): Promise<string> => {
-    while (lines.length === 0) await new Promise<void>((r) => (waiting = r));
+    while (lines.length === 0) {
+      await new Promise<void>((r) => (waiting = r));
+    }
     return lines.shift()!;
   };
   const brokers = await nextLine();
@@ -76,7 +80,9 @@ export async function startKafka(topics: Record<string, number>, brokerCount = 1
       await producer.disconnect();
       await admin.disconnect();
       stopping = true;
-      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) {
+        return;
+      }
       const exited = new Promise((r) => child.once('exit', r));
       child.stdin.end();
       child.kill('SIGTERM');

@@ -82,8 +82,12 @@ export const OUTSIDE_THE_CONTRACT = {
   /** A CORS preflight, answered by the CORS layer (when CORS_ORIGINS is set), not by an operation: OPTIONS with an
    * Access-Control-Request-Method header, or any OPTIONS when the request headers are not known. */
   corsPreflight(method: string, requestHeaders: Exchange['requestHeaders']): boolean {
-    if (method !== 'OPTIONS') return false;
-    if (!requestHeaders) return true;
+    if (method !== 'OPTIONS') {
+      return false;
+    }
+    if (!requestHeaders) {
+      return true;
+    }
     return Object.keys(requestHeaders).some((name) => name.toLowerCase() === 'access-control-request-method');
   },
 };
@@ -158,7 +162,9 @@ export class OpenApiContract {
   private readonly validators = new Map<string, Compiled>();
 
   constructor(private readonly doc: OpenApiDocument) {
-    if (!/^3\.0\./.test(String(doc.openapi))) throw new Error(`an OpenAPI 3.0 document is expected, not ${String(doc.openapi)}`);
+    if (!/^3\.0\./.test(String(doc.openapi))) {
+      throw new Error(`an OpenAPI 3.0 document is expected, not ${String(doc.openapi)}`);
+    }
     this.routes = Object.entries(doc.paths ?? {}).map(([template, item]) => compileRoute(template, this.resolve(item)));
     // ajv's strictSchema (on by default) refuses unknown keywords, and convert() refuses what is not OpenAPI 3.0. The
     // other strict options judge how a schema is written, not what it admits (strictTypes wants `type: object` beside
@@ -197,8 +203,12 @@ export class OpenApiContract {
     const asGet = method === 'HEAD' && !this.hasOperation('head', segments);
     const route = this.route(asGet ? 'GET' : method, segments);
     if (!route) {
-      if (OUTSIDE_THE_CONTRACT.documentRoute(method, path) || OUTSIDE_THE_CONTRACT.dashboard(method, path)) return [];
-      if (OUTSIDE_THE_CONTRACT.corsPreflight(method, exchange.requestHeaders) && !this.hasOperation('options', segments)) return [];
+      if (OUTSIDE_THE_CONTRACT.documentRoute(method, path) || OUTSIDE_THE_CONTRACT.dashboard(method, path)) {
+        return [];
+      }
+      if (OUTSIDE_THE_CONTRACT.corsPreflight(method, exchange.requestHeaders) && !this.hasOperation('options', segments)) {
+        return [];
+      }
       return this.checkUnmatched(exchange);
     }
     const operation = this.resolve(route.item[asGet ? 'get' : method.toLowerCase()]) as OperationObject;
@@ -213,7 +223,9 @@ export class OpenApiContract {
     const response = this.resolve(responses[statusKey]) as ResponseObject;
     const key = `${where} ${statusKey}`;
     const headers = this.checkHeaders(key, response, exchange.headers);
-    if (asGet) return cap(exchange.text ? [...headers, 'HEAD answered with a body'] : headers);
+    if (asGet) {
+      return cap(exchange.text ? [...headers, 'HEAD answered with a body'] : headers);
+    }
     return cap([...headers, ...this.checkBody(key, response.content, exchange)]);
   }
 
@@ -225,8 +237,12 @@ export class OpenApiContract {
     const path = pathOf(exchange.url);
     const what = `${exchange.method.toUpperCase()} ${path} matches no operation of the document`;
     const allowed = decodable(path) ? [404, 405] : [400, 404, 405];
-    if (!allowed.includes(exchange.status)) return [`${what}: only ${allowed.join(', ')} may answer it, not ${exchange.status}`];
-    if (!this.doc.components?.schemas?.ErrorBody) return [];
+    if (!allowed.includes(exchange.status)) {
+      return [`${what}: only ${allowed.join(', ')} may answer it, not ${exchange.status}`];
+    }
+    if (!this.doc.components?.schemas?.ErrorBody) {
+      return [];
+    }
     const content = { 'application/json': { schema: { $ref: `${SCHEMA_PREFIX}ErrorBody` } } };
     return cap(this.checkBody('unmatched ErrorBody', content, exchange).map((v) => `${what} (answered ${exchange.status}): ${v}`));
   }
@@ -235,24 +251,31 @@ export class OpenApiContract {
     const violations: string[] = [];
     const present = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
     for (const [name, ref] of Object.entries(response.headers ?? {})) {
-      if (name.toLowerCase() === 'content-type') continue;
+      if (name.toLowerCase() === 'content-type') {
+        continue;
+      }
       const header = this.resolve(ref) as HeaderObject;
       const value = present.get(name.toLowerCase());
       if (value === undefined) {
-        if (header.required === true) violations.push(`header ${name}: required by the document, missing from the response`);
+        if (header.required === true) {
+          violations.push(`header ${name}: required by the document, missing from the response`);
+        }
         continue;
       }
       const schema = header.schema && (this.resolve(header.schema) as SchemaObject);
       const text = Array.isArray(value) ? value.join(', ') : String(value);
       const typed = schema && headerValue(schema, text);
-      if (!schema || typed === undefined) continue;
+      if (!schema || typed === undefined) {
+        continue;
+      }
       if (typed instanceof Error) {
         violations.push(`header ${name}: ${JSON.stringify(text)} ${typed.message}`);
         continue;
       }
       const compiled = this.compiled(`${key} header ${name}`, header.schema as SchemaObject);
-      if (compiled.error) violations.push(`header ${name}: ${compiled.error}`);
-      else if (!compiled.validate!(typed.value)) {
+      if (compiled.error) {
+        violations.push(`header ${name}: ${compiled.error}`);
+      } else if (!compiled.validate!(typed.value)) {
         violations.push(...describeErrors(compiled.validate!.errors ?? [], `header ${name} ${JSON.stringify(text)}`));
       }
     }
@@ -267,17 +290,24 @@ export class OpenApiContract {
     if (!hasBody) {
       return documented.length ? [`body: the document describes one (${documented.join(', ')}), the response has none`] : [];
     }
-    if (!documented.length)
+    if (!documented.length) {
       return [`body: the response has one (${rawType ?? 'no Content-Type'}), the document describes none for this status`];
-    if (!type) return [`body: the response has one but no Content-Type (documented: ${documented.join(', ')})`];
+    }
+    if (!type) {
+      return [`body: the response has one but no Content-Type (documented: ${documented.join(', ')})`];
+    }
     const [major] = type.split('/');
     const mediaKey =
       documented.find((m) => mediaTypeOf(m) === type) ??
       documented.find((m) => mediaTypeOf(m) === `${major}/*`) ??
       documented.find((m) => m === '*/*');
-    if (mediaKey === undefined) return [`body: content type ${type} is not documented (documented: ${documented.join(', ')})`];
+    if (mediaKey === undefined) {
+      return [`body: content type ${type} is not documented (documented: ${documented.join(', ')})`];
+    }
     const schema = content![mediaKey].schema;
-    if (!schema) return [];
+    if (!schema) {
+      return [];
+    }
     if (isJson(type)) {
       let instance = exchange.body;
       if (exchange.text !== undefined) {
@@ -288,13 +318,16 @@ export class OpenApiContract {
         }
       }
       const compiled = this.compiled(`${key} ${mediaKey}`, schema);
-      if (compiled.error) return [`body: ${compiled.error}`];
+      if (compiled.error) {
+        return [`body: ${compiled.error}`];
+      }
       return compiled.validate!(instance) ? [] : describeErrors(compiled.validate!.errors ?? []);
     }
     const resolved = this.resolve(schema) as SchemaObject;
     const instance = exchange.text ?? exchange.body;
-    if (resolved.type === 'string' && typeof instance !== 'string')
+    if (resolved.type === 'string' && typeof instance !== 'string') {
       return [`body: must be text (${type}, type string), got ${typeOf(instance)}`];
+    }
     return [];
   }
 
@@ -316,8 +349,12 @@ export class OpenApiContract {
   private route(method: string, segments: string[]): Route | undefined {
     let best: Route | undefined;
     for (const route of this.routes) {
-      if (!(method.toLowerCase() in route.item) || !METHODS.includes(method.toLowerCase()) || !matches(route, segments)) continue;
-      if (!best || compareRank(route.rank, best.rank) > 0) best = route;
+      if (!(method.toLowerCase() in route.item) || !METHODS.includes(method.toLowerCase()) || !matches(route, segments)) {
+        continue;
+      }
+      if (!best || compareRank(route.rank, best.rank) > 0) {
+        best = route;
+      }
     }
     return best;
   }
@@ -331,13 +368,17 @@ export class OpenApiContract {
     let current = value as Record<string, unknown>;
     for (let hops = 0; current && typeof current.$ref === 'string'; hops++) {
       const ref = current.$ref;
-      if (!ref.startsWith('#/') || hops > 32) throw new Error(`unsupported or circular $ref ${ref}`);
+      if (!ref.startsWith('#/') || hops > 32) {
+        throw new Error(`unsupported or circular $ref ${ref}`);
+      }
       current = ref
         .slice(2)
         .split('/')
         .map(unescapeToken)
         .reduce<unknown>((node, token) => (node as Record<string, unknown> | undefined)?.[token], this.doc) as Record<string, unknown>;
-      if (current === undefined) throw new Error(`$ref ${ref} names nothing in the document`);
+      if (current === undefined) {
+        throw new Error(`$ref ${ref} names nothing in the document`);
+      }
     }
     return current ?? {};
   }
@@ -347,9 +388,13 @@ export class OpenApiContract {
    * properties the composing schema accounts for (no strictness added at its top level).
    */
   private convert(schema: SchemaObject, open: boolean): SchemaObject {
-    if (typeof schema !== 'object' || schema === null) return schema;
+    if (typeof schema !== 'object' || schema === null) {
+      return schema;
+    }
     if (typeof schema.$ref === 'string') {
-      if (!schema.$ref.startsWith(SCHEMA_PREFIX)) throw new Error(`$ref ${schema.$ref} inside a schema is not supported`);
+      if (!schema.$ref.startsWith(SCHEMA_PREFIX)) {
+        throw new Error(`$ref ${schema.$ref} inside a schema is not supported`);
+      }
       // The name as the document escaped it (JSON pointer, URI), escaped again for the $defs it is kept in.
       const name = unescapeToken(schema.$ref.slice(SCHEMA_PREFIX.length));
       const ref: SchemaObject = {
@@ -359,13 +404,18 @@ export class OpenApiContract {
       return ref;
     }
     const unknown = Object.keys(schema).find((keyword) => !SCHEMA_KEYWORDS.has(keyword) && !keyword.startsWith('x-'));
-    if (unknown !== undefined) throw new Error(`${unknown} is not a keyword of an OpenAPI 3.0 schema`);
-    if ('type' in schema && !TYPES.has(schema.type as string))
+    if (unknown !== undefined) {
+      throw new Error(`${unknown} is not a keyword of an OpenAPI 3.0 schema`);
+    }
+    if ('type' in schema && !TYPES.has(schema.type as string)) {
       throw new Error(`type ${JSON.stringify(schema.type)} is not an OpenAPI 3.0 type`);
+    }
     const ownObject = 'properties' in schema || 'allOf' in schema;
     const out: SchemaObject = {};
     for (const [keyword, value] of Object.entries(schema)) {
-      if (DROPPED.has(keyword) || keyword.startsWith('x-')) continue;
+      if (DROPPED.has(keyword) || keyword.startsWith('x-')) {
+        continue;
+      }
       const sub = value as SchemaObject;
       switch (keyword) {
         case 'properties':
@@ -389,15 +439,23 @@ export class OpenApiContract {
           break;
         case 'exclusiveMinimum':
         case 'exclusiveMaximum':
-          if (typeof value !== 'boolean') throw new Error(`${keyword} is a boolean in OpenAPI 3.0, not ${JSON.stringify(value)}`);
-          if (value === true) out[keyword] = schema[keyword === 'exclusiveMinimum' ? 'minimum' : 'maximum'];
+          if (typeof value !== 'boolean') {
+            throw new Error(`${keyword} is a boolean in OpenAPI 3.0, not ${JSON.stringify(value)}`);
+          }
+          if (value === true) {
+            out[keyword] = schema[keyword === 'exclusiveMinimum' ? 'minimum' : 'maximum'];
+          }
           break;
         case 'minimum':
         case 'maximum':
-          if (schema[keyword === 'minimum' ? 'exclusiveMinimum' : 'exclusiveMaximum'] !== true) out[keyword] = value;
+          if (schema[keyword === 'minimum' ? 'exclusiveMinimum' : 'exclusiveMaximum'] !== true) {
+            out[keyword] = value;
+          }
           break;
         case 'format':
-          if (typeof value === 'string' && !this.ajv.formats[value]) this.ajv.addFormat(value, true);
+          if (typeof value === 'string' && !this.ajv.formats[value]) {
+            this.ajv.addFormat(value, true);
+          }
           out.format = value;
           break;
         default:
@@ -407,18 +465,26 @@ export class OpenApiContract {
     if (!open && !('additionalProperties' in schema) && !('unevaluatedProperties' in schema)) {
       const branches = [...asArray(schema.allOf), ...(ownObject ? [...asArray(schema.oneOf), ...asArray(schema.anyOf)] : [])];
       const shape = branches.map((b) => this.shape(b, new Set()));
-      if (('properties' in schema || shape.some((s) => s.describes)) && !shape.some((s) => s.freeForm)) out.unevaluatedProperties = false;
+      if (('properties' in schema || shape.some((s) => s.describes)) && !shape.some((s) => s.freeForm)) {
+        out.unevaluatedProperties = false;
+      }
     }
     // OpenAPI 3.0.3: null joins the type of this schema object, nothing more (the enum and compositions still apply).
-    if (schema.nullable === true && typeof out.type === 'string') out.type = [out.type, 'null'];
+    if (schema.nullable === true && typeof out.type === 'string') {
+      out.type = [out.type, 'null'];
+    }
     return out;
   }
 
   /** Whether an open branch (followed through $refs and its own branches) describes properties or is a free-form object. */
   private shape(schema: Json, seen: Set<string>): { describes: boolean; freeForm: boolean } {
-    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return { describes: false, freeForm: false };
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+      return { describes: false, freeForm: false };
+    }
     if (typeof schema.$ref === 'string') {
-      if (seen.has(schema.$ref)) return { describes: false, freeForm: false };
+      if (seen.has(schema.$ref)) {
+        return { describes: false, freeForm: false };
+      }
       seen.add(schema.$ref);
       return this.shape(this.resolve(schema) as SchemaObject, seen);
     }
@@ -454,23 +520,37 @@ export function strictReadingProblems(doc: OpenApiDocument): string[] {
     const keywords = Object.keys(s).filter((k) => !k.startsWith('x-'));
     if ('$ref' in s) {
       const siblings = keywords.filter((k) => k !== '$ref');
-      if (siblings.length) problems.push(`${at}: ${siblings.join(', ')} beside $ref, which OpenAPI 3.0 ignores`);
+      if (siblings.length) {
+        problems.push(`${at}: ${siblings.join(', ')} beside $ref, which OpenAPI 3.0 ignores`);
+      }
       return;
     }
-    for (const k of keywords.filter((k) => !SCHEMA_KEYWORDS.has(k))) problems.push(`${at}: ${k} is not a keyword of an OpenAPI 3.0 schema`);
-    if ('type' in s && !TYPES.has(s.type as string)) problems.push(`${at}: type ${JSON.stringify(s.type)} is not an OpenAPI 3.0 type`);
+    for (const k of keywords.filter((k) => !SCHEMA_KEYWORDS.has(k))) {
+      problems.push(`${at}: ${k} is not a keyword of an OpenAPI 3.0 schema`);
+    }
+    if ('type' in s && !TYPES.has(s.type as string)) {
+      problems.push(`${at}: type ${JSON.stringify(s.type)} is not an OpenAPI 3.0 type`);
+    }
     for (const k of ['exclusiveMinimum', 'exclusiveMaximum'].filter((k) => k in s && typeof s[k] !== 'boolean')) {
       problems.push(`${at}: ${k} is a boolean in OpenAPI 3.0, not ${JSON.stringify(s[k])}`);
     }
     if (s.nullable === true) {
       const beside = APPLICATORS.filter((k) => k in s);
-      if (!('type' in s)) problems.push(`${at}: nullable without type in the same schema object has no effect (OpenAPI 3.0.3)`);
-      if (beside.length) problems.push(`${at}: nullable beside ${beside.join(', ')}, which still apply to null (OpenAPI 3.0.3)`);
-      if (Array.isArray(s.enum) && !s.enum.includes(null)) problems.push(`${at}: nullable with an enum without null, which rejects null`);
+      if (!('type' in s)) {
+        problems.push(`${at}: nullable without type in the same schema object has no effect (OpenAPI 3.0.3)`);
+      }
+      if (beside.length) {
+        problems.push(`${at}: nullable beside ${beside.join(', ')}, which still apply to null (OpenAPI 3.0.3)`);
+      }
+      if (Array.isArray(s.enum) && !s.enum.includes(null)) {
+        problems.push(`${at}: nullable with an enum without null, which rejects null`);
+      }
     }
     for (const [keyword, sub] of Object.entries(s)) {
       if (keyword === 'properties' && typeof sub === 'object' && sub !== null) {
-        for (const [name, property] of Object.entries(sub)) visit(property, `${at}/properties/${escapeToken(name)}`);
+        for (const [name, property] of Object.entries(sub)) {
+          visit(property, `${at}/properties/${escapeToken(name)}`);
+        }
       } else if (keyword === 'items' || keyword === 'not' || (keyword === 'additionalProperties' && typeof sub !== 'boolean')) {
         visit(sub, `${at}/${keyword}`);
       } else if (APPLICATORS.includes(keyword)) {
@@ -480,15 +560,24 @@ export function strictReadingProblems(doc: OpenApiDocument): string[] {
   };
   // Every schema: the components' and each `schema` of a parameter, header or media type (examples are values).
   const find = (node: unknown, at: string): void => {
-    if (typeof node !== 'object' || node === null) return;
+    if (typeof node !== 'object' || node === null) {
+      return;
+    }
     for (const [key, value] of Object.entries(node)) {
       const here = `${at}/${escapeToken(key)}`;
-      if (key === 'example' || key === 'examples' || here === '#/components/schemas') continue;
-      if (key === 'schema' && !Array.isArray(node)) visit(value, here);
-      else find(value, here);
+      if (key === 'example' || key === 'examples' || here === '#/components/schemas') {
+        continue;
+      }
+      if (key === 'schema' && !Array.isArray(node)) {
+        visit(value, here);
+      } else {
+        find(value, here);
+      }
     }
   };
-  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) visit(schema, `#/components/schemas/${escapeToken(name)}`);
+  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
+    visit(schema, `#/components/schemas/${escapeToken(name)}`);
+  }
   find(doc, '#');
   return problems;
 }
@@ -540,7 +629,9 @@ function segmentsOf(path: string): string[] {
 
 function compileRoute(template: string, item: Record<string, unknown>): Route {
   const segments = template.split('/').map((segment) => {
-    if (!segment.includes('{')) return segment;
+    if (!segment.includes('{')) {
+      return segment;
+    }
     const pattern = segment
       .split(/(\{[^}]+\})/)
       .map((part) => (/^\{[^}]+\}$/.test(part) ? '(.+)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
@@ -558,7 +649,11 @@ function matches(route: Route, segments: string[]): boolean {
 }
 
 function compareRank(a: number[], b: number[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] !== b[i]) {
+      return a[i] - b[i];
+    }
+  }
   return 0;
 }
 
@@ -621,7 +716,9 @@ function describeErrors(errors: ErrorObject[], root = 'body'): string[] {
 }
 
 function placeOf(root: string, instancePath: string): string {
-  if (!instancePath) return root;
+  if (!instancePath) {
+    return root;
+  }
   return `${root}${instancePath
     .slice(1)
     .split('/')
@@ -650,5 +747,7 @@ function addFormats(ajv: Ajv2019): void {
   ajv.addFormat('uri', { type: 'string', validate: (s: string) => URL.canParse(s) });
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
-  for (const annotation of ['float', 'double', 'byte', 'binary', 'password']) ajv.addFormat(annotation, true);
+  for (const annotation of ['float', 'double', 'byte', 'binary', 'password']) {
+    ajv.addFormat(annotation, true);
+  }
 }

@@ -11,7 +11,9 @@ export const ROOT = path.resolve(__dirname, '../..');
 
 export function distEntry(relative: string): string {
   const file = path.join(ROOT, 'dist', relative);
-  if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` (npm test does) before these tests`);
+  if (!existsSync(file)) {
+    throw new Error(`${file} is missing: run \`npm run build\` (npm test does) before these tests`);
+  }
   return file;
 }
 
@@ -50,10 +52,14 @@ export async function startService(
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}: ${err}`);
+    if (child.exitCode !== null) {
+      throw new Error(`service exited with ${child.exitCode}: ${err}`);
+    }
     try {
       const res = await fetch(`${url}/health`);
-      if (res.status === 200) break;
+      if (res.status === 200) {
+        break;
+      }
     } catch {
       /* not listening yet */
     }
@@ -69,7 +75,9 @@ export async function startService(
     stdout: () => out,
     stderr: () => err,
     stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+      }
       return exited;
     },
   };
@@ -94,7 +102,9 @@ export function runScript(
 /** The value printed after `label:` (credentials in a banner or a CLI answer); throws naming the label when absent. */
 export function printedField(text: string, label: string): string {
   const m = new RegExp(`${label}:\\s+(\\S+)`).exec(text);
-  if (!m) throw new Error(`${label} not printed in:\n${text}`);
+  if (!m) {
+    throw new Error(`${label} not printed in:\n${text}`);
+  }
   return m[1];
 }
 

@@ -24,9 +24,13 @@ export class Receiver {
         const text = Buffer.concat(chunks).toString('utf8');
         this.calls.push({ path: req.url ?? '', headers: req.headers, body: text ? JSON.parse(text) : undefined, at: Date.now() });
         const b = this.behaviour;
-        if (b === 'hang') return; // never answers
+        if (b === 'hang') {
+          return;
+        } // never answers
         setTimeout(() => {
-          if (b.location) res.setHeader('location', b.location);
+          if (b.location) {
+            res.setHeader('location', b.location);
+          }
           res.statusCode = b.status;
           res.end();
         }, b.delayMs ?? 0);

@@ -156,7 +156,9 @@ function paramLine(name: string, value: unknown): string {
 function renderStatement(c: SqlCase, s: Statement, index: number, count: number): string {
   const used = new Set([...s.sql.matchAll(PLACEHOLDER)].map((m) => m[1]));
   const missing = [...used].filter((name) => !Object.prototype.hasOwnProperty.call(s.params, name));
-  if (missing.length > 0) throw new Error(`${c.name}, ${s.method}: no value for the query parameters ${missing.join(', ')}`);
+  if (missing.length > 0) {
+    throw new Error(`${c.name}, ${s.method}: no value for the query parameters ${missing.join(', ')}`);
+  }
   const names = Object.keys(s.params).sort();
   return [
     `-- ${c.name} (${index + 1}/${count}): ${s.method}`,
@@ -175,7 +177,9 @@ export async function renderSqlCases(title: string, cases: readonly SqlCase[]): 
   for (const c of cases) {
     const ch = new RecordingClickHouse(c.rows);
     await c.run(ch);
-    if (ch.statements.length === 0) throw new Error(`${c.name}: no statement was sent`);
+    if (ch.statements.length === 0) {
+      throw new Error(`${c.name}: no statement was sent`);
+    }
     parts.push([RULE, ...ch.statements.map((s, i, all) => renderStatement(c, s, i, all.length))].join('\n\n'));
   }
   const header = [
@@ -203,13 +207,19 @@ export function expectSqlFile(file: string, rendered: string): void {
   const update = `UPDATE_SQL=1 npx jest ${specPath()}`;
   if (process.env.UPDATE_SQL === '1') {
     // A CI run checks the committed files; it never writes them.
-    if (process.env.CI) throw new Error('UPDATE_SQL=1 is for a local run; CI checks the committed SQL files');
+    if (process.env.CI) {
+      throw new Error('UPDATE_SQL=1 is for a local run; CI checks the committed SQL files');
+    }
     writeFileSync(file, rendered);
     return;
   }
-  if (!existsSync(file)) throw new Error(`There is no ${name}. Write it, review it and commit it: ${update}`);
+  if (!existsSync(file)) {
+    throw new Error(`There is no ${name}. Write it, review it and commit it: ${update}`);
+  }
   const committed = readFileSync(file, 'utf8');
-  if (committed === rendered) return;
+  if (committed === rendered) {
+    return;
+  }
   throw new Error(
     `The SQL sent differs from ${name}.\nIf the change is intended, update the file, review its diff and commit it:\n  ${update}\n\n` +
       `--- ${name} (committed)\n+++ rendered now\n${lineDiff(committed, rendered)}`,
@@ -236,9 +246,13 @@ export function lineDiff(before: string, after: string): string {
   const b = after.split('\n');
   // Common prefix and suffix first: the table below covers only the lines between them.
   let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  while (start < a.length && start < b.length && a[start] === b[start]) {
+    start++;
+  }
   let end = 0;
-  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) {
+    end++;
+  }
   const n = a.length - end - start;
   const m = b.length - end - start;
   const lcs = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
@@ -269,8 +283,12 @@ export function lineDiff(before: string, after: string): string {
   const near = (k: number) => lines.slice(Math.max(0, k - 2), k + 3).some((l) => l.sign !== ' ');
   const shown: string[] = [];
   lines.forEach((l, k) => {
-    if (!near(k)) return;
-    if (shown.length > 0 && !near(k - 1)) shown.push('  ...');
+    if (!near(k)) {
+      return;
+    }
+    if (shown.length > 0 && !near(k - 1)) {
+      shown.push('  ...');
+    }
     shown.push(`${l.sign} ${String(l.no).padStart(5)}  ${l.text}`);
   });
   return shown.length > 60 ? `${shown.slice(0, 60).join('\n')}\n  ... (${shown.length - 60} more lines)` : shown.join('\n');
@@ -289,7 +307,11 @@ function structure(text: string): Array<{ at: number; depth: number; mark: strin
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === "'") {
-      for (i++; i < text.length && text[i] !== "'"; i++) if (text[i] === '\\') i++;
+      for (i++; i < text.length && text[i] !== "'"; i++) {
+        if (text[i] === '\\') {
+          i++;
+        }
+      }
     } else if (c === '`' || c === '{') {
       i = text.indexOf(c === '`' ? '`' : '}', i + 1);
     } else if (c === '(') {
@@ -325,7 +347,9 @@ function splitAt(text: string, marks: ReadonlyArray<{ at: number; mark: string }
  */
 function wrapLine(text: string, indent: number): string[] {
   const pad = ' '.repeat(indent);
-  if (indent + text.length <= WIDTH) return [pad + text];
+  if (indent + text.length <= WIDTH) {
+    return [pad + text];
+  }
   const marks = structure(text);
   // A comma that ends the line stays with it (an argument of the line before).
   const commas = marks.filter((m) => m.depth === 0 && m.mark === ',' && m.at < text.length - 1);
@@ -336,9 +360,13 @@ function wrapLine(text: string, indent: number): string[] {
   let best: { open: number; close: number } | undefined;
   for (const open of marks.filter((m) => m.depth === 0 && m.mark === '(')) {
     const close = marks.find((m) => m.at > open.at && m.depth === 0 && m.mark === ')');
-    if (close && (!best || close.at - open.at > best.close - best.open)) best = { open: open.at, close: close.at };
+    if (close && (!best || close.at - open.at > best.close - best.open)) {
+      best = { open: open.at, close: close.at };
+    }
   }
-  if (!best) return [pad + text];
+  if (!best) {
+    return [pad + text];
+  }
   const inner = text.slice(best.open + 1, best.close);
   const innerMarks = structure(inner).filter((m) => m.depth === 0);
   const byComma = innerMarks.filter((m) => m.mark === ',');
@@ -368,7 +396,9 @@ export function formatSql(sql: string): string {
   while (TOKEN.lastIndex < sql.length) {
     const at = TOKEN.lastIndex;
     const match = TOKEN.exec(sql);
-    if (!match) throw new Error(`formatSql: cannot read the SQL at ${at}: ${sql.slice(at, at + 40)}`);
+    if (!match) {
+      throw new Error(`formatSql: cannot read the SQL at ${at}: ${sql.slice(at, at + 40)}`);
+    }
     tokens.push(match[0]);
   }
   const lines: string[] = [];
@@ -378,12 +408,16 @@ export function formatSql(sql: string): string {
   const stack: Array<{ subquery: boolean; clause: string }> = [{ subquery: true, clause: '' }];
   const depth = () => stack.filter((p) => p.subquery).length - 1;
   const startLine = (indent: number) => {
-    if (line.trim() !== '') lines.push(line.trimEnd());
+    if (line.trim() !== '') {
+      lines.push(line.trimEnd());
+    }
     line = ' '.repeat(indent);
     space = false;
   };
   const emit = (text: string) => {
-    if (space && line.trim() !== '' && !line.endsWith('(') && text !== ')' && text !== ',') line += ' ';
+    if (space && line.trim() !== '' && !line.endsWith('(') && text !== ')' && text !== ',') {
+      line += ' ';
+    }
     line += text;
     space = false;
   };
@@ -401,8 +435,12 @@ export function formatSql(sql: string): string {
       startLine(2 * depth());
       top.clause = clause;
       emit(clause);
-      if (clause !== token) k = tokens.indexOf(nextWord(k), k + 1);
-      if (clause === 'UNION ALL') startLine(2 * depth());
+      if (clause !== token) {
+        k = tokens.indexOf(nextWord(k), k + 1);
+      }
+      if (clause === 'UNION ALL') {
+        startLine(2 * depth());
+      }
       continue;
     }
     if (top.subquery && token === 'AND' && (top.clause === 'WHERE' || top.clause === 'HAVING')) {
@@ -414,23 +452,33 @@ export function formatSql(sql: string): string {
       const subquery = nextWord(k) === 'SELECT';
       emit(token);
       stack.push({ subquery, clause: '' });
-      if (subquery) startLine(2 * depth());
+      if (subquery) {
+        startLine(2 * depth());
+      }
       continue;
     }
     if (token === ')') {
       const closed = stack.pop();
-      if (!closed || stack.length === 0) throw new Error('formatSql: unbalanced parentheses');
-      if (closed.subquery) startLine(2 * depth());
+      if (!closed || stack.length === 0) {
+        throw new Error('formatSql: unbalanced parentheses');
+      }
+      if (closed.subquery) {
+        startLine(2 * depth());
+      }
       emit(token);
       continue;
     }
     emit(token);
   }
-  if (stack.length !== 1) throw new Error('formatSql: unbalanced parentheses');
+  if (stack.length !== 1) {
+    throw new Error('formatSql: unbalanced parentheses');
+  }
   startLine(0);
   const formatted = lines.flatMap((l) => wrapLine(l.trimStart(), l.length - l.trimStart().length)).join('\n');
   // Only whitespace changed: the same tokens in the same order.
   const words = (text: string) => (text.match(TOKEN) ?? []).filter((t) => !/^\s/.test(t)).join(' ');
-  if (words(formatted) !== words(sql)) throw new Error('formatSql changed more than whitespace');
+  if (words(formatted) !== words(sql)) {
+    throw new Error('formatSql changed more than whitespace');
+  }
   return formatted;
 }

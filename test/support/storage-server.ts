@@ -32,7 +32,9 @@ export async function spawnStorageServer(
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /PORT (\d+)/.exec(out);
-      if (match) resolve(Number(match[1]));
+      if (match) {
+        resolve(Number(match[1]));
+      }
     });
     child.once('exit', (code) => reject(new Error(`the stand-in ClickHouse server exited with ${code}`)));
   });

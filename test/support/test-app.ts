@@ -119,8 +119,11 @@ export function http<T = unknown>(url: string, options: HttpOptions = {}): Promi
         }
         const result = { status: res.statusCode ?? 0, headers: res.headers, body: body as T };
         const violation = checkContract(method, url, options.headers, result, text, callSite);
-        if (violation) reject(violation);
-        else resolve(result);
+        if (violation) {
+          reject(violation);
+        } else {
+          resolve(result);
+        }
       });
     });
     req.on('error', reject);
@@ -161,7 +164,9 @@ function checkContract(
     requestHeaders,
   };
   const violations = contract.check(exchange);
-  if (!violations.length) return undefined;
+  if (!violations.length) {
+    return undefined;
+  }
   if (REPORT) {
     const operation = contract.operationOf(method, pathname) ?? `${method.toUpperCase()} ${pathname} (no operation)`;
     const lines = violations
@@ -191,6 +196,8 @@ export async function createKey(url: string, permissions: string[], headers = ba
     headers: { ...headers, 'content-type': 'application/json' },
     body: JSON.stringify({ description: `test ${permissions.join(' ')}`, permissions }),
   });
-  if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 201) {
+    throw new Error(`key creation failed: ${res.status} ${JSON.stringify(res.body)}`);
+  }
   return res.body;
 }

@@ -47,10 +47,16 @@ async function errorMessage(res: Response): Promise<string> {
 
 export async function request(path: string, instance?: string, accept = 'application/json', auth = credential()): Promise<Response> {
   const headers: Record<string, string> = { accept };
-  if (auth) headers.authorization = auth;
-  if (instance) headers['x-service-instance'] = instance;
+  if (auth) {
+    headers.authorization = auth;
+  }
+  if (instance) {
+    headers['x-service-instance'] = instance;
+  }
   const res = await fetch(path, { headers });
-  if (!res.ok) throw new ApiError(res.status, await errorMessage(res));
+  if (!res.ok) {
+    throw new ApiError(res.status, await errorMessage(res));
+  }
   return res;
 }
 

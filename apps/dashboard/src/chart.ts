@@ -30,7 +30,9 @@ export function bucketStates(
 ): BucketState[] {
   return starts.map((start, i) => {
     const end = i + 1 < starts.length ? starts[i + 1] : interval === 'hour' ? start + HOUR : nextMidnight(start, tz);
-    if (start >= now) return 'future';
+    if (start >= now) {
+      return 'future';
+    }
     return start < window.from || end > Math.min(window.to, now) ? 'partial' : 'full';
   });
 }
@@ -43,13 +45,20 @@ export function intervalOf(starts: number[]): Interval {
 /** The sentence that explains the dashed buckets, or undefined when every bucket is whole. */
 export function partialNote(states: BucketState[], interval: Interval): string | undefined {
   let last = states.length - 1;
-  while (last >= 0 && states[last] === 'future') last--;
+  while (last >= 0 && states[last] === 'future') {
+    last--;
+  }
   const parts: string[] = [];
-  if (last >= 0 && states[last] === 'partial') parts.push(`The last ${interval} is still running`);
-  if (last > 0 && states[0] === 'partial')
+  if (last >= 0 && states[last] === 'partial') {
+    parts.push(`The last ${interval} is still running`);
+  }
+  if (last > 0 && states[0] === 'partial') {
     parts.push(parts.length ? 'the first is only partly in the period' : `The first ${interval} is only partly in the period`);
+  }
   const future = states.includes('future') ? ` The ${interval}s still to come are not drawn.` : '';
-  if (parts.length === 0) return future.trim() || undefined;
+  if (parts.length === 0) {
+    return future.trim() || undefined;
+  }
   return `${parts.join(' and ')}: ${parts.length > 1 ? 'their numbers are' : 'its numbers are'} partial (drawn dashed).${future}`;
 }
 
@@ -106,7 +115,9 @@ export function timeChart(title: string, starts: string[], series: ChartSeries[]
     ctx.beginPath();
     for (let i = 0; i + 1 < xs.length; i++) {
       const [a, b] = [ys[i], ys[i + 1]];
-      if ((states[i] === 'full' && states[i + 1] === 'full') || a === null || a === undefined || b === null || b === undefined) continue;
+      if ((states[i] === 'full' && states[i + 1] === 'full') || a === null || a === undefined || b === null || b === undefined) {
+        continue;
+      }
       ctx.moveTo(u.valToPos(xs[i], 'x', true), u.valToPos(a, s.scale!, true));
       ctx.lineTo(u.valToPos(xs[i + 1], 'x', true), u.valToPos(b, s.scale!, true));
     }
@@ -153,7 +164,9 @@ export function timeChart(title: string, starts: string[], series: ChartSeries[]
       // The count axis's range as drawn, on the plot element (data-y-min, data-y-max): what the browser tests check.
       setScale: [
         (u: uPlot, key: string) => {
-          if (key !== 'y') return;
+          if (key !== 'y') {
+            return;
+          }
           plot.dataset.yMin = String(u.scales.y.min);
           plot.dataset.yMax = String(u.scales.y.max);
         },
@@ -175,7 +188,9 @@ export function timeChart(title: string, starts: string[], series: ChartSeries[]
   const fit = () => chart.setSize({ width: Math.max(280, plot.clientWidth || box.clientWidth || 600), height: 240 });
   new ResizeObserver(fit).observe(box);
   const note = partialNote(states, interval);
-  if (note) box.append(el('p', { class: 'partial-note' }, note));
+  if (note) {
+    box.append(el('p', { class: 'partial-note' }, note));
+  }
   const table = el('table', { class: 'chart-data' });
   table.append(
     el('caption', {}, `${title}: data`),

@@ -6,10 +6,16 @@ export function el<K extends keyof HTMLElementTagNameMap>(
 ): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
-    if (value === undefined || value === false) continue;
+    if (value === undefined || value === false) {
+      continue;
+    }
     node.setAttribute(name, value === true ? '' : value);
   }
-  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  for (const child of children) {
+    if (child !== null && child !== undefined) {
+      node.append(child);
+    }
+  }
   return node;
 }
 
@@ -75,20 +81,28 @@ export function formatRateTick(r: number): string {
 
 /** A change against the previous period, e.g. "+12.5% vs previous period", or "new" when there was nothing before. */
 export function formatChange(current: number, previous: number | undefined): string {
-  if (previous === undefined) return '';
-  if (previous === 0) return current === 0 ? 'no change' : 'new (nothing before)';
+  if (previous === undefined) {
+    return '';
+  }
+  if (previous === 0) {
+    return current === 0 ? 'no change' : 'new (nothing before)';
+  }
   return `${signedPercent.format(current / previous - 1)} vs previous period`;
 }
 
 /** A rate's change against the previous period in percentage points, e.g. "-4.3 points vs previous period". */
 export function formatPointChange(current: number, previous: number | undefined): string {
-  if (previous === undefined) return '';
+  if (previous === undefined) {
+    return '';
+  }
   return `${points.format((current - previous) * 100)} points vs previous period`;
 }
 
 /** A term's change (count / previous_count - 1) with its sign; "new" when there was nothing before. */
 export function formatTermChange(change: number | null | undefined): string {
-  if (change === null || change === undefined) return 'new';
+  if (change === null || change === undefined) {
+    return 'new';
+  }
   return signedPercent.format(change);
 }
 
@@ -98,7 +112,9 @@ const dateFormats = new Map<string, Intl.DateTimeFormat>();
 function dateFormat(tz: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
   const key = `${tz} ${JSON.stringify(options)}`;
   let format = dateFormats.get(key);
-  if (!format) dateFormats.set(key, (format = new Intl.DateTimeFormat(undefined, { ...options, timeZone: tz })));
+  if (!format) {
+    dateFormats.set(key, (format = new Intl.DateTimeFormat(undefined, { ...options, timeZone: tz })));
+  }
   return format;
 }
 
@@ -113,7 +129,9 @@ export function formatStart(ms: number, interval: 'hour' | 'day', tz: string): s
 /** A chart's tick: the day without the year (23.11.), or the hour (14:00), with the day on a new line where it begins. */
 export function formatTick(ms: number, interval: 'hour' | 'day', tz: string, withDay: boolean): string {
   const day = dateFormat(tz, { day: '2-digit', month: '2-digit' }).format(ms);
-  if (interval === 'day') return day;
+  if (interval === 'day') {
+    return day;
+  }
   const time = dateFormat(tz, TIME).format(ms);
   return withDay ? `${time}\n${day}` : time;
 }

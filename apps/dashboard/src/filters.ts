@@ -34,7 +34,9 @@ export function browserZone(): string {
   const now = new Date();
   const winter = new Date(now.getFullYear(), 0, 1).getTimezoneOffset();
   const summer = new Date(now.getFullYear(), 6, 1).getTimezoneOffset();
-  if (winter % 60 !== 0 || summer % 60 !== 0) return 'UTC';
+  if (winter % 60 !== 0 || summer % 60 !== 0) {
+    return 'UTC';
+  }
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
@@ -66,13 +68,27 @@ export function writeFilters(f: Filters): string {
     q.set('to', f.to);
   }
   q.set('tz', f.tz);
-  if (f.language) q.set('language', f.language);
-  if (f.bots) q.set('bots', 'true');
-  if (f.instance) q.set('instance', f.instance);
-  if (f.sort !== 'count') q.set('sort', f.sort);
-  if (f.unhandled) q.set('unhandled', 'true');
-  if (f.page > 0) q.set('page', String(f.page));
-  if (f.view === 'term') q.set('id', f.id);
+  if (f.language) {
+    q.set('language', f.language);
+  }
+  if (f.bots) {
+    q.set('bots', 'true');
+  }
+  if (f.instance) {
+    q.set('instance', f.instance);
+  }
+  if (f.sort !== 'count') {
+    q.set('sort', f.sort);
+  }
+  if (f.unhandled) {
+    q.set('unhandled', 'true');
+  }
+  if (f.page > 0) {
+    q.set('page', String(f.page));
+  }
+  if (f.view === 'term') {
+    q.set('id', f.id);
+  }
   return `?${q.toString()}`;
 }
 
@@ -86,8 +102,12 @@ export function apiWindow(f: Filters): URLSearchParams {
     q.set('since', f.period);
   }
   q.set('tz', f.tz);
-  if (f.language) q.set('language', f.language);
-  if (f.bots) q.set('includeBotTraffic', 'true');
+  if (f.language) {
+    q.set('language', f.language);
+  }
+  if (f.bots) {
+    q.set('includeBotTraffic', 'true');
+  }
   return q;
 }
 
@@ -100,7 +120,9 @@ const DAY = 24 * HOUR;
  */
 export function windowOf(f: Filters, now: number): { from: number; to: number } {
   const days = /^(\d+)d$/.exec(f.period);
-  if (f.period === 'custom' || !days) return { from: -Infinity, to: Infinity };
+  if (f.period === 'custom' || !days) {
+    return { from: -Infinity, to: Infinity };
+  }
   return { from: Math.floor((now - Number(days[1]) * DAY) / HOUR) * HOUR, to: Math.floor(now / HOUR) * HOUR + HOUR };
 }
 
@@ -114,7 +136,9 @@ function dayBefore(date: string): string {
  * the day of `to` (a date-time such as 2026-11-23T10:00). A `to` that names no day is kept as written.
  */
 function lastDay(to: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}/.test(to)) return to;
+  if (!/^\d{4}-\d{2}-\d{2}/.test(to)) {
+    return to;
+  }
   return /^\d{4}-\d{2}-\d{2}(T00(:00(:00(\.0+)?)?)?)?$/.test(to) ? dayBefore(to.slice(0, 10)) : to.slice(0, 10);
 }
 

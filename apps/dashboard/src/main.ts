@@ -21,8 +21,11 @@ let rendering = 0;
 
 function navigate(f: Filters, replace = false): void {
   const url = `${location.pathname}${writeFilters(f)}`;
-  if (replace) history.replaceState(null, '', url);
-  else history.pushState(null, '', url);
+  if (replace) {
+    history.replaceState(null, '', url);
+  } else {
+    history.pushState(null, '', url);
+  }
   const focused = document.activeElement?.id;
   void render().then(() => {
     // Keyboard users keep their place: the control they used, when the new page has it.
@@ -54,8 +57,12 @@ const listPage: ListPage = { navigate, defaultInstance: () => instances[0], sign
 
 /** The filters with an instance the credential may use: the first one when the URL names none or another. */
 async function withInstance(f: Filters): Promise<Filters> {
-  if (instances.length === 0) instances = (await getJson<Instances>('/instances')).body.instances;
-  if (instances.includes(f.instance)) return f;
+  if (instances.length === 0) {
+    instances = (await getJson<Instances>('/instances')).body.instances;
+  }
+  if (instances.includes(f.instance)) {
+    return f;
+  }
   // No instance, or one this credential may not use (an old or shared link): the first it may use.
   const chosen = { ...f, instance: instances[0] };
   history.replaceState(null, '', `${location.pathname}${writeFilters(chosen)}`);
@@ -64,8 +71,12 @@ async function withInstance(f: Filters): Promise<Filters> {
 
 /** The view the filters name. */
 function viewOf(f: Filters, filters: ReturnType<typeof filtersForm>): Promise<HTMLElement> {
-  if (f.view === 'overview') return overview(f, filters.offerLanguages, navigate);
-  if (f.view === 'term') return termView(f);
+  if (f.view === 'overview') {
+    return overview(f, filters.offerLanguages, navigate);
+  }
+  if (f.view === 'term') {
+    return termView(f);
+  }
   return termsView(f, f.view === 'zero', listPage);
 }
 
@@ -80,21 +91,32 @@ async function render(): Promise<void> {
   const content = el('div', { class: 'content', id: 'content', tabindex: '-1' }, el('p', {}, 'Loading…'));
   try {
     const f = await withInstance(readFilters());
-    if (mine !== rendering) return;
+    if (mine !== rendering) {
+      return;
+    }
     const filters = filtersForm(f, instances, navigate);
     app.replaceChildren(el('header', {}, el('h1', {}, 'Search analytics'), nav(f, navigate, signOutButton()), filters.form), content);
     // The languages of the period for the select: the overview's statistics carry them, other views ask for them.
-    if (f.view !== 'overview')
+    if (f.view !== 'overview') {
       getJson<Stats>(`/search-stats?${apiWindow(f)}`, f.instance).then(
         ({ body }) => mine === rendering && filters.offerLanguages(body.languages),
         () => undefined, // the view shows the error, if any; the select keeps the chosen language
       );
+    }
     const view = await viewOf(f, filters);
-    if (mine === rendering) content.replaceChildren(view);
+    if (mine === rendering) {
+      content.replaceChildren(view);
+    }
   } catch (err) {
-    if (mine !== rendering) return;
-    if (err instanceof ApiError && err.status === 401) return signedOut(err);
-    if (!app.contains(content)) app.replaceChildren(el('header', {}, el('h1', {}, 'Search analytics'), signOutButton()), content);
+    if (mine !== rendering) {
+      return;
+    }
+    if (err instanceof ApiError && err.status === 401) {
+      return signedOut(err);
+    }
+    if (!app.contains(content)) {
+      app.replaceChildren(el('header', {}, el('h1', {}, 'Search analytics'), signOutButton()), content);
+    }
     content.replaceChildren(alertBox((err as Error).message));
   }
 }

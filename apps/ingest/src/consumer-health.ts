@@ -61,12 +61,16 @@ export class PartitionProgress {
   assign(topicPartitions: TopicPartition[], now = Date.now()): void {
     const assigned = new Map(topicPartitions.map(({ topic, partition }) => [`${topic}:${partition}`, { topic, partition }]));
     for (const [key, { topic, partition }] of this.partitions) {
-      if (assigned.has(key)) continue;
+      if (assigned.has(key)) {
+        continue;
+      }
       this.partitions.delete(key);
       this.onLag(topic, partition, undefined);
     }
     for (const [key, tp] of assigned) {
-      if (this.partitions.has(key)) continue;
+      if (this.partitions.has(key)) {
+        continue;
+      }
       this.partitions.set(key, { ...tp, lag: 0, toldAt: now });
       this.onLag(tp.topic, tp.partition, 0);
     }
@@ -79,7 +83,9 @@ export class PartitionProgress {
   /** A batch starts: the end offset it was fetched with; its first offset stands for the committed one until known. */
   fetched(topic: string, partition: number, end: number, first: number, now = Date.now()): void {
     const state = this.partitions.get(`${topic}:${partition}`);
-    if (!state) return;
+    if (!state) {
+      return;
+    }
     state.end = Math.max(state.end ?? end, end);
     state.committed ??= first;
     state.toldAt = now;
@@ -89,7 +95,9 @@ export class PartitionProgress {
   /** A commit went through: progress. */
   committed(topic: string, partition: number, offset: number, now = Date.now()): void {
     const state = this.partitions.get(`${topic}:${partition}`);
-    if (!state) return;
+    if (!state) {
+      return;
+    }
     const before = state.committed;
     state.committed = Math.max(before ?? offset, offset);
     state.toldAt = now;
@@ -102,7 +110,9 @@ export class PartitionProgress {
    */
   probed(topic: string, partition: number, offsets: { end: number; committed: number }, sentAt: number, now = Date.now()): void {
     const state = this.partitions.get(`${topic}:${partition}`);
-    if (!state) return;
+    if (!state) {
+      return;
+    }
     const before = state.committed;
     const newer = state.toldAt >= sentAt;
     state.end = newer ? Math.max(state.end ?? offsets.end, offsets.end) : offsets.end;
@@ -115,7 +125,9 @@ export class PartitionProgress {
     let oldest = now;
     for (const s of this.partitions.values()) {
       lag += s.lag;
-      if (s.waitingSince !== undefined) oldest = Math.min(oldest, s.waitingSince);
+      if (s.waitingSince !== undefined) {
+        oldest = Math.min(oldest, s.waitingSince);
+      }
     }
     return { running, stalled: now - oldest > stallMs, lag, sinceProgressMs: now - oldest };
   }
@@ -123,9 +135,14 @@ export class PartitionProgress {
   /** The lag from the offsets; the clock starts when messages start waiting, again at progress, and stops at 0. */
   private update(state: PartitionState, progressed: boolean, now: number): void {
     const lag = state.end === undefined || state.committed === undefined ? 0 : Math.max(0, state.end - state.committed);
-    if (lag === 0) state.waitingSince = undefined;
-    else if (state.waitingSince === undefined || progressed) state.waitingSince = now;
-    if (lag === state.lag) return;
+    if (lag === 0) {
+      state.waitingSince = undefined;
+    } else if (state.waitingSince === undefined || progressed) {
+      state.waitingSince = now;
+    }
+    if (lag === state.lag) {
+      return;
+    }
     state.lag = lag;
     this.onLag(state.topic, state.partition, lag);
   }

@@ -18,9 +18,11 @@ export function mergeRanges(ranges: readonly Overlap[]): Overlap[] {
   const sorted = [...ranges].sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition || a.first - b.first);
   for (const range of sorted) {
     const previous = merged.at(-1);
-    if (previous?.topic === range.topic && previous.partition === range.partition && range.first <= previous.last + 1)
+    if (previous?.topic === range.topic && previous.partition === range.partition && range.first <= previous.last + 1) {
       previous.last = Math.max(previous.last, range.last);
-    else merged.push({ ...range });
+    } else {
+      merged.push({ ...range });
+    }
   }
   return merged;
 }
@@ -41,7 +43,9 @@ export function offsetRanges(offsets: readonly number[]): string {
   const sorted = [...offsets].sort((a, b) => a - b);
   for (let i = 0; i < sorted.length; i++) {
     let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] <= sorted[j] + 1) j++;
+    while (j + 1 < sorted.length && sorted[j + 1] <= sorted[j] + 1) {
+      j++;
+    }
     parts.push(i === j ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
     i = j;
   }
@@ -79,7 +83,9 @@ export class DuplicateOffsets {
    * a block overlaps when it starts before the furthest end of the blocks that start before it.
    */
   async repair(hours: number, owned: readonly string[], beforeSend: () => Promise<void>): Promise<number> {
-    if (owned.length === 0) return 0;
+    if (owned.length === 0) {
+      return 0;
+    }
     const blocks = await this.ch.query<{ topic: string; partition: number; first: string; last: string }>(
       `SELECT topic, partition, toString(first_offset) AS first, toString(least(last_offset, reach - 1)) AS last FROM (
          SELECT topic, partition, first_offset, last_offset,
@@ -91,8 +97,9 @@ export class DuplicateOffsets {
       { hours, owned },
     );
     let repaired = 0;
-    for (const range of mergeRanges(blocks.map((b) => ({ ...b, first: Number(b.first), last: Number(b.last) }))))
+    for (const range of mergeRanges(blocks.map((b) => ({ ...b, first: Number(b.first), last: Number(b.last) })))) {
       repaired += await this.repairRange(range, beforeSend);
+    }
     return repaired;
   }
 
@@ -107,7 +114,9 @@ export class DuplicateOffsets {
        ORDER BY offset, message_hash`,
       params,
     );
-    if (duplicates.length === 0) return 0;
+    if (duplicates.length === 0) {
+      return 0;
+    }
     const copies = new Map(duplicates.map((d) => [`${d.at}:${d.hash}`, Number(d.copies)]));
     // One stored copy of each duplicated message, to compensate with.
     const rows = await this.ch.query<Record<string, unknown> & { key: string; customer: string; instance: string }>(
@@ -126,7 +135,9 @@ export class DuplicateOffsets {
       .digest('hex');
     await beforeSend();
     await this.ch.insert('search_events', compensation, `duplicates:${token}`);
-    for (const { customer, instance } of compensation) this.versions.bump(customer, instance);
+    for (const { customer, instance } of compensation) {
+      this.versions.bump(customer, instance);
+    }
     this.metrics.duplicateOffsets.inc({ topic }, duplicates.length);
     this.logger.warn(
       `${topic}:${partition}: offsets ${offsetRanges(duplicates.map((d) => Number(d.at)))} were stored more than once ` +

@@ -118,7 +118,9 @@ export class ExactlyOnceBatches {
    * retried insert starts), so nothing of it lands after the partitions' next owners read what is stored.
    */
   async beforeRejoin(): Promise<void> {
-    if (this.inFlight.size === 0) return;
+    if (this.inFlight.size === 0) {
+      return;
+    }
     this.abandoning = true;
     await this.settle();
   }
@@ -130,12 +132,16 @@ export class ExactlyOnceBatches {
 
   /** Waits until no insert or commit of this process is in flight (batches handed back to kafkajs included). */
   async settle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+    while (this.inFlight.size > 0) {
+      await Promise.allSettled([...this.inFlight.values()]);
+    }
   }
 
   private async exactlyOnce(payload: EachBatchPayload): Promise<void> {
     const { batch } = payload;
-    if (batch.isEmpty() || !payload.isRunning() || payload.isStale()) return;
+    if (batch.isEmpty() || !payload.isRunning() || payload.isStale()) {
+      return;
+    }
     const { topic, partition, messages } = batch;
     const kind = this.deps.topics.get(topic)!;
     const key = `${topic}:${partition}`;
@@ -150,7 +156,9 @@ export class ExactlyOnceBatches {
       abandon: () => (this.abandoning = true),
     };
     try {
-      if (this.mustRejoin) throw new BatchAbandonedError();
+      if (this.mustRejoin) {
+        throw new BatchAbandonedError();
+      }
       // A state read again from ClickHouse (after a failure, or offsets fetched again) must see the batch before.
       const state = await this.partitions.get(topic, partition, first, () => settled(earlier));
 
@@ -163,7 +171,11 @@ export class ExactlyOnceBatches {
       const insert = this.writeWithRetry(kind, rows, rejected, batchToken(topic, partition, first, last, hashes), generation);
       state.ledger.inserted(last);
       state.handledThrough = last;
-      if (state.recent) for (const row of rows) state.recent.add(row.customer, row.instance, kind.eventId!(row));
+      if (state.recent) {
+        for (const row of rows) {
+          state.recent.add(row.customer, row.instance, kind.eventId!(row));
+        }
+      }
 
       // 3. Commit once this insert and the partition's batch before are done. A crash before it re-delivers the batch
       // and the ledger finds the rows stored; a failed commit loses nothing for the same reason.
@@ -182,9 +194,13 @@ export class ExactlyOnceBatches {
       // Handed back once the batch before is done (kept alive by heartbeats while it is retried, and its error is
       // thrown here); while stopping, only once this one is done.
       const handBack = !this.stopping && payload.isRunning();
-      if (handBack) payload.resolveOffset(lastOffset);
+      if (handBack) {
+        payload.resolveOffset(lastOffset);
+      }
       await settledWithHeartbeats(handBack ? (earlier ?? Promise.resolve()) : done, ownership);
-      if (!handBack) payload.resolveOffset(lastOffset);
+      if (!handBack) {
+        payload.resolveOffset(lastOffset);
+      }
     } catch (err) {
       // Past a failed batch, only a rejoin makes kafkajs fetch from the committed offsets again.
       throw this.mustRejoin && !isRebalance(err) ? new BatchAbandonedError() : err;
@@ -196,7 +212,9 @@ export class ExactlyOnceBatches {
     try {
       await payload.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: String(last + 1) }] }] });
     } catch (err) {
-      if (isRebalance(err)) throw err;
+      if (isRebalance(err)) {
+        throw err;
+      }
       this.deps.logger.warn(`commit of ${topic}:${partition}@${last + 1} failed, the rows are stored: ${(err as Error).message}`);
     }
   }
@@ -222,9 +240,12 @@ export class ExactlyOnceBatches {
       const hash = messageHash(message);
       const pending = ledger.verdict(offset, hash);
       const verdict = typeof pending === 'string' ? pending : await pending;
-      if (verdict !== 'new') verdicts[verdict]++;
-      if (verdict !== 'stored')
+      if (verdict !== 'new') {
+        verdicts[verdict]++;
+      }
+      if (verdict !== 'stored') {
         items.push(decodeMessage(message, { now, source: 'kafka', topic, partition, offset, timestamp: message.timestamp }, hash));
+      }
     }
     const { rows: valid, rejected } = validateItems(kind, items);
     const rows: KafkaRow[] = [];
@@ -235,8 +256,12 @@ export class ExactlyOnceBatches {
         verdicts.duplicate++;
         continue;
       }
-      if (id !== undefined) inBatch.add(row.customer, row.instance, id);
-      if (versions) kind.order!(row, versions);
+      if (id !== undefined) {
+        inBatch.add(row.customer, row.instance, id);
+      }
+      if (versions) {
+        kind.order!(row, versions);
+      }
       rows.push(row);
     }
     this.logVerdicts(`${topic}:${partition}`, messages[0].offset, messages[messages.length - 1].offset, verdicts);
@@ -245,12 +270,15 @@ export class ExactlyOnceBatches {
 
   private logVerdicts(where: string, first: string, last: string, verdicts: { stored: number; replaced: number; duplicate: number }): void {
     const { logger } = this.deps;
-    if (verdicts.duplicate > 0)
+    if (verdicts.duplicate > 0) {
       logger.log(
         `${where}: ${verdicts.duplicate} events of ${first}-${last} repeat an event id stored ` +
           `within the last ${DEDUP_WINDOW} messages; skipping them`,
       );
-    if (verdicts.stored > 0) logger.log(`${where}: ${verdicts.stored} offsets from ${first} to ${last} already stored; skipping them`);
+    }
+    if (verdicts.stored > 0) {
+      logger.log(`${where}: ${verdicts.stored} offsets from ${first} to ${last} already stored; skipping them`);
+    }
     if (verdicts.replaced > 0) {
       logger.warn(
         `${where}: ${verdicts.replaced} offsets from ${first} hold other messages than the ones stored there ` +
@@ -292,9 +320,11 @@ export class ExactlyOnceBatches {
       // Once per outage, not once per attempt of every partition: the first failure, then the recovery with a count.
       onFailure: (err, attempt, delay) => {
         const message = (err as Error).message;
-        if (this.failedInserts++ === 0)
+        if (this.failedInserts++ === 0) {
           logger.warn(`insert failed, retried with backoff until storage takes inserts again (counted meanwhile): ${message}`);
-        else logger.debug(`insert failed (attempt ${attempt}, retry in ${Math.round(delay)} ms): ${message}`);
+        } else {
+          logger.debug(`insert failed (attempt ${attempt}, retry in ${Math.round(delay)} ms): ${message}`);
+        }
       },
     });
     if (this.failedInserts > 0) {

@@ -36,10 +36,13 @@ export class GroupMembership {
   }
 
   state(now = Date.now()): { joined: boolean; reason?: string } {
-    if (!this.member) return { joined: false, reason: this.reason };
+    if (!this.member) {
+      return { joined: false, reason: this.reason };
+    }
     const silentMs = now - this.answeredAt;
-    if (silentMs > this.boundMs)
+    if (silentMs > this.boundMs) {
       return { joined: false, reason: `no heartbeat answered for ${silentMs} ms (the broker out of reach, or the group rebalancing)` };
+    }
     return { joined: true };
   }
 }

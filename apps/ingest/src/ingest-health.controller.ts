@@ -45,7 +45,9 @@ export class IngestHealthController {
   @ApiServiceUnavailableResponse({ type: ConsumerHealthView, description: 'Stopped or stalled' })
   async live(@Res({ passthrough: true }) res: FastifyReply): Promise<ConsumerHealthView> {
     const health = await this.consumer.health();
-    if (health.stalled || !health.running) res.status(503);
+    if (health.stalled || !health.running) {
+      res.status(503);
+    }
     return health;
   }
 
@@ -73,7 +75,9 @@ export class IngestHealthController {
           : !(await this.ch.ping())
             ? 'storage does not answer'
             : undefined;
-    if (reason !== undefined) res.status(503);
+    if (reason !== undefined) {
+      res.status(503);
+    }
     return reason === undefined ? { ready: true } : { ready: false, reason };
   }
 }

@@ -38,7 +38,9 @@ class FakeConsumer {
   }
 
   emit(event: string, payload: unknown): void {
-    for (const listener of this.listeners.get(event) ?? []) listener({ payload });
+    for (const listener of this.listeners.get(event) ?? []) {
+      listener({ payload });
+    }
   }
 
   connect = () => Promise.resolve();
@@ -109,7 +111,9 @@ beforeAll(() => {
 });
 const running: IngestConsumer[] = [];
 afterEach(async () => {
-  for (const consumer of running.splice(0)) await consumer.beforeApplicationShutdown();
+  for (const consumer of running.splice(0)) {
+    await consumer.beforeApplicationShutdown();
+  }
 });
 async function start() {
   const setup = await started();

@@ -54,7 +54,9 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     private readonly duplicates: DuplicateOffsets,
     kinds: IntakeKinds,
   ) {
-    for (const kind of kinds.all() as unknown as Array<IntakeKind<KafkaRow>>) this.topics.set(kind.topic, kind);
+    for (const kind of kinds.all() as unknown as Array<IntakeKind<KafkaRow>>) {
+      this.topics.set(kind.topic, kind);
+    }
     this.batches = new ExactlyOnceBatches({
       store,
       offsets,
@@ -66,7 +68,9 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.kafka.enabled) return;
+    if (!this.kafka.enabled) {
+      return;
+    }
     await this.start();
     this.duplicateCheck = setInterval(() => void this.repairDuplicates(), this.config.kafka.duplicateCheckMs).unref();
   }
@@ -95,7 +99,9 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
    * and compensates them (DuplicateOffsets); run every INGEST_DUPLICATE_CHECK_MS. Answers how many it compensated.
    */
   async repairDuplicates(): Promise<number> {
-    if (this.repairing) return 0;
+    if (this.repairing) {
+      return 0;
+    }
     this.repairing = true;
     try {
       const generation = this.kafkaGroup?.generationId ?? null;
@@ -157,13 +163,18 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       this.progress.fetched(payload.topic, payload.partition, Number(payload.highWatermark), Number(payload.firstOffset)),
     );
     consumer.on(consumer.events.COMMIT_OFFSETS, ({ payload }) => {
-      for (const { topic, partitions } of payload.topics)
-        for (const { partition, offset } of partitions) this.progress.committed(topic, partition, Number(offset));
+      for (const { topic, partitions } of payload.topics) {
+        for (const { partition, offset } of partitions) {
+          this.progress.committed(topic, partition, Number(offset));
+        }
+      }
     });
     this.lagProbe.every(() => this.probeLag());
     // kafkajs restarts itself after retriable errors only; the consumer must resume alone after any crash.
     consumer.on(consumer.events.CRASH, ({ payload }) => {
-      if (payload.restart || this.stopping) return;
+      if (payload.restart || this.stopping) {
+        return;
+      }
       this.logger.error(`consumer crashed (${payload.error.message}); restarting in 1 s`);
       setTimeout(() => void this.restart(consumer), 1000);
     });
@@ -196,12 +207,17 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   /** Publishes a partition's lag (ingest_consumer_lag); undefined: no longer assigned, its series goes. */
   private recordLag(topic: string, partition: number, lag: number | undefined): void {
     const labels = { topic, partition: String(partition) };
-    if (lag === undefined) this.metrics.consumerLag.remove(labels);
-    else this.metrics.consumerLag.set(labels, lag);
+    if (lag === undefined) {
+      this.metrics.consumerLag.remove(labels);
+    } else {
+      this.metrics.consumerLag.set(labels, lag);
+    }
   }
 
   private async restart(crashed: Consumer): Promise<void> {
-    if (this.stopping || this.consumer !== crashed) return;
+    if (this.stopping || this.consumer !== crashed) {
+      return;
+    }
     await crashed.disconnect().catch(() => undefined);
     this.assigned = {};
     try {
@@ -221,7 +237,8 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
   /** Asks the broker how far behind every assigned partition is (high watermark - committed); on a timer. */
   private async probeLag(): Promise<void> {
     const sentAt = Date.now();
-    for (const offsets of (await this.lagProbe.offsets(this.progress.assigned())) ?? [])
+    for (const offsets of (await this.lagProbe.offsets(this.progress.assigned())) ?? []) {
       this.progress.probed(offsets.topic, offsets.partition, offsets, sentAt);
+    }
   }
 }

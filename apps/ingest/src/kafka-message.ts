@@ -30,6 +30,8 @@ export function decodeMessage(message: KafkaMessage, origin: ItemOrigin, hash: s
   } catch {
     problem = 'not JSON';
   }
-  if (!isUtf8(value)) problem = 'message is not valid UTF-8';
+  if (!isUtf8(value)) {
+    problem = 'message is not valid UTF-8';
+  }
   return { value: parsed, origin, raw, problem, messageHash: hash };
 }

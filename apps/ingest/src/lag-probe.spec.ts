@@ -46,7 +46,9 @@ describe('LagProbe', () => {
 
   it('logs once when the broker stops answering and once when it answers again, never throwing', async () => {
     down = true;
-    for (let i = 0; i < 5; i++) expect(await probe.offsets([{ topic: 't', partition: 0 }])).toBeUndefined();
+    for (let i = 0; i < 5; i++) {
+      expect(await probe.offsets([{ topic: 't', partition: 0 }])).toBeUndefined();
+    }
     expect(logs).toEqual(['warn lag probe failed (Connection refused); lag figures stay as they were until it answers again']);
     down = false;
     expect(await probe.offsets([{ topic: 't', partition: 0 }])).toEqual([{ topic: 't', partition: 0, end: 40, committed: 30 }]);

@@ -35,11 +35,15 @@ export class LagProbe {
 
   /** The offsets of `partitions`, or undefined when the broker did not answer or a probe is under way already. */
   async offsets(partitions: TopicPartition[]): Promise<PartitionOffsets[] | undefined> {
-    if (this.running) return undefined;
+    if (this.running) {
+      return undefined;
+    }
     this.running = true;
     try {
       const offsets = await this.fetch(partitions);
-      if (this.failing) this.logger.log('lag probe answers again');
+      if (this.failing) {
+        this.logger.log('lag probe answers again');
+      }
       this.failing = false;
       return offsets;
     } catch (err) {
@@ -63,7 +67,9 @@ export class LagProbe {
   }
 
   private async fetch(partitions: TopicPartition[]): Promise<PartitionOffsets[]> {
-    if (partitions.length === 0) return [];
+    if (partitions.length === 0) {
+      return [];
+    }
     if (!this.admin) {
       const admin = this.createAdmin();
       this.admin = admin;
@@ -77,8 +83,9 @@ export class LagProbe {
       ]);
       const done = new Map(committed[0]?.partitions.filter((p) => Number(p.offset) >= 0).map((p) => [p.partition, Number(p.offset)]) ?? []);
       for (const end of ends) {
-        if (partitions.some((p) => p.topic === topic && p.partition === end.partition))
+        if (partitions.some((p) => p.topic === topic && p.partition === end.partition)) {
           offsets.push({ topic, partition: end.partition, end: Number(end.high), committed: done.get(end.partition) ?? Number(end.low) });
+        }
       }
     }
     return offsets;

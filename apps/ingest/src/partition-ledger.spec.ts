@@ -31,7 +31,9 @@ describe('PartitionLedger', () => {
   it('reads at most one page of stored offsets at a time, whatever the gap', async () => {
     const { repository, reads } = storedThrough(5 * LEDGER_PAGE);
     const ledger = await PartitionLedger.open(repository, 'search_events', 't', 0);
-    for (let offset = 0; offset <= 5 * LEDGER_PAGE; offset += 997) expect(await ledger.verdict(offset, `h${offset}`)).toBe('stored');
+    for (let offset = 0; offset <= 5 * LEDGER_PAGE; offset += 997) {
+      expect(await ledger.verdict(offset, `h${offset}`)).toBe('stored');
+    }
     expect(reads.length).toBeGreaterThan(4);
     expect(Math.max(...reads)).toBeLessThanOrEqual(LEDGER_PAGE);
   });

@@ -42,14 +42,20 @@ export class PartitionLedger {
    * answered at once unless a page of stored offsets has to be read (past the stored end, always at once).
    */
   verdict(offset: number, hash: string): Verdict | Promise<Verdict> {
-    if (offset > this.lastStored) return offset <= this.insertedThrough ? 'stored' : 'new';
-    if (offset < this.pageFrom || offset > this.pageTo) return this.load(offset).then(() => this.inPage(offset, hash));
+    if (offset > this.lastStored) {
+      return offset <= this.insertedThrough ? 'stored' : 'new';
+    }
+    if (offset < this.pageFrom || offset > this.pageTo) {
+      return this.load(offset).then(() => this.inPage(offset, hash));
+    }
     return this.inPage(offset, hash);
   }
 
   private inPage(offset: number, hash: string): Verdict {
     const hashes = this.page.get(offset);
-    if (!hashes) return 'new';
+    if (!hashes) {
+      return 'new';
+    }
     return hashes.includes(hash) || hashes.includes('0') ? 'stored' : 'replaced';
   }
 
@@ -63,8 +69,11 @@ export class PartitionLedger {
     const page = new Map<number, string[]>();
     for (const { offset, hash } of await this.repository.stored(this.table, this.topic, this.partition, from, to)) {
       const hashes = page.get(offset);
-      if (hashes) hashes.push(hash);
-      else page.set(offset, [hash]);
+      if (hashes) {
+        hashes.push(hash);
+      } else {
+        page.set(offset, [hash]);
+      }
     }
     // Replaced only once read: a failed read leaves the page that was there (and its bounds) in place.
     this.page = page;

@@ -28,7 +28,9 @@ export class PartitionStates {
   async get(topic: string, partition: number, first: number, before?: () => Promise<void>): Promise<PartitionState> {
     const key = `${topic}:${partition}`;
     const known = await this.states.get(key)?.catch(() => undefined);
-    if (known && first > known.handledThrough) return known;
+    if (known && first > known.handledThrough) {
+      return known;
+    }
     const state = Promise.resolve(before?.())
       .then(() => this.open(topic, partition, first))
       .then((s) => ({ ...s, handledThrough: -1 }));

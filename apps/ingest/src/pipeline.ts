@@ -8,7 +8,11 @@ export const settled = (promise?: Promise<unknown>) =>
 /** `then` once both have settled, failing with the first failure; so nothing of either is still running when it fails. */
 export async function afterBoth(earlier: Promise<unknown> | undefined, own: Promise<unknown>, then: () => Promise<void>): Promise<void> {
   const [before, mine] = await Promise.allSettled([earlier, own]);
-  if (mine.status === 'rejected') throw mine.reason;
-  if (before.status === 'rejected') throw before.reason;
+  if (mine.status === 'rejected') {
+    throw mine.reason;
+  }
+  if (before.status === 'rejected') {
+    throw before.reason;
+  }
   await then();
 }

@@ -5,7 +5,9 @@ describe('RecentEventIds', () => {
   it('knows the ids of the last DEDUP_WINDOW events and forgets older ones', () => {
     const ids = Array.from({ length: DEDUP_WINDOW + 5 }, () => randomUUID());
     const recent = new RecentEventIds(ids.slice(0, 3).map((event_id) => ({ customer: 'c', instance: 'i', event_id })));
-    for (const id of ids.slice(3)) recent.add('c', 'i', id);
+    for (const id of ids.slice(3)) {
+      recent.add('c', 'i', id);
+    }
     expect(ids.slice(0, 5).map((id) => recent.has('c', 'i', id))).toEqual([false, false, false, false, false]);
     expect(ids.slice(5).every((id) => recent.has('c', 'i', id))).toBe(true);
     expect(recent.has('c', 'i', randomUUID())).toBe(false);

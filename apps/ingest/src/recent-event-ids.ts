@@ -43,7 +43,9 @@ export class RecentEventIds {
 
   constructor(stored: readonly StoredEventId[] = []) {
     this.capacity = Math.max(DEDUP_WINDOW, stored.length);
-    for (const s of stored) this.add(s.customer, s.instance, s.event_id);
+    for (const s of stored) {
+      this.add(s.customer, s.instance, s.event_id);
+    }
   }
 
   has(customer: string, instance: string, eventId: string): boolean {
@@ -52,9 +54,12 @@ export class RecentEventIds {
 
   add(customer: string, instance: string, eventId: string): void {
     const k = key(customer, instance, eventId);
-    if (this.keys.has(k)) return;
-    if (this.ring.length < this.capacity) this.ring.push(k);
-    else {
+    if (this.keys.has(k)) {
+      return;
+    }
+    if (this.ring.length < this.capacity) {
+      this.ring.push(k);
+    } else {
       this.keys.delete(this.ring[this.next]);
       this.ring[this.next] = k;
       this.next = (this.next + 1) % this.capacity;

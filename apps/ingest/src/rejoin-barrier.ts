@@ -20,9 +20,12 @@ type Barrier = (group: KafkaGroup) => Promise<void>;
  * heartbeat: one already under way may have been sent before a pause, and it skips the request within its interval.
  */
 export async function confirmMembership(group: KafkaGroup | undefined, generation: number | null): Promise<void> {
-  if (!group?.memberId || !group.coordinator) throw new Error('not a member of the group');
-  if (generation === null || group.generationId !== generation)
+  if (!group?.memberId || !group.coordinator) {
+    throw new Error('not a member of the group');
+  }
+  if (generation === null || group.generationId !== generation) {
     throw new Error(`the group moved from generation ${generation} to ${group.generationId}`);
+  }
   await group.coordinator.heartbeat({ groupId: group.groupId, memberId: group.memberId, groupGenerationId: generation });
 }
 interface WithAssigners extends KafkaGroup {
@@ -42,7 +45,9 @@ export function barrierAssigner(barrier: Barrier): PartitionAssigner {
 /** `method` preceded by the barriers of the group's assigners. */
 export function afterBarriers(method: GroupMethod): GroupMethod {
   return async function (this: WithAssigners, ...args: unknown[]) {
-    for (const assigner of this.assigners ?? []) await assigner[BARRIER]?.(this);
+    for (const assigner of this.assigners ?? []) {
+      await assigner[BARRIER]?.(this);
+    }
     return method.apply(this, args);
   };
 }
@@ -56,9 +61,13 @@ let installed = false;
  * only consumers created with barrierAssigner() are affected.
  */
 export function installRejoinBarrier(): void {
-  if (installed) return;
+  if (installed) {
+    return;
+  }
   installed = true;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- kafkajs' internal class, not in its typings
   const ConsumerGroup = require('kafkajs/src/consumer/consumerGroup') as { prototype: Record<'joinAndSync' | 'leave', GroupMethod> };
-  for (const name of ['joinAndSync', 'leave'] as const) ConsumerGroup.prototype[name] = afterBarriers(ConsumerGroup.prototype[name]);
+  for (const name of ['joinAndSync', 'leave'] as const) {
+    ConsumerGroup.prototype[name] = afterBarriers(ConsumerGroup.prototype[name]);
+  }
 }

@@ -29,15 +29,21 @@ export interface RetryOptions {
  */
 export async function retryUntilDone<T>(attempt: () => Promise<T>, options: RetryOptions): Promise<T> {
   for (let n = 1; ; n++) {
-    if (options.abandoned()) throw new BatchAbandonedError();
+    if (options.abandoned()) {
+      throw new BatchAbandonedError();
+    }
     try {
       return await attempt();
     } catch (err) {
-      if (err instanceof BatchAbandonedError) throw err;
+      if (err instanceof BatchAbandonedError) {
+        throw err;
+      }
       const delay = backoffMs(n);
       options.onFailure(err, n, delay);
       const until = Date.now() + delay;
-      while (Date.now() < until && !options.abandoned()) await new Promise((r) => setTimeout(r, Math.min(100, until - Date.now())));
+      while (Date.now() < until && !options.abandoned()) {
+        await new Promise((r) => setTimeout(r, Math.min(100, until - Date.now())));
+      }
     }
   }
 }
@@ -64,11 +70,15 @@ export async function settledWithHeartbeats(work: Promise<unknown>, batch: Batch
   settled.catch(() => undefined);
   while (!done) {
     await Promise.race([settled, new Promise((r) => setTimeout(r, 1000))]).catch(() => undefined);
-    if (done) break;
+    if (done) {
+      break;
+    }
     let lost: Error | undefined;
     try {
       await batch.heartbeat();
-      if (!batch.owned()) lost = new BatchAbandonedError();
+      if (!batch.owned()) {
+        lost = new BatchAbandonedError();
+      }
     } catch (err) {
       // A rebalance error goes to kafkajs as it is; any other failure (the coordinator out of reach) is handed
       // over as a rebalance too, so kafkajs rejoins instead of fetching on with a membership it may have lost.

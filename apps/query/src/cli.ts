@@ -24,9 +24,15 @@ const DATA_DIR_HELD = 3;
  */
 async function main(argv: string[]): Promise<number> {
   const [command, name, ...rest] = argv;
-  if (command === 'customer:create' && name) return createCustomer(name, rest);
-  if (command === 'credentials:reset' && rest.length === 0) return resetCredentials(name);
-  if (command === 'stats' && name) return stats(name);
+  if (command === 'customer:create' && name) {
+    return createCustomer(name, rest);
+  }
+  if (command === 'credentials:reset' && rest.length === 0) {
+    return resetCredentials(name);
+  }
+  if (command === 'stats' && name) {
+    return stats(name);
+  }
   process.stderr.write(`${USAGE}\n`);
   return 2;
 }

@@ -16,8 +16,11 @@ async function main(target: string | undefined): Promise<void> {
     const config = loadConfig({ DATA_DIR: dataDir });
     const app = await createHttpApp(StandaloneModule.forRoot(config), config, { logger: false });
     const text = `${JSON.stringify(openApiDocument(app), null, 2)}\n`;
-    if (target) writeFileSync(target, text);
-    else process.stdout.write(text);
+    if (target) {
+      writeFileSync(target, text);
+    } else {
+      process.stdout.write(text);
+    }
     await app.close();
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

@@ -66,7 +66,9 @@ export class ApiKeysRepository {
 
   async activeKeys(customer: string): Promise<ApiKey[]> {
     const hit = this.active.get(customer);
-    if (hit) return hit;
+    if (hit) {
+      return hit;
+    }
     const keys = (await this.all(customer)).filter((k) => !k.revoked);
     this.active.set(customer, keys);
     return keys;
@@ -79,7 +81,9 @@ export class ApiKeysRepository {
   /** Appends a version of the key and returns it as stored (permissions and instances de-duplicated and sorted). */
   async save(input: ApiKey): Promise<ApiKey> {
     // An empty list would read back as "every instance": a key limited to no instance is a caller's mistake.
-    if (input.instances?.length === 0) throw new Error(`API key ${input.id} limited to no instance`);
+    if (input.instances?.length === 0) {
+      throw new Error(`API key ${input.id} limited to no instance`);
+    }
     const { instances, ...rest } = input;
     const key: ApiKey = {
       ...rest,

@@ -46,13 +46,17 @@ export const Public =
     SetMetadata(PUBLIC_KEY, true)(target as () => void);
     const prototype = (target as { prototype: Record<string, unknown> }).prototype;
     for (const name of Object.getOwnPropertyNames(prototype)) {
-      if (name !== 'constructor' && typeof prototype[name] === 'function') Reflect.defineMetadata(PUBLIC_KEY, true, prototype[name]);
+      if (name !== 'constructor' && typeof prototype[name] === 'function') {
+        Reflect.defineMetadata(PUBLIC_KEY, true, prototype[name]);
+      }
     }
   };
 
 /** The AuthContext of the current request. */
 export const Auth = createParamDecorator((_: unknown, ctx: ExecutionContext): AuthContext => {
   const req = ctx.switchToHttp().getRequest<IncomingMessage>();
-  if (!req.auth) throw new Error('Auth() used on a public route');
+  if (!req.auth) {
+    throw new Error('Auth() used on a public route');
+  }
   return req.auth;
 });

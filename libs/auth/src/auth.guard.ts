@@ -21,7 +21,9 @@ export class AuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) {
+      return true;
+    }
     const req = context.switchToHttp().getRequest<IncomingMessage>();
     const { customer, principal } = await this.gate.verify(req, req.rawBody ?? Buffer.alloc(0));
     const instances = customer.instances.filter((i) => !principal.instances || principal.instances.includes(i));
@@ -29,8 +31,12 @@ export class AuthGuard implements CanActivate {
     // credential may use (a JWT may exclude the default).
     const credentialOnly = this.reflector.getAllAndOverride<boolean>(CREDENTIAL_ONLY_KEY, targets) ?? false;
     const instance = requestedInstance(req, customer, principal) ?? (credentialOnly ? instances[0] : customer.instances[0]);
-    if (instances.length === 0) throw refused('noInstanceAllowed');
-    if (!instance || !instances.includes(instance)) throw refused('defaultInstanceNotAllowed');
+    if (instances.length === 0) {
+      throw refused('noInstanceAllowed');
+    }
+    if (!instance || !instances.includes(instance)) {
+      throw refused('defaultInstanceNotAllowed');
+    }
 
     const needed = this.reflector.getAllAndOverride<Permission | undefined>(PERMISSION_KEY, targets);
     if (needed && !principal.permissions.has(needed)) {

@@ -51,12 +51,24 @@ export class HmacAuthenticator {
   headers(req: IncomingMessage, customer: Customer): HmacHeaders {
     const nonce = header(req, 'x-service-nonce');
     const hash = header(req, 'x-service-hash');
-    if (!nonce && !hash) throw refused('noCredentials');
-    if (!hash) throw refused('hashMissing');
-    if (!nonce) throw refused('nonceMissing');
-    if (!NONCE_PATTERN.test(nonce)) throw refused('nonceForm');
-    if (!HASH_PATTERN.test(hash)) throw refused('hashForm');
-    if (this.nonces.seen(customer.customer, nonce)) throw refused('nonceUsed');
+    if (!nonce && !hash) {
+      throw refused('noCredentials');
+    }
+    if (!hash) {
+      throw refused('hashMissing');
+    }
+    if (!nonce) {
+      throw refused('nonceMissing');
+    }
+    if (!NONCE_PATTERN.test(nonce)) {
+      throw refused('nonceForm');
+    }
+    if (!HASH_PATTERN.test(hash)) {
+      throw refused('hashForm');
+    }
+    if (this.nonces.seen(customer.customer, nonce)) {
+      throw refused('nonceUsed');
+    }
     return { nonce, hash: Buffer.from(hash, 'hex') };
   }
 
@@ -64,8 +76,12 @@ export class HmacAuthenticator {
     // Every active key is tried (no early exit), so the time taken does not tell which key matched.
     const keys = await this.keys.activeKeys(customer.customer);
     const match = keys.filter((key) => signatureMatches(key.secret, signed.nonce, body, signed.hash))[0];
-    if (!match) throw refused('noKeyMatches');
-    if (!(await this.nonces.use(customer.customer, signed.nonce))) throw refused('nonceUsed', 'found in the shared table');
+    if (!match) {
+      throw refused('noKeyMatches');
+    }
+    if (!(await this.nonces.use(customer.customer, signed.nonce))) {
+      throw refused('nonceUsed', 'found in the shared table');
+    }
     return { scheme: 'hmac', principal: match.id, permissions: new Set(match.permissions), instances: match.instances };
   }
 }
@@ -93,8 +109,12 @@ export class BasicAuthenticator {
     const decoded = Buffer.from(value, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     const stored = customer.basicPasswordHash;
-    if (colon < 0) throw refused('basicForm');
-    if (!stored) throw refused('basicWrong', 'the customer has no Basic credentials');
+    if (colon < 0) {
+      throw refused('basicForm');
+    }
+    if (!stored) {
+      throw refused('basicWrong', 'the customer has no Basic credentials');
+    }
     const login = decoded.slice(0, colon);
     const password = decoded.slice(colon + 1);
     const cacheKey = createHash('sha256').update(stored).update('\u0000').update(password).digest('hex');
@@ -110,8 +130,12 @@ export class BasicAuthenticator {
       );
     }
     const passwordOk = await check;
-    if (passwordOk) this.verified.set(cacheKey, true);
-    if (login !== customer.basicLogin || !passwordOk) throw refused('basicWrong');
+    if (passwordOk) {
+      this.verified.set(cacheKey, true);
+    }
+    if (login !== customer.basicLogin || !passwordOk) {
+      throw refused('basicWrong');
+    }
     return { scheme: 'basic', principal: login, permissions: ALL_PERMISSIONS };
   }
 }
@@ -121,10 +145,18 @@ export class BasicAuthenticator {
  * before exp and nbf, so only a validly signed token is told it expired.
  */
 function jwtFailure(err: Error): AuthFailure {
-  if (err.name === 'TokenExpiredError') return 'jwtExpired';
-  if (err.name === 'NotBeforeError') return 'jwtNotYetValid';
-  if (['invalid signature', 'invalid algorithm', 'jwt signature is required'].includes(err.message)) return 'jwtBadlySigned';
-  if (err.message === 'invalid exp value') return 'jwtWithoutExp';
+  if (err.name === 'TokenExpiredError') {
+    return 'jwtExpired';
+  }
+  if (err.name === 'NotBeforeError') {
+    return 'jwtNotYetValid';
+  }
+  if (['invalid signature', 'invalid algorithm', 'jwt signature is required'].includes(err.message)) {
+    return 'jwtBadlySigned';
+  }
+  if (err.message === 'invalid exp value') {
+    return 'jwtWithoutExp';
+  }
   return 'jwtMalformed';
 }
 
@@ -149,29 +181,45 @@ export class JwtAuthenticator {
 
   authenticate(token: string, customer: Customer): Principal {
     const key = this.config.jwtSecret ?? this.config.jwtPublicKey;
-    if (!key) throw refused('jwtNotAccepted');
+    if (!key) {
+      throw refused('jwtNotAccepted');
+    }
     let claims: JwtClaims;
     let issuedAt: unknown;
     try {
       // The algorithm list is fixed by the key type: a token cannot choose `none` or switch HS/RS.
       const algorithms: jwt.Algorithm[] = this.config.jwtSecret ? ['HS256'] : ['RS256', 'ES256'];
       const decoded = jwt.verify(token, key, { algorithms, clockTolerance: JwtAuthenticator.CLOCK_TOLERANCE_S });
-      if (typeof decoded === 'string') throw new Error('payload is not an object');
+      if (typeof decoded === 'string') {
+        throw new Error('payload is not an object');
+      }
       claims = decoded;
       issuedAt = decoded.iat;
     } catch (err) {
       throw refused(jwtFailure(err as Error), (err as Error).message);
     }
-    if (typeof claims.exp !== 'number') throw refused('jwtWithoutExp');
+    if (typeof claims.exp !== 'number') {
+      throw refused('jwtWithoutExp');
+    }
     this.checkLifetime(claims.exp, issuedAt);
-    if (typeof claims.sub !== 'string' || claims.sub.length === 0) throw refused('jwtWithoutSub');
-    if (claims.customer !== undefined && claims.customer !== customer.customer) throw refused('jwtOtherCustomer');
-    if (this.config.multiCustomer && claims.customer === undefined) throw refused('jwtWithoutCustomer');
-    if (!Array.isArray(claims.permissions)) throw refused('jwtWithoutPermissions');
+    if (typeof claims.sub !== 'string' || claims.sub.length === 0) {
+      throw refused('jwtWithoutSub');
+    }
+    if (claims.customer !== undefined && claims.customer !== customer.customer) {
+      throw refused('jwtOtherCustomer');
+    }
+    if (this.config.multiCustomer && claims.customer === undefined) {
+      throw refused('jwtWithoutCustomer');
+    }
+    if (!Array.isArray(claims.permissions)) {
+      throw refused('jwtWithoutPermissions');
+    }
     const permissions = new Set<Permission>();
     for (const p of claims.permissions) {
       const name = typeof p === 'string' ? fromDotNotation(p) : '';
-      if (isPermission(name)) permissions.add(name);
+      if (isPermission(name)) {
+        permissions.add(name);
+      }
     }
     let instances: string[] | undefined;
     if (claims.instances !== undefined) {
@@ -190,11 +238,15 @@ export class JwtAuthenticator {
    */
   private checkLifetime(exp: number, iat: unknown): void {
     const max = this.config.jwtMaxLifetimeS;
-    if (max <= 0) return;
+    if (max <= 0) {
+      return;
+    }
     const now = Math.floor(Date.now() / 1000);
     const from = typeof iat === 'number' ? Math.min(iat, now + JwtAuthenticator.CLOCK_TOLERANCE_S) : now;
     const lifetime = exp - from;
-    if (lifetime <= max) return;
+    if (lifetime <= max) {
+      return;
+    }
     const rule = `JWT lifetime (exp - iat, or exp - now without iat) of ${lifetime} s is over the limit of ${max} s (JWT_MAX_LIFETIME_S)`;
     throw new AuthError('unauthenticated', rule, rule);
   }

@@ -11,7 +11,9 @@ import { ProvisioningService } from './provisioning.service';
 
 /** The customer a request addresses: SERVICE_CUSTOMER, or with BASE_DOMAIN the Host's label left of it. */
 export function customerOf(req: IncomingMessage, config: AppConfig): string | undefined {
-  if (!config.baseDomain) return config.customer;
+  if (!config.baseDomain) {
+    return config.customer;
+  }
   const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
   const suffix = `.${config.baseDomain}`;
   const label = host.endsWith(suffix) ? host.slice(0, -suffix.length) : '';
@@ -72,15 +74,23 @@ export class CredentialsGate {
       try {
         admission = { customer, principal: await this.basic.authenticate(value ?? '', customer, startHash) };
         // Generated credentials used for the first time: recorded before the answer (once; nothing otherwise).
-        if (customer.basicPending) await this.provisioning.basicSignedIn(customer);
+        if (customer.basicPending) {
+          await this.provisioning.basicSignedIn(customer);
+        }
       } catch (err) {
-        if (err instanceof AuthError && !hashed) this.failures.recordFailure(address);
+        if (err instanceof AuthError && !hashed) {
+          this.failures.recordFailure(address);
+        }
         throw err;
       }
     } else {
       admission = await this.counted(address, () => {
-        if (!req.headers.authorization) return { customer, hmac: this.hmac.headers(req, customer) };
-        if (scheme.toLowerCase() === 'bearer') return { customer, principal: this.jwt.authenticate(value ?? '', customer) };
+        if (!req.headers.authorization) {
+          return { customer, hmac: this.hmac.headers(req, customer) };
+        }
+        if (scheme.toLowerCase() === 'bearer') {
+          return { customer, principal: this.jwt.authenticate(value ?? '', customer) };
+        }
         throw refused('unsupportedScheme');
       });
     }
@@ -102,15 +112,21 @@ export class CredentialsGate {
   /** 429 with Retry-After for an address that has used up its failed authentications. */
   private checkFailures(address: string | undefined): never | { succeeded(): void } {
     const wait = this.failures.retryAfter(address);
-    if (wait > 0) throw new RetryLaterError(`Too many failed authentications from this address; retry in ${wait} s`, wait);
+    if (wait > 0) {
+      throw new RetryLaterError(`Too many failed authentications from this address; retry in ${wait} s`, wait);
+    }
     return { succeeded: () => undefined };
   }
 
   private async customerOf(req: IncomingMessage): Promise<Customer> {
     const name = customerOf(req, this.config);
-    if (!name) throw refused('unknownCustomer', 'the Host is not a customer label of BASE_DOMAIN');
+    if (!name) {
+      throw refused('unknownCustomer', 'the Host is not a customer label of BASE_DOMAIN');
+    }
     const customer = await this.customers.find(name);
-    if (!customer) throw refused('unknownCustomer');
+    if (!customer) {
+      throw refused('unknownCustomer');
+    }
     return customer;
   }
 
@@ -119,7 +135,9 @@ export class CredentialsGate {
     try {
       return await check();
     } catch (err) {
-      if (err instanceof AuthError) this.failures.recordFailure(address);
+      if (err instanceof AuthError) {
+        this.failures.recordFailure(address);
+      }
       throw err;
     }
   }
@@ -132,8 +150,14 @@ export class CredentialsGate {
 export function requestedInstance(req: IncomingMessage, customer: Customer, principal?: Principal): string | undefined {
   const sent = req.headers['x-service-instance'];
   const instance = Array.isArray(sent) ? sent[0] : sent;
-  if (instance === undefined) return undefined;
-  if (!customer.instances.includes(instance)) throw refused('unknownInstance');
-  if (principal?.instances && !principal.instances.includes(instance)) throw refused('instanceNotAllowed');
+  if (instance === undefined) {
+    return undefined;
+  }
+  if (!customer.instances.includes(instance)) {
+    throw refused('unknownInstance');
+  }
+  if (principal?.instances && !principal.instances.includes(instance)) {
+    throw refused('instanceNotAllowed');
+  }
   return instance;
 }

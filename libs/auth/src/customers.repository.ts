@@ -56,7 +56,9 @@ export class CustomersRepository {
 
   find(customer: string): Promise<Customer | undefined> {
     const hit = this.cache.get(customer);
-    if (hit) return Promise.resolve(hit);
+    if (hit) {
+      return Promise.resolve(hit);
+    }
     let pending = this.loading.get(customer);
     if (!pending) {
       pending = this.load(customer).finally(() => this.loading.delete(customer));
@@ -72,13 +74,17 @@ export class CustomersRepository {
   }
 
   private async load(customer: string): Promise<Customer | undefined> {
-    if (!(await this.exists(customer))) return undefined;
+    if (!(await this.exists(customer))) {
+      return undefined;
+    }
     const rows = await this.ch.query<CustomerRow>(
       `SELECT customer, instances, basic_login, basic_password_hash, basic_pending FROM ${this.ch.table('customers')}
        WHERE customer = {customer:String} ORDER BY version DESC LIMIT 1`,
       { customer },
     );
-    if (!rows[0]) return undefined;
+    if (!rows[0]) {
+      return undefined;
+    }
     const value = {
       customer: rows[0].customer,
       instances: rows[0].instances,
@@ -91,8 +97,12 @@ export class CustomersRepository {
   }
 
   private async exists(customer: string): Promise<boolean> {
-    if (this.names?.known.has(customer)) return true;
-    if (this.names && Date.now() - this.names.loadedAt < UNKNOWN_CUSTOMER_TTL_MS) return false;
+    if (this.names?.known.has(customer)) {
+      return true;
+    }
+    if (this.names && Date.now() - this.names.loadedAt < UNKNOWN_CUSTOMER_TTL_MS) {
+      return false;
+    }
     return (await this.loadNames()).has(customer);
   }
 

@@ -21,7 +21,9 @@ describe('FailedAuthLimiter', () => {
     expect(limiter.retryAfter('2001:db8::1')).toBeGreaterThan(55);
     expect(limiter.retryAfter('2001:db8:0:1::1')).toBe(0);
     const off = new FailedAuthLimiter(loadConfig({ AUTH_FAILURES_PER_MINUTE: '0' }));
-    for (let i = 0; i < 5; i++) off.recordFailure('192.0.2.1');
+    for (let i = 0; i < 5; i++) {
+      off.recordFailure('192.0.2.1');
+    }
     expect(off.retryAfter('192.0.2.1')).toBe(0);
   });
 });

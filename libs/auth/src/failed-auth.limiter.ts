@@ -14,11 +14,17 @@ const MAX_ADDRESSES = 100_000;
  * addresses count as their IPv4 address.
  */
 export function clientKey(address: string | undefined): string {
-  if (!address || !ipaddr.isValid(address)) return address ?? '(unknown)';
+  if (!address || !ipaddr.isValid(address)) {
+    return address ?? '(unknown)';
+  }
   const parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv4') return parsed.toString();
+  if (parsed.kind() === 'ipv4') {
+    return parsed.toString();
+  }
   const v6 = parsed as ipaddr.IPv6;
-  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
+  if (v6.isIPv4MappedAddress()) {
+    return v6.toIPv4Address().toString();
+  }
   return `${v6.parts
     .slice(0, 4)
     .map((p) => p.toString(16))
@@ -45,16 +51,23 @@ export class FailedAuthLimiter {
   retryAfter(address: string | undefined): number {
     const limit = this.config.authFailuresPerMinute;
     const window = limit > 0 ? this.windows.get(clientKey(address)) : undefined;
-    if (!window || window.failures < limit) return 0;
+    if (!window || window.failures < limit) {
+      return 0;
+    }
     return Math.max(1, Math.ceil((window.endsAt - Date.now()) / 1000));
   }
 
   recordFailure(address: string | undefined): void {
-    if (this.config.authFailuresPerMinute === 0) return;
+    if (this.config.authFailuresPerMinute === 0) {
+      return;
+    }
     const key = clientKey(address);
     const window = this.windows.get(key);
-    if (window) window.failures++;
-    else this.windows.set(key, { failures: 1, endsAt: Date.now() + WINDOW_MS });
+    if (window) {
+      window.failures++;
+    } else {
+      this.windows.set(key, { failures: 1, endsAt: Date.now() + WINDOW_MS });
+    }
   }
 
   /**
@@ -63,12 +76,16 @@ export class FailedAuthLimiter {
    * address has no attempt left.
    */
   attempt(address: string | undefined): { succeeded(): void } | undefined {
-    if (this.retryAfter(address) > 0) return undefined;
+    if (this.retryAfter(address) > 0) {
+      return undefined;
+    }
     this.recordFailure(address);
     const window = this.windows.get(clientKey(address));
     return {
       succeeded: () => {
-        if (window && window.failures > 0) window.failures--;
+        if (window && window.failures > 0) {
+          window.failures--;
+        }
       },
     };
   }

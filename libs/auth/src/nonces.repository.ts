@@ -30,14 +30,18 @@ export class NoncesRepository {
    */
   async use(customer: string, nonce: string): Promise<boolean> {
     const key = compositeKey(customer, nonce);
-    if (this.recent.has(key)) return false;
+    if (this.recent.has(key)) {
+      return false;
+    }
     this.recent.set(key, true);
     const rows = await this.ch.query<{ n: number }>(
       `SELECT 1 AS n FROM ${this.ch.table('used_nonces')}
        WHERE customer = {customer:String} AND nonce = {nonce:String} AND used_at > now() - INTERVAL 1 DAY LIMIT 1`,
       { customer, nonce },
     );
-    if (rows.length > 0) return false;
+    if (rows.length > 0) {
+      return false;
+    }
     await this.ch.insert('used_nonces', [{ customer, nonce, used_at: Math.floor(Date.now() / 1000) }]);
     return true;
   }

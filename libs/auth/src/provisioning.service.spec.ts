@@ -10,7 +10,9 @@ class StoredCustomers {
   saves = 0;
 
   find(name: string): Promise<Customer | undefined> {
-    if (!this.cached.has(name) && this.stored.has(name)) this.cached.set(name, { ...this.stored.get(name)! });
+    if (!this.cached.has(name) && this.stored.has(name)) {
+      this.cached.set(name, { ...this.stored.get(name)! });
+    }
     return Promise.resolve(this.cached.get(name));
   }
   findStored(name: string): Promise<Customer | undefined> {

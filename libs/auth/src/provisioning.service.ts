@@ -43,7 +43,9 @@ export class ProvisioningService {
   async ensureConfiguredCustomer(): Promise<GeneratedCredentials | undefined> {
     const name = this.config.customer;
     const existing = await this.customers.find(name);
-    if (!existing && !this.config.hasConfiguredCredentials) return this.createCustomer(name, this.config.instances, { keep: true });
+    if (!existing && !this.config.hasConfiguredCredentials) {
+      return this.createCustomer(name, this.config.instances, { keep: true });
+    }
 
     const desired: Customer = {
       customer: name,
@@ -58,8 +60,12 @@ export class ProvisioningService {
       desired.basicPasswordHash = await hashPassword(basic.password);
       desired.basicPending = false;
     }
-    if (!existing || !sameCustomer(existing, desired)) await this.customers.save(desired);
-    if (this.config.legacySecret) await this.seedLegacyKey(name, this.config.legacySecret);
+    if (!existing || !sameCustomer(existing, desired)) {
+      await this.customers.save(desired);
+    }
+    if (this.config.legacySecret) {
+      await this.seedLegacyKey(name, this.config.legacySecret);
+    }
     return this.keptCredentials(desired);
   }
 
@@ -69,9 +75,13 @@ export class ProvisioningService {
    * so a start that fails after storing them can still print them.
    */
   async createCustomer(name: string, instances: string[], options: { keep?: boolean } = {}): Promise<GeneratedCredentials> {
-    if (await this.customers.find(name)) throw new Error(`customer ${name} exists already`);
+    if (await this.customers.find(name)) {
+      throw new Error(`customer ${name} exists already`);
+    }
     const generated = { customer: name, instances, basicLogin: 'admin', basicPassword: randomSecret(18), legacySecret: randomSecret(32) };
-    if (options.keep) await this.initial.write(generated);
+    if (options.keep) {
+      await this.initial.write(generated);
+    }
     // The customer last: a start that stops before it generates everything anew the next time.
     await this.seedLegacyKey(name, generated.legacySecret);
     await this.customers.save({
@@ -90,14 +100,18 @@ export class ProvisioningService {
    */
   async resetBasic(name: string): Promise<BasicCredentials> {
     const existing = await this.customers.find(name);
-    if (!existing) throw new Error(`no customer ${name} in this storage`);
+    if (!existing) {
+      throw new Error(`no customer ${name} in this storage`);
+    }
     if (!this.config.multiCustomer && name === this.config.customer && this.config.basicAuth) {
       throw new Error('SERVICE_BASIC_AUTH is set: the configured credentials win at every start; change that variable instead');
     }
     const basicPassword = randomSecret(18);
     const basicLogin = existing.basicLogin || 'admin';
     await this.customers.save({ ...existing, basicLogin, basicPasswordHash: await hashPassword(basicPassword), basicPending: false });
-    if (await this.initial.read(name)) await this.initial.remove();
+    if (await this.initial.read(name)) {
+      await this.initial.remove();
+    }
     return { customer: name, basicLogin, basicPassword };
   }
 
@@ -107,7 +121,9 @@ export class ProvisioningService {
    */
   async basicSignedIn(customer: Customer): Promise<void> {
     const key = `${customer.customer}\u0000${customer.basicPasswordHash}`;
-    if (!customer.basicPending || this.recordedFirstUse.has(key)) return;
+    if (!customer.basicPending || this.recordedFirstUse.has(key)) {
+      return;
+    }
     this.recordedFirstUse.add(key);
     try {
       // Written from the stored row, not the request's cached one (up to 2 s old): a reset or a configured password
@@ -117,9 +133,13 @@ export class ProvisioningService {
         stored?.basicPending === true &&
         stored.basicLogin === customer.basicLogin &&
         stored.basicPasswordHash === customer.basicPasswordHash;
-      if (!unchanged) return;
+      if (!unchanged) {
+        return;
+      }
       await this.customers.save({ ...stored, basicPending: false });
-      if (await this.initial.read(customer.customer)) await this.initial.remove();
+      if (await this.initial.read(customer.customer)) {
+        await this.initial.remove();
+      }
     } catch (err) {
       this.recordedFirstUse.delete(key); // the next sign-in tries again
       this.logger.warn(`recording the first use of the generated Basic credentials failed: ${(err as Error).message}`);
@@ -129,12 +149,16 @@ export class ProvisioningService {
   /** The kept plain credentials while they are still pending and still the stored ones; otherwise the file goes. */
   private async keptCredentials(customer: Customer): Promise<GeneratedCredentials | undefined> {
     const kept = await this.initial.read(customer.customer);
-    if (!kept) return undefined;
+    if (!kept) {
+      return undefined;
+    }
     const current =
       customer.basicPending === true &&
       kept.basicLogin === customer.basicLogin &&
       (await verifyPassword(kept.basicPassword, customer.basicPasswordHash));
-    if (current) return kept;
+    if (current) {
+      return kept;
+    }
     await this.initial.remove();
     return undefined;
   }
@@ -145,7 +169,9 @@ export class ProvisioningService {
       this.logger.warn('SERVICE_LEGACY_SECRET is set but the legacy key was revoked; it stays revoked');
       return;
     }
-    if (legacy && legacy.secret === secret) return;
+    if (legacy && legacy.secret === secret) {
+      return;
+    }
     await this.keys.save({
       id: legacy?.id ?? randomUUID(),
       customer,

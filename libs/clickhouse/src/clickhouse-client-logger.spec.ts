@@ -35,8 +35,9 @@ describe('ClickHouseClientLogger (@clickhouse/client logging through the service
 
   it('writes the error of a failed request, which the caller also gets and handles, at debug (not error)', async () => {
     const lines: Array<[string, string]> = [];
-    for (const method of ['debug', 'warn', 'error'] as const)
+    for (const method of ['debug', 'warn', 'error'] as const) {
       jest.spyOn(Logger.prototype, method).mockImplementation((...args: unknown[]) => void lines.push([method, String(args[0])]));
+    }
     const client = createClient({ url: `http://127.0.0.1:${await closedPort()}`, log: { LoggerClass: ClickHouseClientLogger } });
     await expect(client.query({ query: 'SELECT 1' })).rejects.toThrow(/ECONNREFUSED/);
     await client.close();
@@ -47,8 +48,9 @@ describe('ClickHouseClientLogger (@clickhouse/client logging through the service
 
   it('keeps the level of every other line', () => {
     const calls: string[] = [];
-    for (const method of ['verbose', 'debug', 'log', 'warn'] as const)
+    for (const method of ['verbose', 'debug', 'log', 'warn'] as const) {
       jest.spyOn(Logger.prototype, method).mockImplementation(() => void calls.push(method));
+    }
     const logger = new ClickHouseClientLogger();
     logger.trace({ module: 'Connection', message: 'socket' });
     logger.debug({ module: 'Connection', message: 'response' });

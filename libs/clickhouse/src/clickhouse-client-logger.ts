@@ -33,15 +33,22 @@ export class ClickHouseClientLogger implements ClientLogger {
   }
 
   error(params: ErrorLogParams): void {
-    if (THROWN_TO_CALLER.test(params.message)) this.logger.debug(oneLine(params));
-    else this.logger.error(oneLine(params));
+    if (THROWN_TO_CALLER.test(params.message)) {
+      this.logger.debug(oneLine(params));
+    } else {
+      this.logger.error(oneLine(params));
+    }
   }
 }
 
 function oneLine({ module, message, args, err }: WarnLogParams): string {
   const parts = [`${module}: ${message}`];
-  if (args) parts.push(json(args));
-  if (err) parts.push(`${err.name}: ${err.message}`);
+  if (args) {
+    parts.push(json(args));
+  }
+  if (err) {
+    parts.push(`${err.name}: ${err.message}`);
+  }
   return parts.join(' ').replace(/\s*\n\s*/g, ' ');
 }
 

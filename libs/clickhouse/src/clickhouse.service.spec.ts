@@ -175,7 +175,9 @@ describe('MigratorService retention', () => {
       { db: database },
     );
     expect(rows).toHaveLength(3);
-    for (const r of rows) expect(r.engine_full).toMatch(/TTL .*toIntervalDay\(30\)/);
+    for (const r of rows) {
+      expect(r.engine_full).toMatch(/TTL .*toIntervalDay\(30\)/);
+    }
     await ch.onApplicationShutdown();
   });
 });
@@ -209,7 +211,9 @@ describe('ClickHouseService lanes on the embedded engine', () => {
   it('streams the raw answer of a query with a FORMAT clause in a lane', async () => {
     const stream = await ch.inLane(() => ch.rawStream(`SELECT {s:String} AS s FORMAT TSVRaw`, { s: 'a,b' }), lane);
     const chunks: Buffer[] = [];
-    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    for await (const chunk of stream) {
+      chunks.push(chunk as Buffer);
+    }
     expect(Buffer.concat(chunks).toString()).toBe('a,b\n');
   });
 });

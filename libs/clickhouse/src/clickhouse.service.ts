@@ -135,7 +135,9 @@ export class ClickHouseService implements OnApplicationShutdown {
 
   /** Counts operations in flight, so shutdown can wait for them; refuses new ones once closed. */
   private async run<T>(operation: () => Promise<T>): Promise<T> {
-    if (this.closed) throw new StorageUnavailableError();
+    if (this.closed) {
+      throw new StorageUnavailableError();
+    }
     this.pending++;
     try {
       return await operation();
@@ -153,14 +155,21 @@ export class ClickHouseService implements OnApplicationShutdown {
    * server, `work` as it is: the server runs queries side by side and sets their threads itself.
    */
   async inLane<T>(work: () => Promise<T>, options: LaneOptions): Promise<T> {
-    if (!this.openClient) return work();
-    if (this.closed) throw new StorageUnavailableError();
+    if (!this.openClient) {
+      return work();
+    }
+    if (this.closed) {
+      throw new StorageUnavailableError();
+    }
     const lane = this.idleLanes.pop() ?? { client: this.openClient(), next: pLimit(1) };
     try {
       return await this.currentLane.run({ lane, settings: `SETTINGS max_threads = ${options.maxThreads}` }, work);
     } finally {
-      if (this.closed || this.idleLanes.length >= IDLE_LANES) void lane.client.close();
-      else this.idleLanes.push(lane);
+      if (this.closed || this.idleLanes.length >= IDLE_LANES) {
+        void lane.client.close();
+      } else {
+        this.idleLanes.push(lane);
+      }
     }
   }
 
@@ -179,7 +188,9 @@ export class ClickHouseService implements OnApplicationShutdown {
    * operation counts as in flight until the stream closes (read to the end, or destroyed by a client that left).
    */
   async rawStream(sql: string, params: QueryParams = {}): Promise<Readable> {
-    if (this.closed) throw new StorageUnavailableError();
+    if (this.closed) {
+      throw new StorageUnavailableError();
+    }
     this.pending++;
     try {
       const current = this.currentLane.getStore();
@@ -205,13 +216,15 @@ export class ClickHouseService implements OnApplicationShutdown {
    * dropped "duplicate" (chdb session settings).
    */
   async insert<T extends object>(table: string, rows: readonly T[], dedupToken?: string): Promise<void> {
-    if (rows.length === 0) return;
+    if (rows.length === 0) {
+      return;
+    }
     const known = await this.insertSettingNames();
     const token = dedupToken ?? randomUUID();
     await this.run(() =>
       this.inserts.insert({
         table: this.table(table),
-        values: rows as T[],
+        values: rows,
         format: 'JSONEachRow',
         // The embedded engine keeps the pinned settings for its one session (set once, see insertSettingNames):
         // its connection turns each setting into a SET statement parsed with the insert's whole body (measured:
@@ -255,12 +268,18 @@ export class ClickHouseService implements OnApplicationShutdown {
   /** Waits (up to 10 s) for operations in flight, then closes; later operations get StorageUnavailableError. */
   async onApplicationShutdown(): Promise<void> {
     const deadline = Date.now() + 10_000;
-    while (this.pending > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (this.pending > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     this.closed = true;
     try {
       await this.client.close();
-      if (this.inserts !== this.client) await this.inserts.close();
-      for (const lane of this.idleLanes.splice(0)) await lane.client.close();
+      if (this.inserts !== this.client) {
+        await this.inserts.close();
+      }
+      for (const lane of this.idleLanes.splice(0)) {
+        await lane.client.close();
+      }
       if (this.embedded) {
         const { drainPending } = await import('chdb');
         await drainPending();

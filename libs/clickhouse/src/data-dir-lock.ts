@@ -18,7 +18,9 @@ export interface DataDirHold {
  * is locked: processes share the server.
  */
 export function holdDataDir(config: AppConfig): DataDirHold | 'held' {
-  if (config.clickhouse.url) return { release: () => undefined };
+  if (config.clickhouse.url) {
+    return { release: () => undefined };
+  }
   // Loaded only here so a server deployment never maps the embedded engine into memory.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- synchronous, as ClickHouseService loads it
   const { Session } = require('chdb') as { Session: new (path: string) => { close(): void } };
@@ -27,7 +29,9 @@ export function holdDataDir(config: AppConfig): DataDirHold | 'held' {
     return { release: () => session.close() };
   } catch (err) {
     const held = (err as { code?: unknown }).code === 'CHDB_CONNECTION' && existsSync(path.join(config.dataDir, STATUS_FILE));
-    if (held) return 'held';
+    if (held) {
+      return 'held';
+    }
     throw err;
   }
 }

@@ -33,8 +33,12 @@ export class MigrationLock {
    */
   async acquire(done: () => Promise<boolean>): Promise<boolean> {
     for (;;) {
-      if (await this.tryCreate()) return true;
-      if (await done()) return false;
+      if (await this.tryCreate()) {
+        return true;
+      }
+      if (await done()) {
+        return false;
+      }
       await this.takeOverIfStale();
       await new Promise((r) => setTimeout(r, POLL_MS + Math.random() * POLL_MS));
     }
@@ -47,7 +51,9 @@ export class MigrationLock {
 
   async release(): Promise<void> {
     clearInterval(this.heartbeat);
-    if (await this.held()) await this.ch.command(`DROP TABLE IF EXISTS ${this.table} SYNC`);
+    if (await this.held()) {
+      await this.ch.command(`DROP TABLE IF EXISTS ${this.table} SYNC`);
+    }
   }
 
   private async tryCreate(): Promise<boolean> {
@@ -57,7 +63,9 @@ export class MigrationLock {
         `CREATE TABLE ${this.table} (holder String, at DateTime64(3, 'UTC')) ENGINE = MergeTree ORDER BY tuple() COMMENT '${this.holder}'`,
       );
     } catch (err) {
-      if ((err as { code?: string }).code === TABLE_ALREADY_EXISTS) return false;
+      if ((err as { code?: string }).code === TABLE_ALREADY_EXISTS) {
+        return false;
+      }
       throw err;
     }
     await this.beat();
@@ -90,7 +98,9 @@ export class MigrationLock {
   private async takeOverIfStale(): Promise<void> {
     try {
       const holder = await this.currentHolder();
-      if (!holder) return;
+      if (!holder) {
+        return;
+      }
       // The last heartbeat; a holder that died between CREATE and its first heartbeat is judged by the table's age.
       const [{ silent_ms }] = await this.ch.query<{ silent_ms: string }>(
         `SELECT toString(dateDiff('millisecond', ifNull(
@@ -100,7 +110,9 @@ export class MigrationLock {
            now64(3, 'UTC'))) AS silent_ms`,
         { holder, db: this.ch.database, name: LOCK },
       );
-      if (Number(silent_ms) <= MIGRATION_LOCK_LEASE_MS) return;
+      if (Number(silent_ms) <= MIGRATION_LOCK_LEASE_MS) {
+        return;
+      }
       this.logger.warn(`migration lock of ${holder} silent for ${silent_ms} ms: taking it over`);
       // Renaming to a name derived from the stale holder succeeds once, so two waiters cannot both take it over.
       await this.ch.command(`RENAME TABLE ${this.table} TO ${this.ch.table(`${LOCK}_stale_${holder.replace(/[^0-9a-f]/g, '')}`)}`);

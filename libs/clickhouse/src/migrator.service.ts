@@ -65,8 +65,12 @@ export class MigratorService implements OnModuleInit {
     const done: string[] = [];
     for (const migration of migrations) {
       // A holder that stalled past the lease lost the lock to another process: stop rather than run beside it.
-      if (!(await lock.held())) throw new Error(`migration lock lost before ${migration.id}; another process continues`);
-      for (const statement of migration.statements(ctx)) await this.ch.command(statement);
+      if (!(await lock.held())) {
+        throw new Error(`migration lock lost before ${migration.id}; another process continues`);
+      }
+      for (const statement of migration.statements(ctx)) {
+        await this.ch.command(statement);
+      }
       await this.ch.insert('schema_migrations', [{ id: migration.id, applied_at: chDateTime() }]);
       done.push(migration.id);
       this.logger.log(`applied migration ${migration.id}`);
@@ -86,7 +90,9 @@ export class MigratorService implements OnModuleInit {
     );
     for (const { name, engine_full } of tables) {
       const current = /toIntervalDay\((\d+)\)/.exec(engine_full)?.[1];
-      if (current === String(days)) continue;
+      if (current === String(days)) {
+        continue;
+      }
       await this.ch.command(
         `ALTER TABLE ${this.ch.table(name)} MODIFY TTL ${RETENTION_TTL[name]} + toIntervalDay(${days})
          SETTINGS materialize_ttl_after_modify = 0`,

@@ -5,25 +5,39 @@ const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*):([^{}]+)\}/g;
 
 /** A character a ClickHouse string literal cannot hold as it is: the quote, the backslash, a control character. */
 function escaped(c: string): string {
-  if (c === "'" || c === '\\') return `\\${c}`;
+  if (c === "'" || c === '\\') {
+    return `\\${c}`;
+  }
   const code = c.charCodeAt(0);
   return code < 0x20 || code === 0x7f ? `\\x${code.toString(16).padStart(2, '0')}` : c;
 }
 
 /** `value` as a ClickHouse literal: a number, a quoted string (escaped), an array of them, NULL, true or false. */
 export function sqlLiteral(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'bigint') return value.toString();
+  if (value === null || value === undefined) {
+    return 'NULL';
+  }
+  if (typeof value === 'boolean') {
+    return value ? 'true' : 'false';
+  }
+  if (typeof value === 'bigint') {
+    return value.toString();
+  }
   if (typeof value === 'number') {
-    if (Number.isNaN(value)) return 'nan';
-    if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
+    if (Number.isNaN(value)) {
+      return 'nan';
+    }
+    if (!Number.isFinite(value)) {
+      return value > 0 ? 'inf' : '-inf';
+    }
     return String(value);
   }
   if (typeof value === 'string') {
     return `'${Array.from(value, escaped).join('')}'`;
   }
-  if (Array.isArray(value)) return `[${value.map(sqlLiteral).join(', ')}]`;
+  if (Array.isArray(value)) {
+    return `[${value.map(sqlLiteral).join(', ')}]`;
+  }
   throw new Error(`unsupported query parameter value: ${typeof value}`);
 }
 
@@ -35,8 +49,12 @@ export function sqlLiteral(value: unknown): string {
  */
 export function inlineParams(sql: string, params: QueryParams): string {
   return sql.replace(PLACEHOLDER, (_match, name: string, type: string) => {
-    if (!Object.prototype.hasOwnProperty.call(params, name)) throw new Error(`query parameter ${name} has no value`);
-    if (type.trim() === 'Identifier') throw new Error(`query parameter ${name}: Identifier cannot be written as a literal`);
+    if (!Object.prototype.hasOwnProperty.call(params, name)) {
+      throw new Error(`query parameter ${name} has no value`);
+    }
+    if (type.trim() === 'Identifier') {
+      throw new Error(`query parameter ${name}: Identifier cannot be written as a literal`);
+    }
     return `CAST(${sqlLiteral(params[name])} AS ${type})`;
   });
 }

@@ -16,10 +16,14 @@ export class VersionClock {
 
   /** `count` strictly increasing versions, all later than any this process handed out before. */
   async next(count = 1): Promise<string[]> {
-    if (count < 1) return [];
+    if (count < 1) {
+      return [];
+    }
     const [{ now }] = await this.ch.query<{ now: string }>(`SELECT toString(toUnixTimestamp64Nano(now64(9))) AS now`);
     let first = BigInt(now);
-    if (first <= this.last) first = this.last + 1n;
+    if (first <= this.last) {
+      first = this.last + 1n;
+    }
     this.last = first + BigInt(count - 1);
     return Array.from({ length: count }, (_, i) => (first + BigInt(i)).toString());
   }
@@ -34,7 +38,9 @@ const origin = BigInt(Date.now()) * 1_000_000n - process.hrtime.bigint();
 
 export function nextVersion(): string {
   let now = origin + process.hrtime.bigint();
-  if (now <= last) now = last + 1n;
+  if (now <= last) {
+    now = last + 1n;
+  }
   last = now;
   return now.toString();
 }

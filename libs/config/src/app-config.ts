@@ -71,8 +71,11 @@ export class AppConfig {
 /** Puts a value at a setting path: 'port' or, inside its group, 'kafka.brokers'. */
 function put(settings: Record<string, unknown>, path: string, value: unknown): void {
   const [group, field] = path.split('.');
-  if (field === undefined) settings[group] = value;
-  else ((settings[group] ??= {}) as Record<string, unknown>)[field] = value;
+  if (field === undefined) {
+    settings[group] = value;
+  } else {
+    ((settings[group] ??= {}) as Record<string, unknown>)[field] = value;
+  }
 }
 
 /**
@@ -94,7 +97,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     const read = (text: string | undefined) => (text === undefined ? undefined : variable.value.read(text));
     put(settings, variable.setting, read(given) ?? read(variable.default));
   }
-  if (problems.length > 0) throw new ConfigurationError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  if (problems.length > 0) {
+    throw new ConfigurationError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
   const config = Object.assign(new AppConfig(), settings);
   if (config.jwtSecret && config.jwtPublicKey) {
     throw new ConfigurationError(

@@ -25,8 +25,11 @@ describe('configOrExit', () => {
     try {
       expect(configOrExit().port).toBe(8081);
     } finally {
-      if (saved === undefined) delete process.env.PORT;
-      else process.env.PORT = saved;
+      if (saved === undefined) {
+        delete process.env.PORT;
+      } else {
+        process.env.PORT = saved;
+      }
     }
   });
 });

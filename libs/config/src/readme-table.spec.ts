@@ -7,7 +7,9 @@ const SECRET_MARK = '**secret** (never printed): ';
 
 /** The default as the README writes it: the text an operator would write, in backticks; or what unset means. */
 function shownDefault(variable: ConfigVariable): string {
-  if (variable.default === undefined) return 'unset';
+  if (variable.default === undefined) {
+    return 'unset';
+  }
   return variable.default === '' ? 'empty' : `\`${variable.default}\``;
 }
 
@@ -20,7 +22,9 @@ interface Row {
 /** The rows of the table under "## Configuration", each cell trimmed; the header is checked, not returned. */
 function configurationTable(readme: string): Row[] {
   const section = readme.split(/^## /m).find((s) => s.startsWith('Configuration\n'));
-  if (section === undefined) throw new Error('README.md has no "## Configuration" section');
+  if (section === undefined) {
+    throw new Error('README.md has no "## Configuration" section');
+  }
   const [header, separator, ...rows] = section.split('\n').filter((line) => line.startsWith('|'));
   // Prettier pads the cells (and the separator's dashes) to the widest one: compared trimmed.
   const cellsOf = (line: string) =>

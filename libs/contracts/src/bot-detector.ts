@@ -10,8 +10,12 @@ export class BotDetector {
 
   /** An explicit flag wins; otherwise the user agent decides; no user agent means not a bot. */
   isBot(explicit: boolean | undefined, userAgent: string | undefined): boolean {
-    if (explicit !== undefined) return explicit;
-    if (!userAgent) return false;
+    if (explicit !== undefined) {
+      return explicit;
+    }
+    if (!userAgent) {
+      return false;
+    }
     let verdict = this.verdicts.get(userAgent);
     if (verdict === undefined) {
       verdict = isbot(userAgent);

@@ -40,25 +40,42 @@ export type ValidatedDocument = { ok: true; row: DocumentRow } | { ok: false; re
  */
 export function validateDocument(input: unknown, ctx: DocumentContext): ValidatedDocument {
   const fail = (reason: string): ValidatedDocument => ({ ok: false, reason });
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return fail('document must be a JSON object');
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return fail('document must be a JSON object');
+  }
   const d = input as Record<string, unknown>;
   const unknown = Object.keys(d).find((k) => !FIELDS.has(k));
-  if (unknown) return fail(`unknown field ${echoedName(unknown)}`);
+  if (unknown) {
+    return fail(`unknown field ${echoedName(unknown)}`);
+  }
   const tenant = itemTenant(d, ctx);
-  if (typeof tenant === 'string') return fail(tenant);
+  if (typeof tenant === 'string') {
+    return fail(tenant);
+  }
   const { customer, instance } = tenant;
   const idProblem = typeof d.id === 'string' ? textProblem('id', d.id) : undefined;
-  if (idProblem) return fail(idProblem);
-  if (typeof d.id !== 'string' || !ID.test(d.id) || d.id.includes('\u0000')) return fail('id is required (1-500 characters, no spaces)');
-  if (d.language !== undefined && (typeof d.language !== 'string' || !LANGUAGE_PATTERN.test(d.language)))
+  if (idProblem) {
+    return fail(idProblem);
+  }
+  if (typeof d.id !== 'string' || !ID.test(d.id) || d.id.includes('\u0000')) {
+    return fail('id is required (1-500 characters, no spaces)');
+  }
+  if (d.language !== undefined && (typeof d.language !== 'string' || !LANGUAGE_PATTERN.test(d.language))) {
     return fail('language must be letters and -, e.g. de or de-ch');
-  if (d.deleted !== undefined && typeof d.deleted !== 'boolean') return fail('deleted must be a boolean');
+  }
+  if (d.deleted !== undefined && typeof d.deleted !== 'boolean') {
+    return fail('deleted must be a boolean');
+  }
   const values = {} as Record<BoostField, number | null>;
   for (const field of BOOST_FIELDS) {
     const v = d[field];
-    if (v === undefined || v === null) values[field] = null;
-    else if (typeof v === 'number' && Number.isFinite(v)) values[field] = v;
-    else return fail(`${field} must be a number or null`);
+    if (v === undefined || v === null) {
+      values[field] = null;
+    } else if (typeof v === 'number' && Number.isFinite(v)) {
+      values[field] = v;
+    } else {
+      return fail(`${field} must be a number or null`);
+    }
   }
   return {
     ok: true,

@@ -13,11 +13,19 @@ export interface TenantContext {
  */
 export function itemTenant(item: Record<string, unknown>, ctx: TenantContext): { customer: string; instance: string } | string {
   if (ctx.source === 'http') {
-    if (item.customer !== undefined && item.customer !== ctx.customer) return 'customer does not match the authenticated customer';
-    if (item.instance !== undefined && item.instance !== ctx.instance) return 'instance does not match the authenticated instance';
+    if (item.customer !== undefined && item.customer !== ctx.customer) {
+      return 'customer does not match the authenticated customer';
+    }
+    if (item.instance !== undefined && item.instance !== ctx.instance) {
+      return 'instance does not match the authenticated instance';
+    }
     return { customer: ctx.customer!, instance: ctx.instance! };
   }
-  if (typeof item.customer !== 'string' || !NAME_PATTERN.test(item.customer)) return 'customer is required (a lower-case name)';
-  if (typeof item.instance !== 'string' || !NAME_PATTERN.test(item.instance)) return 'instance is required (a lower-case name)';
+  if (typeof item.customer !== 'string' || !NAME_PATTERN.test(item.customer)) {
+    return 'customer is required (a lower-case name)';
+  }
+  if (typeof item.instance !== 'string' || !NAME_PATTERN.test(item.instance)) {
+    return 'instance is required (a lower-case name)';
+  }
   return { customer: item.customer, instance: item.instance };
 }

@@ -22,6 +22,8 @@ describe('normalisePhrase', () => {
   });
 
   it('is idempotent', () => {
-    for (const raw of ['  A  b ', 'Gru\u0308N', 'x']) expect(normalisePhrase(normalisePhrase(raw))).toBe(normalisePhrase(raw));
+    for (const raw of ['  A  b ', 'Gru\u0308N', 'x']) {
+      expect(normalisePhrase(normalisePhrase(raw))).toBe(normalisePhrase(raw));
+    }
   });
 });

@@ -65,7 +65,9 @@ describe('validateSearchEvent', () => {
 
   it('stores the session id only as a hash and not the user agent', () => {
     const r = validateSearchEvent({ ...good, sessionId: 'sess-1', userAgent: 'Googlebot/2.1' }, http, http);
-    if (!r.ok) throw new Error(r.reason);
+    if (!r.ok) {
+      throw new Error(r.reason);
+    }
     expect(r.row.session_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(r.row)).not.toContain('sess-1');
     expect(JSON.stringify(r.row)).not.toContain('Googlebot');

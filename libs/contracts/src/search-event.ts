@@ -69,53 +69,86 @@ export type Validated = { ok: true; row: SearchEventRow } | { ok: false; reason:
 const fail = (reason: string): Validated => ({ ok: false, reason });
 
 function parseTs(ts: unknown): number | string {
-  if (typeof ts === 'number') return Number.isInteger(ts) && ts > 0 ? ts : 'ts must be an ISO-8601 string or epoch milliseconds';
+  if (typeof ts === 'number') {
+    return Number.isInteger(ts) && ts > 0 ? ts : 'ts must be an ISO-8601 string or epoch milliseconds';
+  }
   if (typeof ts === 'string' && ISO_8601.test(ts)) {
     const ms = Date.parse(ts);
-    if (!Number.isNaN(ms)) return ms;
+    if (!Number.isNaN(ms)) {
+      return ms;
+    }
   }
   return 'ts must be an ISO-8601 string or epoch milliseconds';
 }
 
 /** Validates and normalises one event; the reason names the field. Never throws. */
 export function validateSearchEvent(input: unknown, ctx: ItemOrigin, rules: EventRules): Validated {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return fail('event must be a JSON object');
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return fail('event must be a JSON object');
+  }
   const e = input as Record<string, unknown>;
-  for (const field of Object.keys(e)) if (!FIELDS.has(field)) return fail(`unknown field ${echoedName(field)}`);
+  for (const field of Object.keys(e)) {
+    if (!FIELDS.has(field)) {
+      return fail(`unknown field ${echoedName(field)}`);
+    }
+  }
 
   const tenant = itemTenant(e, ctx);
-  if (typeof tenant === 'string') return fail(tenant);
+  if (typeof tenant === 'string') {
+    return fail(tenant);
+  }
   const { customer, instance } = tenant;
 
-  if (e.id !== undefined && (typeof e.id !== 'string' || !UUID.test(e.id))) return fail('id must be a UUID');
-  if (typeof e.phrase !== 'string') return fail('phrase is required (a string)');
+  if (e.id !== undefined && (typeof e.id !== 'string' || !UUID.test(e.id))) {
+    return fail('id must be a UUID');
+  }
+  if (typeof e.phrase !== 'string') {
+    return fail('phrase is required (a string)');
+  }
   // Characters (code points) are counted only where UTF-16 units could exceed the limit.
-  if (e.phrase.length > MAX_PHRASE_LENGTH && (e.phrase.length > MAX_PHRASE_LENGTH * 2 || [...e.phrase].length > MAX_PHRASE_LENGTH))
+  if (e.phrase.length > MAX_PHRASE_LENGTH && (e.phrase.length > MAX_PHRASE_LENGTH * 2 || [...e.phrase].length > MAX_PHRASE_LENGTH)) {
     return fail(`phrase is longer than ${MAX_PHRASE_LENGTH} characters`);
+  }
   const phrase = normalisePhrase(e.phrase);
-  if (phrase.length === 0) return fail('phrase is empty');
-  if (typeof e.language !== 'string' || !LANGUAGE_PATTERN.test(e.language))
+  if (phrase.length === 0) {
+    return fail('phrase is empty');
+  }
+  if (typeof e.language !== 'string' || !LANGUAGE_PATTERN.test(e.language)) {
     return fail('language is required (letters and -, e.g. de or de-ch)');
-  if (typeof e.hits !== 'number' || !Number.isInteger(e.hits) || e.hits < 0 || e.hits > 0xffffffff)
+  }
+  if (typeof e.hits !== 'number' || !Number.isInteger(e.hits) || e.hits < 0 || e.hits > 0xffffffff) {
     return fail('hits must be an integer >= 0');
-  if (e.userAgent !== undefined && (typeof e.userAgent !== 'string' || e.userAgent.length > MAX_USER_AGENT_LENGTH))
+  }
+  if (e.userAgent !== undefined && (typeof e.userAgent !== 'string' || e.userAgent.length > MAX_USER_AGENT_LENGTH)) {
     return fail(`userAgent must be a string of at most ${MAX_USER_AGENT_LENGTH} characters`);
-  if (e.bot !== undefined && typeof e.bot !== 'boolean') return fail('bot must be a boolean');
-  if (e.sessionId !== undefined && (typeof e.sessionId !== 'string' || e.sessionId.length > MAX_SESSION_ID_LENGTH))
+  }
+  if (e.bot !== undefined && typeof e.bot !== 'boolean') {
+    return fail('bot must be a boolean');
+  }
+  if (e.sessionId !== undefined && (typeof e.sessionId !== 'string' || e.sessionId.length > MAX_SESSION_ID_LENGTH)) {
     return fail(`sessionId must be a string of at most ${MAX_SESSION_ID_LENGTH} characters`);
+  }
   for (const field of ['phrase', 'userAgent', 'sessionId'] as const) {
     const problem = typeof e[field] === 'string' ? textProblem(field, e[field]) : undefined;
-    if (problem) return fail(problem);
+    if (problem) {
+      return fail(problem);
+    }
   }
 
   let ts = ctx.now;
   if (e.ts !== undefined) {
     const parsed = parseTs(e.ts);
-    if (typeof parsed === 'string') return fail(parsed);
+    if (typeof parsed === 'string') {
+      return fail(parsed);
+    }
     ts = parsed;
   }
-  if (ts > ctx.now + MAX_FUTURE_MS) return fail('ts is more than 5 minutes in the future');
-  if (ts < ctx.now - rules.retentionDays * 86_400_000) return fail(`ts is older than the retention of ${rules.retentionDays} days`);
+  if (ts > ctx.now + MAX_FUTURE_MS) {
+    return fail('ts is more than 5 minutes in the future');
+  }
+  if (ts < ctx.now - rules.retentionDays * 86_400_000) {
+    return fail(`ts is older than the retention of ${rules.retentionDays} days`);
+  }
 
   return {
     ok: true,

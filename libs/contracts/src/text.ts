@@ -4,8 +4,12 @@
  * is never part of a search phrase or an id; both are rejected items, never a failed insert.
  */
 export function textProblem(field: string, value: string): string | undefined {
-  if (!value.isWellFormed()) return `${field} is not well-formed Unicode (a lone surrogate)`;
-  if (value.includes('\u0000')) return `${field} contains a NUL character`;
+  if (!value.isWellFormed()) {
+    return `${field} is not well-formed Unicode (a lone surrogate)`;
+  }
+  if (value.includes('\u0000')) {
+    return `${field} contains a NUL character`;
+  }
   return undefined;
 }
 

@@ -28,16 +28,21 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<object>();
-    if (this.adapterHost.httpAdapter.isHeadersSent(res)) return;
+    if (this.adapterHost.httpAdapter.isHeadersSent(res)) {
+      return;
+    }
     const { status, body } = this.describe(exception);
-    if (exception instanceof RetryLaterError)
+    if (exception instanceof RetryLaterError) {
       this.adapterHost.httpAdapter.setHeader(res, 'Retry-After', String(exception.retryAfterSeconds));
+    }
     this.adapterHost.httpAdapter.reply(res, body, status);
   }
 
   private describe(exception: unknown): { status: number; body: Record<string, unknown> } {
     if (exception instanceof AppError) {
-      if (exception instanceof AuthError) this.logger.debug(`auth refused: ${exception.reason}`);
+      if (exception instanceof AuthError) {
+        this.logger.debug(`auth refused: ${exception.reason}`);
+      }
       const status = STATUS_OF[exception.code];
       return { status, body: errorBody(status, exception.publicMessage) };
     }

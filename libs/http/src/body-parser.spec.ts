@@ -4,7 +4,9 @@ const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
 
 describe('jsonDepth', () => {
   it('returns 0 for empty text and for scalars', () => {
-    for (const text of ['', '1', 'null', '"text"', '  true  ']) expect(jsonDepth(text)).toBe(0);
+    for (const text of ['', '1', 'null', '"text"', '  true  ']) {
+      expect(jsonDepth(text)).toBe(0);
+    }
   });
 
   it('returns the deepest nesting of arrays and objects, not their count', () => {

@@ -28,12 +28,19 @@ export function jsonDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92)
-        i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) max = Math.max(max, ++depth);
-    else if (c === 93 || c === 125) depth--;
+      if (c === 92) {
+        i++;
+      } // backslash: skip the escaped character
+      else if (c === 34) {
+        inString = false;
+      }
+    } else if (c === 34) {
+      inString = true;
+    } else if (c === 91 || c === 123) {
+      max = Math.max(max, ++depth);
+    } else if (c === 93 || c === 125) {
+      depth--;
+    }
   }
   return max;
 }
@@ -51,7 +58,9 @@ export function registerBodyLimits(fastify: FastifyInstance): void {
   });
   fastify.addHook('onRequest', async (req, reply) => {
     // No route: 404 (Nest's own answer) before the body is looked at, so its size, type or JSON never matter.
-    if (req.is404) throw new NotFoundException(`Cannot ${req.method} ${req.url}`);
+    if (req.is404) {
+      throw new NotFoundException(`Cannot ${req.method} ${req.url}`);
+    }
     const declared = Number(req.headers['content-length']);
     const limit = bodyLimitOf(req.method, req.routeOptions.url);
     if (declared > limit) {
@@ -74,7 +83,9 @@ export function registerRawBody(fastify: FastifyInstance): void {
     (req: FastifyRequest, body: Buffer | string, done) => {
       const raw = Buffer.isBuffer(body) ? body : Buffer.from(body);
       const limit = bodyLimitOf(req.method, req.routeOptions.url);
-      if (raw.length > limit) return done(tooLarge(limit), undefined);
+      if (raw.length > limit) {
+        return done(tooLarge(limit), undefined);
+      }
       // The guard reads it from the request object Nest hands to guards (the Fastify request).
       (req as unknown as { rawBody?: Buffer }).rawBody = raw;
       done(null, raw.length === 0 ? undefined : raw);
@@ -89,10 +100,16 @@ export function declaresBody(headers: IncomingHttpHeaders): boolean {
 
 /** 415 unless a request that declares a body says it is JSON: decided from the headers, before the body is read. */
 export function checkContentType(headers: IncomingHttpHeaders): void {
-  if (!declaresBody(headers)) return;
+  if (!declaresBody(headers)) {
+    return;
+  }
   const type = headers['content-type'];
-  if (!type) throw new UnsupportedMediaTypeException('A request body needs Content-Type: application/json');
-  if (!JSON_TYPE.test(type)) throw new UnsupportedMediaTypeException('Content-Type must be application/json');
+  if (!type) {
+    throw new UnsupportedMediaTypeException('A request body needs Content-Type: application/json');
+  }
+  if (!JSON_TYPE.test(type)) {
+    throw new UnsupportedMediaTypeException('Content-Type must be application/json');
+  }
 }
 
 /** The JSON of a body's bytes: 400 for invalid UTF-8, JSON nested too deep, or malformed JSON. */
@@ -103,7 +120,9 @@ export function parseJsonBody(raw: Buffer): unknown {
   } catch {
     throw new BadRequestException('Request body is not valid UTF-8');
   }
-  if (jsonDepth(text) > MAX_JSON_DEPTH) throw new BadRequestException(`JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (jsonDepth(text) > MAX_JSON_DEPTH) {
+    throw new BadRequestException(`JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
   try {
     return JSON.parse(text);
   } catch (e) {

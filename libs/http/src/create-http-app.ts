@@ -84,7 +84,9 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
     bufferLogs: options.logger === undefined,
     logger: options.logger ?? startupLogger(config),
   });
-  if (options.logger === undefined) app.useLogger(app.get(Logger));
+  if (options.logger === undefined) {
+    app.useLogger(app.get(Logger));
+  }
   registerRawBody(fastify);
   registerCredentialsGate(fastify, config, gateOf(app));
   registerHttpMetrics(fastify, app.get(MetricsService));

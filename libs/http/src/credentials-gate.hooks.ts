@@ -59,12 +59,16 @@ export class UnverifiedBodies {
     this.perAddress.set(address, share);
     let released = false;
     return () => {
-      if (released) return;
+      if (released) {
+        return;
+      }
       released = true;
       this.held -= bytes;
       share.bodies -= counted;
       share.smallBytes -= small;
-      if (share.bodies === 0 && share.smallBytes === 0) this.perAddress.delete(address);
+      if (share.bodies === 0 && share.smallBytes === 0) {
+        this.perAddress.delete(address);
+      }
     };
   }
 
@@ -78,7 +82,9 @@ export class UnverifiedBodies {
  * every other route needs a credential. A route nobody marked is closed, not open.
  */
 function accessOf(route: { method: string | string[]; url: string; handler: unknown }, config: AppConfig): Access {
-  if ([route.method].flat().every((m) => m === 'OPTIONS')) return 'public';
+  if ([route.method].flat().every((m) => m === 'OPTIONS')) {
+    return 'public';
+  }
   if (route.url === '/docs' || route.url.startsWith('/docs/') || route.url.startsWith('/docs-json') || route.url.startsWith('/docs-yaml')) {
     return config.docsPublic ? 'public' : 'credential';
   }
@@ -133,11 +139,17 @@ export function registerCredentialsGate(fastify: FastifyInstance, config: AppCon
   fastify.addHook('preParsing', async (req, reply) => {
     const gated = gate !== undefined && req.routeOptions.config.access !== 'public';
     try {
-      if (gated) await gate.admit(asSeenByGuards(req));
+      if (gated) {
+        await gate.admit(asSeenByGuards(req));
+      }
       // Fastify never reads the body of a GET or HEAD: there is nothing to type or to hold.
-      if (req.method === 'GET' || req.method === 'HEAD') return;
+      if (req.method === 'GET' || req.method === 'HEAD') {
+        return;
+      }
       checkContentType(req.headers);
-      if (!gated || !asSeenByGuards(req).admission?.hmac || !declaresBody(req.headers)) return;
+      if (!gated || !asSeenByGuards(req).admission?.hmac || !declaresBody(req.headers)) {
+        return;
+      }
       const declared = Number(req.headers['content-length']);
       const bytes = declared > 0 ? declared : bodyLimitOf(req.method, req.routeOptions.url);
       const release = unverified.reserve(clientKey(clientAddress(asSeenByGuards(req))), bytes);
@@ -165,6 +177,8 @@ export function registerCredentialsGate(fastify: FastifyInstance, config: AppCon
         releases.get(req)?.();
       }
     }
-    if (Buffer.isBuffer(req.body)) req.body = parseJsonBody(raw);
+    if (Buffer.isBuffer(req.body)) {
+      req.body = parseJsonBody(raw);
+    }
   });
 }

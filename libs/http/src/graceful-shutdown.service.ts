@@ -13,7 +13,9 @@ export class GracefulShutdown implements BeforeApplicationShutdown {
 
   async beforeApplicationShutdown(): Promise<void> {
     const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
-    if (!server?.listening) return;
+    if (!server?.listening) {
+      return;
+    }
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     const force = setTimeout(() => server.closeAllConnections(), 10_000);

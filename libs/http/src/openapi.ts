@@ -71,7 +71,9 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
       { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Admin user token; permissions in dot notation (search.read)' },
       'jwt',
     );
-  for (const [name, description] of TAGS) builder.addTag(name, description);
+  for (const [name, description] of TAGS) {
+    builder.addTag(name, description);
+  }
   return refine(SwaggerModule.createDocument(app, builder.build()));
 }
 
@@ -121,7 +123,9 @@ const LOCATIONS = ['path', 'query', 'header'];
 
 /** Sort key of a parameter: its location, and for a path parameter its place in the path. */
 function parameterRank(path: string, p: Parameter): number {
-  if (!('in' in p)) return 3 * path.length;
+  if (!('in' in p)) {
+    return 3 * path.length;
+  }
   return LOCATIONS.indexOf(p.in) * path.length + (p.in === 'path' ? path.indexOf(`{${p.name}}`) : 0);
 }
 

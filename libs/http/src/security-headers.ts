@@ -36,7 +36,9 @@ function swaggerUiStyleSources(): string[] {
   const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g), ...html.matchAll(/\sstyle="([^"]*)"/g)].map((m) => m[1]);
   for (const file of SWAGGER_UI_SCRIPTS) {
     const code = readFileSync(path.join(getSwaggerAssetsAbsoluteFSPath(), file), 'utf8');
-    for (const m of code.matchAll(/createElement\("style",null,("(?:[^"\\]|\\.)*")\)/g)) styles.push(JSON.parse(m[1]) as string);
+    for (const m of code.matchAll(/createElement\("style",null,("(?:[^"\\]|\\.)*")\)/g)) {
+      styles.push(JSON.parse(m[1]) as string);
+    }
   }
   return [...new Set(styles.map(hashSource))];
 }
@@ -62,7 +64,9 @@ export function securityHeaders(url: string): Array<[string, string]> {
         ? DASHBOARD_CSP
         : undefined;
   const headers: Array<[string, string]> = [['X-Content-Type-Options', 'nosniff']];
-  if (policy) headers.push(['Content-Security-Policy', policy], ['X-Frame-Options', 'DENY'], ['Referrer-Policy', 'no-referrer']);
+  if (policy) {
+    headers.push(['Content-Security-Policy', policy], ['X-Frame-Options', 'DENY'], ['Referrer-Policy', 'no-referrer']);
+  }
   return headers;
 }
 
@@ -73,10 +77,14 @@ export function securityHeaders(url: string): Array<[string, string]> {
  */
 export function registerSecurityHeaders(fastify: FastifyInstance): void {
   fastify.server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-    for (const [name, value] of securityHeaders(req.url ?? '/')) res.setHeader(name, value);
+    for (const [name, value] of securityHeaders(req.url ?? '/')) {
+      res.setHeader(name, value);
+    }
   });
   fastify.addHook('onSend', async (req, reply, payload) => {
-    for (const [name, value] of securityHeaders(req.url)) void reply.header(name, value);
+    for (const [name, value] of securityHeaders(req.url)) {
+      void reply.header(name, value);
+    }
     return payload;
   });
 }

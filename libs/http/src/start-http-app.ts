@@ -45,12 +45,18 @@ export async function startHttpApp(rootModule: (config: AppConfig) => unknown, o
     await app.listen(config.port, config.host);
   } catch (err) {
     const reason = listenFailure(err, config);
-    if (!reason) throw err;
-    if (announcement) process.stdout.write(announcement);
+    if (!reason) {
+      throw err;
+    }
+    if (announcement) {
+      process.stdout.write(announcement);
+    }
     process.stderr.write(`${reason}\n`);
     await Promise.race([app.close().catch(() => undefined), new Promise((r) => setTimeout(r, CLOSE_TIMEOUT_MS).unref())]);
     process.exit(1);
   }
-  if (announcement) process.stdout.write(announcement);
+  if (announcement) {
+    process.stdout.write(announcement);
+  }
   return app;
 }

@@ -29,8 +29,12 @@ export class IngestStore {
     beforeSend?: BeforeSend,
   ): Promise<Refused<Row>> {
     const refused = await this.writer.write(kind, rows, rejected, token, beforeSend);
-    for (const { customer, instance } of byInstance(rows).values()) this.versions.bump(customer, instance);
-    if (kind.notifiesRejected) await this.notifyRejected(rejected);
+    for (const { customer, instance } of byInstance(rows).values()) {
+      this.versions.bump(customer, instance);
+    }
+    if (kind.notifiesRejected) {
+      await this.notifyRejected(rejected);
+    }
     return refused;
   }
 
@@ -53,8 +57,11 @@ function byInstance<Row extends { customer: string; instance: string }>(rows: re
   for (const row of rows) {
     const key = compositeKey(row.customer, row.instance);
     const seen = found.get(key);
-    if (seen) seen.count++;
-    else found.set(key, { ...row, count: 1 });
+    if (seen) {
+      seen.count++;
+    } else {
+      found.set(key, { ...row, count: 1 });
+    }
   }
   return found;
 }

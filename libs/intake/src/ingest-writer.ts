@@ -57,7 +57,9 @@ export class IngestWriter {
     beforeSend?: BeforeSend,
   ): Promise<Refused<Row>> {
     const insert = async <T extends object>(table: string, values: readonly T[], tableToken: string | undefined) => {
-      if (values.length === 0) return;
+      if (values.length === 0) {
+        return;
+      }
       await beforeSend?.();
       await this.ch.insert(table, values, tableToken);
     };
@@ -68,19 +70,23 @@ export class IngestWriter {
     await this.insertIsolating(insert, target.table, rows, token && `${token}:${target.tokenSuffix}`, refused);
     stop();
     const refusedRows = refused.map(({ row, reason }) => storable(refusedRow(target.kind, row, reason)));
-    if (refused.length > 0)
+    if (refused.length > 0) {
       this.logger.warn(`${refused.length} row(s) refused by storage kept in rejected_events, e.g. ${refused[0].reason}`);
+    }
     await insert('rejected_events', refusedRows, token && `${token}:refused`);
     const allRejected = [...rejected, ...refusedRows];
     const stored = rows.length - refused.length;
     this.metrics.batchSize.observe({ table: target.table }, stored);
-    if (stored > 0) this.metrics.itemsAccepted.inc({ kind: target.kind, source: rows[0].source }, stored);
-    if (allRejected.length > 0)
+    if (stored > 0) {
+      this.metrics.itemsAccepted.inc({ kind: target.kind, source: rows[0].source }, stored);
+    }
+    if (allRejected.length > 0) {
       this.metrics.rejected(
         target.kind,
         allRejected[0].source,
         allRejected.map((r) => r.reason),
       );
+    }
     return new Map(refused.map((r) => [r.row, r.reason]));
   }
 
@@ -94,7 +100,9 @@ export class IngestWriter {
     try {
       await insert(table, rows, token);
     } catch (err) {
-      if (!isDataError(err) || rows.length === 0) throw err;
+      if (!isDataError(err) || rows.length === 0) {
+        throw err;
+      }
       if (rows.length === 1) {
         refused.push({ row: rows[0], reason: storageReason(err) });
         return;
@@ -127,7 +135,9 @@ function refusedRow(kind: RejectedEventRow['kind'], row: IngestRow, reason: stri
 /** A rejected row the store can always take: its text well-formed (a lone surrogate would fail the whole insert). */
 function storable(row: RejectedEventRow): RejectedEventRow {
   const texts = [row.customer, row.instance, row.raw, row.reason];
-  if (texts.every((t) => t.isWellFormed())) return row;
+  if (texts.every((t) => t.isWellFormed())) {
+    return row;
+  }
   return {
     ...row,
     customer: row.customer.toWellFormed(),

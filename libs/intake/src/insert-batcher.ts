@@ -31,10 +31,14 @@ export class InsertBatcher<Row> {
   ) {}
 
   add(events: readonly Row[], rejected: readonly RejectedEventRow[], options: AddOptions = {}): Promise<Refused<Row>> {
-    if (options.token) return this.flush([...events], [...rejected], options.token);
+    if (options.token) {
+      return this.flush([...events], [...rejected], options.token);
+    }
     return new Promise<Refused<Row>>((resolve, reject) => {
       this.queue.push({ events, rejected, resolve, reject });
-      if (!this.flushing) void this.drain();
+      if (!this.flushing) {
+        void this.drain();
+      }
     });
   }
 
@@ -56,12 +60,15 @@ export class InsertBatcher<Row> {
           batch.flatMap((p) => p.events),
           batch.flatMap((p) => p.rejected),
         );
-        for (const p of batch)
+        for (const p of batch) {
           p.resolve(
             refused.size === 0 ? refused : new Map(p.events.filter((row) => refused.has(row)).map((row) => [row, refused.get(row)!])),
           );
+        }
       } catch (err) {
-        for (const p of batch) p.reject(err);
+        for (const p of batch) {
+          p.reject(err);
+        }
       }
     }
     this.flushing = false;

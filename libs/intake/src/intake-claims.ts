@@ -16,7 +16,9 @@ export const CLAIM_TTL_MS = 30_000;
  * while an earlier claim is live. All processes read the same rows in the same order, so exactly one produces.
  */
 export function claimOutcome(rows: readonly ClaimRow[], mine: string, nowMicros: number): 'accepted' | 'mine' | 'wait' {
-  if (rows.some((r) => r.state === 'acked')) return 'accepted';
+  if (rows.some((r) => r.state === 'acked')) {
+    return 'accepted';
+  }
   const released = new Set(rows.filter((r) => r.state === 'released').map((r) => r.claim));
   const live = rows
     .filter((r) => r.state === 'claimed' && !released.has(r.claim) && (r.claim === mine || nowMicros - r.at < CLAIM_TTL_MS * 1000))

@@ -19,7 +19,9 @@ describe('IntakeKinds', () => {
   it('turns an event accepted over HTTP into the message format producers write: tenant, fixed id and time, bot verdict', () => {
     const item = { phrase: ' Blue HAT ', language: 'EN', hits: 0, sessionId: 's-1', userAgent: 'Googlebot/2.1' };
     const result = kinds.events.validate(item, fromHttp);
-    if (!result.ok) throw new Error(result.reason);
+    if (!result.ok) {
+      throw new Error(result.reason);
+    }
     const { key, value } = kinds.events.message(item, result.row);
     expect(key).toBe('s-1');
     expect(JSON.parse(value)).toEqual({
@@ -50,7 +52,9 @@ describe('IntakeKinds', () => {
 
   it('keys an event without a session by its id', () => {
     const result = kinds.events.validate({ phrase: 'x', language: 'de', hits: 1 }, fromHttp);
-    if (!result.ok) throw new Error(result.reason);
+    if (!result.ok) {
+      throw new Error(result.reason);
+    }
     expect(kinds.events.message({ phrase: 'x', language: 'de', hits: 1 }, result.row).key).toBe(result.row.event_id);
   });
 
@@ -67,7 +71,9 @@ describe('IntakeKinds', () => {
   it('sends a document as the item with its tenant, keyed by id', () => {
     const item = { id: 'sku-1', rating: 0.5 };
     const result = kinds.documents.validate(item, fromHttp);
-    if (!result.ok) throw new Error(result.reason);
+    if (!result.ok) {
+      throw new Error(result.reason);
+    }
     expect(kinds.documents.message(item, result.row)).toEqual({
       key: 'sku-1',
       value: '{"id":"sku-1","rating":0.5,"customer":"acme","instance":"shop"}',
@@ -83,7 +89,9 @@ describe('IntakeKinds', () => {
   it('versions documents received over HTTP from a growing clock', () => {
     const versions = [1, 2, 3].map(() => {
       const result = kinds.documents.validate({ id: 'sku-1' }, fromHttp);
-      if (!result.ok) throw new Error(result.reason);
+      if (!result.ok) {
+        throw new Error(result.reason);
+      }
       return BigInt(result.row.version);
     });
     expect(versions[1] > versions[0] && versions[2] > versions[1]).toBe(true);

@@ -48,7 +48,9 @@ const itemFields = (item: unknown) => item as Record<string, unknown>;
  */
 function eventsToken(customer: string, instance: string, items: readonly unknown[]): string | undefined {
   const ids = items.map((i) => (i as { id?: unknown } | null)?.id);
-  if (items.length === 0 || !ids.every((id) => typeof id === 'string')) return undefined;
+  if (items.length === 0 || !ids.every((id) => typeof id === 'string')) {
+    return undefined;
+  }
   return `http:${customer}:${instance}:${createHash('sha256').update(ids.join(',')).digest('hex')}`;
 }
 

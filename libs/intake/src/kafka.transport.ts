@@ -43,7 +43,9 @@ export class KafkaTransport extends IntakeTransport {
 
   send<Row extends IngestRow>(kind: IntakeKind<Row>, batch: ValidatedBatch<Row>, request: IntakeRequest): Promise<IntakeView> {
     const { token } = request;
-    if (!token) return this.accept(kind, batch, request);
+    if (!token) {
+      return this.accept(kind, batch, request);
+    }
     let result = this.inFlight.get(token);
     if (!result) {
       result = this.accept(kind, batch, request).finally(() => this.inFlight.delete(token));
@@ -60,12 +62,16 @@ export class KafkaTransport extends IntakeTransport {
     const answer = intakeAnswer(batch);
     const claim = randomUUID();
     const failed = async (err: unknown, outcome?: string) => {
-      if (token) await this.claims.record(customer, instance, token, claim, 'released').catch(() => undefined);
+      if (token) {
+        await this.claims.record(customer, instance, token, claim, 'released').catch(() => undefined);
+      }
       return unavailable(this.logger, kind.kind === 'document' ? 'Document transport' : 'Event transport', err, outcome);
     };
     try {
       await this.store.store(kind, [], batch.rejected, token);
-      if (token && (await this.claimed(customer, instance, token, claim)) === 'accepted') return answer;
+      if (token && (await this.claimed(customer, instance, token, claim)) === 'accepted') {
+        return answer;
+      }
     } catch (err) {
       throw await failed(err);
     }
@@ -92,10 +98,16 @@ export class KafkaTransport extends IntakeTransport {
     for (;;) {
       const { rows, nowMicros } = await this.claims.read(customer, instance, token);
       const outcome = claimOutcome(rows, claim, nowMicros);
-      if (outcome === 'accepted' || (outcome === 'mine' && ++mine === 2)) return outcome;
-      if (outcome === 'mine') continue;
+      if (outcome === 'accepted' || (outcome === 'mine' && ++mine === 2)) {
+        return outcome;
+      }
+      if (outcome === 'mine') {
+        continue;
+      }
       mine = 0;
-      if (Date.now() > deadline) throw new Error(`an identical request is still being produced after ${CLAIM_WAIT_MS} ms`);
+      if (Date.now() > deadline) {
+        throw new Error(`an identical request is still being produced after ${CLAIM_WAIT_MS} ms`);
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -105,7 +117,9 @@ export class KafkaTransport extends IntakeTransport {
     items: readonly unknown[],
     batch: ValidatedBatch<Row>,
   ): Promise<void> {
-    if (batch.rows.length === 0) return;
+    if (batch.rows.length === 0) {
+      return;
+    }
     const messages = batch.rows.map((row, i) => kind.message(items[batch.indexes[i]], row));
     const producer = await this.kafka.producer();
     await producer.send({ topic: kind.topic, acks: -1, messages });

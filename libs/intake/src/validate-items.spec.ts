@@ -9,7 +9,9 @@ const NOW = 1_700_000_000_000;
 
 /** Accepts items that are numbers, as a row holding the number; rejects the rest with a reason naming the type. */
 function validateNumber(item: unknown, origin: ItemOrigin): { ok: true; row: Row } | { ok: false; reason: string } {
-  if (typeof item !== 'number') return { ok: false, reason: `not a number: ${typeof item}` };
+  if (typeof item !== 'number') {
+    return { ok: false, reason: `not a number: ${typeof item}` };
+  }
   return {
     ok: true,
     row: {

@@ -62,7 +62,9 @@ export function validateItems<Row extends IngestRow>(kind: IntakeKind<Row>, item
   items.forEach((item, index) => {
     const result = item.problem === undefined ? kind.validate(item.value, item.origin) : { ok: false as const, reason: item.problem };
     if (result.ok) {
-      if (item.messageHash !== undefined) result.row.message_hash = item.messageHash;
+      if (item.messageHash !== undefined) {
+        result.row.message_hash = item.messageHash;
+      }
       batch.rows.push(result.row);
       batch.indexes.push(index);
       return;
@@ -103,7 +105,9 @@ function rejectedItem(kind: IntakeKind<IngestRow>, item: IntakeItem, index: numb
 
 /** The 202 answer: what was stored, and every rejected index with its reason (those the store refused included). */
 export function intakeAnswer<Row>(batch: ValidatedBatch<Row>, refused: Refused<Row> = new Map()): IntakeView {
-  if (refused.size === 0) return { accepted: batch.rows.length, rejected: batch.reasons };
+  if (refused.size === 0) {
+    return { accepted: batch.rows.length, rejected: batch.reasons };
+  }
   const byStore = batch.rows.flatMap((row, i) => (refused.has(row) ? [{ index: batch.indexes[i], reason: refused.get(row)! }] : []));
   return { accepted: batch.rows.length - byStore.length, rejected: [...batch.reasons, ...byStore].sort((a, b) => a.index - b.index) };
 }

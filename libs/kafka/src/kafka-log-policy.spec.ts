@@ -43,12 +43,13 @@ describe('KafkaLogPolicy', () => {
   describe('rebalances are routine: info', () => {
     it("logs kafkajs' rejoin after a rebalance at info, whatever error led to it (a batch handed back included)", () => {
       const policy = new KafkaLogPolicy();
-      for (const error of ['The group is rebalancing, so a rejoin is needed', 'batch abandoned: the group is rebalancing'])
+      for (const error of ['The group is rebalancing, so a rejoin is needed', 'batch abandoned: the group is rebalancing']) {
         expectLine(
           policy.line(entry(logLevel.WARN, 'Runner', 'The group is rebalancing, re-joining', { groupId: 'g', memberId: 'm', error })),
           'info',
           'The group is rebalancing, re-joining',
         );
+      }
     });
 
     it('logs a heartbeat or a commit answered with a rebalance error at info', () => {
@@ -58,12 +59,13 @@ describe('KafkaLogPolicy', () => {
         ['OffsetCommit(key: 8, version: 5)', 'Specified group generation id is not valid'],
         ['Heartbeat(key: 12, version: 3)', 'The coordinator is not aware of this member'],
         ['SyncGroup(key: 14, version: 3)', 'This is not the correct coordinator for this group'],
-      ])
+      ]) {
         expectLine(
           policy.line(entry(logLevel.ERROR, 'Connection', `Response ${api}`, { broker: BROKER, error, correlationId: 7 })),
           'info',
           api,
         );
+      }
     });
 
     it('logs a batch handed back for a rebalance (an error carrying a rebalance type) at info, without its stack', () => {
@@ -97,8 +99,9 @@ describe('KafkaLogPolicy', () => {
     it('knows the messages the installed kafkajs gives the rebalance errors (its logs carry the message, not the type)', () => {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- kafkajs' own table, so an upgrade that rewords one fails here
       const { errorCodes } = require('kafkajs/src/protocol/error') as { errorCodes: Array<{ type: string; message: string }> };
-      for (const [type, message] of Object.entries(REBALANCE_ERRORS))
+      for (const [type, message] of Object.entries(REBALANCE_ERRORS)) {
         expect(errorCodes.find((e) => e.type === type)?.message).toBe(message);
+      }
     });
 
     it('keeps other errors at their level, with their details', () => {

@@ -41,20 +41,31 @@ export class KafkaLogPolicy {
     const { message, ...extra } = log;
     const text = (withStack: boolean) => `kafkajs ${namespace}: ${message} ${describe(extra, withStack)}`;
     const rejoining = REJOINING.get(message);
-    if (rejoining) return { level: rejoining, text: text(false) };
+    if (rejoining) {
+      return { level: rejoining, text: text(false) };
+    }
     // A heartbeat or commit answered with a rebalance error, a batch handed back for one: the rejoin line says the rest.
-    if (isRebalance(extra.error)) return { level: 'info', text: text(false) };
+    if (isRebalance(extra.error)) {
+      return { level: 'info', text: text(false) };
+    }
 
     const broker = typeof extra.broker === 'string' ? extra.broker : undefined;
     if (namespace === 'Connection' && broker && ATTEMPT_FAILED.test(message)) {
       const attempts = this.failing.get(broker);
       this.failing.set(broker, (attempts ?? 0) + 1);
-      if (attempts !== undefined) return { level: 'debug', text: text(false) };
+      if (attempts !== undefined) {
+        return { level: 'debug', text: text(false) };
+      }
       return { level: 'warn', text: `${text(false)}; further failures are counted until ${broker} answers again` };
     }
-    if (message.startsWith('Crash: ')) this.crashAboutConnection = ABOUT_CONNECTION.test(message);
-    else if (this.crashAboutConnection && message.startsWith('Restarting the consumer')) return { level: 'debug', text: text(false) };
-    if (ABOUT_CONNECTION.test(message)) return { level: this.failing.size > 0 ? 'debug' : 'warn', text: text(false) };
+    if (message.startsWith('Crash: ')) {
+      this.crashAboutConnection = ABOUT_CONNECTION.test(message);
+    } else if (this.crashAboutConnection && message.startsWith('Restarting the consumer')) {
+      return { level: 'debug', text: text(false) };
+    }
+    if (ABOUT_CONNECTION.test(message)) {
+      return { level: this.failing.size > 0 ? 'debug' : 'warn', text: text(false) };
+    }
 
     return { level: level === logLevel.ERROR ? 'error' : level === logLevel.WARN ? 'warn' : 'debug', text: text(true) };
   }
@@ -62,7 +73,9 @@ export class KafkaLogPolicy {
   /** A request to `broker` completed: the line saying it answers again, when it was failing. */
   reached(broker: string): KafkaLogLine | undefined {
     const attempts = this.failing.get(broker);
-    if (attempts === undefined) return undefined;
+    if (attempts === undefined) {
+      return undefined;
+    }
     this.failing.delete(broker);
     return {
       level: 'info',

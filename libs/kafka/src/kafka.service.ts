@@ -21,7 +21,9 @@ export class KafkaService implements OnApplicationShutdown {
   }
 
   get kafka(): Kafka {
-    if (!this.config.kafka.brokers) throw new Error('KAFKA_BROKERS is not set');
+    if (!this.config.kafka.brokers) {
+      throw new Error('KAFKA_BROKERS is not set');
+    }
     this.kafkaClient ??= new Kafka({
       clientId: 'search-analytics',
       brokers: this.config.kafka.brokers,
@@ -37,7 +39,9 @@ export class KafkaService implements OnApplicationShutdown {
    * reports a failure itself, once per outage: kafkajs would log every attempt to connect.
    */
   quietAdmin(): Admin {
-    if (!this.config.kafka.brokers) throw new Error('KAFKA_BROKERS is not set');
+    if (!this.config.kafka.brokers) {
+      throw new Error('KAFKA_BROKERS is not set');
+    }
     const client = new Kafka({
       clientId: 'search-analytics-probe',
       brokers: this.config.kafka.brokers,
@@ -67,22 +71,31 @@ export class KafkaService implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.producerReady) await (await this.producerReady.catch(() => undefined))?.disconnect();
+    if (this.producerReady) {
+      await (await this.producerReady.catch(() => undefined))?.disconnect();
+    }
   }
 
   /** Every request a client completes tells the log policy its broker answers (kafkajs' instrumentation event). */
   private watched<Client extends Consumer | Producer | Admin>(client: Client): Client {
     (client as Consumer).on((client as Consumer).events.REQUEST, ({ payload }) => {
       const line = this.logPolicy.reached(payload.broker);
-      if (line) this.write(line);
+      if (line) {
+        this.write(line);
+      }
     });
     return client;
   }
 
   private write({ level, text }: KafkaLogLine): void {
-    if (level === 'error') this.logger.error(text);
-    else if (level === 'warn') this.logger.warn(text);
-    else if (level === 'info') this.logger.log(text);
-    else this.logger.debug(text);
+    if (level === 'error') {
+      this.logger.error(text);
+    } else if (level === 'warn') {
+      this.logger.warn(text);
+    } else if (level === 'info') {
+      this.logger.log(text);
+    } else {
+      this.logger.debug(text);
+    }
   }
 }

@@ -11,6 +11,8 @@ export const REBALANCE_ERRORS: Readonly<Record<string, string>> = {
 
 /** Whether an error (by its type), or the message kafkajs logs for one, is one after which kafkajs rejoins the group. */
 export function isRebalance(err: unknown): boolean {
-  if (typeof err === 'string') return Object.values(REBALANCE_ERRORS).includes(err);
+  if (typeof err === 'string') {
+    return Object.values(REBALANCE_ERRORS).includes(err);
+  }
   return Object.hasOwn(REBALANCE_ERRORS, (err as { type?: string })?.type ?? '');
 }

@@ -37,7 +37,9 @@ function isRedactedParameter(sent: string): boolean {
 /** The URL with the value of every REDACTED_QUERY_PARAMETERS parameter replaced by `[redacted]`, the rest as sent. */
 export function redactUrl(url: string): string {
   const start = url.indexOf('?');
-  if (start < 0) return url;
+  if (start < 0) {
+    return url;
+  }
   const pairs = url
     .slice(start + 1)
     .split('&')
@@ -50,7 +52,9 @@ export function redactUrl(url: string): string {
 
 /** The request as pino-http's serializer wrote it, with the query string's credentials redacted (url and query). */
 function redactRequest(req: { url?: unknown; query?: unknown }): unknown {
-  if (typeof req.url === 'string') req.url = redactUrl(req.url);
+  if (typeof req.url === 'string') {
+    req.url = redactUrl(req.url);
+  }
   if (typeof req.query === 'object' && req.query !== null) {
     req.query = Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k, isRedactedParameter(k) ? CENSOR : (v as unknown)]));
   }

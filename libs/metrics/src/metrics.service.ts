@@ -84,6 +84,8 @@ export class MetricsService {
   }
 
   rejected(kind: string, source: string, reasons: readonly string[]): void {
-    for (const reason of reasons) this.itemsRejected.inc({ kind, source, reason: reasonLabel(reason) });
+    for (const reason of reasons) {
+      this.itemsRejected.inc({ kind, source, reason: reasonLabel(reason) });
+    }
   }
 }

@@ -82,7 +82,9 @@ export class NotificationsRepository {
     details: Record<string, unknown> = {},
   ): Promise<void> {
     const key = compositeKey(customer, instance, kind);
-    if (this.recent.has(key)) return;
+    if (this.recent.has(key)) {
+      return;
+    }
     this.recent.set(key, true);
     try {
       const rows = await this.ch.query<{ n: number }>(
@@ -91,7 +93,9 @@ export class NotificationsRepository {
            AND created_at > now64(3) - INTERVAL 1 HOUR LIMIT 1`,
         { customer, instance, kind },
       );
-      if (rows.length === 0) await this.record(customer, instance, kind, message, details);
+      if (rows.length === 0) {
+        await this.record(customer, instance, kind, message, details);
+      }
     } catch (err) {
       this.recent.delete(key);
       this.logger.warn(`notification ${kind} not recorded: ${(err as Error).message}`);
@@ -126,7 +130,9 @@ export class NotificationsRepository {
 
   /** Marks the given notifications deleted; unknown or already deleted ids are ignored. */
   async delete(customer: string, instance: string, ids: readonly string[]): Promise<number> {
-    if (ids.length === 0) return 0;
+    if (ids.length === 0) {
+      return 0;
+    }
     const existing = await this.ch.query<{ id: string; kind: string; message: string; details: string; created_at: string }>(
       `SELECT id, kind, message, details, created_at FROM (
          SELECT id, kind, message, details, created_at, deleted FROM ${this.ch.table('notifications')}

@@ -11,10 +11,12 @@ function languageSelect(f: Filters): { select: HTMLSelectElement; offer: (langua
   const fill = (languages: Language[]) => {
     const chosen = select.options.length > 0 ? select.value : f.language;
     const options = [el('option', { value: '' }, 'All languages')];
-    for (const { language, searches } of languages)
+    for (const { language, searches } of languages) {
       options.push(el('option', { value: language }, `${language} (${formatNumber(searches)} ${searches === 1 ? 'search' : 'searches'})`));
-    if (chosen && !languages.some((l) => l.language === chosen))
+    }
+    if (chosen && !languages.some((l) => l.language === chosen)) {
       options.push(el('option', { value: chosen }, `${chosen} (no searches in this period)`));
+    }
     select.replaceChildren(...options);
     select.value = chosen;
   };
@@ -25,11 +27,13 @@ function languageSelect(f: Filters): { select: HTMLSelectElement; offer: (langua
 /** The period select (the presets, a custom range and a period from the URL) and the custom range's dates. */
 function periodFields(f: Filters): { period: HTMLSelectElement; from: HTMLInputElement; to: HTMLInputElement; custom: HTMLElement } {
   const period = el('select', { id: 'period', name: 'period' });
-  for (const [value, label] of [...PRESETS, ['custom', 'Custom range']])
+  for (const [value, label] of [...PRESETS, ['custom', 'Custom range']]) {
     period.append(el('option', { value, selected: value === f.period }, label));
+  }
   const from = el('input', { id: 'from', name: 'from', type: 'date', value: f.from });
-  if (!PRESETS.some(([value]) => value === f.period) && f.period !== 'custom')
+  if (!PRESETS.some(([value]) => value === f.period) && f.period !== 'custom') {
     period.append(el('option', { value: f.period, selected: true }, f.period));
+  }
   const to = el('input', { id: 'to', name: 'to', type: 'date', value: f.to });
   const custom = el(
     'div',
@@ -46,8 +50,9 @@ function periodFields(f: Filters): { period: HTMLSelectElement; from: HTMLInputE
 /** The time zone input and the zones it suggests. */
 function zoneFields(f: Filters): { tz: HTMLInputElement; zones: HTMLElement } {
   const zones = el('datalist', { id: 'zones' });
-  for (const zone of (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? [])
+  for (const zone of (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? []) {
     zones.append(el('option', { value: zone }));
+  }
   const tz = el('input', { id: 'tz', name: 'tz', list: 'zones', value: f.tz });
   return { tz, zones };
 }
@@ -63,7 +68,9 @@ export function filtersForm(
   const { select: language, offer: offerLanguages } = languageSelect(f);
   const bots = el('input', { id: 'bots', name: 'bots', type: 'checkbox', checked: f.bots });
   const instance = el('select', { id: 'instance', name: 'instance' });
-  for (const name of instances) instance.append(el('option', { value: name, selected: name === (f.instance || instances[0]) }, name));
+  for (const name of instances) {
+    instance.append(el('option', { value: name, selected: name === (f.instance || instances[0]) }, name));
+  }
   const form = el(
     'form',
     { class: 'filters', 'aria-label': 'Filters' },

@@ -67,7 +67,9 @@ export async function overview(f: Filters, offerLanguages: (languages: Language[
   // would be compared with a whole previous period and show a drop that is only time not yet passed.
   const unfinished = Date.parse(stats.to) > Date.now() + 3_600_000;
   const previous = unfinished ? undefined : stats.previous;
-  if (updatedAt) section.append(el('p', { class: 'updated' }, `Newest search counted: ${formatMoment(Date.parse(updatedAt), f.tz)}`));
+  if (updatedAt) {
+    section.append(el('p', { class: 'updated' }, `Newest search counted: ${formatMoment(Date.parse(updatedAt), f.tz)}`));
+  }
   section.append(
     kpis(stats.totals, previous),
     ...(unfinished

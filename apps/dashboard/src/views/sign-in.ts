@@ -43,7 +43,9 @@ function jwtForm(attempt: Attempt): HTMLElement {
  */
 export function signInView(navigate: Navigate, message?: string): HTMLElement {
   const status = el('div', { class: 'status' });
-  if (message) status.append(alertBox(message));
+  if (message) {
+    status.append(alertBox(message));
+  }
   const attempt: Attempt = async (authorization) => {
     status.replaceChildren();
     try {

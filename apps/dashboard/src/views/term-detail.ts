@@ -42,7 +42,9 @@ export async function termView(f: Filters): Promise<HTMLElement> {
   try {
     t = (await getJson<TermDetail>(`/search-terms/${encodeURIComponent(f.id)}?${apiWindow(f)}`, f.instance)).body;
   } catch (err) {
-    if (!(err instanceof ApiError && err.status === 404)) throw err;
+    if (!(err instanceof ApiError && err.status === 404)) {
+      throw err;
+    }
     return el('p', { class: 'empty' }, 'This term was not searched in this period. Choose a longer period.');
   }
   const handlers = t.status.handled

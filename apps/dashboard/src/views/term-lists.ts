@@ -12,9 +12,15 @@ export interface ListPage {
 
 function listQuery(f: Filters, zero: boolean): URLSearchParams {
   const q = apiWindow(f);
-  if (zero) q.set('hits', 'false');
-  if (zero && f.unhandled) q.set('handled', 'false');
-  if (f.sort === 'rising') q.set('sort', 'rising');
+  if (zero) {
+    q.set('hits', 'false');
+  }
+  if (zero && f.unhandled) {
+    q.set('handled', 'false');
+  }
+  if (f.sort === 'rising') {
+    q.set('sort', 'rising');
+  }
   return q;
 }
 
@@ -30,7 +36,9 @@ async function download(f: Filters, zero: boolean, button: HTMLButtonElement, st
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   } catch (err) {
-    if (err instanceof ApiError && err.status === 401) return page.signedOut(err);
+    if (err instanceof ApiError && err.status === 401) {
+      return page.signedOut(err);
+    }
     status.replaceChildren(alertBox(`The download failed: ${(err as Error).message}`));
   } finally {
     button.disabled = false;

@@ -12,7 +12,9 @@ function termLink(f: Filters, t: { id: string; search_phrase: string }, navigate
 export const handlerText = (h: { type: string; id: string }) => `${h.type}: ${h.id}`;
 
 function handlersText(t: { status: Term['status'] }): string {
-  if (!t.status) return '';
+  if (!t.status) {
+    return '';
+  }
   return t.status.handled ? t.status.handlers.map(handlerText).join(', ') : 'unhandled';
 }
 
@@ -61,7 +63,9 @@ function termRow(f: Filters, t: Term, { zero, compare }: TableKind, navigate: Na
 
 /** The terms, by count (most searched first) or, with compare, by growth: count - previous count, largest first. */
 export function termsTable(f: Filters, caption: string, terms: Term[], kind: TableKind, navigate: Navigate): HTMLElement {
-  if (terms.length === 0) return el('p', { class: 'empty' }, `${caption}: none in this period.`);
+  if (terms.length === 0) {
+    return el('p', { class: 'empty' }, `${caption}: none in this period.`);
+  }
   const title = kind.compare ? `${caption}, largest growth in searches first` : caption;
   const table = el(
     'table',

@@ -40,7 +40,9 @@ describe('AnalyticsSlots', () => {
     await Promise.all([works[0].started, works[1].started]);
     await tick();
     let running = 0;
-    for (const w of works) void w.started.then(() => running++);
+    for (const w of works) {
+      void w.started.then(() => running++);
+    }
     await tick();
     expect(running).toBe(2);
     const refused = slots.run('a', () => Promise.resolve('never'));
@@ -53,7 +55,9 @@ describe('AnalyticsSlots', () => {
     // The queue moves on as work finishes, in the order it came.
     works[0].finish();
     await works[2].started;
-    for (const w of works) w.finish();
+    for (const w of works) {
+      w.finish();
+    }
     expect(await Promise.all(answers)).toEqual(works.map((_, i) => i));
     // Nothing held any more: a new request runs at once.
     expect(await slots.run('a', () => Promise.resolve('again'))).toBe('again');
@@ -65,7 +69,9 @@ describe('AnalyticsSlots', () => {
     const floods = flood.map((w) => slots.run('a', w.work));
     await expect(slots.run('a', () => Promise.resolve('a'))).rejects.toBeInstanceOf(RetryLaterError);
     expect(await slots.run('b', () => Promise.resolve('b'))).toBe('b');
-    for (const w of flood) w.finish();
+    for (const w of flood) {
+      w.finish();
+    }
     await Promise.all(floods);
   });
 

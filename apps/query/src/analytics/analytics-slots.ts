@@ -43,7 +43,9 @@ export class AnalyticsSlots {
     this.concurrency = config.analyticsConcurrency;
     this.queueLength = QUEUE_PER_SLOT * this.concurrency;
     this.lane = { maxThreads: Math.max(1, Math.floor(availableParallelism() / (this.concurrency + 1))) };
-    if (ch.embedded) this.shares = new EngineShares(availableParallelism());
+    if (ch.embedded) {
+      this.shares = new EngineShares(availableParallelism());
+    }
   }
 
   /**
@@ -54,8 +56,11 @@ export class AnalyticsSlots {
     const release = await this.acquire(customer);
     try {
       const answer = await this.engine(customer, () => this.ch.inLane(work, this.lane));
-      if (until) finished(until(answer), release);
-      else release();
+      if (until) {
+        finished(until(answer), release);
+      } else {
+        release();
+      }
       return answer;
     } catch (err) {
       release();
@@ -65,7 +70,9 @@ export class AnalyticsSlots {
 
   /** `work` once the customer's share of the embedded engine allows one more query. */
   private async engine<T>(customer: string, work: () => Promise<T>): Promise<T> {
-    if (!this.shares) return work();
+    if (!this.shares) {
+      return work();
+    }
     await this.shares.enter(customer);
     try {
       return await work();
@@ -77,9 +84,13 @@ export class AnalyticsSlots {
   /** Waits for a slot of the customer's; resolves with what gives it back (once, however often it is called). */
   private acquire(customer: string): Promise<() => void> {
     let c = this.customers.get(customer);
-    if (!c) this.customers.set(customer, (c = { limit: pLimit(this.concurrency), inUse: 0 }));
+    if (!c) {
+      this.customers.set(customer, (c = { limit: pLimit(this.concurrency), inUse: 0 }));
+    }
     const entry = c;
-    if (entry.inUse >= this.concurrency + this.queueLength) return Promise.reject(this.refusal(entry.inUse));
+    if (entry.inUse >= this.concurrency + this.queueLength) {
+      return Promise.reject(this.refusal(entry.inUse));
+    }
     entry.inUse++;
     return new Promise((granted) => {
       void entry.limit(
@@ -88,10 +99,14 @@ export class AnalyticsSlots {
             const started = Date.now();
             let held = true;
             granted(() => {
-              if (!held) return;
+              if (!held) {
+                return;
+              }
               held = false;
               this.heldMs = 0.8 * this.heldMs + 0.2 * (Date.now() - started);
-              if (--entry.inUse === 0) this.customers.delete(customer);
+              if (--entry.inUse === 0) {
+                this.customers.delete(customer);
+              }
               done();
             });
           }),

@@ -3,7 +3,9 @@ import type { HeaderTarget } from '../common/total-count';
 
 /** X-Data-Updated-At: the newest event counted in the window under the filters; absent when there is none. */
 export function setDataUpdatedAt(res: HeaderTarget, iso: string | undefined): void {
-  if (iso) res.header(DATA_UPDATED_AT_HEADER, iso);
+  if (iso) {
+    res.header(DATA_UPDATED_AT_HEADER, iso);
+  }
 }
 
 /** The header as documented on every analytics answer. */

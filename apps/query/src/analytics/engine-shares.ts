@@ -28,7 +28,9 @@ export class EngineShares {
   /** Resolves once `customer` may start a query; `leave` must follow when it has ended. */
   enter(customer: string): Promise<void> {
     let c = this.customers.get(customer);
-    if (!c) this.customers.set(customer, (c = { running: 0, waiting: [], lastSeen: this.now() }));
+    if (!c) {
+      this.customers.set(customer, (c = { running: 0, waiting: [], lastSeen: this.now() }));
+    }
     const entry = c;
     entry.lastSeen = this.now();
     if (entry.waiting.length === 0 && entry.running < this.share()) {
@@ -40,7 +42,9 @@ export class EngineShares {
 
   leave(customer: string): void {
     const c = this.customers.get(customer);
-    if (!c) return;
+    if (!c) {
+      return;
+    }
     c.running--;
     c.lastSeen = this.now();
     this.wake();
@@ -51,8 +55,11 @@ export class EngineShares {
     const now = this.now();
     let using = 0;
     for (const [name, c] of this.customers) {
-      if (c.running > 0 || c.waiting.length > 0 || now - c.lastSeen < GRACE_MS) using++;
-      else this.customers.delete(name);
+      if (c.running > 0 || c.waiting.length > 0 || now - c.lastSeen < GRACE_MS) {
+        using++;
+      } else {
+        this.customers.delete(name);
+      }
     }
     return Math.max(1, Math.floor(this.cores / Math.max(1, using)));
   }
@@ -70,11 +77,15 @@ export class EngineShares {
     }
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (!waiting) return;
+    if (!waiting) {
+      return;
+    }
     const now = this.now();
     const ends = [...this.customers.values()]
       .filter((c) => c.running === 0 && c.waiting.length === 0)
       .map((c) => c.lastSeen + GRACE_MS - now);
-    if (ends.length > 0) this.timer = setTimeout(() => this.wake(), Math.max(0, Math.min(...ends))).unref();
+    if (ends.length > 0) {
+      this.timer = setTimeout(() => this.wake(), Math.max(0, Math.min(...ends))).unref();
+    }
   }
 }

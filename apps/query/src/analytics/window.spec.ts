@@ -9,12 +9,24 @@ describe('sinceWindow and windowParts', () => {
   function counted(parts: ReturnType<typeof windowParts>): Map<number, number> {
     const n = new Map<number, number>();
     const add = (from: number, to: number, by: number) => {
-      for (let h = from; h < to; h += HOUR) n.set(h, (n.get(h) ?? 0) + by);
+      for (let h = from; h < to; h += HOUR) {
+        n.set(h, (n.get(h) ?? 0) + by);
+      }
     };
-    if (parts.days) add(at(`${parts.days.from}T00:00:00Z`), at(`${parts.days.to}T00:00:00Z`), 1);
-    for (const h of parts.hours) add(h.from, h.to, 1);
-    for (const h of parts.minus) add(h.from, h.to, -1);
-    for (const [h, c] of [...n]) if (c === 0) n.delete(h);
+    if (parts.days) {
+      add(at(`${parts.days.from}T00:00:00Z`), at(`${parts.days.to}T00:00:00Z`), 1);
+    }
+    for (const h of parts.hours) {
+      add(h.from, h.to, 1);
+    }
+    for (const h of parts.minus) {
+      add(h.from, h.to, -1);
+    }
+    for (const [h, c] of [...n]) {
+      if (c === 0) {
+        n.delete(h);
+      }
+    }
     return n;
   }
 
@@ -81,10 +93,14 @@ describe('sinceWindow and windowParts', () => {
           [now, false],
         ] as const) {
           const parts = windowParts(w, clock, subtract);
-          if (!subtract) expect(parts.minus).toEqual([]);
+          if (!subtract) {
+            expect(parts.minus).toEqual([]);
+          }
           expect(parts.minus.every((m) => m.from >= w.to)).toBe(true);
           const expected = new Map<number, number>();
-          for (let h = w.from; h < w.to; h += HOUR) expected.set(h, 1);
+          for (let h = w.from; h < w.to; h += HOUR) {
+            expected.set(h, 1);
+          }
           expect(counted(parts)).toEqual(expected);
           expect([...parts.hours, ...parts.minus].every((h) => h.to > h.from)).toBe(true);
         }

@@ -17,7 +17,9 @@ const invalid = (message: string) => new DomainError('invalid', message);
 const validZones = new LRUCache<string, boolean>({ max: 1_000 });
 function isValidZone(tz: string): boolean {
   let valid = validZones.get(tz);
-  if (valid === undefined) validZones.set(tz, (valid = IANAZone.isValidZone(tz)));
+  if (valid === undefined) {
+    validZones.set(tz, (valid = IANAZone.isValidZone(tz)));
+  }
   return valid;
 }
 
@@ -105,8 +107,12 @@ export function windowParts({ from, to }: HourRange, now: number = Infinity, sub
   };
   if (endDay - firstDay === DAY) {
     // One UTC day, partial on one side or both: the whole day only when the window starts with it.
-    if (from === firstDay && to === endDay) return { days: { from: date(firstDay), to: date(endDay) }, hours, minus };
-    if (from > firstDay) return { hours: [{ from, to }], minus };
+    if (from === firstDay && to === endDay) {
+      return { days: { from: date(firstDay), to: date(endDay) }, hours, minus };
+    }
+    if (from > firstDay) {
+      return { hours: [{ from, to }], minus };
+    }
     const whole = choose({ from, to }, [{ from: to, to: endDay }]);
     return whole ? { days: { from: date(firstDay), to: date(endDay) }, hours, minus } : { hours, minus };
   }
@@ -114,7 +120,9 @@ export function windowParts({ from, to }: HourRange, now: number = Infinity, sub
     hours.push({ from, to: firstDay + DAY });
     dayFrom = firstDay + DAY;
   }
-  if (to < endDay && !choose({ from: endDay - DAY, to }, [{ from: to, to: endDay }])) dayTo = endDay - DAY;
+  if (to < endDay && !choose({ from: endDay - DAY, to }, [{ from: to, to: endDay }])) {
+    dayTo = endDay - DAY;
+  }
   return dayFrom < dayTo ? { days: { from: date(dayFrom), to: date(dayTo) }, hours, minus } : { hours, minus };
 }
 
@@ -152,7 +160,9 @@ export function isoInZone(ms: number, tz: string): string {
 
 function parseTime(value: string, name: 'from' | 'to', tz: string): number {
   const parsed = DateTime.fromISO(value, { zone: tz });
-  if (!parsed.isValid) throw invalid(`${name} is not a valid date or date-time (${parsed.invalidExplanation ?? parsed.invalidReason})`);
+  if (!parsed.isValid) {
+    throw invalid(`${name} is not a valid date or date-time (${parsed.invalidExplanation ?? parsed.invalidReason})`);
+  }
   return parsed.toMillis();
 }
 
@@ -167,7 +177,9 @@ function checkWholeHours(tz: string, { from, to }: HourRange): void {
     if (offset % 60 !== 0) {
       throw invalid(`tz ${tz} has an offset of ${offset} minutes in the window; only zones with whole-hour offsets are supported`);
     }
-    if (t === last) return;
+    if (t === last) {
+      return;
+    }
   }
 }
 
@@ -178,19 +190,31 @@ function checkWholeHours(tz: string, { from, to }: HourRange): void {
  */
 export function resolveWindow(p: WindowParams, now: number, retentionDays: number): AnalyticsWindow {
   const tz = p.tz ?? 'UTC';
-  if (!isValidZone(tz)) throw invalid(`tz must be an IANA time zone name such as UTC or Europe/Berlin`);
+  if (!isValidZone(tz)) {
+    throw invalid(`tz must be an IANA time zone name such as UTC or Europe/Berlin`);
+  }
   let range: HourRange;
   if (p.from === undefined && p.to === undefined) {
     const sinceDays = Number((p.since ?? '1d').slice(0, -1));
-    if (sinceDays > retentionDays) throw invalid(`since must be at most ${retentionDays}d (the retention)`);
+    if (sinceDays > retentionDays) {
+      throw invalid(`since must be at most ${retentionDays}d (the retention)`);
+    }
     range = sinceWindow(now, sinceDays);
   } else {
-    if (p.since !== undefined) throw invalid('since cannot be combined with from and to: give either since or both from and to');
-    if (p.from === undefined) throw invalid('from is required with to');
-    if (p.to === undefined) throw invalid('to is required with from');
+    if (p.since !== undefined) {
+      throw invalid('since cannot be combined with from and to: give either since or both from and to');
+    }
+    if (p.from === undefined) {
+      throw invalid('from is required with to');
+    }
+    if (p.to === undefined) {
+      throw invalid('to is required with from');
+    }
     const exactFrom = parseTime(p.from, 'from', tz);
     const exactTo = parseTime(p.to, 'to', tz);
-    if (exactFrom >= exactTo) throw invalid('from must be before to');
+    if (exactFrom >= exactTo) {
+      throw invalid('from must be before to');
+    }
     const from = Math.floor(exactFrom / HOUR) * HOUR;
     const to = Math.ceil(exactTo / HOUR) * HOUR;
     const earliest = sinceWindow(now, retentionDays).from;
@@ -219,14 +243,18 @@ export function defaultInterval({ from, to }: HourRange): Interval {
 export function bucketBounds(w: AnalyticsWindow, interval: Interval): number[] {
   if (interval === 'hour') {
     const count = (w.to - w.from) / HOUR;
-    if (count > MAX_BUCKETS) throw tooMany(count, interval);
+    if (count > MAX_BUCKETS) {
+      throw tooMany(count, interval);
+    }
     return Array.from({ length: count + 1 }, (_, i) => w.from + i * HOUR);
   }
   const bounds: number[] = [];
   let day = DateTime.fromMillis(w.from, { zone: w.tz }).startOf('day');
   while (day.toMillis() < w.to) {
     bounds.push(day.toMillis());
-    if (bounds.length > MAX_BUCKETS) throw tooMany(Math.ceil((w.to - w.from) / DAY), interval);
+    if (bounds.length > MAX_BUCKETS) {
+      throw tooMany(Math.ceil((w.to - w.from) / DAY), interval);
+    }
     day = day.plus({ days: 1 });
   }
   bounds.push(day.toMillis());
@@ -249,8 +277,12 @@ export function foldIntoBuckets<K extends string>(
     .map((start) => ({ start, ...Object.fromEntries(keys.map((k) => [k, 0])) }) as Record<K, number> & { start: number });
   let i = 0;
   for (const h of [...hours].sort((a, b) => a.hour - b.hour)) {
-    while (i < buckets.length - 1 && bounds[i + 1] <= h.hour) i++;
-    for (const k of keys) (buckets[i][k] as number) += h[k];
+    while (i < buckets.length - 1 && bounds[i + 1] <= h.hour) {
+      i++;
+    }
+    for (const k of keys) {
+      (buckets[i][k] as number) += h[k];
+    }
   }
   return buckets;
 }

@@ -17,7 +17,9 @@ export class CredentialsBootstrap implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.config.multiCustomer) this.unused = await this.provisioning.ensureConfiguredCustomer();
+    if (!this.config.multiCustomer) {
+      this.unused = await this.provisioning.ensureConfiguredCustomer();
+    }
   }
 
   /** The generated credentials no one has signed in with yet, if any; handed out once per start. */

@@ -11,6 +11,8 @@ export function idsFromQuery(query: Record<string, unknown>): string[] {
   if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) {
     throw new DomainError('invalid', 'ids must be an array, passed as ids[]=<id>&ids[]=<id>');
   }
-  if (ids.length > MAX_IDS) throw new DomainError('invalid', `ids may name at most ${MAX_IDS} ids`);
+  if (ids.length > MAX_IDS) {
+    throw new DomainError('invalid', `ids may name at most ${MAX_IDS} ids`);
+  }
   return [...new Set(ids)];
 }

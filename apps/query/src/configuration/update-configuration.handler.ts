@@ -14,7 +14,9 @@ export class UpdateConfigurationHandler implements ICommandHandler<UpdateConfigu
 
   async execute({ auth, webhookUrl }: UpdateConfigurationCommand): Promise<ConfigurationView> {
     const problem = webhookUrlProblem(webhookUrl, this.config.webhookAllowPrivateNetworks);
-    if (problem) throw new DomainError('invalid', problem);
+    if (problem) {
+      throw new DomainError('invalid', problem);
+    }
     await this.repository.saveWebhookUrl(auth.customer, auth.instance, webhookUrl, `${auth.scheme}:${auth.principal}`);
     return { webhookConfig: { url: webhookUrl } };
   }

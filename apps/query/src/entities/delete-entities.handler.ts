@@ -17,7 +17,9 @@ export class DeleteEntitiesHandler implements ICommandHandler<DeleteEntitiesComm
   async execute({ auth, type, ids }: DeleteEntitiesCommand): Promise<string[]> {
     const existing = await this.entities.find(auth.customer, auth.instance, type, ids);
     const deleted = ids.filter((id) => existing.has(id));
-    if (deleted.length === 0) return [];
+    if (deleted.length === 0) {
+      return [];
+    }
     await this.entities.append(
       auth.customer,
       auth.instance,

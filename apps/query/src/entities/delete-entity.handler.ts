@@ -10,6 +10,8 @@ export class DeleteEntityHandler implements ICommandHandler<DeleteEntityCommand>
 
   async execute({ auth, type, id }: DeleteEntityCommand): Promise<void> {
     const deleted = await this.commands.execute(new DeleteEntitiesCommand(auth, type, [id]));
-    if (deleted.length === 0) throw new DomainError('not-found', `No ${type} with id ${id}`);
+    if (deleted.length === 0) {
+      throw new DomainError('not-found', `No ${type} with id ${id}`);
+    }
   }
 }

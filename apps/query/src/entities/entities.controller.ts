@@ -32,7 +32,9 @@ const AUTOSAVE = {
 };
 
 function entityId(id: string): string {
-  if (!ENTITY_ID.test(id)) throw new DomainError('invalid', 'id must be 1-200 characters of letters, digits and . _ : -');
+  if (!ENTITY_ID.test(id)) {
+    throw new DomainError('invalid', 'id must be 1-200 characters of letters, digits and . _ : -');
+  }
   return id;
 }
 

@@ -38,7 +38,9 @@ export class EntitiesRepository {
   }
 
   async find(customer: string, instance: string, type: EntityType, ids: readonly string[]): Promise<Map<string, EntityView>> {
-    if (ids.length === 0) return new Map();
+    if (ids.length === 0) {
+      return new Map();
+    }
     const rows = await this.ch.query<EntityRow>(`SELECT * FROM (${this.current('AND id IN {ids:Array(String)}')}) WHERE NOT deleted`, {
       customer,
       instance,

@@ -10,7 +10,9 @@ export class GetEntityHandler implements IQueryHandler<GetEntityQuery> {
 
   async execute({ auth, type, id }: GetEntityQuery): Promise<EntityView> {
     const found = (await this.entities.find(auth.customer, auth.instance, type, [id])).get(id);
-    if (!found) throw new DomainError('not-found', `No ${type} with id ${id}`);
+    if (!found) {
+      throw new DomainError('not-found', `No ${type} with id ${id}`);
+    }
     return found;
   }
 }

@@ -14,9 +14,13 @@ export function prototypeKeyPath(value: unknown, root: string): { key: string; p
   const pending: Array<[unknown, string]> = [[value, root]];
   for (let next = pending.pop(); next; next = pending.pop()) {
     const [node, path] = next;
-    if (typeof node !== 'object' || node === null) continue;
+    if (typeof node !== 'object' || node === null) {
+      continue;
+    }
     for (const key of Object.keys(node)) {
-      if (PROTOTYPE_KEYS.has(key)) return { key, path: `${path}.${key}` };
+      if (PROTOTYPE_KEYS.has(key)) {
+        return { key, path: `${path}.${key}` };
+      }
       pending.push([(node as Record<string, unknown>)[key], `${path}.${key}`]);
     }
   }
@@ -25,12 +29,16 @@ export function prototypeKeyPath(value: unknown, root: string): { key: string; p
 
 /** The `data` values of an entity body: `data` of a single save, `items[i].data` of a bulk one. */
 function dataOf(body: unknown): Array<[unknown, string]> {
-  if (typeof body !== 'object' || body === null) return [];
+  if (typeof body !== 'object' || body === null) {
+    return [];
+  }
   const { data, items } = body as { data?: unknown; items?: unknown };
   const found: Array<[unknown, string]> = data === undefined ? [] : [[data, 'data']];
   if (Array.isArray(items)) {
     items.forEach((item: unknown, i) => {
-      if (typeof item === 'object' && item !== null && 'data' in item) found.push([item.data, `items.${i}.data`]);
+      if (typeof item === 'object' && item !== null && 'data' in item) {
+        found.push([item.data, `items.${i}.data`]);
+      }
     });
   }
   return found;
@@ -48,7 +56,9 @@ export class PrototypeKeysInterceptor implements NestInterceptor {
     const { body } = context.switchToHttp().getRequest<{ body?: unknown }>();
     for (const [data, root] of dataOf(body)) {
       const found = prototypeKeyPath(data, root);
-      if (found) throw new DomainError('invalid', `${root} must not hold the key ${found.key} (at ${found.path})`);
+      if (found) {
+        throw new DomainError('invalid', `${root} must not hold the key ${found.key} (at ${found.path})`);
+      }
     }
     return next.handle();
   }

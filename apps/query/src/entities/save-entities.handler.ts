@@ -22,7 +22,9 @@ export class SaveEntitiesHandler implements ICommandHandler<SaveEntitiesCommand>
   async execute({ auth, type, items, autosave }: SaveEntitiesCommand): Promise<SaveEntitiesView> {
     const seen = new Set<string>();
     for (const item of items) {
-      if (seen.has(item.id)) throw new DomainError('invalid', `items: id ${item.id} appears more than once`);
+      if (seen.has(item.id)) {
+        throw new DomainError('invalid', `items: id ${item.id} appears more than once`);
+      }
       seen.add(item.id);
     }
     const existing = await this.entities.find(auth.customer, auth.instance, type, [...seen]);

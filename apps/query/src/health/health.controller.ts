@@ -24,7 +24,9 @@ export class HealthController {
   @ApiServiceUnavailableResponse({ type: HealthView, description: 'Storage does not answer' })
   async health(@Res({ passthrough: true }) res: FastifyReply): Promise<HealthView> {
     const up = await this.ch.ping();
-    if (!up) res.status(503);
+    if (!up) {
+      res.status(503);
+    }
     return up ? { status: 'ok', storage: 'up' } : { status: 'unavailable', storage: 'down' };
   }
 
@@ -45,7 +47,9 @@ export class HealthController {
   async ready(@Res({ passthrough: true }) res: FastifyReply): Promise<ReadinessView> {
     const up = await this.ch.ping();
     const ok = up && this.migrator.migrated;
-    if (!ok) res.status(503);
+    if (!ok) {
+      res.status(503);
+    }
     return { status: ok ? 'ok' : 'unavailable', storage: up ? 'up' : 'down', migrated: this.migrator.migrated };
   }
 }

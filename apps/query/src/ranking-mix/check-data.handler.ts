@@ -12,9 +12,15 @@ import type { CheckReason, FieldCheck, RankingMixView } from './ranking-mix.view
  */
 export function checkField(stats: FieldStats, documents: number): FieldCheck {
   const reasons: CheckReason[] = [];
-  if (documents === 0 || stats.withData * 2 < documents) reasons.push('Low amount of data');
-  if (stats.outOfRange > 0) reasons.push('Invalid boosting data');
-  if (stats.withData === 0 || stats.min === stats.max) reasons.push('No ranking mix data.');
+  if (documents === 0 || stats.withData * 2 < documents) {
+    reasons.push('Low amount of data');
+  }
+  if (stats.outOfRange > 0) {
+    reasons.push('Invalid boosting data');
+  }
+  if (stats.withData === 0 || stats.min === stats.max) {
+    reasons.push('No ranking mix data.');
+  }
   return reasons.length === 0 ? { result: true } : { result: false, reasons };
 }
 

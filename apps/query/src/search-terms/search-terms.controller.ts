@@ -12,7 +12,9 @@ import { ExportSearchTermsQuery, SearchTermsQuery, type SearchTermsCriteria } fr
 
 /** CSV when asked for with format=csv, or with an Accept header preferring text/csv to JSON. */
 function wantsCsv(q: SearchTermsDto, req: FastifyRequest): boolean {
-  if (q.format) return q.format === 'csv';
+  if (q.format) {
+    return q.format === 'csv';
+  }
   return new Negotiator(req).mediaType(['application/json', 'text/csv']) === 'text/csv';
 }
 

@@ -22,7 +22,9 @@ export const MAX_EXPORT_ROWS = 100_000;
 
 /** The repository request for the criteria at `now`, or a 400 naming the parameter. */
 export function termsRequest(c: SearchTermsCriteria, now: number, retentionDays: number): TermsRequest {
-  if (c.handled !== undefined && !c.zeroHits) throw new DomainError('invalid', 'handled is only allowed with hits=false');
+  if (c.handled !== undefined && !c.zeroHits) {
+    throw new DomainError('invalid', 'handled is only allowed with hits=false');
+  }
   const window = resolveWindow(c.window, now, retentionDays);
   const compare = c.compare || c.sort === 'rising';
   return {

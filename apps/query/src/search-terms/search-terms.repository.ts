@@ -79,7 +79,9 @@ export class SearchTermsRepository {
     const quoted = (field: string) => `if(match(${field}, '[,"\\r\\n]'), concat('"', replaceAll(${field}, '"', '""'), '"'), ${field})`;
     const text = (field: string) => quoted(inert(field));
     const fields = [text('phrase'), 'toString(count)'];
-    if (r.previous) fields.push('toString(previous_count)', "if(previous_count = 0, '', toString(count / previous_count - 1))");
+    if (r.previous) {
+      fields.push('toString(previous_count)', "if(previous_count = 0, '', toString(count / previous_count - 1))");
+    }
     if (r.zeroHits) {
       fields.push(
         `if(notEmpty(handlers), 'true', 'false')`,
@@ -108,7 +110,9 @@ export class SearchTermsRepository {
     const { scope } = r;
     const options = { zeroHits: r.zeroHits, now };
     const sources = [termRowsSql(this.ch, scope, scope.window, 1, params, options)];
-    if (r.previous) sources.push(termRowsSql(this.ch, scope, r.previous, 0, params, options));
+    if (r.previous) {
+      sources.push(termRowsSql(this.ch, scope, r.previous, 0, params, options));
+    }
     const handled = r.handled === undefined ? '' : `WHERE ${r.handled ? 'notEmpty' : 'empty'}(handlers)`;
     const order = r.sort === 'rising' ? 'toInt64(count) - toInt64(previous_count) DESC, phrase ASC' : 'count DESC, phrase ASC';
     return `SELECT phrase, count, previous_count ${r.zeroHits ? ', handlers' : ''}, count() OVER () AS total

@@ -11,7 +11,9 @@ describe('termId', () => {
   });
 
   it('returns 32 lowercase hex digits, also for an empty or non-ASCII phrase', () => {
-    for (const phrase of ['', 'Größe 42', '靴', 'x'.repeat(10_000)]) expect(termId('acme', 'shop', phrase)).toMatch(/^[0-9a-f]{32}$/);
+    for (const phrase of ['', 'Größe 42', '靴', 'x'.repeat(10_000)]) {
+      expect(termId('acme', 'shop', phrase)).toMatch(/^[0-9a-f]{32}$/);
+    }
   });
 
   it('gives another id when only the customer, the instance or the phrase differs', () => {

@@ -25,7 +25,9 @@ export class TermDetailHandler implements IQueryHandler<TermDetailQuery> {
     const scope = { ...filterOf(c), window };
     return this.cache.get(scope, ['term', id, scope, interval], async () => {
       const hours = await this.repository.hours(scope, id);
-      if (hours.length === 0) throw new DomainError('not-found', `No search of the term ${id} in the window`);
+      if (hours.length === 0) {
+        throw new DomainError('not-found', `No search of the term ${id} in the window`);
+      }
       const phrase = hours[0].phrase;
       const variants = await this.repository.variants(scope, id, MAX_VARIANTS);
       const handlers = await this.repository.handlers(scope, phrase);

@@ -5,8 +5,9 @@ import { DomainError } from '@app/errors';
 @Injectable()
 export class TermIdPipe implements PipeTransform<string, string> {
   transform(id: string): string {
-    if (!/^[0-9a-f]{32}$/.test(id))
+    if (!/^[0-9a-f]{32}$/.test(id)) {
       throw new DomainError('invalid', 'id must be 32 lowercase hex characters, the id of a GET /search-terms entry');
+    }
     return id;
   }
 }

@@ -47,7 +47,9 @@ describe('isPublicAddress', () => {
   });
 
   it('refuses what is not an IP address at all', () => {
-    for (const value of ['', 'example.com', 'localhost', '1.2.3.4.5', '::g']) expect(isPublicAddress(value)).toBe(false);
+    for (const value of ['', 'example.com', 'localhost', '1.2.3.4.5', '::g']) {
+      expect(isPublicAddress(value)).toBe(false);
+    }
   });
 });
 

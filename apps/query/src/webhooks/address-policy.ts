@@ -9,10 +9,16 @@ const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
  * IPv4-mapped IPv6 is judged as IPv4.
  */
 export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
+  if (!ipaddr.isValid(address)) {
+    return false;
+  }
   const parsed = ipaddr.parse(address);
-  if (parsed instanceof ipaddr.IPv4) return parsed.range() === 'unicast';
-  if (parsed.isIPv4MappedAddress()) return parsed.toIPv4Address().range() === 'unicast';
+  if (parsed instanceof ipaddr.IPv4) {
+    return parsed.range() === 'unicast';
+  }
+  if (parsed.isIPv4MappedAddress()) {
+    return parsed.toIPv4Address().range() === 'unicast';
+  }
   return parsed.range() === 'unicast' && parsed.match(GLOBAL_UNICAST);
 }
 
@@ -24,14 +30,18 @@ export function ipLiteral(url: URL): string | undefined {
 
 /** Why a webhook URL is not acceptable, or undefined when it is ("" disables the webhook). */
 export function webhookUrlProblem(value: string, allowPrivateNetworks: boolean): string | undefined {
-  if (value === '') return undefined;
+  if (value === '') {
+    return undefined;
+  }
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     return 'webhookConfig.url must be an absolute http(s) URL or ""';
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'webhookConfig.url must be an absolute http(s) URL or ""';
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return 'webhookConfig.url must be an absolute http(s) URL or ""';
+  }
   const literal = ipLiteral(url);
   if (literal && !allowPrivateNetworks && !isPublicAddress(literal)) {
     return 'webhookConfig.url points to a loopback, private or link-local address';

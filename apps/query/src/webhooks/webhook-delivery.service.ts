@@ -45,7 +45,9 @@ export class WebhookDeliveryService {
 
   /** One delivery per change that changed something: a call without ids sends and counts nothing. */
   async deliver(call: WebhookCall): Promise<DeliveryOutcome | 'nothing'> {
-    if (call.ids.length === 0) return 'nothing';
+    if (call.ids.length === 0) {
+      return 'nothing';
+    }
     const outcome = await this.attempt(call);
     this.metrics.webhookDeliveries.inc({ outcome });
     return outcome;
@@ -53,9 +55,13 @@ export class WebhookDeliveryService {
 
   private async attempt(call: WebhookCall): Promise<DeliveryOutcome> {
     const url = await this.webhookUrls.webhookUrl(call.customer, call.instance);
-    if (!url) return 'disabled';
+    if (!url) {
+      return 'disabled';
+    }
     const narrowed = this.config.webhookEntityTypes?.[call.instance];
-    if (narrowed && !narrowed.includes(call.type)) return 'filtered';
+    if (narrowed && !narrowed.includes(call.type)) {
+      return 'filtered';
+    }
     try {
       await this.post(url, JSON.stringify(call));
       return 'delivered';
@@ -78,7 +84,9 @@ export class WebhookDeliveryService {
     const url = new URL(target);
     const allowPrivate = this.config.webhookAllowPrivateNetworks;
     const literal = ipLiteral(url);
-    if (literal && !allowPrivate && !isPublicAddress(literal)) return Promise.reject(new Error(`${literal} is not a public address`));
+    if (literal && !allowPrivate && !isPublicAddress(literal)) {
+      return Promise.reject(new Error(`${literal} is not a public address`));
+    }
     const timeoutMs = this.config.webhookTimeoutMs;
     return new Promise<void>((resolve, reject) => {
       const transport = url.protocol === 'https:' ? https : http;
@@ -97,8 +105,11 @@ export class WebhookDeliveryService {
         (res) => {
           res.resume();
           const status = res.statusCode ?? 0;
-          if (status >= 200 && status < 300) resolve();
-          else reject(new Error(status >= 300 && status < 400 ? `answered ${status} (redirects are not followed)` : `answered ${status}`));
+          if (status >= 200 && status < 300) {
+            resolve();
+          } else {
+            reject(new Error(status >= 300 && status < 400 ? `answered ${status} (redirects are not followed)` : `answered ${status}`));
+          }
         },
       );
       const timer = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
@@ -114,13 +125,18 @@ const publicOnly =
   (resolver: HostResolver): LookupFunction =>
   (hostname, options, callback) => {
     resolver.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err, '', 0);
+      if (err) {
+        return callback(err, '', 0);
+      }
       const list = addresses;
       const refused = list.find((a) => !isPublicAddress(a.address));
       if (list.length === 0 || refused) {
         return callback(new Error(`${hostname} resolves to ${refused?.address ?? 'nothing'}, which is not a public address`), '', 0);
       }
-      if (options.all) (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
-      else callback(null, list[0].address, list[0].family);
+      if (options.all) {
+        (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+      } else {
+        callback(null, list[0].address, list[0].family);
+      }
     });
   };

@@ -12,12 +12,18 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
   async execute({ auth, body }: CreateApiKeyCommand): Promise<CreatedApiKeyView> {
     const requested = [...(body.permissions ?? []), ...(body.preset ? PRESETS[body.preset] : [])];
     const unknown = requested.filter((p) => !isPermission(p));
-    if (unknown.length > 0) throw new DomainError('invalid', `Unknown permission(s): ${unknown.join(', ')}`);
+    if (unknown.length > 0) {
+      throw new DomainError('invalid', `Unknown permission(s): ${unknown.join(', ')}`);
+    }
     const permissions = requested as Permission[];
-    if (permissions.length === 0) throw new DomainError('invalid', 'permissions or preset must name at least one permission');
+    if (permissions.length === 0) {
+      throw new DomainError('invalid', 'permissions or preset must name at least one permission');
+    }
     // A key never holds more than its creator: no escalation through key creation.
     const beyond = permissions.filter((p) => !auth.permissions.has(p));
-    if (beyond.length > 0) throw new DomainError('forbidden', `Cannot grant permission(s) the caller lacks: ${beyond.join(', ')}`);
+    if (beyond.length > 0) {
+      throw new DomainError('forbidden', `Cannot grant permission(s) the caller lacks: ${beyond.join(', ')}`);
+    }
     const key: ApiKey = {
       id: randomUUID(),
       customer: auth.customer,
@@ -39,7 +45,9 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
  * others); without any, the caller's when its credential is limited, else none named (every instance, also later ones).
  */
 function keyInstances(auth: AuthContext, requested: string[] | undefined): Pick<ApiKey, 'instances'> {
-  if (!requested) return auth.limited ? { instances: [...auth.instances] } : {};
+  if (!requested) {
+    return auth.limited ? { instances: [...auth.instances] } : {};
+  }
   const beyond = [...new Set(requested.filter((i) => !auth.instances.includes(i)))];
   if (beyond.length > 0) {
     // A limited caller is not told which of them the customer has: it may not see the instances beyond its own.

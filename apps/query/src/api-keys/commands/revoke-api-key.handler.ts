@@ -13,7 +13,9 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
 
   async execute({ auth, id }: RevokeApiKeyCommand): Promise<void> {
     const key = await this.keys.find(auth.customer, id);
-    if (!key || key.revoked || !keyInScope(key, auth)) throw new DomainError('not-found', `No active API key with id ${id}`);
+    if (!key || key.revoked || !keyInScope(key, auth)) {
+      throw new DomainError('not-found', `No active API key with id ${id}`);
+    }
     await this.keys.save({ ...key, revoked: true });
   }
 }
