@@ -28,8 +28,9 @@ async function main(): Promise<void> {
   const authorization = AUTHORIZATION;
   const sequential = async (url: string) => {
     for (let i = 0; i < 5; i++) {
+      // warm-up
       await (await fetch(url, { headers: { authorization } })).text();
-    } // warm-up
+    }
     const times: number[] = [];
     for (let i = 0; i < 50; i++) {
       const t = performance.now();

@@ -95,8 +95,9 @@ async function main(): Promise<void> {
       throw new Error(`${res.status} ${body}`);
     }
     if (i >= 5) {
+      // the first five warm the caches
       times.push(performance.now() - t);
-    } // the first five warm the caches
+    }
   }
   times.sort((a, b) => a - b);
   app.kill('SIGTERM');

@@ -117,8 +117,9 @@ describe('authentication matrix: every route x every scheme x every case', () =>
         return scheme === 'hmac' ? { ...signed(keys.shop1Stage[route.permission]), 'x-service-instance': 'live' } : undefined;
       case 'without permission':
         if (scheme === 'basic') {
+          // Basic holds every permission
           return undefined;
-        } // Basic holds every permission
+        }
         return scheme === 'hmac' ? signed(keys.shop1[other]) : jwtHeader(claims(other));
       case 'with permission':
         return scheme === 'hmac'
@@ -128,8 +129,9 @@ describe('authentication matrix: every route x every scheme x every case', () =>
             : jwtHeader(claims(route.permission));
       case 'with permission, within its instances':
         if (scheme === 'basic') {
+          // Basic is never limited
           return undefined;
-        } // Basic is never limited
+        }
         return {
           ...(scheme === 'hmac'
             ? signed(keys.shop1Stage[route.permission])

@@ -90,8 +90,9 @@ function linkTargets(markdown: string): Array<{ line: number; target: string }> 
     for (const match of prose.matchAll(pattern)) {
       const target = match[1];
       if (target === '' || /^[a-z][a-z0-9+.-]*:/i.test(target)) {
+        // a URL with a scheme: not a file here
         continue;
-      } // a URL with a scheme: not a file here
+      }
       targets.push({ line: prose.slice(0, match.index).split('\n').length, target });
     }
   }
@@ -189,13 +190,13 @@ describe('the documentation in the repository', () => {
   });
 
   it('knows which folders the Layout must list', () => {
-    const files = ['README.md', 'apps/query/src/main.ts', 'apps/query/src/search-terms/x.ts', 'apps/query/src/secrets/commands/y.ts'];
+    const files = ['README.md', 'apps/query/src/main.ts', 'apps/query/src/api-keys/commands/y.ts', 'apps/query/src/search-terms/x.ts'];
     expect(foldersToList([...files, 'libs/clickhouse/src/migrations/0001.ts', 'test/support/a.ts', '.ci/run'])).toEqual([
       '.ci',
       'apps',
       'apps/query',
+      'apps/query/src/api-keys',
       'apps/query/src/search-terms',
-      'apps/query/src/secrets',
       'libs',
       'libs/clickhouse',
       'libs/clickhouse/src/migrations',

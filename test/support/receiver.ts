@@ -25,8 +25,9 @@ export class Receiver {
         this.calls.push({ path: req.url ?? '', headers: req.headers, body: text ? JSON.parse(text) : undefined, at: Date.now() });
         const b = this.behaviour;
         if (b === 'hang') {
+          // never answers
           return;
-        } // never answers
+        }
         setTimeout(() => {
           if (b.location) {
             res.setHeader('location', b.location);

@@ -4,68 +4,12 @@
  * fake (RecordingClickHouse). Every statement the repository sends is written, formatted, into a committed .sql file
  * beside the repository; the test fails when the SQL differs from that file. `UPDATE_SQL=1 npx jest <test file>` rewrites
  * the files. No engine, no real clock, no random ids, nothing that depends on the machine's time zone.
- *
- * Also the stand-ins the analytics handler specs share: a cache that always computes, slots that run at once, a
- * configuration with the retention, and criteria as a controller builds them.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, relative } from 'node:path';
+import { basename, relative, resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import type { AuthContext } from '@app/auth';
 import { ClickHouseService, type QueryParams } from '@app/clickhouse';
-import type { AppConfig } from '@app/config';
-import { analyticsCriteria, type AnalyticsCriteria } from '../../apps/query/src/analytics/analytics-scope';
-import type { AnalyticsFiltersDto } from '../../apps/query/src/analytics/analytics.dto';
-import type { AnalyticsSlots } from '../../apps/query/src/analytics/analytics-slots';
-import type { AnswerCache } from '../../apps/query/src/analytics/answer-cache';
-import type { SearchTermsCriteria } from '../../apps/query/src/search-terms/search-terms.query';
-
-/** The `now` of every case: a Thursday 10:20 UTC, four days after Berlin's switch to summer time (2026-03-29). */
-export const FIXED_NOW = Date.parse('2026-04-02T10:20:00.000Z');
-export const RETENTION_DAYS = 400;
-/** The credential of every case. */
-export const CUSTOMER = 'acme';
-export const INSTANCE = 'shop';
-
-/** Date.now() returns `now` in each test of the enclosing describe. */
-export function fixedClock(now = FIXED_NOW): void {
-  beforeEach(() => jest.spyOn(Date, 'now').mockReturnValue(now));
-  afterEach(() => jest.restoreAllMocks());
-}
-
-/** An AnswerCache that always computes (no cache, no slot). */
-export function computingCache(): AnswerCache {
-  return { get: (_scope: unknown, _key: unknown, compute: () => Promise<object>) => compute() } as unknown as AnswerCache;
-}
-
-/** AnalyticsSlots that run the work at once. */
-export function immediateSlots(): AnalyticsSlots {
-  return { run: (_customer: string, work: () => Promise<unknown>) => work() } as unknown as AnalyticsSlots;
-}
-
-export function analyticsConfig(retentionDays = RETENTION_DAYS): AppConfig {
-  return { retentionDays } as AppConfig;
-}
-
-/** The criteria a controller builds from these query parameters (the analytics filters and window). */
-export function criteriaOf(query: Record<string, string>): AnalyticsCriteria {
-  const auth = { customer: CUSTOMER, instance: INSTANCE } as AuthContext;
-  return analyticsCriteria(auth, query as unknown as AnalyticsFiltersDto);
-}
-
-/** The criteria SearchTermsController builds from these query parameters (JSON unless format=csv). */
-export function termsCriteriaOf(query: Record<string, string>): SearchTermsCriteria {
-  const paged = query.format !== 'csv' || '_start' in query || '_end' in query;
-  return {
-    ...criteriaOf(query),
-    zeroHits: query.hits === 'false',
-    compare: query.compare === 'previous',
-    sort: query.sort === 'rising' ? 'rising' : 'count',
-    handled: query.handled === undefined ? undefined : query.handled === 'true',
-    start: Number(query._start ?? 0),
-    end: paged ? Number(query._end ?? 10) : undefined,
-  };
-}
+import { CUSTOMER, FIXED_NOW, INSTANCE, fixedClock } from './analytics-fakes';
 
 /** One statement sent: the repository method that sent it, its SQL and its parameters as sent. */
 export interface Statement {
@@ -192,10 +136,15 @@ export async function renderSqlCases(title: string, cases: readonly SqlCase[]): 
   return `${[header.join('\n'), ...parts].join('\n\n')}\n`;
 }
 
+const ROOT = resolve(__dirname, '../..');
+
+/** A path relative to the repository's root, with forward slashes (the same text from any working directory). */
+function fromRoot(file: string): string {
+  return relative(ROOT, file).split('\\').join('/');
+}
+
 function specPath(): string {
-  return relative(process.cwd(), expect.getState().testPath ?? '')
-    .split('\\')
-    .join('/');
+  return fromRoot(expect.getState().testPath ?? '');
 }
 
 /**
@@ -203,7 +152,7 @@ function specPath(): string {
  * that differ and the command that updates the file.
  */
 export function expectSqlFile(file: string, rendered: string): void {
-  const name = relative(process.cwd(), file);
+  const name = fromRoot(file);
   const update = `UPDATE_SQL=1 npx jest ${specPath()}`;
   if (process.env.UPDATE_SQL === '1') {
     // A CI run checks the committed files; it never writes them.

@@ -84,7 +84,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     return Promise.resolve(this.progress.health(Boolean(this.consumer) && !this.stopping, stallMs));
   }
 
-  /** The partitions per topic assigned at the last rebalance, in order (a copy). */
+  /** The partitions per topic assigned at the last rebalance, in order (a copy): the seam the tests read it through. */
   assignment(): Record<string, number[]> {
     return Object.fromEntries(Object.entries(this.assigned).map(([topic, partitions]) => [topic, [...partitions]]));
   }

@@ -1,8 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiResponse } from '@nestjs/swagger';
+import { ApiProperty, ApiResponse, ApiSchema } from '@nestjs/swagger';
+
+/** The name of ErrorView's schema in the OpenAPI document, the one generated clients already use. */
+export const ERROR_SCHEMA = 'ErrorBody';
 
 /** The body of every error answer (the one exception filter in libs/http writes it). */
-export class ErrorBody {
+@ApiSchema({ name: ERROR_SCHEMA })
+export class ErrorView {
   @ApiProperty({ type: 'integer', example: 400, description: 'The HTTP status, repeated' })
   statusCode!: number;
 
@@ -50,7 +54,7 @@ export function ApiErrors(...statuses: Array<ErrorStatus | [ErrorStatus, string]
     ...statuses.map((entry) => {
       const [status, description] = Array.isArray(entry) ? entry : [entry, ERROR_STATUSES[entry]];
       const headers = status === 429 || status === 503 ? retryAfter(status === 429) : undefined;
-      return ApiResponse({ status, description, type: ErrorBody, headers });
+      return ApiResponse({ status, description, type: ErrorView, headers });
     }),
   );
 }

@@ -66,7 +66,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 }
 
-/** The error body every error answer carries (ErrorBody in the OpenAPI document). */
+/** The error body every error answer carries (ErrorView, the schema ErrorBody in the OpenAPI document). */
 export function errorBody(status: number, message: string): { statusCode: number; error: string; message: string } {
   return { statusCode: status, error: httpErrorName(status), message };
 }

@@ -29,9 +29,9 @@ export function jsonDepth(text: string): number {
     const c = text.charCodeAt(i);
     if (inString) {
       if (c === 92) {
+        // backslash: skip the escaped character
         i++;
-      } // backslash: skip the escaped character
-      else if (c === 34) {
+      } else if (c === 34) {
         inString = false;
       }
     } else if (c === 34) {

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { AUTH_HEADERS } from '@app/auth';
-import { ERROR_STATUSES, ErrorBody, type ErrorStatus } from '@app/errors';
+import { ERROR_SCHEMA, ERROR_STATUSES, type ErrorStatus } from '@app/errors';
 
 // The document's parts, as @nestjs/swagger types them (its package root exports only the whole document's type).
 type OperationObject = NonNullable<OpenAPIObject['paths'][string]['get']>;
@@ -135,7 +135,7 @@ function sortedByStatus(responses: Responses): Responses {
 
 /** An error answer as ApiErrors documents it (for the statuses no decorator can know of). */
 function errorResponses(...statuses: ErrorStatus[]): Record<string, ResponseObject> {
-  const schema = { $ref: `#/components/schemas/${ErrorBody.name}` };
+  const schema = { $ref: `#/components/schemas/${ERROR_SCHEMA}` };
   return Object.fromEntries(
     statuses.map((status) => [status, { description: ERROR_STATUSES[status], content: { 'application/json': { schema } } }]),
   );

@@ -2,7 +2,7 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, Length
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { PERMISSIONS, PRESETS, type PresetName } from '@app/auth';
 
-/** */
+/** The body of POST /secret: a description, then a preset or permissions, and the instances the key may use. */
 @ApiSchema({ name: 'CreateSecretDto' }) // the schema name generated clients already use
 export class CreateApiKeyDto {
   @ApiProperty({ maxLength: 200, example: 'shop connector' })

@@ -3,7 +3,6 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
-import { analyticsCriteria } from '../analytics/analytics-scope';
 import { DATA_UPDATED_AT_DOC, setDataUpdatedAt } from '../analytics/data-updated-at';
 import { SearchStatsDto, SearchStatsView } from './search-stats.dto';
 import { SearchStatsQuery } from './search-stats.query';
@@ -29,9 +28,7 @@ export class SearchStatsController {
     @Query() q: SearchStatsDto,
     @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<SearchStatsView> {
-    const { view, updatedAt } = await this.queries.execute(
-      new SearchStatsQuery(analyticsCriteria(auth, q), q.interval, q.compare === 'previous'),
-    );
+    const { view, updatedAt } = await this.queries.execute(SearchStatsQuery.of(auth, q));
     setDataUpdatedAt(res, updatedAt);
     return view;
   }

@@ -1,6 +1,5 @@
-import { analyticsConfig, computingCache, criteriaOf, fixedClock } from '../../../../test/support/sql-snapshot';
+import { analyticsConfig, computingCache, statsQueryOf, fixedClock } from '../../../../test/support/analytics-fakes';
 import { SearchStatsHandler } from './search-stats.handler';
-import { SearchStatsQuery } from './search-stats.query';
 import type { LanguageSearches, SearchStatsRepository, TotalsHour } from './search-stats.repository';
 
 const at = (iso: string) => Date.parse(iso);
@@ -22,8 +21,7 @@ describe('SearchStatsHandler: repository rows to the answer', () => {
       languages: jest.fn().mockResolvedValue(languages),
     };
     const handler = new SearchStatsHandler(repository as unknown as SearchStatsRepository, computingCache(), analyticsConfig());
-    const get = (query: Record<string, string>) =>
-      handler.execute(new SearchStatsQuery(criteriaOf(query), query.interval as 'hour' | 'day' | undefined, query.compare === 'previous'));
+    const get = (query: Record<string, string>) => handler.execute(statsQueryOf(query));
     return { repository, get };
   }
 

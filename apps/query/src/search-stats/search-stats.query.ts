@@ -1,7 +1,8 @@
 import { Query } from '@nestjs/cqrs';
-import type { AnalyticsCriteria } from '../analytics/analytics-scope';
+import type { AuthContext } from '@app/auth';
+import { analyticsCriteria, type AnalyticsCriteria } from '../analytics/analytics-scope';
 import type { Interval } from '../analytics/window';
-import type { SearchStatsView } from './search-stats.dto';
+import type { SearchStatsDto, SearchStatsView } from './search-stats.dto';
 
 export interface SearchStats {
   view: SearchStatsView;
@@ -11,6 +12,11 @@ export interface SearchStats {
 
 /** Totals and series over the window. */
 export class SearchStatsQuery extends Query<SearchStats> {
+  /** The query of a GET /search-stats request with this validated query string. */
+  static of(auth: AuthContext, q: SearchStatsDto): SearchStatsQuery {
+    return new SearchStatsQuery(analyticsCriteria(auth, q), q.interval, q.compare === 'previous');
+  }
+
   constructor(
     readonly criteria: AnalyticsCriteria,
     readonly interval: Interval | undefined,

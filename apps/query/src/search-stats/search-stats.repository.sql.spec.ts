@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { analyticsConfig, computingCache, describeSqlSnapshot, criteriaOf, type SqlCase } from '../../../../test/support/sql-snapshot';
+import { analyticsConfig, computingCache, statsQueryOf } from '../../../../test/support/analytics-fakes';
+import { describeSqlSnapshot, type SqlCase } from '../../../../test/support/sql-snapshot';
 import { SearchStatsHandler } from './search-stats.handler';
-import { SearchStatsQuery } from './search-stats.query';
 import { SearchStatsRepository } from './search-stats.repository';
 
 /** GET /search-stats (SearchStatsHandler: the hours, the distinct terms, the languages). */
@@ -10,9 +10,7 @@ const stats = (name: string, query: Record<string, string>): SqlCase => ({
   path: '/search-stats',
   query,
   run: (ch) =>
-    new SearchStatsHandler(new SearchStatsRepository(ch.service), computingCache(), analyticsConfig()).execute(
-      new SearchStatsQuery(criteriaOf(query), query.interval as 'hour' | 'day' | undefined, query.compare === 'previous'),
-    ),
+    new SearchStatsHandler(new SearchStatsRepository(ch.service), computingCache(), analyticsConfig()).execute(statsQueryOf(query)),
 });
 
 const CASES: SqlCase[] = [

@@ -4,11 +4,10 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
-import { analyticsCriteria } from '../analytics/analytics-scope';
 import { DATA_UPDATED_AT_DOC, setDataUpdatedAt } from '../analytics/data-updated-at';
 import { ApiPage, setTotalCount } from '../common/total-count';
 import { SearchTermsDto, SearchTermView } from './search-terms.dto';
-import { ExportSearchTermsQuery, SearchTermsQuery, type SearchTermsCriteria } from './search-terms.query';
+import { ExportSearchTermsQuery, SearchTermsQuery, searchTermsCriteria } from './search-terms.query';
 
 /** CSV when asked for with format=csv, or with an Accept header preferring text/csv to JSON. */
 function wantsCsv(q: SearchTermsDto, req: FastifyRequest): boolean {
@@ -48,16 +47,7 @@ export class SearchTermsController {
     @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<SearchTermView[] | StreamableFile> {
     const csv = wantsCsv(q, req);
-    const paged = !csv || '_start' in (req.query as object) || '_end' in (req.query as object);
-    const criteria: SearchTermsCriteria = {
-      ...analyticsCriteria(auth, q),
-      zeroHits: q.hits === 'false',
-      compare: q.compare === 'previous',
-      sort: q.sort,
-      handled: q.handled === undefined ? undefined : q.handled === 'true',
-      start: q._start,
-      end: paged ? q._end : undefined,
-    };
+    const criteria = searchTermsCriteria(auth, q, csv, req.query as object);
     if (!csv) {
       const { items, total, updatedAt } = await this.queries.execute(new SearchTermsQuery(criteria));
       setTotalCount(res, total);

@@ -9,7 +9,7 @@ import {
   fixedClock,
   immediateSlots,
   termsCriteriaOf,
-} from '../../../../test/support/sql-snapshot';
+} from '../../../../test/support/analytics-fakes';
 import { ExportSearchTermsHandler, MAX_EXPORT_ROWS, SearchTermsHandler, termsRequest } from './search-terms.handler';
 import { ExportSearchTermsQuery, SearchTermsQuery } from './search-terms.query';
 import type { SearchTermsRepository, TermRow } from './search-terms.repository';
@@ -149,7 +149,7 @@ describe('SearchTermsHandler: repository rows to the answer', () => {
         count: 4,
         handlers: [
           ['category', 'dresses'],
-          ['product', 'p-1'],
+          ['productfeed', 'p-1'],
         ],
       },
       { phrase: 'red shoes', count: 2, handlers: [] },
@@ -164,7 +164,7 @@ describe('SearchTermsHandler: repository rows to the answer', () => {
           handled: true,
           handlers: [
             { type: 'category', id: 'dresses' },
-            { type: 'product', id: 'p-1' },
+            { type: 'productfeed', id: 'p-1' },
           ],
         },
       },

@@ -1,7 +1,8 @@
 import { Query } from '@nestjs/cqrs';
 import type { Readable } from 'node:stream';
-import type { AnalyticsCriteria } from '../analytics/analytics-scope';
-import type { SearchTermView } from './search-terms.dto';
+import type { AuthContext } from '@app/auth';
+import { analyticsCriteria, type AnalyticsCriteria } from '../analytics/analytics-scope';
+import type { SearchTermsDto, SearchTermView } from './search-terms.dto';
 
 export interface SearchTermsCriteria extends AnalyticsCriteria {
   /** hits=false: the zero-result terms, with their handled status. */
@@ -13,6 +14,23 @@ export interface SearchTermsCriteria extends AnalyticsCriteria {
   start: number;
   /** Exclusive; absent for every term up to MAX_EXPORT_ROWS (CSV without _start/_end). */
   end?: number;
+}
+
+/**
+ * The criteria of a GET /search-terms request: its validated query, and whether it is paged (JSON always is; CSV only
+ * when the raw query names `_start` or `_end`, else it holds every term up to MAX_EXPORT_ROWS).
+ */
+export function searchTermsCriteria(auth: AuthContext, q: SearchTermsDto, csv: boolean, rawQuery: object): SearchTermsCriteria {
+  const paged = !csv || '_start' in rawQuery || '_end' in rawQuery;
+  return {
+    ...analyticsCriteria(auth, q),
+    zeroHits: q.hits === 'false',
+    compare: q.compare === 'previous',
+    sort: q.sort,
+    handled: q.handled === undefined ? undefined : q.handled === 'true',
+    start: q._start,
+    end: paged ? q._end : undefined,
+  };
 }
 
 export interface SearchTermsPage {

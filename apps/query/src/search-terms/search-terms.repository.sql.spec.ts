@@ -1,13 +1,6 @@
 import { join } from 'node:path';
-import {
-  ANY_ROW,
-  analyticsConfig,
-  computingCache,
-  describeSqlSnapshot,
-  immediateSlots,
-  termsCriteriaOf,
-  type SqlCase,
-} from '../../../../test/support/sql-snapshot';
+import { analyticsConfig, computingCache, immediateSlots, termsCriteriaOf } from '../../../../test/support/analytics-fakes';
+import { ANY_ROW, describeSqlSnapshot, type SqlCase } from '../../../../test/support/sql-snapshot';
 import { ExportSearchTermsHandler, SearchTermsHandler } from './search-terms.handler';
 import { ExportSearchTermsQuery, SearchTermsQuery } from './search-terms.query';
 import { SearchTermsRepository } from './search-terms.repository';

@@ -4,7 +4,6 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
 import { ApiErrors } from '@app/errors';
-import { analyticsCriteria } from '../analytics/analytics-scope';
 import { DATA_UPDATED_AT_DOC, setDataUpdatedAt } from '../analytics/data-updated-at';
 import { TermIdPipe } from './term-id.pipe';
 import { SearchTermDetailView, TermDetailDto } from './term-detail.dto';
@@ -37,7 +36,7 @@ export class TermDetailController {
     @Query() q: TermDetailDto,
     @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<SearchTermDetailView> {
-    const { view, updatedAt } = await this.queries.execute(new TermDetailQuery(id, analyticsCriteria(auth, q), q.interval));
+    const { view, updatedAt } = await this.queries.execute(TermDetailQuery.of(id, auth, q));
     setDataUpdatedAt(res, updatedAt);
     return view;
   }

@@ -1,7 +1,6 @@
 import { DomainError } from '@app/errors';
-import { analyticsConfig, computingCache, criteriaOf, fixedClock } from '../../../../test/support/sql-snapshot';
+import { analyticsConfig, computingCache, detailQueryOf, fixedClock } from '../../../../test/support/analytics-fakes';
 import { TermDetailHandler } from './term-detail.handler';
-import { TermDetailQuery } from './term-detail.query';
 import type { TermDetailRepository, TermHour } from './term-detail.repository';
 
 const at = (iso: string) => Date.parse(iso);
@@ -25,8 +24,7 @@ describe('TermDetailHandler: repository rows to the answer', () => {
       handlers: jest.fn().mockResolvedValue(handlers),
     };
     const handler = new TermDetailHandler(repository as unknown as TermDetailRepository, computingCache(), analyticsConfig());
-    const get = (query: Record<string, string>) =>
-      handler.execute(new TermDetailQuery(ID, criteriaOf(query), query.interval as 'hour' | 'day' | undefined));
+    const get = (query: Record<string, string>) => handler.execute(detailQueryOf(ID, query));
     return { repository, get };
   }
 
@@ -39,7 +37,7 @@ describe('TermDetailHandler: repository rows to the answer', () => {
       [hour('2026-04-01T12:00:00Z', 2, 1), hour('2026-04-02T09:00:00Z', 3, 0, at('2026-04-02T09:59:59.999Z'))],
       [
         ['category', 'dresses'],
-        ['product', 'p-1'],
+        ['productfeed', 'p-1'],
       ],
       variants,
     );
@@ -55,7 +53,7 @@ describe('TermDetailHandler: repository rows to the answer', () => {
         handled: true,
         handlers: [
           { type: 'category', id: 'dresses' },
-          { type: 'product', id: 'p-1' },
+          { type: 'productfeed', id: 'p-1' },
         ],
       },
     });

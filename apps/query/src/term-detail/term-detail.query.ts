@@ -1,7 +1,8 @@
 import { Query } from '@nestjs/cqrs';
-import type { AnalyticsCriteria } from '../analytics/analytics-scope';
+import type { AuthContext } from '@app/auth';
+import { analyticsCriteria, type AnalyticsCriteria } from '../analytics/analytics-scope';
 import type { Interval } from '../analytics/window';
-import type { SearchTermDetailView } from './term-detail.dto';
+import type { SearchTermDetailView, TermDetailDto } from './term-detail.dto';
 
 export interface TermDetail {
   view: SearchTermDetailView;
@@ -11,6 +12,11 @@ export interface TermDetail {
 
 /** One term over the window, by its list id. */
 export class TermDetailQuery extends Query<TermDetail> {
+  /** The query of a GET /search-terms/{id} request with this validated query string. */
+  static of(id: string, auth: AuthContext, q: TermDetailDto): TermDetailQuery {
+    return new TermDetailQuery(id, analyticsCriteria(auth, q), q.interval);
+  }
+
   constructor(
     readonly id: string,
     readonly criteria: AnalyticsCriteria,

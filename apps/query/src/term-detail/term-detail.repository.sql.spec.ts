@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { analyticsConfig, computingCache, describeSqlSnapshot, criteriaOf, type SqlCase } from '../../../../test/support/sql-snapshot';
+import { analyticsConfig, computingCache, detailQueryOf } from '../../../../test/support/analytics-fakes';
+import { describeSqlSnapshot, type SqlCase } from '../../../../test/support/sql-snapshot';
 import { TermDetailHandler } from './term-detail.handler';
-import { TermDetailQuery } from './term-detail.query';
 import { TermDetailRepository } from './term-detail.repository';
 
 /** A term id as GET /search-terms gives it (any 32 hex digits do: the SQL only carries it). */
@@ -13,9 +13,7 @@ const detail = (name: string, query: Record<string, string>): SqlCase => ({
   path: `/search-terms/${ID}`,
   query,
   run: (ch) =>
-    new TermDetailHandler(new TermDetailRepository(ch.service), computingCache(), analyticsConfig()).execute(
-      new TermDetailQuery(ID, criteriaOf(query), query.interval as 'hour' | 'day' | undefined),
-    ),
+    new TermDetailHandler(new TermDetailRepository(ch.service), computingCache(), analyticsConfig()).execute(detailQueryOf(ID, query)),
 });
 
 const CASES: SqlCase[] = [
