@@ -1,17 +1,45 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { ClickHouseService } from '@app/clickhouse';
 import { compositeKey } from '@app/contracts';
 
+interface Waiting {
+  customer: string;
+  nonce: string;
+  resolve: (fresh: boolean) => void;
+  reject: (err: unknown) => void;
+}
+
 /**
- * Nonces seen in the last 24 h, per customer: an in-process cache in front of a shared table, so a replay
- * is refused by every process. Two processes receiving the same nonce within the same few milliseconds can
- * both accept it; docs/decisions.md states that limit.
+ * Nonces seen in the last 24 h, per customer: an in-process cache in front of a shared table, so a replay is refused
+ * by every process. Neither is touched once per request:
+ * - reads: the nonces of the requests arriving together are looked up in one query, at most one every
+ *   READ_INTERVAL_MS (a request waits for the next one);
+ * - writes: accepted nonces are written in one insert at most every WRITE_INTERVAL_MS (1 s), after their requests
+ *   were answered.
+ * So this process always refuses a replay (the cache holds every nonce it accepted until long after it is written),
+ * while another process can accept a replay that arrives before the write: within WRITE_INTERVAL_MS of the first
+ * use (docs/decisions.md, "Issue 28: nonces in batches"). The cache is bounded; nonces older than it are found in
+ * the table.
  */
 @Injectable()
-export class NoncesRepository {
+export class NoncesRepository implements BeforeApplicationShutdown {
   static readonly WINDOW_MS = 24 * 60 * 60 * 1000;
-  private readonly recent = new LRUCache<string, true>({ max: 1_000_000, ttl: NoncesRepository.WINDOW_MS });
+  static readonly READ_INTERVAL_MS = 50;
+  static readonly WRITE_INTERVAL_MS = 1_000;
+  /** About 15 minutes at 1,000 signed requests a second; a nonce is written within a second of its use. */
+  static readonly CACHE_SIZE = 1_000_000;
+  /** Nonces kept for a later write while storage fails. */
+  static readonly MAX_UNWRITTEN = 100_000;
+
+  private readonly logger = new Logger(NoncesRepository.name);
+  private readonly recent = new LRUCache<string, true>({ max: NoncesRepository.CACHE_SIZE, ttl: NoncesRepository.WINDOW_MS });
+  private waiting: Waiting[] = [];
+  private reading?: Promise<void>;
+  private lastRead = 0;
+  private unwritten: Array<{ customer: string; nonce: string; used_at: number }> = [];
+  private writeTimer?: NodeJS.Timeout;
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(private readonly ch: ClickHouseService) {}
 
@@ -28,21 +56,100 @@ export class NoncesRepository {
    * before: by this process (also a request with the same nonce a moment ago) or, through the shared table, by
    * another.
    */
-  async use(customer: string, nonce: string): Promise<boolean> {
+  use(customer: string, nonce: string): Promise<boolean> {
     const key = compositeKey(customer, nonce);
     if (this.recent.has(key)) {
-      return false;
+      return Promise.resolve(false);
     }
     this.recent.set(key, true);
-    const rows = await this.ch.query<{ n: number }>(
-      `SELECT 1 AS n FROM ${this.ch.table('used_nonces')}
-       WHERE customer = {customer:String} AND nonce = {nonce:String} AND used_at > now() - INTERVAL 1 DAY LIMIT 1`,
-      { customer, nonce },
-    );
-    if (rows.length > 0) {
-      return false;
+    return new Promise<boolean>((resolve, reject) => {
+      this.waiting.push({ customer, nonce, resolve, reject });
+      this.reading ??= this.readRound();
+    });
+  }
+
+  /** Writes the accepted nonces not written yet (before shutdown, while storage is still open; and for tests). */
+  async flush(): Promise<void> {
+    clearTimeout(this.writeTimer);
+    this.writeTimer = undefined;
+    await this.reading;
+    const rows = this.unwritten;
+    this.unwritten = [];
+    this.writing = this.writing.then(() => this.write(rows));
+    await this.writing;
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.flush();
+  }
+
+  /** Looks up every waiting nonce in one query, then again while more arrived meanwhile. */
+  private async readRound(): Promise<void> {
+    while (this.waiting.length > 0) {
+      const wait = this.lastRead + NoncesRepository.READ_INTERVAL_MS - Date.now();
+      // Requests of the same moment join this round; the interval bounds rounds per second.
+      await new Promise((r) => (wait > 0 ? setTimeout(r, wait) : setImmediate(r)));
+      this.lastRead = Date.now();
+      const round = this.waiting;
+      this.waiting = [];
+      try {
+        const used = await this.usedAmong(round);
+        for (const w of round) {
+          const fresh = !used.has(compositeKey(w.customer, w.nonce));
+          if (fresh) {
+            this.unwritten.push({ customer: w.customer, nonce: w.nonce, used_at: Math.floor(Date.now() / 1000) });
+          }
+          w.resolve(fresh);
+        }
+        this.scheduleWrite();
+      } catch (err) {
+        // Storage failed: the requests fail (503) and their nonces may be used again.
+        for (const w of round) {
+          this.recent.delete(compositeKey(w.customer, w.nonce));
+          w.reject(err);
+        }
+      }
     }
-    await this.ch.insert('used_nonces', [{ customer, nonce, used_at: Math.floor(Date.now() / 1000) }]);
-    return true;
+    this.reading = undefined;
+  }
+
+  private async usedAmong(round: readonly Waiting[]): Promise<Set<string>> {
+    const rows = await this.ch.query<{ customer: string; nonce: string }>(
+      // Both lists on the table's key; a pair of one request's customer and another's nonce only marks that pair.
+      `SELECT customer, nonce FROM ${this.ch.table('used_nonces')}
+       WHERE customer IN {customers:Array(String)} AND nonce IN {nonces:Array(String)} AND used_at > now() - INTERVAL 1 DAY`,
+      { customers: [...new Set(round.map((w) => w.customer))], nonces: round.map((w) => w.nonce) },
+    );
+    return new Set(rows.map((r) => compositeKey(r.customer, r.nonce)));
+  }
+
+  private scheduleWrite(): void {
+    if (this.writeTimer || this.unwritten.length === 0) {
+      return;
+    }
+    this.writeTimer = setTimeout(() => {
+      this.writeTimer = undefined;
+      const rows = this.unwritten;
+      this.unwritten = [];
+      this.writing = this.writing.then(() => this.write(rows));
+    }, NoncesRepository.WRITE_INTERVAL_MS);
+    this.writeTimer.unref();
+  }
+
+  /**
+   * One insert. Nonces whose insert failed stay refused by this process (they are in its cache) and are tried again
+   * with the next write, up to MAX_UNWRITTEN of them.
+   */
+  private async write(rows: Array<{ customer: string; nonce: string; used_at: number }>): Promise<void> {
+    if (rows.length === 0) {
+      return;
+    }
+    try {
+      await this.ch.insert('used_nonces', rows);
+    } catch (err) {
+      this.logger.warn(`${rows.length} used nonce(s) not written to the shared table yet: ${(err as Error).message}`);
+      this.unwritten = [...rows, ...this.unwritten].slice(-NoncesRepository.MAX_UNWRITTEN);
+      this.scheduleWrite();
+    }
   }
 }

@@ -1,0 +1,72 @@
+import { ClickHouseService, MIGRATIONS, MigratorService } from '@app/clickhouse';
+import { loadConfig } from '@app/config';
+import { WORKER_DATA_DIR, uniqueDatabase } from '../../../test/support/test-app';
+import { NoncesRepository } from './nonces.repository';
+
+describe('NoncesRepository on the embedded engine', () => {
+  const config = loadConfig({ DATA_DIR: WORKER_DATA_DIR, CLICKHOUSE_DATABASE: uniqueDatabase('nonces') });
+  const ch = new ClickHouseService(config);
+  const repositories: NoncesRepository[] = [];
+  const repository = () => {
+    const r = new NoncesRepository(ch);
+    repositories.push(r);
+    return r;
+  };
+
+  beforeAll(() => new MigratorService(ch, config).migrate(MIGRATIONS));
+  afterAll(async () => {
+    await Promise.all(repositories.map((r) => r.beforeApplicationShutdown()));
+    await ch.onApplicationShutdown();
+  });
+
+  it('accepts a nonce once in a process, also when the same nonce arrives at the same moment', async () => {
+    const nonces = repository();
+    const results = await Promise.all([nonces.use('shop', 'n-1'), nonces.use('shop', 'n-1'), nonces.use('other', 'n-1')]);
+    expect(results).toEqual([true, false, true]);
+    expect(await nonces.use('shop', 'n-1')).toBe(false);
+    expect(nonces.seen('shop', 'n-1')).toBe(true);
+  });
+
+  it('refuses in another process a nonce used here once the batch interval (at most 1 s) has passed', async () => {
+    const here = repository();
+    expect(await here.use('shop', 'n-2')).toBe(true);
+    await new Promise((r) => setTimeout(r, NoncesRepository.WRITE_INTERVAL_MS + 200));
+    const there = repository();
+    expect(await there.use('shop', 'n-2')).toBe(false);
+    expect(await there.use('shop', 'n-3')).toBe(true);
+  });
+
+  it('writes the nonces of many requests in a few inserts, and reads them in a few queries', async () => {
+    const nonces = repository();
+    const insert = jest.spyOn(ch, 'insert');
+    const query = jest.spyOn(ch, 'query');
+    const started = Date.now();
+    const all: Array<Promise<boolean>> = [];
+    for (let i = 0; i < 500; i++) {
+      all.push(nonces.use('shop', `many-${i}`));
+      if (i % 50 === 49) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
+    expect((await Promise.all(all)).every(Boolean)).toBe(true);
+    await nonces.flush();
+    const seconds = (Date.now() - started) / 1000;
+    const inserts = insert.mock.calls.filter(([table]) => table === 'used_nonces').length;
+    const reads = query.mock.calls.filter(([sql]) => sql.includes('used_nonces')).length;
+    insert.mockRestore();
+    query.mockRestore();
+    expect(inserts).toBeGreaterThanOrEqual(1);
+    expect(inserts).toBeLessThanOrEqual(Math.ceil(seconds / (NoncesRepository.WRITE_INTERVAL_MS / 1000)) + 1);
+    expect(reads).toBeLessThanOrEqual(Math.ceil((seconds * 1000) / NoncesRepository.READ_INTERVAL_MS) + 1);
+    // Every one of them is now in the shared table.
+    const stored = await ch.query<{ n: string }>(
+      `SELECT count() AS n FROM ${ch.table('used_nonces')} WHERE customer = 'shop' AND startsWith(nonce, 'many-')`,
+    );
+    expect(Number(stored[0].n)).toBe(500);
+  });
+
+  it('refuses a nonce another process wrote to the shared table', async () => {
+    await ch.insert('used_nonces', [{ customer: 'shop', nonce: 'n-4', used_at: Math.floor(Date.now() / 1000) }]);
+    expect(await repository().use('shop', 'n-4')).toBe(false);
+  });
+});
