@@ -41,6 +41,8 @@ export interface SearchEventRow {
   partition: number;
   offset: number;
   received_at: string;
+  /** POST /events on the embedded transport: the request's retry token (docs/decisions.md, issue 28); else ''. */
+  intake_token?: string;
 }
 
 export const MAX_PHRASE_LENGTH = 500;

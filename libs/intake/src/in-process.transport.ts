@@ -2,27 +2,44 @@ import { Injectable, Logger } from '@nestjs/common';
 import { IngestStore } from './ingest-store.service';
 import type { IngestRow } from './ingest-writer';
 import { InsertBatcher } from './insert-batcher';
+import { IntakeTokensRepository } from './intake-tokens.repository';
 import { IntakeTransport, unavailable, type IntakeRequest } from './intake-transport';
 import type { IntakeKind } from './intake-kinds';
 import { intakeAnswer, type IntakeView, type ValidatedBatch } from './validate-items';
 
+/** Inserts per table start at least this far apart: about 10 a second at any request rate (docs/decisions.md). */
+export const INSERT_INTERVAL_MS = 100;
+
 /**
- * Embedded transport: answers once the accepted items are durably written; concurrent requests share inserts
- * (one batcher per table). A request with a retry token (events that all carry ids) gets its own insert with that
- * token as ClickHouse's deduplication token, so a client retry is dropped by ClickHouse itself.
+ * Embedded transport: answers once the accepted items are durably written. Concurrent requests share inserts (one
+ * batcher per table, at most one insert per INSERT_INTERVAL_MS). A request with a retry token (events that all carry
+ * ids) has the token stored with its rows, and is not written again when the token is found stored.
  */
 @Injectable()
 export class InProcessTransport extends IntakeTransport {
   private readonly logger = new Logger('Intake');
   private readonly batchers = new Map<string, InsertBatcher<IngestRow>>();
 
-  constructor(private readonly store: IngestStore) {
+  constructor(
+    private readonly store: IngestStore,
+    private readonly tokens: IntakeTokensRepository,
+  ) {
     super();
   }
 
-  async send<Row extends IngestRow>(kind: IntakeKind<Row>, batch: ValidatedBatch<Row>, { token }: IntakeRequest): Promise<IntakeView> {
+  async send<Row extends IngestRow>(
+    kind: IntakeKind<Row>,
+    batch: ValidatedBatch<Row>,
+    { customer, instance, token }: IntakeRequest,
+  ): Promise<IntakeView> {
+    const retry = token && kind.markRetry ? { customer, instance, token } : undefined;
+    if (retry) {
+      for (const row of batch.rows) {
+        kind.markRetry!(row, retry.token);
+      }
+    }
     try {
-      return intakeAnswer(batch, await this.batcher(kind).add(batch.rows, batch.rejected, { token }));
+      return intakeAnswer(batch, await this.batcher(kind).add(batch.rows, batch.rejected, retry));
     } catch (err) {
       throw unavailable(this.logger, 'Storage', err);
     }
@@ -31,7 +48,10 @@ export class InProcessTransport extends IntakeTransport {
   private batcher<Row extends IngestRow>(kind: IntakeKind<Row>): InsertBatcher<Row> {
     let batcher = this.batchers.get(kind.table);
     if (!batcher) {
-      batcher = new InsertBatcher<IngestRow>((rows, rejected, token) => this.store.store(kind, rows, rejected, token));
+      batcher = new InsertBatcher<IngestRow>((rows, rejected) => this.store.store(kind, rows, rejected), {
+        minIntervalMs: INSERT_INTERVAL_MS,
+        storedTokens: (tokens) => this.tokens.stored(tokens),
+      });
       this.batchers.set(kind.table, batcher);
     }
     return batcher as unknown as InsertBatcher<Row>;

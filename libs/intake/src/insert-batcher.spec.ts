@@ -1,5 +1,5 @@
 import type { RejectedEventRow } from '@app/contracts';
-import { InsertBatcher } from './insert-batcher';
+import { InsertBatcher, type RetryToken } from './insert-batcher';
 import type { Refused } from './ingest-writer';
 
 interface Row {
@@ -11,7 +11,7 @@ const rejectedRow = (index: number) => ({ item_index: index, reason: 'bad' }) as
 const NONE: Refused<Row> = new Map();
 
 /** A flush that stores everything. */
-type Flush = (rows: Row[], rejected: RejectedEventRow[], token?: string) => Promise<Refused<Row>>;
+type Flush = (rows: Row[], rejected: RejectedEventRow[]) => Promise<Refused<Row>>;
 const okFlush = () => jest.fn<ReturnType<Flush>, Parameters<Flush>>(() => Promise.resolve(NONE));
 
 /** A flush whose calls stay pending until the test settles them, in call order. */
@@ -43,16 +43,35 @@ describe('InsertBatcher', () => {
     expect(flush).toHaveBeenCalledWith([row('a1'), row('a2'), row('b1')], [rejectedRow(0), rejectedRow(7)]);
   });
 
-  it('gives an addition with a token a flush of its own with that token, at once', async () => {
+  it('writes additions with retry tokens in the shared flush; a stored token, or a repeat in the flush, writes nothing', async () => {
     const flush = okFlush();
-    const batcher = new InsertBatcher<Row>(flush);
-    const shared = batcher.add([row('a')], []);
-    const own = batcher.add([row('t')], [rejectedRow(1)], { token: 'request-token' });
+    const storedTokens = jest.fn((tokens: readonly RetryToken[]) =>
+      Promise.resolve(new Set(tokens.map((t) => t.token).filter((t) => t === 'old'))),
+    );
+    const batcher = new InsertBatcher<Row>(flush, { storedTokens });
+    const retry = (token: string): RetryToken => ({ customer: 'shop', instance: 'live', token });
+    const answers = await Promise.all([
+      batcher.add([row('plain')], []),
+      batcher.add([row('t1')], [rejectedRow(1)], retry('new')),
+      batcher.add([row('t1-again')], [rejectedRow(1)], retry('new')),
+      batcher.add([row('o1')], [rejectedRow(2)], retry('old')),
+    ]);
+    expect(answers).toEqual([NONE, NONE, NONE, NONE]);
+    expect(storedTokens).toHaveBeenCalledTimes(1);
+    expect(storedTokens).toHaveBeenCalledWith([retry('new'), retry('old')]);
     expect(flush).toHaveBeenCalledTimes(1);
-    expect(flush).toHaveBeenLastCalledWith([row('t')], [rejectedRow(1)], 'request-token');
-    await Promise.all([shared, own]);
-    expect(flush).toHaveBeenCalledTimes(2);
-    expect(flush).toHaveBeenLastCalledWith([row('a')], []);
+    expect(flush).toHaveBeenCalledWith([row('plain'), row('t1')], [rejectedRow(1)]);
+  });
+
+  it('answers a repeat in the same flush with the refused rows of the first, at the same places', async () => {
+    const flush = jest.fn((rows: Row[]) => Promise.resolve(new Map([[rows[1], 'storage refused the row']])));
+    const batcher = new InsertBatcher<Row>(flush, { storedTokens: () => Promise.resolve(new Set()) });
+    const retry: RetryToken = { customer: 'shop', instance: 'live', token: 'same' };
+    const repeat = [row('a'), row('b')];
+    const [first, second] = await Promise.all([batcher.add([row('a'), row('b')], [], retry), batcher.add(repeat, [], retry)]);
+    expect([...first.values()]).toEqual(['storage refused the row']);
+    expect([...second]).toEqual([[repeat[1], 'storage refused the row']]);
+    expect(flush).toHaveBeenCalledTimes(1);
   });
 
   it('joins additions that arrive while a flush runs into the next flush, all together', async () => {
@@ -128,13 +147,16 @@ describe('InsertBatcher', () => {
     expect(flush).toHaveBeenCalledTimes(2);
   });
 
-  it('rejects only the addition whose own token flush failed', async () => {
-    const flush = jest.fn().mockRejectedValueOnce(new Error('down')).mockResolvedValue(NONE);
-    const batcher = new InsertBatcher<Row>(flush);
-    const own = batcher.add([row('t')], [], { token: 'tok' });
-    const shared = batcher.add([row('s')], []);
-    await expect(own).rejects.toThrow('down');
-    await expect(shared).resolves.toBe(NONE);
+  it('writes nothing and rejects every addition when the stored tokens cannot be read', async () => {
+    const flush = okFlush();
+    const failure = new Error('down');
+    const batcher = new InsertBatcher<Row>(flush, { storedTokens: () => Promise.reject(failure) });
+    const results = await Promise.allSettled([
+      batcher.add([row('t')], [], { customer: 'shop', instance: 'live', token: 'tok' }),
+      batcher.add([row('s')], []),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(flush).not.toHaveBeenCalled();
   });
 
   it('answers each refused row to the addition that carried it, matched by identity', async () => {
@@ -156,5 +178,21 @@ describe('InsertBatcher', () => {
     expect([...a.keys()][0]).toBe(a2);
     expect([...b]).toEqual([[b1, 'storage refused the row: b1']]);
     expect(c.size).toBe(0);
+  });
+
+  it('starts flushes at least minIntervalMs apart, so inserts per second stay bounded at any rate of additions', async () => {
+    const flush = okFlush();
+    const batcher = new InsertBatcher<Row>(flush, { minIntervalMs: 100 });
+    const started = Date.now();
+    const answers: Array<Promise<Refused<Row>>> = [];
+    while (Date.now() - started < 1_000) {
+      answers.push(batcher.add([row(`r${answers.length}`)], []));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await Promise.all(answers);
+    const seconds = (Date.now() - started) / 1000;
+    expect(answers.length).toBeGreaterThan(100);
+    expect(flush.mock.calls.length).toBeLessThanOrEqual(Math.ceil(seconds * 10) + 1);
+    expect(flush.mock.calls.flatMap(([rows]) => rows)).toHaveLength(answers.length);
   });
 });

@@ -1,41 +1,58 @@
 import type { RejectedEventRow } from '@app/contracts';
 import type { Refused } from './ingest-writer';
 
-/** Writes rows and rejected rows; answers the rows the store refused (by identity). */
-type Flush<Row> = (rows: Row[], rejected: RejectedEventRow[], token?: string) => Promise<Refused<Row>>;
+/** Writes rows and rejected rows in one insert per table; answers the rows the store refused (by identity). */
+type Flush<Row> = (rows: Row[], rejected: RejectedEventRow[]) => Promise<Refused<Row>>;
+
+/** A request's retry token: the same request sent again has the same one (the kind's `retryToken`). */
+export interface RetryToken {
+  customer: string;
+  instance: string;
+  token: string;
+}
+
+/** Which of these tokens have their rows stored already (from an earlier insert, by any process). */
+export type StoredTokens = (tokens: readonly RetryToken[]) => Promise<ReadonlySet<string>>;
 
 interface Pending<Row> {
   events: readonly Row[];
   rejected: readonly RejectedEventRow[];
+  retry?: RetryToken;
   resolve: (refused: Refused<Row>) => void;
   reject: (err: unknown) => void;
 }
 
-export interface AddOptions {
-  /** An insert of its own with this deduplication token (a client retry of the same request is dropped). */
-  token?: string;
+export interface BatcherOptions {
+  maxRows?: number;
+  /** Inserts start at least this far apart: at most 1000 / minIntervalMs a second, at any rate of additions. */
+  minIntervalMs?: number;
+  /** Asked once per insert for the retry tokens in it; additions whose token is stored write nothing. */
+  storedTokens?: StoredTokens;
 }
 
 /**
- * Group commit: additions arriving while an insert runs (or in the same turn of the event loop) share the next
- * insert, and each addition's promise settles when its rows are durably written (answering those of its rows the
- * store refused) or the insert failed. Used by POST /events and PUT /documents on the embedded transport.
+ * Group commit: additions arriving while an insert runs, before the interval since the last one has passed, or in
+ * the same turn of the event loop share the next insert, and each addition's promise settles when its rows are
+ * durably written (answering those of its rows the store refused) or the insert failed. Used by POST /events and
+ * PUT /documents on the embedded transport.
+ *
+ * An addition with a retry token (its rows carry the token, which the store records with them) is written once:
+ * when its token is stored already, or an earlier addition of the same insert has it, it writes nothing and is
+ * answered like the first one.
  */
 export class InsertBatcher<Row> {
   private queue: Pending<Row>[] = [];
   private flushing = false;
+  private lastStart = 0;
 
   constructor(
     private readonly flush: Flush<Row>,
-    private readonly options: { maxRows?: number } = {},
+    private readonly options: BatcherOptions = {},
   ) {}
 
-  add(events: readonly Row[], rejected: readonly RejectedEventRow[], options: AddOptions = {}): Promise<Refused<Row>> {
-    if (options.token) {
-      return this.flush([...events], [...rejected], options.token);
-    }
+  add(events: readonly Row[], rejected: readonly RejectedEventRow[], retry?: RetryToken): Promise<Refused<Row>> {
     return new Promise<Refused<Row>>((resolve, reject) => {
-      this.queue.push({ events, rejected, resolve, reject });
+      this.queue.push({ events, rejected, retry, resolve, reject });
       if (!this.flushing) {
         void this.drain();
       }
@@ -46,25 +63,15 @@ export class InsertBatcher<Row> {
     this.flushing = true;
     // Let additions of the same moment join the first insert.
     await new Promise((r) => setImmediate(r));
-    const maxRows = this.options.maxRows ?? 200_000;
     while (this.queue.length > 0) {
-      const batch: Pending<Row>[] = [];
-      let rows = 0;
-      while (this.queue.length > 0 && (batch.length === 0 || rows + this.queue[0].events.length <= maxRows)) {
-        const next = this.queue.shift()!;
-        rows += next.events.length;
-        batch.push(next);
+      const wait = this.lastStart + (this.options.minIntervalMs ?? 0) - Date.now();
+      if (wait > 0) {
+        await new Promise((r) => setTimeout(r, wait));
       }
+      this.lastStart = Date.now();
+      const batch = this.next();
       try {
-        const refused = await this.flush(
-          batch.flatMap((p) => p.events),
-          batch.flatMap((p) => p.rejected),
-        );
-        for (const p of batch) {
-          p.resolve(
-            refused.size === 0 ? refused : new Map(p.events.filter((row) => refused.has(row)).map((row) => [row, refused.get(row)!])),
-          );
-        }
+        await this.write(batch);
       } catch (err) {
         for (const p of batch) {
           p.reject(err);
@@ -73,4 +80,68 @@ export class InsertBatcher<Row> {
     }
     this.flushing = false;
   }
+
+  /** The queued additions of the next insert: up to maxRows rows, never splitting one addition. */
+  private next(): Pending<Row>[] {
+    const maxRows = this.options.maxRows ?? 200_000;
+    const batch: Pending<Row>[] = [];
+    let rows = 0;
+    while (this.queue.length > 0 && (batch.length === 0 || rows + this.queue[0].events.length <= maxRows)) {
+      const next = this.queue.shift()!;
+      rows += next.events.length;
+      batch.push(next);
+    }
+    return batch;
+  }
+
+  private async write(batch: readonly Pending<Row>[]): Promise<void> {
+    // The first addition of each token writes; a repeat in the same batch is answered like it.
+    const firstOf = new Map<string, Pending<Row>>();
+    const repeats: Array<[Pending<Row>, Pending<Row>]> = [];
+    for (const p of batch) {
+      const first = p.retry && firstOf.get(p.retry.token);
+      if (first) {
+        repeats.push([p, first]);
+      } else if (p.retry) {
+        firstOf.set(p.retry.token, p);
+      }
+    }
+    const stored =
+      firstOf.size > 0 && this.options.storedTokens
+        ? await this.options.storedTokens([...firstOf.values()].map((p) => p.retry!))
+        : new Set<string>();
+    const repeated = new Set(repeats.map(([repeat]) => repeat));
+    const writing = batch.filter((p) => !repeated.has(p) && !(p.retry && stored.has(p.retry.token)));
+    const refused =
+      writing.length > 0
+        ? await this.flush(
+            writing.flatMap((p) => p.events),
+            writing.flatMap((p) => p.rejected),
+          )
+        : new Map<Row, string>();
+    const answers = new Map<Pending<Row>, Refused<Row>>();
+    for (const p of batch) {
+      answers.set(p, refusedOf(p.events, refused));
+    }
+    for (const [repeat, first] of repeats) {
+      // The same items in the same order: a row the store refused for the first is refused for the repeat too.
+      answers.set(repeat, sameRefused(first.events, answers.get(first)!, repeat.events));
+    }
+    for (const p of batch) {
+      p.resolve(answers.get(p)!);
+    }
+  }
+}
+
+/** The rows of one addition the store refused. */
+function refusedOf<Row>(rows: readonly Row[], refused: Refused<Row>): Refused<Row> {
+  return refused.size === 0 ? refused : new Map(rows.filter((row) => refused.has(row)).map((row) => [row, refused.get(row)!]));
+}
+
+/** `refused` (of `rows`) for the rows at the same places in `others`. */
+function sameRefused<Row>(rows: readonly Row[], refused: Refused<Row>, others: readonly Row[]): Refused<Row> {
+  if (refused.size === 0) {
+    return refused;
+  }
+  return new Map(rows.flatMap((row, i) => (refused.has(row) && others[i] ? [[others[i], refused.get(row)!] as const] : [])));
 }

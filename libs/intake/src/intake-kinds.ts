@@ -32,6 +32,8 @@ export interface IntakeKind<Row extends IngestRow = IngestRow> extends IngestTar
   message(item: unknown, row: Row): { key: string; value: string };
   /** A deduplication token for a request whose retry must not count twice, if the kind has one. */
   retryToken?(customer: string, instance: string, items: readonly unknown[]): string | undefined;
+  /** Stores the request's retry token with the row, where the store records it (see InProcessTransport). */
+  markRetry?(row: Row, token: string): void;
   /** Rows that are one event each: the id under which a producer's retry is recognised. */
   eventId?(row: Row): string;
   /** Rows that replace each other by version: gives the row its version in the partition's order. */
@@ -87,6 +89,9 @@ export class IntakeKinds {
         return { key: sessionId ?? row.event_id, value: JSON.stringify(value) };
       },
       retryToken: eventsToken,
+      markRetry: (row, token) => {
+        row.intake_token = token;
+      },
       eventId: (row) => row.event_id,
     };
     this.documents = {

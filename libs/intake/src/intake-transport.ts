@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { DomainError } from '@app/errors';
+import { RetryLaterError } from '@app/errors';
 import type { IngestRow } from './ingest-writer';
 import type { IntakeKind } from './intake-kinds';
 import type { IntakeView, ValidatedBatch } from './validate-items';
@@ -24,8 +24,8 @@ export abstract class IntakeTransport {
   abstract send<Row extends IngestRow>(kind: IntakeKind<Row>, batch: ValidatedBatch<Row>, request: IntakeRequest): Promise<IntakeView>;
 }
 
-/** The 503 of a failed intake, logged with its cause (never shown). */
-export function unavailable(logger: Logger, what: string, err: unknown, outcome = 'nothing of this request was accepted'): DomainError {
+/** The 503 of a failed intake, with Retry-After: 1, logged with its cause (never shown). */
+export function unavailable(logger: Logger, what: string, err: unknown, outcome = 'nothing of this request was accepted'): RetryLaterError {
   logger.error(`${what} failed: ${(err as Error).message}`);
-  return new DomainError('unavailable', `${what} is unavailable; ${outcome}, retry later`);
+  return new RetryLaterError(`${what} is unavailable; ${outcome}, retry later`, 1, 'unavailable');
 }

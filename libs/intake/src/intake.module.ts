@@ -10,6 +10,7 @@ import { IngestWriter } from './ingest-writer';
 import { IntakeClaimsRepository } from './intake-claims.repository';
 import { IntakeKinds } from './intake-kinds';
 import { IntakeService } from './intake.service';
+import { IntakeTokensRepository } from './intake-tokens.repository';
 import { IntakeTransport } from './intake-transport';
 import { KafkaTransport } from './kafka.transport';
 import { SearchEventsRepository } from './search-events.repository';
@@ -23,6 +24,7 @@ import { SearchEventsRepository } from './search-events.repository';
     IngestStore,
     IntakeKinds,
     IntakeClaimsRepository,
+    IntakeTokensRepository,
     IntakeService,
     SearchEventsRepository,
     InProcessTransport,

@@ -12,6 +12,7 @@ import { phraseRollupsMigration } from './0011-phrase-rollups';
 import { signedEventsMigration } from './0012-signed-events';
 import { keyInstancesMigration } from './0013-key-instances';
 import { basicPendingMigration } from './0014-basic-pending';
+import { intakeTokensMigration } from './0015-intake-tokens';
 import type { Migration } from './migration';
 
 export type { Migration, MigrationContext } from './migration';
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   signedEventsMigration,
   keyInstancesMigration,
   basicPendingMigration,
+  intakeTokensMigration,
 ];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { ClickHouseService } from '@app/clickhouse';
+import { storedCounts } from './support/storage';
+import { basicHeader, createKey, hmacHeaders, http, nonce, startApp, type TestApp } from './support/test-app';
+
+/**
+ * POST /events as search frontends send it: one event per request, signed, many at once (docs/decisions.md,
+ * "Issue 28: one insert for many requests").
+ */
+describe('single-event POST /events at once (embedded transport)', () => {
+  let t: TestApp;
+  let secret: string;
+  beforeAll(async () => {
+    t = await startApp({ RATE_LIMIT_PER_MINUTE: '0' });
+    secret = (await createKey(t.url, ['search:write'])).secret;
+  });
+  afterAll(() => t.close());
+
+  const eventBody = (id: string) => JSON.stringify({ events: [{ id, phrase: `single ${id.slice(0, 8)}`, language: 'de', hits: 3 }] });
+  const post = (body: string, n = nonce()) => http(`${t.url}/events`, { method: 'POST', headers: hmacHeaders(secret, body, n), body });
+
+  it('stores every event answered 202 exactly once, under insert failures, retries and nonce replays', async () => {
+    const ch = t.app.get(ClickHouseService);
+    const insert = ch.insert.bind(ch);
+    // A fifth of the inserts into search_events fail as a lost connection would.
+    let calls = 0;
+    const failing = jest.spyOn(ch, 'insert').mockImplementation((table, rows, token) => {
+      if (table === 'search_events' && ++calls % 5 === 0) {
+        return Promise.reject(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+      }
+      return insert(table, rows, token);
+    });
+    const before = await storedCounts(t);
+    const ids = Array.from({ length: 300 }, () => randomUUID());
+    const replays: Array<Promise<number>> = [];
+    const sendUntilStored = async (id: string, i: number): Promise<number> => {
+      const body = eventBody(id);
+      for (let attempt = 0; attempt < 20; attempt++) {
+        const n = nonce();
+        const res = await post(body, n);
+        if (i % 10 === 0 && attempt === 0) {
+          replays.push(post(body, n).then((r) => r.status));
+        }
+        if (res.status === 202) {
+          return attempt;
+        }
+        expect([res.status, res.headers['retry-after'] !== undefined]).toEqual([503, true]);
+      }
+      throw new Error(`event ${id} was never stored`);
+    };
+    // Four senders at a time: HMAC bodies wait for their signature at most four per address (docs/security.md).
+    const attempts: number[] = [];
+    const queue = ids.map((id, i) => [id, i] as const);
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        for (let next = queue.shift(); next; next = queue.shift()) {
+          attempts.push(await sendUntilStored(...next));
+        }
+      }),
+    );
+    // A retry of requests already answered 202 (the same ids under new nonces) stores nothing more.
+    const repeated = await Promise.all(ids.slice(0, 50).map((id) => post(eventBody(id))));
+    failing.mockRestore();
+    expect(repeated.map((r) => r.status)).toEqual(Array(50).fill(202));
+    expect(await Promise.all(replays)).toEqual(Array(30).fill(401));
+    expect(attempts.some((a) => a > 0)).toBe(true);
+    const after = await storedCounts(t);
+    expect([after.events - before.events, after.distinctEvents - before.distinctEvents, after.rollup - before.rollup]).toEqual([
+      300, 300, 300,
+    ]);
+  });
+
+  it('shares inserts: 500 single-event requests (Basic) over about two seconds make at most about 10 inserts a second', async () => {
+    const ch = t.app.get(ClickHouseService);
+    const inserts = jest.spyOn(ch, 'insert');
+    const started = Date.now();
+    const answers: Array<Promise<number>> = [];
+    for (let i = 0; i < 500; i++) {
+      const body = eventBody(randomUUID());
+      answers.push(
+        http(`${t.url}/events`, { method: 'POST', headers: { ...basicHeader(), 'content-type': 'application/json' }, body }).then(
+          (r) => r.status,
+        ),
+      );
+      if (i % 25 === 24) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    const statuses = await Promise.all(answers);
+    const seconds = (Date.now() - started) / 1000;
+    const perTable = (table: string) => inserts.mock.calls.filter(([name]) => name === table).length;
+    const counted = { events: perTable('search_events'), rejected: perTable('rejected_events') };
+    inserts.mockRestore();
+    expect(statuses).toEqual(Array(500).fill(202));
+    expect(counted.events).toBeLessThanOrEqual(Math.ceil(seconds * 10) + 1);
+    expect(counted.rejected).toBe(0);
+  });
+});
