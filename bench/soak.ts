@@ -37,6 +37,7 @@ async function main(): Promise<void> {
       SERVICE_LEGACY_SECRET: SECRET,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '0',
+      INTAKE_PER_MINUTE: '0',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { LRUCache } from 'lru-cache';
 import { ClickHouseService, VersionClock, chDateTime, fromChDateTime } from '@app/clickhouse';
 import type { AuthContext } from './auth-context';
 import type { Permission } from './permissions';
+import { RefreshingCache } from './refreshing-cache';
 
 export interface ApiKey {
   id: string;
@@ -31,15 +31,15 @@ export function keyInScope(key: Pick<ApiKey, 'instances'>, auth: Pick<AuthContex
 }
 
 /**
- * API keys as append-only versioned rows; a key's state is its latest version. Active keys are cached per
- * customer for at most CACHE_TTL_MS, so a key revoked by another process stops working within that time;
- * the process that revokes drops its cache at once. A key's instances never change after it is created, so a cached
- * key limits its requests as the stored one does.
+ * API keys as append-only versioned rows; a key's state is its latest version. Active keys are kept in memory per
+ * customer and read again ahead of need (RefreshingCache): no request reads them from storage while traffic is steady,
+ * and a key revoked by another process stops working within CREDENTIALS_MAX_AGE_MS; the process that revokes drops
+ * its entry at once. A key's instances never change after it is created, so a cached key limits its requests as the
+ * stored one does.
  */
 @Injectable()
 export class ApiKeysRepository {
-  static readonly CACHE_TTL_MS = 2_000;
-  private readonly active = new LRUCache<string, ApiKey[]>({ max: 10_000, ttl: ApiKeysRepository.CACHE_TTL_MS });
+  private readonly active = new RefreshingCache<ApiKey[]>(async (customer) => (await this.all(customer)).filter((k) => !k.revoked));
 
   constructor(
     private readonly ch: ClickHouseService,
@@ -65,13 +65,7 @@ export class ApiKeysRepository {
   }
 
   async activeKeys(customer: string): Promise<ApiKey[]> {
-    const hit = this.active.get(customer);
-    if (hit) {
-      return hit;
-    }
-    const keys = (await this.all(customer)).filter((k) => !k.revoked);
-    this.active.set(customer, keys);
-    return keys;
+    return (await this.active.get(customer)) ?? [];
   }
 
   async find(customer: string, id: string): Promise<ApiKey | undefined> {

@@ -9,6 +9,7 @@ import type { Permission } from './permissions';
 export const PERMISSION_KEY = 'auth:permission';
 export const CREDENTIAL_ONLY_KEY = 'auth:credential-only';
 export const PUBLIC_KEY = 'auth:public';
+export const INTAKE_LIMIT_KEY = 'auth:intake-limit';
 
 /** Documents a route's authentication in the OpenAPI document: the three schemes, the HMAC and instance headers. */
 const ApiAuthentication = () =>
@@ -31,6 +32,12 @@ export const RequirePermission = (permission: Permission) =>
  */
 export const RequireCredential = () =>
   applyDecorators(SetMetadata(CREDENTIAL_ONLY_KEY, true), ApiAuthentication(), ApiErrors(401, 429, 503));
+
+/**
+ * A route of a shop's event stream: its requests count against INTAKE_PER_MINUTE, a budget of its own, instead of
+ * RATE_LIMIT_PER_MINUTE (CustomerThrottlerGuard).
+ */
+export const IntakeRateLimit = () => SetMetadata(INTAKE_LIMIT_KEY, true);
 
 /**
  * A route reachable without credentials (health, metrics, docs). On a class it marks each of its methods as well:

@@ -22,7 +22,8 @@ import { ProvisioningService } from './provisioning.service';
   imports: [
     ThrottlerModule.forRootAsync({
       inject: [AppConfig],
-      // The throttler is named "default" so the answer carries a plain Retry-After header.
+      // The throttler is named "default" so the answer carries a plain Retry-After header. CustomerThrottlerGuard sets
+      // each route's limit (RATE_LIMIT_PER_MINUTE, or INTAKE_PER_MINUTE for the intake route).
       useFactory: (config: AppConfig) => ({
         throttlers: [{ name: 'default', ttl: 60_000, limit: Math.max(1, config.rateLimitPerMinute) }],
       }),

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { LRUCache } from 'lru-cache';
 import { ClickHouseService, VersionClock, chDateTime } from '@app/clickhouse';
+import { RefreshingCache } from './refreshing-cache';
 
 export interface Customer {
   customer: string;
@@ -33,8 +33,11 @@ export const UNKNOWN_CUSTOMER_TTL_MS = 4_000;
 /** Customers (installations) with their instances and Basic credentials; append-only rows. */
 @Injectable()
 export class CustomersRepository {
-  // Short TTL: another process changing a customer is seen within seconds.
-  private readonly cache = new LRUCache<string, Customer>({ max: 10_000, ttl: 2_000 });
+  /**
+   * Read again ahead of need (RefreshingCache): no request waits for storage while traffic is steady, a change by
+   * another process is seen within CREDENTIALS_MAX_AGE_MS, and a flooding customer's requests share one read.
+   */
+  private readonly cache = new RefreshingCache<Customer>((customer) => this.load(customer));
   /**
    * The negative cache: the names of all customers, loaded at `loadedAt`. A name outside it is unknown without a
    * lookup until the set is older than UNKNOWN_CUSTOMER_TTL_MS, so unknown Host labels (one or many, from
@@ -42,35 +45,24 @@ export class CustomersRepository {
    */
   private names?: { known: Set<string>; loadedAt: number };
   private loadingNames?: Promise<Set<string>>;
-  /**
-   * Lookups in flight, one per customer however many requests wait for it: when a flooding customer's entry
-   * expires, its requests must not each send a query (on the embedded engine every query with parameters waits
-   * for the ones before it, another customer's lookup too).
-   */
-  private readonly loading = new Map<string, Promise<Customer | undefined>>();
 
   constructor(
     private readonly ch: ClickHouseService,
     private readonly clock: VersionClock,
   ) {}
 
+  /**
+   * One read per customer however many requests wait for it: a flooding customer's requests must not each send a
+   * query (on the embedded engine every query with parameters waits for the ones before it, another customer's too).
+   */
   find(customer: string): Promise<Customer | undefined> {
-    const hit = this.cache.get(customer);
-    if (hit) {
-      return Promise.resolve(hit);
-    }
-    let pending = this.loading.get(customer);
-    if (!pending) {
-      pending = this.load(customer).finally(() => this.loading.delete(customer));
-      this.loading.set(customer, pending);
-    }
-    return pending;
+    return this.cache.get(customer);
   }
 
   /** The stored customer as it is now, past the cache (for a write that must not undo a newer one). */
   findStored(customer: string): Promise<Customer | undefined> {
     this.cache.delete(customer);
-    return this.load(customer);
+    return this.cache.get(customer);
   }
 
   private async load(customer: string): Promise<Customer | undefined> {
@@ -85,15 +77,13 @@ export class CustomersRepository {
     if (!rows[0]) {
       return undefined;
     }
-    const value = {
+    return {
       customer: rows[0].customer,
       instances: rows[0].instances,
       basicLogin: rows[0].basic_login,
       basicPasswordHash: rows[0].basic_password_hash,
       basicPending: rows[0].basic_pending,
     };
-    this.cache.set(customer, value);
-    return value;
   }
 
   private async exists(customer: string): Promise<boolean> {

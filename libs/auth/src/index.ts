@@ -13,3 +13,4 @@ export * from './initial-credentials';
 export { randomSecret } from './password';
 export * from './credentials-gate';
 export { clientAddress, clientKey } from './failed-auth.limiter';
+export { CREDENTIALS_MAX_AGE_MS, CREDENTIALS_REFRESH_MS } from './refreshing-cache';

@@ -41,8 +41,10 @@ export class AppConfig {
   /** How long a GET /search-terms answer may be reused; 0 turns the cache off. */
   readonly searchTermsCacheMs!: number;
   readonly logLevel!: string;
-  /** Authenticated requests per customer per minute and process; 0 turns rate limiting off. */
+  /** Authenticated requests per customer, route and minute, per process, POST /events aside; 0 turns it off. */
   readonly rateLimitPerMinute!: number;
+  /** Requests to POST /events per customer per minute and process; 0 turns it off. */
+  readonly intakePerMinute!: number;
   /** Failed authentications per client address per minute and process before that address gets 429; 0 = off. */
   readonly authFailuresPerMinute!: number;
   /** Bytes buffered at once for bodies whose signature is not yet verified. */

@@ -25,6 +25,7 @@ const BAD: Record<string, string> = {
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes',
   WEBHOOK_ENTITY_TYPES: 'live:synonym',
   RATE_LIMIT_PER_MINUTE: '-1',
+  INTAKE_PER_MINUTE: '600k',
   AUTH_FAILURES_PER_MINUTE: 'many',
   LOG_LEVEL: 'verbose',
   SEARCH_TERMS_CACHE_MS: '1s',

@@ -332,8 +332,18 @@ const DECLARED = [
     value: integer(0, 10_000_000),
     secret: false,
     description:
-      'authenticated requests per customer per minute and process (429 with `Retry-After` beyond it); failed authentications ' +
-      'never count here; 0 turns it off',
+      'authenticated requests per customer, route and minute, per process, to every route but `POST /events` (429 with ' +
+      '`Retry-After` beyond it); failed authentications never count here; 0 turns it off',
+  }),
+  variable({
+    name: 'INTAKE_PER_MINUTE',
+    setting: 'intakePerMinute',
+    default: '600000',
+    value: integer(0, 10_000_000),
+    secret: false,
+    description:
+      "requests to `POST /events` per customer per minute and process (429 with `Retry-After` beyond it), so a shop's event " +
+      'stream neither spends nor is capped by `RATE_LIMIT_PER_MINUTE`; 0 turns it off',
   }),
   variable({
     name: 'AUTH_FAILURES_PER_MINUTE',

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
-import { Auth, RequirePermission, type AuthContext } from '@app/auth';
+import { Auth, IntakeRateLimit, RequirePermission, type AuthContext } from '@app/auth';
 import { IntakeView } from '@app/intake';
 import { SubmitEventsCommand } from './submit-events.command';
 import { SubmitEventsDto } from './submit-events.dto';
@@ -22,6 +22,7 @@ export class EventsController {
       'bad ones are rejected with their index and reason and kept in rejected_events.',
   })
   @RequirePermission('search:write')
+  @IntakeRateLimit()
   @ApiAcceptedResponse({ type: IntakeView, description: 'Accepted and rejected items' })
   submit(@Auth() auth: AuthContext, @Body() body: SubmitEventsDto): Promise<IntakeView> {
     return this.commands.execute(new SubmitEventsCommand(auth.customer, auth.instance, body.events));
