@@ -5,6 +5,7 @@ import { caughtUp, describeKafka } from './support/kafka';
 import { kafkaSuite } from './support/kafka-app';
 import { eventually, storedCounts } from './support/storage';
 import { insertsInto, postSpread } from './support/spread-requests';
+import { basicHeader, http } from './support/test-app';
 
 /**
  * POST /events on the Kafka transport, one event per request, many at once (docs/decisions.md, "Issue 28: the Kafka
@@ -55,5 +56,37 @@ describeKafka('single-event POST /events at once (Kafka transport)', () => {
       270, 270, 270,
     ]);
     expect(after.rejected - before.rejected).toBe(30);
+  }, 60_000);
+
+  it('answers 503 with Retry-After to every request of a failed send, and their retries are stored once', async () => {
+    const { broker, app: t } = suite;
+    const producer = await t.app.get(KafkaService).producer();
+    const failing = jest.spyOn(producer, 'sendBatch').mockImplementationOnce(() => Promise.reject(new Error('broker gone')));
+    const before = await storedCounts(t);
+    const bodies = Array.from({ length: 6 }, (_, i) =>
+      JSON.stringify({ events: [{ id: randomUUID(), phrase: `failed send ${i}`, language: 'en', hits: 1 }] }),
+    );
+    const post = (body: string) =>
+      http(`${t.url}/events`, { method: 'POST', headers: { ...basicHeader(), 'content-type': 'application/json' }, body });
+    const first = await Promise.all(bodies.map(post));
+    const inFailedSend = failing.mock.calls[0][0].topicMessages!.flatMap((m) => m.messages).length;
+    failing.mockRestore();
+    const refused = first.filter((r) => r.status === 503);
+    expect(refused.length).toBe(inFailedSend);
+    for (const res of refused) {
+      expect(res.headers['retry-after']).toBe('1');
+      expect(JSON.stringify(res.body)).toContain('part of this request may have been accepted');
+    }
+    expect(first.filter((r) => r.status === 202).length).toBe(6 - inFailedSend);
+    // Every request again: the refused ones are produced now, the others are answered from their claims.
+    expect((await Promise.all(bodies.map(post))).map((r) => r.status)).toEqual(Array(6).fill(202));
+    await eventually(() => caughtUp(broker, 'batched', TOPIC), Boolean);
+    const after = await eventually(
+      () => storedCounts(t),
+      (c) => c.events - before.events >= 6,
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await storedCounts(t)).events - before.events).toBe(6);
+    expect(after.events - before.events).toBe(6);
   }, 60_000);
 });
