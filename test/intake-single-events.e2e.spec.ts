@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ClickHouseService } from '@app/clickhouse';
 import { storedCounts } from './support/storage';
-import { basicHeader, createKey, hmacHeaders, http, nonce, startApp, type TestApp } from './support/test-app';
+import { insertsInto, postSpread } from './support/spread-requests';
+import { createKey, hmacHeaders, http, nonce, startApp, type TestApp } from './support/test-app';
 
 /**
  * POST /events as search frontends send it: one event per request, signed, many at once (docs/decisions.md,
@@ -73,23 +74,9 @@ describe('single-event POST /events at once (embedded transport)', () => {
   it('shares inserts: 500 single-event requests (Basic) over about two seconds make at most about 10 inserts a second', async () => {
     const ch = t.app.get(ClickHouseService);
     const inserts = jest.spyOn(ch, 'insert');
-    const started = Date.now();
-    const answers: Array<Promise<number>> = [];
-    for (let i = 0; i < 500; i++) {
-      const body = eventBody(randomUUID());
-      answers.push(
-        http(`${t.url}/events`, { method: 'POST', headers: { ...basicHeader(), 'content-type': 'application/json' }, body }).then(
-          (r) => r.status,
-        ),
-      );
-      if (i % 25 === 24) {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-    const statuses = await Promise.all(answers);
-    const seconds = (Date.now() - started) / 1000;
-    const perTable = (table: string) => inserts.mock.calls.filter(([name]) => name === table).length;
-    const counted = { events: perTable('search_events'), rejected: perTable('rejected_events') };
+    const bodies = Array.from({ length: 500 }, () => eventBody(randomUUID()));
+    const { statuses, seconds } = await postSpread(t.url, bodies, 25);
+    const counted = { events: insertsInto(inserts, 'search_events'), rejected: insertsInto(inserts, 'rejected_events') };
     inserts.mockRestore();
     expect(statuses).toEqual(Array(500).fill(202));
     expect(counted.events).toBeLessThanOrEqual(Math.ceil(seconds * 10) + 1);

@@ -1,27 +1,14 @@
-import { startApp, type TestApp } from './support/test-app';
-import { caughtUp, describeKafka, startKafka, type KafkaBroker } from './support/kafka';
+import { caughtUp, describeKafka } from './support/kafka';
+import { kafkaSuite } from './support/kafka-app';
 import { eventually, storedCounts } from './support/storage';
 
 const TOPIC = 'search-events';
 
 describeKafka('faults under load: the broker goes down and comes back while events are produced', () => {
-  let broker: KafkaBroker;
-  let t: TestApp;
-  beforeAll(async () => {
-    broker = await startKafka({ [TOPIC]: 4, 'catalogue-documents': 1 });
-    t = await startApp({
-      KAFKA_BROKERS: broker.brokers,
-      KAFKA_TOPIC_SEARCH_EVENTS: TOPIC,
-      KAFKA_GROUP_ID: 'faults',
-      KAFKA_SESSION_TIMEOUT_MS: '6000',
-    });
-  });
-  afterAll(async () => {
-    await t.close();
-    await broker.stop();
-  });
+  const suite = kafkaSuite(TOPIC, 'faults');
 
   it('counts every acknowledged event exactly once after the broker is back, and reports the recovery time', async () => {
+    const { broker, app: t } = suite;
     let acked = 0;
     let n = 0;
     let producing = true;

@@ -1,5 +1,6 @@
 import type { RejectedEventRow } from '@app/contracts';
 import type { Refused } from './ingest-writer';
+import { Rounds } from './rounds';
 
 /** Writes rows and rejected rows in one insert per table; answers the rows the store refused (by identity). */
 type Flush<Row> = (rows: Row[], rejected: RejectedEventRow[]) => Promise<Refused<Row>>;
@@ -18,8 +19,6 @@ interface Pending<Row> {
   events: readonly Row[];
   rejected: readonly RejectedEventRow[];
   retry?: RetryToken;
-  resolve: (refused: Refused<Row>) => void;
-  reject: (err: unknown) => void;
 }
 
 export interface BatcherOptions {
@@ -41,60 +40,25 @@ export interface BatcherOptions {
  * answered like the first one.
  */
 export class InsertBatcher<Row> {
-  private queue: Pending<Row>[] = [];
-  private flushing = false;
-  private lastStart = 0;
+  private readonly rounds: Rounds<Pending<Row>, Refused<Row>>;
 
   constructor(
     private readonly flush: Flush<Row>,
     private readonly options: BatcherOptions = {},
-  ) {}
-
-  add(events: readonly Row[], rejected: readonly RejectedEventRow[], retry?: RetryToken): Promise<Refused<Row>> {
-    return new Promise<Refused<Row>>((resolve, reject) => {
-      this.queue.push({ events, rejected, retry, resolve, reject });
-      if (!this.flushing) {
-        void this.drain();
-      }
+  ) {
+    this.rounds = new Rounds((batch) => this.write(batch), {
+      minIntervalMs: options.minIntervalMs,
+      maxSize: options.maxRows ?? 200_000,
+      size: (p) => p.events.length,
     });
   }
 
-  private async drain(): Promise<void> {
-    this.flushing = true;
-    // Let additions of the same moment join the first insert.
-    await new Promise((r) => setImmediate(r));
-    while (this.queue.length > 0) {
-      const wait = this.lastStart + (this.options.minIntervalMs ?? 0) - Date.now();
-      if (wait > 0) {
-        await new Promise((r) => setTimeout(r, wait));
-      }
-      this.lastStart = Date.now();
-      const batch = this.next();
-      try {
-        await this.write(batch);
-      } catch (err) {
-        for (const p of batch) {
-          p.reject(err);
-        }
-      }
-    }
-    this.flushing = false;
+  add(events: readonly Row[], rejected: readonly RejectedEventRow[], retry?: RetryToken): Promise<Refused<Row>> {
+    return this.rounds.add({ events, rejected, retry });
   }
 
-  /** The queued additions of the next insert: up to maxRows rows, never splitting one addition. */
-  private next(): Pending<Row>[] {
-    const maxRows = this.options.maxRows ?? 200_000;
-    const batch: Pending<Row>[] = [];
-    let rows = 0;
-    while (this.queue.length > 0 && (batch.length === 0 || rows + this.queue[0].events.length <= maxRows)) {
-      const next = this.queue.shift()!;
-      rows += next.events.length;
-      batch.push(next);
-    }
-    return batch;
-  }
-
-  private async write(batch: readonly Pending<Row>[]): Promise<void> {
+  /** One insert of the additions of a round (up to maxRows rows, never splitting one addition); one answer each. */
+  private async write(batch: readonly Pending<Row>[]): Promise<Refused<Row>[]> {
     // The first addition of each token writes; a repeat in the same batch is answered like it.
     const firstOf = new Map<string, Pending<Row>>();
     const repeats: Array<[Pending<Row>, Pending<Row>]> = [];
@@ -127,9 +91,7 @@ export class InsertBatcher<Row> {
       // The same items in the same order: a row the store refused for the first is refused for the repeat too.
       answers.set(repeat, sameRefused(first.events, answers.get(first)!, repeat.events));
     }
-    for (const p of batch) {
-      p.resolve(answers.get(p)!);
-    }
+    return batch.map((p) => answers.get(p)!);
   }
 }
 

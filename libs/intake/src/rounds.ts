@@ -1,0 +1,75 @@
+export interface RoundOptions<In> {
+  /** Rounds start at least this far apart: at most 1000 / minIntervalMs a second, at any rate of additions. */
+  minIntervalMs?: number;
+  /** A round takes items up to this total size (never fewer than one item); the rest wait for the next. */
+  maxSize?: number;
+  size?: (item: In) => number;
+}
+
+interface Waiting<In, Out> {
+  item: In;
+  resolve: (out: Out) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Items added while a round runs, before the interval since the last round has passed, or in the same turn of the
+ * event loop are handled together by the next round (`run`, one call for all of them, answering one result per item
+ * in their order); a failed round fails each of its items. Used by the Kafka transport for its claims, their reads
+ * and its producer sends, and by InsertBatcher.
+ */
+export class Rounds<In, Out> {
+  private queue: Waiting<In, Out>[] = [];
+  private running = false;
+  private lastStart = 0;
+
+  constructor(
+    private readonly run: (items: In[]) => Promise<readonly Out[]>,
+    private readonly options: RoundOptions<In> = {},
+  ) {}
+
+  add(item: In): Promise<Out> {
+    return new Promise<Out>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      if (!this.running) {
+        void this.drain();
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    await new Promise((r) => setImmediate(r));
+    while (this.queue.length > 0) {
+      const wait = this.lastStart + (this.options.minIntervalMs ?? 0) - Date.now();
+      if (wait > 0) {
+        await new Promise((r) => setTimeout(r, wait));
+      }
+      this.lastStart = Date.now();
+      const round = this.next();
+      try {
+        const outs = await this.run(round.map((w) => w.item));
+        round.forEach((w, i) => w.resolve(outs[i]));
+      } catch (err) {
+        for (const w of round) {
+          w.reject(err);
+        }
+      }
+    }
+    this.running = false;
+  }
+
+  private next(): Waiting<In, Out>[] {
+    const { maxSize, size } = this.options;
+    if (maxSize === undefined || !size) {
+      return this.queue.splice(0);
+    }
+    let count = 0;
+    let total = 0;
+    while (count < this.queue.length && (count === 0 || total + size(this.queue[count].item) <= maxSize)) {
+      total += size(this.queue[count].item);
+      count++;
+    }
+    return this.queue.splice(0, count);
+  }
+}
