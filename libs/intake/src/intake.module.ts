@@ -13,6 +13,7 @@ import { IntakeService } from './intake.service';
 import { IntakeTransport } from './intake-transport';
 import { KafkaTransport } from './kafka.transport';
 import { SearchEventsRepository } from './search-events.repository';
+import { StorageInsertMetrics } from './storage-insert-metrics';
 
 /** Validation, storage and transport of search events and catalogue documents; the transport is chosen here, once. */
 @Module({
@@ -25,6 +26,7 @@ import { SearchEventsRepository } from './search-events.repository';
     IntakeClaimsRepository,
     IntakeService,
     SearchEventsRepository,
+    StorageInsertMetrics,
     InProcessTransport,
     KafkaTransport,
     {
