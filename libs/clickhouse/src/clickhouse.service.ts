@@ -64,6 +64,18 @@ interface Lane {
   next: ReturnType<typeof pLimit>;
 }
 
+/**
+ * Told of every INSERT statement the service sends, with the table's name as table() takes it. Set by whoever owns
+ * the metrics (libs/clickhouse imports no metrics library: see .dependency-cruiser.js).
+ */
+export type InsertListener = (table: string) => void;
+
+/** The table an `INSERT INTO` statement writes to, unqualified and unquoted; undefined for any other statement. */
+export function insertTarget(sql: string): string | undefined {
+  const target = /^\s*INSERT\s+INTO\s+(?:TABLE\s+)?([^\s(]+)/i.exec(sql)?.[1];
+  return target?.split('.').pop()?.replace(/`/g, '');
+}
+
 /** A query's SETTINGS clause written into its text, before a trailing FORMAT clause. */
 function withSettings(sql: string, settings: string): string {
   const format = /\s+FORMAT\s+\w+\s*$/i.exec(sql);
@@ -102,6 +114,7 @@ export class ClickHouseService implements OnApplicationShutdown {
   private readonly idleLanes: Lane[] = [];
   /** The lane the current async context runs in, with its SETTINGS clause (inLane). */
   private readonly currentLane = new AsyncLocalStorage<{ lane: Lane; settings: string }>();
+  private readonly insertListeners: InsertListener[] = [];
 
   constructor(config: AppConfig) {
     this.database = config.clickhouse.database;
@@ -131,6 +144,17 @@ export class ClickHouseService implements OnApplicationShutdown {
   /** Fully qualified, quoted table name. The database name is validated as an identifier at start-up. */
   table(name: string): string {
     return `\`${this.database}\`.\`${name}\``;
+  }
+
+  /** Calls `listener` with the table of every INSERT statement sent from now on (insert(), and an INSERT by command()). */
+  onInsert(listener: InsertListener): void {
+    this.insertListeners.push(listener);
+  }
+
+  private sending(table: string): void {
+    for (const listener of this.insertListeners) {
+      listener(table);
+    }
   }
 
   /** Counts operations in flight, so shutdown can wait for them; refuses new ones once closed. */
@@ -206,7 +230,13 @@ export class ClickHouseService implements OnApplicationShutdown {
   }
 
   async command(sql: string, params: QueryParams = {}): Promise<void> {
-    await this.run(() => this.client.command({ query: sql, query_params: params }));
+    await this.run(() => {
+      const inserted = insertTarget(sql);
+      if (inserted !== undefined) {
+        this.sending(inserted);
+      }
+      return this.client.command({ query: sql, query_params: params });
+    });
   }
 
   /**
@@ -221,8 +251,9 @@ export class ClickHouseService implements OnApplicationShutdown {
     }
     const known = await this.insertSettingNames();
     const token = dedupToken ?? randomUUID();
-    await this.run(() =>
-      this.inserts.insert({
+    await this.run(() => {
+      this.sending(table);
+      return this.inserts.insert({
         table: this.table(table),
         values: rows,
         format: 'JSONEachRow',
@@ -230,8 +261,8 @@ export class ClickHouseService implements OnApplicationShutdown {
         // its connection turns each setting into a SET statement parsed with the insert's whole body (measured:
         // five of them slowed a 50,000-row insert by a third). A server gets them all with every insert.
         clickhouse_settings: this.embedded ? { insert_deduplication_token: token } : insertSettings(known, token),
-      }),
-    );
+      });
+    });
   }
 
   /** The pinned settings the store knows; on the embedded engine they are also set, once, for its session. */

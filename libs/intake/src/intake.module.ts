@@ -14,6 +14,7 @@ import { IntakeTokensRepository } from './intake-tokens.repository';
 import { IntakeTransport } from './intake-transport';
 import { KafkaTransport } from './kafka.transport';
 import { SearchEventsRepository } from './search-events.repository';
+import { StorageInsertMetrics } from './storage-insert-metrics';
 
 /** Validation, storage and transport of search events and catalogue documents; the transport is chosen here, once. */
 @Module({
@@ -27,6 +28,7 @@ import { SearchEventsRepository } from './search-events.repository';
     IntakeTokensRepository,
     IntakeService,
     SearchEventsRepository,
+    StorageInsertMetrics,
     InProcessTransport,
     KafkaTransport,
     {

@@ -51,6 +51,13 @@ export class MetricsService {
     buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
+  /** Every INSERT statement the process sends to storage, counted where it is sent (libs/clickhouse, see libs/intake). */
+  readonly storageInserts = new Counter({
+    name: 'storage_inserts_total',
+    help: 'INSERT statements sent to storage, by table (the rows materialised views write into their own tables not counted)',
+    labelNames: ['table'],
+    registers: [this.registry],
+  });
   readonly webhookDeliveries = new Counter({
     name: 'webhook_deliveries_total',
     help: 'Webhook calls by outcome',

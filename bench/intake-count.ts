@@ -1,0 +1,30 @@
+/**
+ * The events of the intake benchmark in storage, counted exactly after its run (bench/intake.bench.ts): the service
+ * stopped (the embedded engine's DATA_DIR belongs to one process) or its server still up (CLICKHOUSE_URL). Each event
+ * has the phrase `<PREFIX> <scenario> <index>`; prints `RESULT {scenario: {index: times stored}}`, where a row counts
+ * sum(sign) times (docs/analysts.md).
+ */
+import { ClickHouseService } from '@app/clickhouse';
+import { loadConfig } from '@app/config';
+import { PHRASE_PREFIX } from './intake-events';
+
+async function main(): Promise<void> {
+  const ch = new ClickHouseService(loadConfig(process.env));
+  const rows = await ch.query<{ phrase: string; stored: string }>(
+    `SELECT raw_phrase AS phrase, toString(sum(sign)) AS stored FROM ${ch.table('search_events')}
+     WHERE startsWith(raw_phrase, {prefix:String}) GROUP BY raw_phrase`,
+    { prefix: `${PHRASE_PREFIX} ` },
+  );
+  const stored: Record<string, Record<string, number>> = {};
+  for (const { phrase, stored: times } of rows) {
+    const [, scenario, index] = phrase.split(' ');
+    (stored[scenario] ??= {})[index] = Number(times);
+  }
+  process.stdout.write(`RESULT ${JSON.stringify(stored)}\n`);
+  await ch.onApplicationShutdown();
+}
+
+main().catch((err) => {
+  process.stderr.write(`${(err as Error).stack}\n`);
+  process.exit(1);
+});
