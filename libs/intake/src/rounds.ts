@@ -41,8 +41,8 @@ export class Rounds<In, Out> {
     this.running = true;
     await new Promise((r) => setImmediate(r));
     while (this.queue.length > 0) {
-      const wait = this.lastStart + (this.options.minIntervalMs ?? 0) - Date.now();
-      if (wait > 0) {
+      // A timer may fire a millisecond or two early by the wall clock: wait until the interval really has passed.
+      for (let wait = this.waitMs(); wait > 0; wait = this.waitMs()) {
         await new Promise((r) => setTimeout(r, wait));
       }
       this.lastStart = Date.now();
@@ -57,6 +57,11 @@ export class Rounds<In, Out> {
       }
     }
     this.running = false;
+  }
+
+  /** How long until the next round may start. */
+  private waitMs(): number {
+    return this.lastStart + (this.options.minIntervalMs ?? 0) - Date.now();
   }
 
   private next(): Waiting<In, Out>[] {
