@@ -333,6 +333,7 @@ function evaluate(outcome: Outcome, stored: Record<string, number>): Row {
 }
 
 const round1 = (n: number) => (Number.isNaN(n) ? NaN : Math.round(n * 10) / 10);
+const count = (n: number) => n.toLocaleString('en');
 const ms = (n: number) => (Number.isNaN(n) ? '-' : `${round1(n).toLocaleString('en')}`);
 const perTable = (rates: Record<string, number>) =>
   Object.entries(rates)
@@ -420,8 +421,9 @@ async function main(): Promise<string> {
         target: 'all, p95 <= 250 ms, each 202 stored once',
         pass: r.pass,
         note:
-          `${s.rate.toLocaleString('en')}/s offered, ${r.answeredPerSecond.toLocaleString('en')}/s answered, p95 ${ms(r.p95)} ms; ` +
-          `${r.outcome.accepted.length} x 202, ${r.storedOnce} stored once, ${r.lost} lost, ${r.twice} twice; ` +
+          `${count(s.rate)}/s offered, ${count(r.answeredPerSecond)}/s answered, p95 ${ms(r.p95)} ms; ` +
+          `${count(r.outcome.accepted.length)} x 202, ${count(r.storedOnce)} stored once, ` +
+          `${count(r.lost)} lost, ${count(r.twice)} twice; ` +
           `max inserts/s ${perTable(r.outcome.maxInserts)}`,
       };
     }),
@@ -466,8 +468,8 @@ async function main(): Promise<string> {
         ms(r.p50),
         ms(r.p95),
         ms(r.p99),
-        `${r.outcome.accepted.length} / ${r.storedOnce} / ${r.lost} / ${r.twice}`,
-        r.storedUnanswered,
+        [r.outcome.accepted.length, r.storedOnce, r.lost, r.twice].map(count).join(' / '),
+        count(r.storedUnanswered),
         perTable(r.outcome.maxInserts),
         r.outcome.run.connectionsUsed,
         `${r.outcome.clientCpuPercent} %, ${Math.round(r.outcome.run.maxStartLagMs)} ms`,
