@@ -18,7 +18,9 @@ function main(): void {
       continue;
     }
     for (const f of figures) {
-      const value = `${f.value.toLocaleString('en')}${f.unit === 'x' ? 'x' : ` ${f.unit}`}${f.note ? ` (${f.note})` : ''}`;
+      // A figure that could not be computed (NaN) was written as null.
+      const shown = Number.isFinite(f.value) ? f.value.toLocaleString('en') : '-';
+      const value = `${shown}${f.unit === 'x' ? 'x' : ` ${f.unit}`}${f.note ? ` (${f.note})` : ''}`;
       const result = f.pass === null ? '-' : f.pass ? 'pass' : '**miss**';
       if (f.pass === false) {
         missed++;
