@@ -136,6 +136,9 @@ export class FakeStore implements Pick<IngestStore, 'store'> {
   readonly landed: string[] = [];
   /** While set, every insert sent fails as a store that is down would. */
   down = false;
+  /** Reads of what is stored (offsets()), and while set, every one fails as a store that is down would. */
+  reads = 0;
+  readsDown = false;
   private readonly rows: StoredRow[] = [];
   private readonly gates: Array<Promise<void>> = [];
 
@@ -181,19 +184,23 @@ export class FakeStore implements Pick<IngestStore, 'store'> {
       .sort((a, b) => a - b);
   }
 
-  /** OffsetsRepository over what landed. */
+  /** OffsetsRepository over what landed: each read counted in `reads`, and failing while `readsDown` is set. */
   offsets(): OffsetsRepository {
+    const read = <T>(answer: () => T): Promise<T> => {
+      this.reads++;
+      return this.readsDown ? Promise.reject(new Error('storage down')) : Promise.resolve(answer());
+    };
     const repository: Pick<OffsetsRepository, 'lastStored' | 'stored' | 'recentEventIds' | 'lastDocumentVersion'> = {
-      lastStored: (topic, partition) => Promise.resolve(Math.max(-1, ...this.storedOffsets(topic, partition))),
+      lastStored: (topic, partition) => read(() => Math.max(-1, ...this.storedOffsets(topic, partition))),
       stored: (_table, topic, partition, from, to) =>
-        Promise.resolve(this.of(topic, partition, from, to).map(({ offset, hash }) => ({ offset, hash }))),
+        read(() => this.of(topic, partition, from, to).map(({ offset, hash }) => ({ offset, hash }))),
       recentEventIds: (topic, partition, before, count) =>
-        Promise.resolve(
+        read(() =>
           this.of(topic, partition, before - count, before - 1)
             .filter((r) => r.eventId !== undefined)
             .map((r) => ({ customer: r.customer, instance: r.instance, event_id: r.eventId! })),
         ),
-      lastDocumentVersion: () => Promise.resolve(0n),
+      lastDocumentVersion: () => read(() => 0n),
     };
     return repository as OffsetsRepository;
   }

@@ -63,12 +63,27 @@ describe('ExactlyOnceBatches', () => {
     await handle();
     await until(() => store.sent.length >= 3);
     expect([store.landed, kafka.commits()]).toEqual([[], []]);
-    expect(logs.filter((l) => l.startsWith('insert failed'))).toHaveLength(1); // once per outage
+    expect(logs.filter((l) => l.startsWith('storage failed'))).toHaveLength(1); // once per outage
     store.down = false;
     await batches.settle();
     expect(store.storedOffsets(TOPIC, 0)).toEqual([0, 1, 2]);
     expect(kafka.commits()).toEqual([`commit ${TOPIC}:0@3`]);
-    expect(logs.at(-1)).toMatch(/^storage takes inserts again after \d+ failed attempts/);
+    expect(logs.at(-1)).toMatch(/^storage answers again after \d+ failed attempts/);
+  });
+
+  it('retries reading what a partition stored while storage is down, logs the outage once, stores the batch once back', async () => {
+    const { store, kafka, logs, batches, handle } = setup();
+    store.readsDown = true; // a partition's first batch reads what is stored before anything is inserted
+    const handled = handle();
+    await until(() => store.reads >= 3);
+    expect([store.sent, kafka.commits()]).toEqual([[], []]);
+    expect(logs.filter((l) => l.startsWith('storage failed'))).toHaveLength(1); // once per outage
+    store.readsDown = false;
+    await handled; // not thrown to kafkajs, which would log an error per attempt
+    await batches.settle();
+    expect(store.storedOffsets(TOPIC, 0)).toEqual([0, 1, 2]);
+    expect(kafka.commits()).toEqual([`commit ${TOPIC}:0@3`]);
+    expect(logs.at(-1)).toMatch(/^storage answers again after [3-9]\d* failed attempts/);
   });
 
   it('abandons a retried batch unsent once the member lost its generation, and refuses batches until it rejoined', async () => {

@@ -82,8 +82,8 @@ export class ExactlyOnceBatches {
   private mustRejoin = false;
   private stopping = false;
   private readonly insertSlots: ReturnType<typeof pLimit>;
-  /** Failed insert attempts since storage last took one: logged once when failing starts and once when it ends. */
-  private failedInserts = 0;
+  /** Failed storage attempts since storage last answered: logged once when failing starts and once when it ends. */
+  private failedAttempts = 0;
 
   constructor(private readonly deps: BatchesDeps) {
     this.insertSlots = pLimit(deps.insertsInFlight);
@@ -159,11 +159,20 @@ export class ExactlyOnceBatches {
       if (this.mustRejoin) {
         throw new BatchAbandonedError();
       }
-      // A state read again from ClickHouse (after a failure, or offsets fetched again) must see the batch before.
-      const state = await this.partitions.get(topic, partition, first, () => settled(earlier));
-
-      // 1. Only what ClickHouse does not hold yet for these very messages, validated, and no event twice.
-      const { rows, rejected } = await this.toStore(kind, batch, state);
+      // 1. Only what ClickHouse does not hold yet for these very messages, validated, and no event twice. A state
+      // read again from ClickHouse (after a failure, or offsets fetched again) must see the batch before. Reading is
+      // retried while storage fails, like the insert, heartbeating meanwhile.
+      const reading = this.withRetry(async () => {
+        try {
+          const state = await this.partitions.get(topic, partition, first, () => settled(earlier));
+          return { state, ...(await this.toStore(kind, batch, state)) };
+        } catch (err) {
+          this.partitions.drop(topic, partition);
+          throw err;
+        }
+      }, `reading what ${topic}:${partition} stored`);
+      await settledWithHeartbeats(reading, ownership);
+      const { state, rows, rejected } = await reading;
 
       // 2. Insert, the partition batch alone (an identical range from any process has the same token); the state
       // counts the rows as stored from now on, and is read again if the insert fails.
@@ -313,25 +322,33 @@ export class ExactlyOnceBatches {
     token: string,
     generation: number | null,
   ) {
-    const { logger, store } = this.deps;
+    const { store } = this.deps;
     const beforeSend = () => this.confirmMembership(generation);
-    const refused = await retryUntilDone(() => this.insertSlots(() => store.store(kind, rows, rejected, token, beforeSend)), {
+    return this.withRetry(() => this.insertSlots(() => store.store(kind, rows, rejected, token, beforeSend)), 'inserting');
+  }
+
+  /**
+   * `attempt` retried with capped backoff until storage answers, unless the batch is abandoned meanwhile. Logged once
+   * per outage, not once per attempt of every partition: the first failure, then the recovery with a count.
+   */
+  private async withRetry<T>(attempt: () => Promise<T>, what: string): Promise<T> {
+    const { logger } = this.deps;
+    const result = await retryUntilDone(attempt, {
       abandoned: () => this.stopping || this.abandoning,
-      // Once per outage, not once per attempt of every partition: the first failure, then the recovery with a count.
-      onFailure: (err, attempt, delay) => {
-        const message = (err as Error).message;
-        if (this.failedInserts++ === 0) {
-          logger.warn(`insert failed, retried with backoff until storage takes inserts again (counted meanwhile): ${message}`);
+      onFailure: (err, n, delay) => {
+        const message = `${what}: ${(err as Error).message}`;
+        if (this.failedAttempts++ === 0) {
+          logger.warn(`storage failed, retried with backoff until it answers again (counted meanwhile): ${message}`);
         } else {
-          logger.debug(`insert failed (attempt ${attempt}, retry in ${Math.round(delay)} ms): ${message}`);
+          logger.debug(`storage failed (attempt ${n}, retry in ${Math.round(delay)} ms): ${message}`);
         }
       },
     });
-    if (this.failedInserts > 0) {
-      logger.log(`storage takes inserts again after ${this.failedInserts} failed attempts; fetching resumes`);
-      this.failedInserts = 0;
+    if (this.failedAttempts > 0) {
+      logger.log(`storage answers again after ${this.failedAttempts} failed attempts; fetching resumes`);
+      this.failedAttempts = 0;
     }
-    return refused;
+    return result;
   }
 
   /**
