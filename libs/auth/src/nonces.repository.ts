@@ -1,13 +1,11 @@
 import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { ClickHouseService } from '@app/clickhouse';
+import { ClickHouseService, Rounds } from '@app/clickhouse';
 import { compositeKey } from '@app/contracts';
 
-interface Waiting {
+interface Use {
   customer: string;
   nonce: string;
-  resolve: (fresh: boolean) => void;
-  reject: (err: unknown) => void;
 }
 
 /**
@@ -34,9 +32,10 @@ export class NoncesRepository implements BeforeApplicationShutdown {
 
   private readonly logger = new Logger(NoncesRepository.name);
   private readonly recent = new LRUCache<string, true>({ max: NoncesRepository.CACHE_SIZE, ttl: NoncesRepository.WINDOW_MS });
-  private waiting: Waiting[] = [];
-  private reading?: Promise<void>;
-  private lastRead = 0;
+  /** Requests of the same moment share a lookup; the interval bounds lookups per second. */
+  private readonly lookups = new Rounds<Use, boolean>((round) => this.lookUp(round), {
+    minIntervalMs: NoncesRepository.READ_INTERVAL_MS,
+  });
   private unwritten: Array<{ customer: string; nonce: string; used_at: number }> = [];
   private writeTimer?: NodeJS.Timeout;
   private writing: Promise<void> = Promise.resolve();
@@ -62,9 +61,10 @@ export class NoncesRepository implements BeforeApplicationShutdown {
       return Promise.resolve(false);
     }
     this.recent.set(key, true);
-    return new Promise<boolean>((resolve, reject) => {
-      this.waiting.push({ customer, nonce, resolve, reject });
-      this.reading ??= this.readRound();
+    return this.lookups.add({ customer, nonce }).catch((err: unknown) => {
+      // Storage failed: the request fails (503) and its nonce may be used again.
+      this.recent.delete(key);
+      throw err;
     });
   }
 
@@ -72,7 +72,7 @@ export class NoncesRepository implements BeforeApplicationShutdown {
   async flush(): Promise<void> {
     clearTimeout(this.writeTimer);
     this.writeTimer = undefined;
-    await this.reading;
+    await this.lookups.idle();
     const rows = this.unwritten;
     this.unwritten = [];
     this.writing = this.writing.then(() => this.write(rows));
@@ -83,37 +83,21 @@ export class NoncesRepository implements BeforeApplicationShutdown {
     return this.flush();
   }
 
-  /** Looks up every waiting nonce in one query, then again while more arrived meanwhile. */
-  private async readRound(): Promise<void> {
-    while (this.waiting.length > 0) {
-      const wait = this.lastRead + NoncesRepository.READ_INTERVAL_MS - Date.now();
-      // Requests of the same moment join this round; the interval bounds rounds per second.
-      await new Promise((r) => (wait > 0 ? setTimeout(r, wait) : setImmediate(r)));
-      this.lastRead = Date.now();
-      const round = this.waiting;
-      this.waiting = [];
-      try {
-        const used = await this.usedAmong(round);
-        for (const w of round) {
-          const fresh = !used.has(compositeKey(w.customer, w.nonce));
-          if (fresh) {
-            this.unwritten.push({ customer: w.customer, nonce: w.nonce, used_at: Math.floor(Date.now() / 1000) });
-          }
-          w.resolve(fresh);
-        }
-        this.scheduleWrite();
-      } catch (err) {
-        // Storage failed: the requests fail (503) and their nonces may be used again.
-        for (const w of round) {
-          this.recent.delete(compositeKey(w.customer, w.nonce));
-          w.reject(err);
-        }
+  /** One query for the nonces of a round; the fresh ones are written with the next write. */
+  private async lookUp(round: readonly Use[]): Promise<boolean[]> {
+    const used = await this.usedAmong(round);
+    const fresh = round.map((u) => !used.has(compositeKey(u.customer, u.nonce)));
+    const usedAt = Math.floor(Date.now() / 1000);
+    for (const [i, u] of round.entries()) {
+      if (fresh[i]) {
+        this.unwritten.push({ customer: u.customer, nonce: u.nonce, used_at: usedAt });
       }
     }
-    this.reading = undefined;
+    this.scheduleWrite();
+    return fresh;
   }
 
-  private async usedAmong(round: readonly Waiting[]): Promise<Set<string>> {
+  private async usedAmong(round: readonly Use[]): Promise<Set<string>> {
     const rows = await this.ch.query<{ customer: string; nonce: string }>(
       // Both lists on the table's key; a pair of one request's customer and another's nonce only marks that pair.
       `SELECT customer, nonce FROM ${this.ch.table('used_nonces')}

@@ -5,3 +5,4 @@ export * from './version-clock';
 export * from './migrations';
 export * from './data-dir-lock';
 export { chDateTime, fromChDateTime } from '@app/contracts';
+export * from './rounds';

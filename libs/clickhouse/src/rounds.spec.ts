@@ -36,4 +36,15 @@ describe('Rounds', () => {
     await Promise.all([rounds.add(7), rounds.add(2), rounds.add(3), rounds.add(1)]);
     expect(run.mock.calls).toEqual([[[7]], [[2, 3]], [[1]]]);
   });
+
+  it('idle() settles once every item added so far is answered, also items added while a round runs', async () => {
+    const answered: number[] = [];
+    const rounds = new Rounds((items: number[]) => new Promise<number[]>((r) => setTimeout(() => r(items), 20)), { minIntervalMs: 30 });
+    const track = (n: number) => void rounds.add(n).then(() => answered.push(n));
+    track(1);
+    setTimeout(() => track(2), 5); // while the first round runs
+    await new Promise((r) => setTimeout(r, 10));
+    await rounds.idle();
+    expect(answered).toEqual([1, 2]);
+  });
 });

@@ -16,11 +16,12 @@ interface Waiting<In, Out> {
  * Items added while a round runs, before the interval since the last round has passed, or in the same turn of the
  * event loop are handled together by the next round (`run`, one call for all of them, answering one result per item
  * in their order); a failed round fails each of its items. Used by the Kafka transport for its claims, their reads
- * and its producer sends, and by InsertBatcher.
+ * and its producer sends, by InsertBatcher, and by the nonce lookups.
  */
 export class Rounds<In, Out> {
   private queue: Waiting<In, Out>[] = [];
   private running = false;
+  private draining: Promise<void> = Promise.resolve();
   private lastStart = 0;
 
   constructor(
@@ -32,13 +33,18 @@ export class Rounds<In, Out> {
     return new Promise<Out>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
       if (!this.running) {
-        void this.drain();
+        this.running = true;
+        this.draining = this.drain();
       }
     });
   }
 
+  /** Settles once every item added so far has been answered. */
+  idle(): Promise<void> {
+    return this.draining;
+  }
+
   private async drain(): Promise<void> {
-    this.running = true;
     await new Promise((r) => setImmediate(r));
     while (this.queue.length > 0) {
       // A timer may fire a millisecond or two early by the wall clock: wait until the interval really has passed.

@@ -1,6 +1,6 @@
 import type { RejectedEventRow } from '@app/contracts';
 import type { Refused } from './ingest-writer';
-import { Rounds } from './rounds';
+import { Rounds } from '@app/clickhouse';
 
 /** Writes rows and rejected rows in one insert per table; answers the rows the store refused (by identity). */
 type Flush<Row> = (rows: Row[], rejected: RejectedEventRow[]) => Promise<Refused<Row>>;

@@ -10,7 +10,7 @@ import { InsertBatcher, type RetryToken } from './insert-batcher';
 import { INSERT_INTERVAL_MS } from './in-process.transport';
 import { IntakeTransport, unavailable, type IntakeRequest } from './intake-transport';
 import type { IntakeKind } from './intake-kinds';
-import { Rounds } from './rounds';
+import { Rounds } from '@app/clickhouse';
 import { intakeAnswer, type IntakeView, type ValidatedBatch } from './validate-items';
 
 /** A send that failed may have reached some partitions (kafkajs sends per broker): the answer must not deny it. */
