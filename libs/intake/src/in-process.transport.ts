@@ -1,14 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { IngestStore } from './ingest-store.service';
 import type { IngestRow } from './ingest-writer';
-import { InsertBatcher } from './insert-batcher';
+import { INSERT_INTERVAL_MS, InsertBatchers } from './insert-batcher';
 import { IntakeTokensRepository } from './intake-tokens.repository';
 import { IntakeTransport, unavailable, type IntakeRequest } from './intake-transport';
 import type { IntakeKind } from './intake-kinds';
 import { intakeAnswer, type IntakeView, type ValidatedBatch } from './validate-items';
-
-/** Inserts per table start at least this far apart: about 10 a second at any request rate (docs/decisions.md). */
-export const INSERT_INTERVAL_MS = 100;
 
 /**
  * Embedded transport: answers once the accepted items are durably written. Concurrent requests share inserts (one
@@ -18,13 +15,11 @@ export const INSERT_INTERVAL_MS = 100;
 @Injectable()
 export class InProcessTransport extends IntakeTransport {
   private readonly logger = new Logger('Intake');
-  private readonly batchers = new Map<string, InsertBatcher<IngestRow>>();
+  private readonly batchers: InsertBatchers;
 
-  constructor(
-    private readonly store: IngestStore,
-    private readonly tokens: IntakeTokensRepository,
-  ) {
+  constructor(store: IngestStore, tokens: IntakeTokensRepository) {
     super();
+    this.batchers = new InsertBatchers(store, { minIntervalMs: INSERT_INTERVAL_MS, storedTokens: (t) => tokens.stored(t) });
   }
 
   async send<Row extends IngestRow>(
@@ -39,21 +34,9 @@ export class InProcessTransport extends IntakeTransport {
       }
     }
     try {
-      return intakeAnswer(batch, await this.batcher(kind).add(batch.rows, batch.rejected, retry));
+      return intakeAnswer(batch, await this.batchers.of(kind).add(batch.rows, batch.rejected, retry));
     } catch (err) {
       throw unavailable(this.logger, 'Storage', err);
     }
-  }
-
-  private batcher<Row extends IngestRow>(kind: IntakeKind<Row>): InsertBatcher<Row> {
-    let batcher = this.batchers.get(kind.table);
-    if (!batcher) {
-      batcher = new InsertBatcher<IngestRow>((rows, rejected) => this.store.store(kind, rows, rejected), {
-        minIntervalMs: INSERT_INTERVAL_MS,
-        storedTokens: (tokens) => this.tokens.stored(tokens),
-      });
-      this.batchers.set(kind.table, batcher);
-    }
-    return batcher as unknown as InsertBatcher<Row>;
   }
 }

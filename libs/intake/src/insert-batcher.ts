@@ -1,6 +1,11 @@
-import type { RejectedEventRow } from '@app/contracts';
-import type { Refused } from './ingest-writer';
 import { Rounds } from '@app/clickhouse';
+import type { RejectedEventRow } from '@app/contracts';
+import type { IngestStore } from './ingest-store.service';
+import type { IngestRow, Refused } from './ingest-writer';
+import type { IntakeKind } from './intake-kinds';
+
+/** Inserts per table start at least this far apart: about 10 a second at any request rate (docs/decisions.md). */
+export const INSERT_INTERVAL_MS = 100;
 
 /** Writes rows and rejected rows in one insert per table; answers the rows the store refused (by identity). */
 type Flush<Row> = (rows: Row[], rejected: RejectedEventRow[]) => Promise<Refused<Row>>;
@@ -33,7 +38,7 @@ export interface BatcherOptions {
  * Group commit: additions arriving while an insert runs, before the interval since the last one has passed, or in
  * the same turn of the event loop share the next insert, and each addition's promise settles when its rows are
  * durably written (answering those of its rows the store refused) or the insert failed. Used by POST /events and
- * PUT /documents on the embedded transport.
+ * PUT /documents on the embedded transport, and for the rejected items of the Kafka transport.
  *
  * An addition with a retry token (its rows carry the token, which the store records with them) is written once:
  * when its token is stored already, or an earlier addition of the same insert has it, it writes nothing and is
@@ -106,4 +111,23 @@ function sameRefused<Row>(rows: readonly Row[], refused: Refused<Row>, others: r
     return refused;
   }
   return new Map(rows.flatMap((row, i) => (refused.has(row) && others[i] ? [[others[i], refused.get(row)!] as const] : [])));
+}
+
+/** One InsertBatcher per table of the intake kinds, made on first use, writing through the store. */
+export class InsertBatchers {
+  private readonly byTable = new Map<string, InsertBatcher<IngestRow>>();
+
+  constructor(
+    private readonly store: IngestStore,
+    private readonly options: BatcherOptions,
+  ) {}
+
+  of<Row extends IngestRow>(kind: IntakeKind<Row>): InsertBatcher<Row> {
+    let batcher = this.byTable.get(kind.table);
+    if (!batcher) {
+      batcher = new InsertBatcher<IngestRow>((rows, rejected) => this.store.store(kind, rows, rejected), this.options);
+      this.byTable.set(kind.table, batcher);
+    }
+    return batcher as unknown as InsertBatcher<Row>;
+  }
 }

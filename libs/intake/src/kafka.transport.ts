@@ -6,8 +6,7 @@ import { claimOutcome } from './intake-claims';
 import { IntakeClaimsRepository, type ClaimRecord, type ClaimsRead } from './intake-claims.repository';
 import { IngestStore } from './ingest-store.service';
 import type { IngestRow } from './ingest-writer';
-import { InsertBatcher, type RetryToken } from './insert-batcher';
-import { INSERT_INTERVAL_MS } from './in-process.transport';
+import { INSERT_INTERVAL_MS, InsertBatchers, type RetryToken } from './insert-batcher';
 import { IntakeTransport, unavailable, type IntakeRequest } from './intake-transport';
 import type { IntakeKind } from './intake-kinds';
 import { Rounds } from '@app/clickhouse';
@@ -50,7 +49,8 @@ export class KafkaTransport extends IntakeTransport {
   private readonly logger = new Logger('Intake');
   /** Identical requests in flight in this process share one outcome. */
   private readonly inFlight = new Map<string, Promise<IntakeView>>();
-  private readonly rejected = new Map<string, InsertBatcher<IngestRow>>();
+  /** Rejected items of requests arriving together share one insert (at most one every INSERT_INTERVAL_MS). */
+  private readonly rejected: InsertBatchers;
   private readonly claimWrites = new Rounds<ClaimRecord, void>((records) => this.recorded(records), {
     minIntervalMs: CLAIM_INSERT_INTERVAL_MS,
   });
@@ -70,6 +70,7 @@ export class KafkaTransport extends IntakeTransport {
     private readonly kafka: KafkaService,
   ) {
     super();
+    this.rejected = new InsertBatchers(store, { minIntervalMs: INSERT_INTERVAL_MS });
   }
 
   send<Row extends IngestRow>(kind: IntakeKind<Row>, batch: ValidatedBatch<Row>, request: IntakeRequest): Promise<IntakeView> {
@@ -105,7 +106,7 @@ export class KafkaTransport extends IntakeTransport {
         return answer;
       }
       if (batch.rejected.length > 0) {
-        await this.rejectedBatcher(kind).add([], batch.rejected);
+        await this.rejected.of(kind).add([], batch.rejected);
       }
     } catch (err) {
       throw failed(err);
@@ -150,18 +151,6 @@ export class KafkaTransport extends IntakeTransport {
   private async recorded(records: ClaimRecord[]): Promise<void[]> {
     await this.claims.record(records);
     return [];
-  }
-
-  /** Rejected items of requests arriving together share one insert (at most one every INSERT_INTERVAL_MS). */
-  private rejectedBatcher<Row extends IngestRow>(kind: IntakeKind<Row>): InsertBatcher<Row> {
-    let batcher = this.rejected.get(kind.table);
-    if (!batcher) {
-      batcher = new InsertBatcher<IngestRow>((rows, rejected) => this.store.store(kind, rows, rejected), {
-        minIntervalMs: INSERT_INTERVAL_MS,
-      });
-      this.rejected.set(kind.table, batcher);
-    }
-    return batcher as unknown as InsertBatcher<Row>;
   }
 
   private async produce<Row extends IngestRow>(
