@@ -98,11 +98,17 @@ export class NoncesRepository implements BeforeApplicationShutdown {
   }
 
   private async usedAmong(round: readonly Use[]): Promise<Set<string>> {
-    const rows = await this.ch.query<{ customer: string; nonce: string }>(
-      // Both lists on the table's key; a pair of one request's customer and another's nonce only marks that pair.
-      `SELECT customer, nonce FROM ${this.ch.table('used_nonces')}
-       WHERE customer IN {customers:Array(String)} AND nonce IN {nonces:Array(String)} AND used_at > now() - INTERVAL 1 DAY`,
-      { customers: [...new Set(round.map((w) => w.customer))], nonces: round.map((w) => w.nonce) },
+    // In a lane of its own (on the embedded engine, a connection of its own): the lookup of waiting requests never
+    // queues behind an insert or an analytics query.
+    const rows = await this.ch.inLane(
+      () =>
+        this.ch.query<{ customer: string; nonce: string }>(
+          // Both lists on the table's key; a pair of one request's customer and another's nonce only marks that pair.
+          `SELECT customer, nonce FROM ${this.ch.table('used_nonces')}
+           WHERE customer IN {customers:Array(String)} AND nonce IN {nonces:Array(String)} AND used_at > now() - INTERVAL 1 DAY`,
+          { customers: [...new Set(round.map((w) => w.customer))], nonces: round.map((w) => w.nonce) },
+        ),
+      { maxThreads: 1 },
     );
     return new Set(rows.map((r) => compositeKey(r.customer, r.nonce)));
   }
