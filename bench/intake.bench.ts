@@ -22,7 +22,7 @@
  * figures but does not record them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import * as path from 'node:path';
 import { recordFigures, type Figure } from './figures';
@@ -46,6 +46,8 @@ const P95_TARGET_MS = 250;
  * requests it took in before the client gave them up are still being worked on, and would load the next scenario.
  */
 const QUIET_MS = 1_500;
+/** The service's stdout of the last run. */
+const SERVICE_LOG = path.join(ROOT, 'tmp', 'bench-intake-service.log');
 const QUIET_MAX_MS = 60_000;
 
 function option(name: string, fallback: number): number {
@@ -72,7 +74,7 @@ const SCHEMES: Scheme[] = ['basic', 'jwt', 'hmac'];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
 
-function spawnNode(script: string, env: Record<string, string>, stdout: 'pipe' | 'ignore'): ChildProcess {
+function spawnNode(script: string, env: Record<string, string>, stdout: 'pipe' | 'ignore' | number): ChildProcess {
   return spawn(process.execPath, [script], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', stdout, 'pipe'],
@@ -161,7 +163,8 @@ async function startService(extraEnv: Record<string, string>): Promise<Service> 
       INTAKE_PER_MINUTE: '0',
       ...extraEnv,
     },
-    'ignore', // its request logs (LOG_LEVEL info, as `npm start` runs it) are written, to nowhere
+    // Its logs (LOG_LEVEL info, as `npm start` runs it: a line per request) are kept for a look after the run.
+    openSync(SERVICE_LOG, 'w'),
   );
   let err = '';
   child.stderr!.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-20_000)));

@@ -36,6 +36,27 @@ describe('NoncesRepository on the embedded engine', () => {
     expect(await there.use('shop', 'n-3')).toBe(true);
   });
 
+  it('looks up at most MAX_LOOKUP_CHARS of nonces in one query (a server takes them in the URL)', async () => {
+    const nonces = repository();
+    const query = jest.spyOn(ch, 'query');
+    const all = Array.from({ length: 1000 }, (_, i) => nonces.use('shop', `long-${i}-${'x'.repeat(100)}`));
+    expect((await Promise.all(all)).every(Boolean)).toBe(true);
+    const lookups = query.mock.calls.filter(([sql]) => sql.includes('used_nonces')).map(([, params]) => params!.nonces as string[]);
+    query.mockRestore();
+    expect(lookups.flat()).toHaveLength(1000);
+    expect(Math.max(...lookups.map((l) => l.join('').length))).toBeLessThanOrEqual(NoncesRepository.MAX_LOOKUP_CHARS);
+  });
+
+  it('answers a failed lookup as storage unavailable (503, Retry-After), and the nonce may be used again', async () => {
+    const nonces = repository();
+    const query = jest.spyOn(ch, 'query').mockRejectedValueOnce(new Error(''));
+    const failed = await nonces.use('shop', 'n-failed').catch((err: unknown) => err);
+    query.mockRestore();
+    expect(failed).toMatchObject({ code: 'unavailable', retryAfterSeconds: 1 });
+    expect(nonces.seen('shop', 'n-failed')).toBe(false);
+    expect(await nonces.use('shop', 'n-failed')).toBe(true);
+  });
+
   it('writes the nonces of many requests in a few inserts, and reads them in a few queries', async () => {
     const nonces = repository();
     const insert = jest.spyOn(ch, 'insert');

@@ -2,6 +2,7 @@ import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/comm
 import { LRUCache } from 'lru-cache';
 import { ClickHouseService, Rounds } from '@app/clickhouse';
 import { compositeKey } from '@app/contracts';
+import { RetryLaterError } from '@app/errors';
 
 interface Use {
   customer: string;
@@ -27,6 +28,11 @@ export class NoncesRepository implements BeforeApplicationShutdown {
   static readonly WRITE_INTERVAL_MS = 1_000;
   /** About 15 minutes at 1,000 signed requests a second; a nonce is written within a second of its use. */
   static readonly CACHE_SIZE = 1_000_000;
+  /**
+   * The nonces one lookup takes, in characters: a server gets them in the request's URL (@clickhouse/client sends
+   * query parameters there), which proxies and servers cap (16 KB is common).
+   */
+  static readonly MAX_LOOKUP_CHARS = 8_000;
   /** Nonces kept for a later write while storage fails. */
   static readonly MAX_UNWRITTEN = 100_000;
 
@@ -35,6 +41,8 @@ export class NoncesRepository implements BeforeApplicationShutdown {
   /** Requests of the same moment share a lookup; the interval bounds lookups per second. */
   private readonly lookups = new Rounds<Use, boolean>((round) => this.lookUp(round), {
     minIntervalMs: NoncesRepository.READ_INTERVAL_MS,
+    maxSize: NoncesRepository.MAX_LOOKUP_CHARS,
+    size: (u) => u.nonce.length,
   });
   private unwritten: Array<{ customer: string; nonce: string; used_at: number }> = [];
   private writeTimer?: NodeJS.Timeout;
@@ -85,7 +93,13 @@ export class NoncesRepository implements BeforeApplicationShutdown {
 
   /** One query for the nonces of a round; the fresh ones are written with the next write. */
   private async lookUp(round: readonly Use[]): Promise<boolean[]> {
-    const used = await this.usedAmong(round);
+    let used: Set<string>;
+    try {
+      used = await this.usedAmong(round);
+    } catch (err) {
+      this.logger.error(`the lookup of ${round.length} nonce(s) failed: ${(err as Error).message}`);
+      throw new RetryLaterError('Storage is unavailable; nothing of this request was accepted, retry later', 1, 'unavailable');
+    }
     const fresh = round.map((u) => !used.has(compositeKey(u.customer, u.nonce)));
     const usedAt = Math.floor(Date.now() / 1000);
     for (const [i, u] of round.entries()) {
