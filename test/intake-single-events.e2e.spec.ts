@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { ClickHouseService } from '@app/clickhouse';
 import { storedCounts } from './support/storage';
 import { insertsInto, postSpread } from './support/spread-requests';
-import { createKey, hmacHeaders, http, nonce, startApp, type TestApp } from './support/test-app';
+import { basicHeader, createKey, hmacHeaders, http, nonce, startApp, type TestApp } from './support/test-app';
+import { MAX_QUEUED_ROWS } from '@app/intake';
 
 /**
  * POST /events as search frontends send it: one event per request, signed, many at once (docs/decisions.md,
@@ -81,5 +82,37 @@ describe('single-event POST /events at once (embedded transport)', () => {
     expect(statuses).toEqual(Array(500).fill(202));
     expect(counted.events).toBeLessThanOrEqual(Math.ceil(seconds * 10) + 1);
     expect(counted.rejected).toBe(0);
+  });
+
+  it('refuses requests at once while MAX_QUEUED_ROWS events wait for a slowed insert (503, Retry-After); every 202 is stored', async () => {
+    const ch = t.app.get(ClickHouseService);
+    const insert = ch.insert.bind(ch);
+    const slow = jest.spyOn(ch, 'insert').mockImplementation(async (table, rows, token) => {
+      if (table === 'search_events') {
+        await new Promise((r) => setTimeout(r, 1500));
+      }
+      return insert(table, rows, token);
+    });
+    const before = await storedCounts(t);
+    const perRequest = 10_000;
+    const requests = Math.ceil(MAX_QUEUED_ROWS / perRequest) + 4;
+    const body = (i: number) =>
+      JSON.stringify({
+        events: Array.from({ length: perRequest }, (_, j) => ({ phrase: `flood ${i} ${j % 100}`, language: 'de', hits: 1 })),
+      });
+    const answers = await Promise.all(
+      Array.from({ length: requests }, (_, i) =>
+        http(`${t.url}/events`, { method: 'POST', headers: { ...basicHeader(), 'content-type': 'application/json' }, body: body(i) }),
+      ),
+    );
+    slow.mockRestore();
+    const busy = answers.filter((a) => a.status === 503);
+    const accepted = answers.filter((a) => a.status === 202).length;
+    expect(busy.length).toBeGreaterThan(0);
+    expect(accepted + busy.length).toBe(requests);
+    expect(busy[0].headers['retry-after']).toBe('1');
+    expect((busy[0].body as { message: string }).message).toMatch(/intake is busy.*nothing of this request was accepted/);
+    const after = await storedCounts(t);
+    expect(after.events - before.events).toBe(accepted * perRequest);
   });
 });

@@ -4,6 +4,13 @@ export interface RoundOptions<In> {
   /** A round takes items up to this total size (never fewer than one item); the rest wait for the next. */
   maxSize?: number;
   size?: (item: In) => number;
+  /**
+   * Items waiting for a round take up at most this total size (by `size`, else one each): an item beyond it is
+   * refused at once with the error `full` makes, so memory stays bounded when rounds cannot keep up. One item is
+   * always taken when none is waiting.
+   */
+  maxQueued?: number;
+  full?: () => Error;
 }
 
 interface Waiting<In, Out> {
@@ -20,6 +27,7 @@ interface Waiting<In, Out> {
  */
 export class Rounds<In, Out> {
   private queue: Waiting<In, Out>[] = [];
+  private queuedSize = 0;
   private running = false;
   private draining: Promise<void> = Promise.resolve();
   private lastStart = 0;
@@ -30,8 +38,14 @@ export class Rounds<In, Out> {
   ) {}
 
   add(item: In): Promise<Out> {
+    const size = this.sizeOf(item);
+    const { maxQueued, full } = this.options;
+    if (maxQueued !== undefined && this.queue.length > 0 && this.queuedSize + size > maxQueued) {
+      return Promise.reject(full ? full() : new Error('too many items waiting'));
+    }
     return new Promise<Out>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
+      this.queuedSize += size;
       if (!this.running) {
         this.running = true;
         this.draining = this.drain();
@@ -70,17 +84,19 @@ export class Rounds<In, Out> {
     return this.lastStart + (this.options.minIntervalMs ?? 0) - Date.now();
   }
 
+  private sizeOf(item: In): number {
+    return this.options.size ? this.options.size(item) : 1;
+  }
+
   private next(): Waiting<In, Out>[] {
-    const { maxSize, size } = this.options;
-    if (maxSize === undefined || !size) {
-      return this.queue.splice(0);
-    }
+    const { maxSize } = this.options;
     let count = 0;
     let total = 0;
-    while (count < this.queue.length && (count === 0 || total + size(this.queue[count].item) <= maxSize)) {
-      total += size(this.queue[count].item);
+    while (count < this.queue.length && (maxSize === undefined || count === 0 || total + this.sizeOf(this.queue[count].item) <= maxSize)) {
+      total += this.sizeOf(this.queue[count].item);
       count++;
     }
+    this.queuedSize -= total;
     return this.queue.splice(0, count);
   }
 }

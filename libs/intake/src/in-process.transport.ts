@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { RetryLaterError } from '@app/errors';
 import { IngestStore } from './ingest-store.service';
 import type { IngestRow } from './ingest-writer';
 import { INSERT_INTERVAL_MS, InsertBatchers } from './insert-batcher';
@@ -36,7 +37,7 @@ export class InProcessTransport extends IntakeTransport {
     try {
       return intakeAnswer(batch, await this.batchers.of(kind).add(batch.rows, batch.rejected, retry));
     } catch (err) {
-      throw unavailable(this.logger, 'Storage', err);
+      throw err instanceof RetryLaterError ? err : unavailable(this.logger, 'Storage', err);
     }
   }
 }

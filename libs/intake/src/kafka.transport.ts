@@ -2,11 +2,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Message } from 'kafkajs';
 import { KafkaService } from '@app/kafka';
+import { RetryLaterError } from '@app/errors';
 import { claimOutcome } from './intake-claims';
 import { IntakeClaimsRepository, type ClaimRecord, type ClaimsRead } from './intake-claims.repository';
 import { IngestStore } from './ingest-store.service';
 import type { IngestRow } from './ingest-writer';
-import { INSERT_INTERVAL_MS, InsertBatchers, type RetryToken } from './insert-batcher';
+import { INSERT_INTERVAL_MS, InsertBatchers, intakeBusy, MAX_QUEUED_ROWS, type RetryToken } from './insert-batcher';
 import { IntakeTransport, unavailable, type IntakeRequest } from './intake-transport';
 import type { IntakeKind } from './intake-kinds';
 import { Rounds } from '@app/clickhouse';
@@ -62,6 +63,9 @@ export class KafkaTransport extends IntakeTransport {
   });
   private readonly sends = new Rounds<{ topic: string; messages: Message[] }, void>((batches) => this.sendBatch(batches), {
     minIntervalMs: PRODUCE_LINGER_MS,
+    size: (batch) => batch.messages.length,
+    maxQueued: MAX_QUEUED_ROWS,
+    full: intakeBusy,
   });
 
   constructor(
@@ -98,6 +102,9 @@ export class KafkaTransport extends IntakeTransport {
       if (retry) {
         // Not awaited: until the release is read, a retry waits for this claim (CLAIM_WAIT_MS, then its TTL).
         this.outcomeWrites.add({ ...retry, claim, state: 'released' }).catch(() => undefined);
+      }
+      if (err instanceof RetryLaterError) {
+        return err; // the queue was full: nothing of it was sent
       }
       return unavailable(this.logger, kind.kind === 'document' ? 'Document transport' : 'Event transport', err, outcome);
     };
