@@ -8,9 +8,9 @@
  *    `GET /search-terms?since=1d`, `GET /search-terms?since=30d`, `GET /search-stats?since=7d` again as soon as it is
  *    answered: 3 s of warm-up, then 20 s measured.
  * 2. Mixed: the same clients, and for the same 20 s single-event `POST /events`, HMAC signed with a fresh nonce each,
- *    at 1,000/s open loop (bench/open-loop.ts), each event a search of the data set's phrases whose session id names
- *    its number (so the data set's terms stay what they were, and every 202 is matched to its row once counted:
- *    bench/intake-count.ts); and every 500 ms a freshness probe: one event with a new phrase, then
+ *    at 1,000/s open loop (bench/open-loop.ts), each event a search of the data set's newest day sent again, whose
+ *    session id names its number (so the queries count no new term, and every 202 is matched to its row once
+ *    counted: bench/intake-count.ts); and every 500 ms a freshness probe: one event with a new phrase, then
  *    `GET /search-terms/{its id}?since=1d` every 50 ms until it is found (10 s at most); its freshness runs from
  *    sending the event to that answer.
  *
@@ -26,7 +26,7 @@ import * as path from 'node:path';
 import { termId } from '../apps/query/src/search-terms/term-id';
 import { recordFigures, type Figure } from './figures';
 import { searchEvents } from './generator';
-import { bearer, createKey, eventBody, eventHeaders, PHRASE_PREFIX, sessionOf, type Credentials } from './intake-events';
+import { bearer, createKey, eventBody, eventHeaders, PHRASE_PREFIX, sessionOf, type Credentials, type Search } from './intake-events';
 import type { ReaderResult } from './intake-readers';
 import * as intake from './intake-service';
 import { peakRssMb, quantile, tableRow } from './proc';
@@ -56,6 +56,7 @@ const INSERTS_MAX = 10;
 const PROBE_EVERY_MS = 500;
 const POLL_MS = 50;
 const PROBE_MAX_MS = 10_000;
+const DAY = 24 * 3_600_000;
 /** The scenarios' names: in the phrases (probes) and session ids (events) of what they send. */
 const MIXED = 'mixed';
 const FRESH = 'fresh';
@@ -151,6 +152,22 @@ async function probes(base: string, credentials: Credentials, seconds: number): 
   return Promise.all(started);
 }
 
+/**
+ * The searches of the data set's newest day that no bot made (its loader's generator and seed give the same events;
+ * whether one is of the newest day depends only on its random draw), in the generator's order, which is random in
+ * time. Sent again, they count in the windows of all three queries without adding a term to any.
+ */
+function newestDay(): Search[] {
+  const searches: Search[] = [];
+  const end = 31 * DAY;
+  for (const e of searchEvents(EVENTS, { customer: CUSTOMER, spanMs: 30 * DAY, end })) {
+    if (e.ts > end - DAY && !/bot/i.test(e.userAgent)) {
+      searches.push({ phrase: e.phrase, language: e.language, hits: e.hits });
+    }
+  }
+  return searches;
+}
+
 const sessionHash = (index: number) =>
   createHash('sha256')
     .update(`${CUSTOMER}:${sessionOf(MIXED, index)}`)
@@ -170,15 +187,14 @@ export async function mixed(): Promise<string> {
     runDir,
   );
   const sampler = new InsertSampler(service.base);
-  // Searches of the data set's phrases (the same Zipf law and seed as its loader), as a shop's visitors send them.
-  const searches = [...searchEvents(Math.round(RATE * SECONDS), { customer: CUSTOMER })];
+  const searches = newestDay();
   const scenario: intake.Scenario = {
     name: MIXED,
     scheme: 'hmac',
     rate: RATE,
     seconds: SECONDS,
     label: `${count(RATE)}/s with 3 analytics clients`,
-    body: (index) => eventBody(MIXED, index, false, searches[index]),
+    body: (index) => eventBody(MIXED, index, false, searches[index % searches.length]),
   };
   let alone: Record<string, ReaderResult>;
   let together: Record<string, ReaderResult>;
