@@ -253,8 +253,10 @@ export async function mixed(): Promise<string> {
   const freshMs = fresh.map((p) => p.ms ?? Infinity).sort((a, b) => a - b);
   const seen = fresh.filter((p) => p.ms !== undefined).length;
   const probesStored = Object.values(stored.phrases[FRESH] ?? {}).filter((n) => n === 1).length;
-  const freshP50 = quantile(freshMs, 0.5);
-  const freshP95 = quantile(freshMs, 0.95);
+  // A probe not found within PROBE_MAX_MS has no freshness: a quantile that falls among them is none (NaN, shown '-').
+  const found = (n: number) => (Number.isFinite(n) ? n : NaN);
+  const freshP50 = found(quantile(freshMs, 0.5));
+  const freshP95 = found(quantile(freshMs, 0.95));
   const ratios = QUERIES.map((q) => together[q].p50 / alone[q].p50);
   const maxInserts = Math.max(0, ...Object.values(outcome.maxInserts));
   const statuses = (r: ReaderResult) =>
@@ -314,7 +316,7 @@ export async function mixed(): Promise<string> {
     ...figures.map((f) =>
       tableRow(
         f.name,
-        `${f.value.toLocaleString('en')}${f.unit === 'x' ? 'x' : ` ${f.unit}`} (${f.note})`,
+        `${Number.isFinite(f.value) ? f.value.toLocaleString('en') : '-'}${f.unit === 'x' ? 'x' : ` ${f.unit}`} (${f.note})`,
         f.target,
         f.pass ? 'pass' : '**miss**',
       ),
