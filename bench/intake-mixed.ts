@@ -16,8 +16,8 @@
  *
  * Targets: every event answered 202 and stored exactly once; freshness p95 <= 1,000 ms; each query's p50 mixed at
  * most 1.5x its p50 alone; at most 10 INSERTs per second into any table (storage_inserts_total, sampled every 250 ms).
- * Options: --rate=1000, --seconds=20, --warmup=3, --events=1000000, --connections=512, --drain=10. Recorded as
- * intake-mixed.
+ * Options: --rate=1000, --seconds=20, --warmup=3, --events=1000000, --connections=512, --drain=10, --scheme=hmac
+ * (or basic, jwt). Recorded as intake-mixed.
  */
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +26,17 @@ import * as path from 'node:path';
 import { termId } from '../apps/query/src/search-terms/term-id';
 import { recordFigures, type Figure } from './figures';
 import { searchEvents } from './generator';
-import { bearer, createKey, eventBody, eventHeaders, PHRASE_PREFIX, sessionOf, type Credentials, type Search } from './intake-events';
+import {
+  bearer,
+  createKey,
+  eventBody,
+  eventHeaders,
+  PHRASE_PREFIX,
+  sessionOf,
+  type Credentials,
+  type Scheme,
+  type Search,
+} from './intake-events';
 import type { ReaderResult } from './intake-readers';
 import * as intake from './intake-service';
 import { peakRssMb, quantile, tableRow } from './proc';
@@ -40,6 +50,11 @@ const WARMUP_MS = intake.option('warmup', 3) * 1000;
 const EVENTS = intake.option('events', 1_000_000);
 const CONNECTIONS = intake.option('connections', 512);
 const DRAIN_MS = intake.option('drain', 10) * 1000;
+/** The events' (and probes') credentials: `--scheme=basic` or `jwt` instead of HMAC, to tell the nonce's part. */
+const SCHEME = (process.argv.find((a) => a.startsWith('--scheme='))?.slice(9) ?? 'hmac') as Scheme;
+if (!['hmac', 'basic', 'jwt'].includes(SCHEME)) {
+  throw new Error('--scheme must be hmac, basic or jwt');
+}
 const SET_DIR = path.join(intake.ROOT, 'tmp', 'bench-intake-mixed');
 const SET_DATA = path.join(SET_DIR, 'data');
 const SET_MARK = path.join(SET_DIR, 'loaded.json');
@@ -124,7 +139,7 @@ async function probe(base: string, credentials: Credentials, index: number): Pro
   const sent = performance.now();
   const posted = await fetch(`${base}/events`, {
     method: 'POST',
-    headers: eventHeaders('hmac', credentials, body),
+    headers: eventHeaders(SCHEME, credentials, body),
     body: new Uint8Array(body),
   }).then(
     async (r) => (await r.arrayBuffer(), r.status),
@@ -193,7 +208,7 @@ export async function mixed(): Promise<string> {
   const searches = newestDay();
   const scenario: intake.Scenario = {
     name: MIXED,
-    scheme: 'hmac',
+    scheme: SCHEME,
     rate: RATE,
     seconds: SECONDS,
     label: `${count(RATE)}/s with 3 analytics clients`,
@@ -269,7 +284,7 @@ export async function mixed(): Promise<string> {
 
   const figures: Figure[] = [
     {
-      name: `POST /events HMAC, ${count(RATE)}/s open loop beside 3 analytics clients: answered`,
+      name: `POST /events ${SCHEME.toUpperCase()}, ${count(RATE)}/s open loop beside 3 analytics clients: answered`,
       value: round1((row.answered / outcome.run.offered) * 100),
       unit: '%',
       target: 'all, each 202 stored once',
