@@ -1,8 +1,9 @@
 /**
  * The events of the intake benchmark in storage, counted exactly after its run (bench/intake.bench.ts): the service
  * stopped (the embedded engine's DATA_DIR belongs to one process) or its server still up (CLICKHOUSE_URL). Each event
- * has the phrase `<PREFIX> <scenario> <index>`; prints `RESULT {scenario: {index: times stored}}`, where a row counts
- * sum(sign) times (docs/analysts.md).
+ * has the phrase `<PREFIX> <scenario> <index>`, or (the mixed mode, bench/intake-mixed.ts: phrases of the data set) a
+ * session id naming them; prints `RESULT {"phrases": {scenario: {index: times stored}}, "sessions": {session_hash:
+ * times stored}}`, where a row counts sum(sign) times (docs/analysts.md). The benchmarks' data sets have no sessions.
  */
 import { ClickHouseService } from '@app/clickhouse';
 import { loadConfig } from '@app/config';
@@ -20,7 +21,12 @@ async function main(): Promise<void> {
     const [, scenario, index] = phrase.split(' ');
     (stored[scenario] ??= {})[index] = Number(times);
   }
-  process.stdout.write(`RESULT ${JSON.stringify(stored)}\n`);
+  const sessions = await ch.query<{ session: string; stored: string }>(
+    `SELECT session_hash AS session, toString(sum(sign)) AS stored FROM ${ch.table('search_events')}
+     WHERE session_hash != '' GROUP BY session_hash`,
+  );
+  const bySession = Object.fromEntries(sessions.map((r) => [r.session, Number(r.stored)]));
+  process.stdout.write(`RESULT ${JSON.stringify({ phrases: stored, sessions: bySession })}\n`);
   await ch.onApplicationShutdown();
 }
 

@@ -22,15 +22,28 @@ export interface Credentials {
 
 const USER_AGENT = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 
-/** The body of event `index` of `scenario`; with `id`, the event carries one (a retry is then not counted twice). */
-export function eventBody(scenario: string, index: number, id: boolean): Buffer {
+/** What a search looked for, when it is not the event's own phrase: a phrase of the data set. */
+export interface Search {
+  phrase: string;
+  language: string;
+  hits: number;
+}
+
+/** The session id naming event `index` of `scenario`, for an event whose phrase is a `Search`'s. */
+export const sessionOf = (scenario: string, index: number) => `${PHRASE_PREFIX} ${scenario} ${index}`;
+
+/**
+ * The body of event `index` of `scenario`; with `id`, the event carries one (a retry is then not counted twice).
+ * With `search` the event has its phrase, language and hits, and its session id names scenario and index instead.
+ */
+export function eventBody(scenario: string, index: number, id: boolean, search?: Search): Buffer {
   const event = {
     ...(id ? { id: randomUUID() } : {}),
-    phrase: `${PHRASE_PREFIX} ${scenario} ${index}`,
-    language: 'en',
-    hits: index % 7,
+    phrase: search?.phrase ?? `${PHRASE_PREFIX} ${scenario} ${index}`,
+    language: search?.language ?? 'en',
+    hits: search?.hits ?? index % 7,
     userAgent: USER_AGENT,
-    sessionId: `s-${index % 1000}`,
+    sessionId: search ? sessionOf(scenario, index) : `s-${index % 1000}`,
   };
   return Buffer.from(JSON.stringify({ events: [event] }));
 }

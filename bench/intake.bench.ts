@@ -18,47 +18,50 @@
  * process and a chdb stand-in server over HTTP, bench/chdb-http.ts; recorded as intake-kafka), --hmac=0.3
  * --basic=0.4 --jwt=0.4 (fractions of the floor), --seconds=20, --low-rate=50, --low-seconds=10, --ids (each event
  * carries an id), --connections=512, --drain=10 (seconds answers are awaited after the last request was due).
+ * --mixed runs the other mode instead (bench/intake-mixed.ts, `npm run bench:intake-mixed`, recorded as
+ * intake-mixed): 1,000 HMAC events/s beside three analytics clients on a data set of 1M events, with freshness probes.
  * BENCH_ENTRY points it at another checkout's built main.js (the code before a change); such a run prints its
- * figures but does not record them.
+ * figures but does not record them. The parts both modes share are in bench/intake-service.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import * as path from 'node:path';
 import { recordFigures, type Figure } from './figures';
-import { bearer, createKey, eventBody, eventHeaders, type Credentials, type Scheme } from './intake-events';
-import { closedLoopMax, openLoop, type OpenLoopResult } from './open-loop';
-import { freePort, peakRssMb, quantile, tableRow } from './proc';
-import { InsertSampler, insertsBetween, maxPerSecond, metricSum, metricsText } from './storage-inserts';
+import { bearer, createKey, type Credentials, type Scheme } from './intake-events';
+import { mixed } from './intake-mixed';
+import { closedLoopMax } from './open-loop';
+import { peakRssMb, tableRow } from './proc';
+import {
+  BASIC,
+  ENTRY,
+  JWT_SECRET,
+  ROOT,
+  count,
+  countStored,
+  evaluate,
+  flag,
+  lineOf,
+  log,
+  ms,
+  option,
+  perTable,
+  round1,
+  runScenario,
+  sleep,
+  spawnNode,
+  startService,
+  stop,
+  type Outcome,
+  type Scenario,
+} from './intake-service';
+import { InsertSampler, metricSum, metricsText } from './storage-inserts';
 
-const ROOT = path.resolve(__dirname, '../..');
-const ENTRY = process.env.BENCH_ENTRY ?? path.join(ROOT, 'dist/apps/standalone/src/main.js');
 const MOCK = path.join(ROOT, '.kafka-mock', 'kafka-mock');
-const BASIC = 'bench:bench-password-1';
-const JWT_SECRET = 'bench-intake-jwt-secret-0123456789abcdef';
 const TOPIC = 'bench-intake-events';
 const PARTITIONS = 8;
 const FLOOR_CONNECTIONS = 64;
 const FLOOR_SECONDS = 5;
-const P95_TARGET_MS = 250;
-/**
- * After a scenario the service is quiet once its insert counts stayed the same this long (at most QUIET_MAX_MS): the
- * requests it took in before the client gave them up are still being worked on, and would load the next scenario.
- */
-const QUIET_MS = 1_500;
-/** The service's stdout of the last run. */
-const SERVICE_LOG = path.join(ROOT, 'tmp', 'bench-intake-service.log');
-const QUIET_MAX_MS = 60_000;
-
-function option(name: string, fallback: number): number {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  const value = arg ? Number(arg.slice(name.length + 3)) : fallback;
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new Error(`--${name} must be a positive number`);
-  }
-  return value;
-}
-const flag = (name: string) => process.argv.includes(`--${name}`);
 
 const KAFKA = flag('kafka');
 const IDS = flag('ids');
@@ -70,46 +73,6 @@ const CONNECTIONS = option('connections', 512);
 const DRAIN_MS = option('drain', 10) * 1000;
 /** HMAC last in each round: a nonce is looked up and stored per request, so an overloaded HMAC run leaves the longest backlog. */
 const SCHEMES: Scheme[] = ['basic', 'jwt', 'hmac'];
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
-
-function spawnNode(script: string, env: Record<string, string>, stdout: 'pipe' | 'ignore' | number): ChildProcess {
-  return spawn(process.execPath, [script], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', stdout, 'pipe'],
-  });
-}
-
-/** The first stdout line of `child` that starts with `prefix`, without it. */
-function lineOf(child: ChildProcess, prefix: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      buffer += c.toString();
-      const line = buffer
-        .split('\n')
-        .slice(0, -1) // complete lines only
-        .find((l) => l.startsWith(prefix));
-      if (line !== undefined) {
-        resolve(line.slice(prefix.length).trim());
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`${String(child.spawnargs[1])} exited with ${code} before "${prefix}"`)));
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) {
-    return;
-  }
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  if ((await Promise.race([exited.then(() => true), sleep(30_000).then(() => false)])) === false) {
-    child.kill('SIGKILL');
-    await exited;
-  }
-}
 
 /** What a run of the Kafka variant needs besides the service: the broker and the storage server. */
 interface Storage {
@@ -142,70 +105,6 @@ async function kafkaStorage(): Promise<Storage> {
   };
 }
 
-interface Service {
-  child: ChildProcess;
-  base: string;
-  dataDir: string;
-  stderr(): string;
-}
-
-async function startService(extraEnv: Record<string, string>): Promise<Service> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(ROOT, 'tmp', 'bench-intake-'));
-  const child = spawnNode(
-    ENTRY,
-    {
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      SERVICE_BASIC_AUTH: BASIC,
-      SERVICE_JWT_SECRET: JWT_SECRET,
-      RATE_LIMIT_PER_MINUTE: '0',
-      INTAKE_PER_MINUTE: '0',
-      ...extraEnv,
-    },
-    // Its logs (LOG_LEVEL info, as `npm start` runs it: a line per request) are kept for a look after the run.
-    openSync(SERVICE_LOG, 'w'),
-  );
-  let err = '';
-  child.stderr!.on('data', (c: Buffer) => (err = (err + c.toString()).slice(-20_000)));
-  const base = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 180_000; ; await sleep(200)) {
-    if (child.exitCode !== null) {
-      throw new Error(`${ENTRY} exited with ${child.exitCode}: ${err}`);
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`${ENTRY} did not become healthy within 180 s: ${err}`);
-    }
-    const status = await fetch(`${base}/health`).then(
-      (r) => r.status,
-      () => 0,
-    );
-    if (status === 200) {
-      return { child, base, dataDir, stderr: () => err };
-    }
-  }
-}
-
-/** Waits until the service's insert counts stayed the same for QUIET_MS (at most QUIET_MAX_MS). */
-async function quiet(sampler: InsertSampler): Promise<void> {
-  const started = performance.now();
-  const deadline = started + QUIET_MAX_MS;
-  let last = JSON.stringify((await sampler.latest(true))?.counts);
-  let since = performance.now();
-  while (performance.now() < deadline) {
-    const now = JSON.stringify((await sampler.latest(true))?.counts);
-    if (now !== last) {
-      last = now;
-      since = performance.now();
-    } else if (performance.now() - since >= QUIET_MS) {
-      log(`quiet after ${((performance.now() - started) / 1000).toFixed(1)} s`);
-      return;
-    }
-  }
-  log(`still inserting ${QUIET_MAX_MS / 1000} s after the scenario: the next one starts anyway`);
-}
-
 /** Kafka: waits until the consumer has caught up (no lag) and stored nothing more for 3 s (at most 300 s). */
 async function consumed(base: string): Promise<boolean> {
   const deadline = Date.now() + 300_000;
@@ -225,125 +124,6 @@ async function consumed(base: string): Promise<boolean> {
   log('the consumer did not catch up within 300 s: counting what is stored');
   return false;
 }
-
-interface Scenario {
-  name: string;
-  scheme: Scheme;
-  rate: number;
-  seconds: number;
-  /** '50/s fixed' or '0.3x of the floor'. */
-  label: string;
-}
-
-interface Outcome {
-  scenario: Scenario;
-  run: OpenLoopResult;
-  /** Indices answered 202 with the event accepted. */
-  accepted: number[];
-  maxInserts: Record<string, number>;
-  inserts: Record<string, number>;
-  clientCpuPercent: number;
-}
-
-async function runScenario(base: string, credentials: Credentials, sampler: InsertSampler, scenario: Scenario): Promise<Outcome> {
-  const cpu = process.cpuUsage();
-  const from = performance.now();
-  const run = await openLoop({
-    base,
-    path: '/events',
-    method: 'POST',
-    rate: scenario.rate,
-    seconds: scenario.seconds,
-    connections: CONNECTIONS,
-    drainMs: DRAIN_MS,
-    make: (index) => {
-      const body = eventBody(scenario.name, index, IDS);
-      return { headers: eventHeaders(scenario.scheme, credentials, body), body };
-    },
-  });
-  const used = process.cpuUsage(cpu);
-  const clientCpuPercent = Math.round(((used.user + used.system) / 1000 / (performance.now() - from)) * 100);
-  await quiet(sampler);
-  const samples = sampler.between(from, performance.now());
-  const accepted = run.shots
-    .filter((s) => s.status === 202 && (JSON.parse(s.body ?? '{}') as { accepted?: number }).accepted === 1)
-    .map((s) => s.index);
-  return { scenario, run, accepted, maxInserts: maxPerSecond(samples), inserts: insertsBetween(samples), clientCpuPercent };
-}
-
-/** The stored events of every scenario, counted exactly once the service has stopped (or through its server). */
-async function countStored(env: Record<string, string>): Promise<Record<string, Record<string, number>>> {
-  const worker = spawnNode(path.join(__dirname, 'intake-count.js'), { LOG_LEVEL: 'warn', ...env }, 'pipe');
-  let err = '';
-  worker.stderr!.on('data', (c: Buffer) => (err += c.toString()));
-  try {
-    return JSON.parse(await lineOf(worker, 'RESULT ')) as Record<string, Record<string, number>>;
-  } catch (e) {
-    throw new Error(`counting the stored events failed: ${(e as Error).message} ${err}`);
-  }
-}
-
-interface Row {
-  outcome: Outcome;
-  answered: number;
-  answeredPerSecond: number;
-  statuses: string;
-  p50: number;
-  p95: number;
-  p99: number;
-  storedOnce: number;
-  lost: number;
-  twice: number;
-  storedUnanswered: number;
-  pass: boolean;
-}
-
-function tally(keys: string[]): string {
-  const counts = new Map<string, number>();
-  for (const k of keys) {
-    counts.set(k, (counts.get(k) ?? 0) + 1);
-  }
-  return [...counts]
-    .sort((a, b) => b[1] - a[1])
-    .map(([k, n]) => `${n.toLocaleString('en')} x ${k}`)
-    .join(', ');
-}
-
-function evaluate(outcome: Outcome, stored: Record<string, number>): Row {
-  const { run } = outcome;
-  const answeredShots = run.shots.filter((s) => s.status !== undefined);
-  const ms = answeredShots.map((s) => s.ms ?? 0).sort((a, b) => a - b);
-  const accepted = new Set(outcome.accepted);
-  const storedOnce = outcome.accepted.filter((i) => stored[i] === 1).length;
-  const lost = outcome.accepted.filter((i) => !stored[i]).length;
-  const twice = Object.values(stored).filter((n) => n > 1).length;
-  const storedUnanswered = Object.keys(stored).filter((i) => !accepted.has(Number(i)) && stored[i] > 0).length;
-  const p95 = quantile(ms, 0.95);
-  return {
-    outcome,
-    answered: answeredShots.length,
-    answeredPerSecond: Math.round(answeredShots.length / run.seconds),
-    statuses: tally(run.shots.map((s) => (s.status !== undefined ? String(s.status) : (s.error ?? 'no answer')))),
-    p50: quantile(ms, 0.5),
-    p95,
-    p99: quantile(ms, 0.99),
-    storedOnce,
-    lost,
-    twice,
-    storedUnanswered,
-    pass: answeredShots.length === run.offered && accepted.size === run.offered && p95 <= P95_TARGET_MS && lost === 0 && twice === 0,
-  };
-}
-
-const round1 = (n: number) => (Number.isNaN(n) ? NaN : Math.round(n * 10) / 10);
-const count = (n: number) => n.toLocaleString('en');
-const ms = (n: number) => (Number.isNaN(n) ? '-' : `${round1(n).toLocaleString('en')}`);
-const perTable = (rates: Record<string, number>) =>
-  Object.entries(rates)
-    .filter(([, n]) => n > 0)
-    .sort((a, b) => b[1] - a[1])
-    .map(([table, n]) => `${table} ${n.toLocaleString('en')}`)
-    .join(', ') || 'none';
 
 /** Runs the benchmark; answers its report (Markdown). */
 async function main(): Promise<string> {
@@ -383,7 +163,11 @@ async function main(): Promise<string> {
     ];
     for (const scenario of scenarios) {
       log(`${scenario.name}: ${scenario.rate}/s for ${scenario.seconds} s`);
-      const outcome = await runScenario(service.base, credentials, sampler, scenario);
+      const outcome = await runScenario(service.base, credentials, sampler, scenario, {
+        connections: CONNECTIONS,
+        drainMs: DRAIN_MS,
+        ids: IDS,
+      });
       outcomes.push(outcome);
       log(
         `${scenario.name}: ${outcome.run.shots.filter((s) => s.status !== undefined).length} of ${outcome.run.offered} answered, ` +
@@ -398,7 +182,7 @@ async function main(): Promise<string> {
   }
   let stored: Record<string, Record<string, number>> = {};
   try {
-    stored = await countStored(storage ? { CLICKHOUSE_URL: storage.env.CLICKHOUSE_URL } : { DATA_DIR: service.dataDir });
+    stored = (await countStored(storage ? { CLICKHOUSE_URL: storage.env.CLICKHOUSE_URL } : { DATA_DIR: service.dataDir })).phrases;
   } finally {
     await storage?.stop();
     rmSync(service.dataDir, { recursive: true, force: true });
@@ -487,7 +271,7 @@ async function main(): Promise<string> {
 }
 
 // The exit ends what a failed run may have left (its sampler's timer, a child's pipes).
-main().then(
+(flag('mixed') ? mixed() : main()).then(
   (report) => {
     process.stdout.write(report);
     process.exit(0);
