@@ -1,6 +1,8 @@
 import type { RejectedEventRow } from '@app/contracts';
+import type { ClickHouseService } from '@app/clickhouse';
+import type { MetricsService } from '@app/metrics';
 import { InsertBatcher, type RetryToken } from './insert-batcher';
-import type { Refused } from './ingest-writer';
+import { IngestWriter, type IngestRow, type IngestTarget, type Refused } from './ingest-writer';
 
 interface Row {
   id: string;
@@ -26,11 +28,14 @@ function controlledFlush() {
   return { flush, pending };
 }
 
+/** A failed flush fails its additions at once. */
+const NO_RETRIES = { retryDelaysMs: [] };
+
 /** Lets the batcher's setImmediate and the promise continuations after it run. */
 const tick = () => new Promise((r) => setImmediate(r));
 
 describe('InsertBatcher', () => {
-  it('writes additions of the same moment in one flush, rows and rejected rows in addition order, without a token', async () => {
+  it('writes additions of the same moment in one flush, rows and rejected rows in addition order, with a token of its own', async () => {
     const flush = okFlush();
     const batcher = new InsertBatcher<Row>(flush);
     const answers = Promise.all([
@@ -40,7 +45,11 @@ describe('InsertBatcher', () => {
     ]);
     expect(await answers).toEqual([NONE, NONE, NONE]);
     expect(flush).toHaveBeenCalledTimes(1);
-    expect(flush).toHaveBeenCalledWith([row('a1'), row('a2'), row('b1')], [rejectedRow(0), rejectedRow(7)]);
+    expect(flush).toHaveBeenCalledWith(
+      [row('a1'), row('a2'), row('b1')],
+      [rejectedRow(0), rejectedRow(7)],
+      expect.stringMatching(/^intake:/),
+    );
   });
 
   it('writes additions with retry tokens in the shared flush; a stored token, or a repeat in the flush, writes nothing', async () => {
@@ -60,7 +69,7 @@ describe('InsertBatcher', () => {
     expect(storedTokens).toHaveBeenCalledTimes(1);
     expect(storedTokens).toHaveBeenCalledWith([retry('new'), retry('old')]);
     expect(flush).toHaveBeenCalledTimes(1);
-    expect(flush).toHaveBeenCalledWith([row('plain'), row('t1')], [rejectedRow(1)]);
+    expect(flush).toHaveBeenCalledWith([row('plain'), row('t1')], [rejectedRow(1)], expect.any(String));
   });
 
   it('answers a repeat in the same flush with the refused rows of the first, at the same places', async () => {
@@ -88,7 +97,7 @@ describe('InsertBatcher', () => {
     await expect(first).resolves.toBe(NONE);
     await tick();
     expect(flush).toHaveBeenCalledTimes(2);
-    expect(flush).toHaveBeenLastCalledWith([row('b'), row('c')], []);
+    expect(flush).toHaveBeenLastCalledWith([row('b'), row('c')], [], expect.any(String));
     pending[1].resolve(NONE);
     await expect(Promise.all([second, third])).resolves.toEqual([NONE, NONE]);
   });
@@ -113,7 +122,7 @@ describe('InsertBatcher', () => {
 
   it('rejects every addition of a failed flush, but not the additions of a later flush', async () => {
     const { flush, pending } = controlledFlush();
-    const batcher = new InsertBatcher<Row>(flush);
+    const batcher = new InsertBatcher<Row>(flush, NO_RETRIES);
     const a = batcher.add([row('a')], []);
     const b = batcher.add([row('b')], []);
     await tick();
@@ -131,7 +140,7 @@ describe('InsertBatcher', () => {
   it('goes on with the next maxRows flush after one fails', async () => {
     const failure = new Error('too many parts');
     const flush = jest.fn().mockRejectedValueOnce(failure).mockResolvedValue(NONE);
-    const batcher = new InsertBatcher<Row>(flush, { maxRows: 1 });
+    const batcher = new InsertBatcher<Row>(flush, { maxRows: 1, ...NO_RETRIES });
     const results = await Promise.allSettled([batcher.add([row('a')], []), batcher.add([row('b')], [])]);
     expect(results).toEqual([
       { status: 'rejected', reason: failure },
@@ -141,7 +150,7 @@ describe('InsertBatcher', () => {
 
   it('starts a new flush for an addition made after the previous flush failed', async () => {
     const flush = jest.fn().mockRejectedValueOnce(new Error('down')).mockResolvedValue(NONE);
-    const batcher = new InsertBatcher<Row>(flush);
+    const batcher = new InsertBatcher<Row>(flush, NO_RETRIES);
     await expect(batcher.add([row('a')], [])).rejects.toThrow('down');
     await expect(batcher.add([row('b')], [])).resolves.toBe(NONE);
     expect(flush).toHaveBeenCalledTimes(2);
@@ -194,5 +203,72 @@ describe('InsertBatcher', () => {
     expect(answers.length).toBeGreaterThan(100);
     expect(flush.mock.calls.length).toBeLessThanOrEqual(Math.ceil(seconds * 10) + 1);
     expect(flush.mock.calls.flatMap(([rows]) => rows)).toHaveLength(answers.length);
+  });
+
+  it('writes a failed write again with the same rows and token, and fails its additions only when every try failed', async () => {
+    const flush = jest.fn().mockRejectedValueOnce(new Error('socket hang up')).mockResolvedValue(NONE);
+    const batcher = new InsertBatcher<Row>(flush, { retryDelaysMs: [10] });
+    await expect(Promise.all([batcher.add([row('a')], []), batcher.add([row('b')], [])])).resolves.toEqual([NONE, NONE]);
+    expect(flush).toHaveBeenCalledTimes(2);
+    expect(flush.mock.calls[1]).toEqual(flush.mock.calls[0]);
+
+    const down = jest.fn().mockRejectedValue(new Error('down'));
+    const failing = new InsertBatcher<Row>(down, { retryDelaysMs: [10, 10] });
+    await expect(failing.add([row('c')], [])).rejects.toThrow('down');
+    expect(down).toHaveBeenCalledTimes(3);
+  });
+});
+
+describe('InsertBatcher over IngestWriter: storage failing part-way through a write a data error split', () => {
+  interface Event extends IngestRow {
+    id: string;
+    bad?: boolean;
+    intake_token?: string;
+  }
+  const target: IngestTarget = { table: 'search_events', kind: 'search-event', tokenSuffix: 'events' };
+  const event = (id: string, bad = false) => ({ id, bad, customer: 'shop', instance: 'live', source: 'http' }) as Event;
+
+  it('completes the write with the same tokens: every request answered, every row stored once, a retry adds nothing', async () => {
+    const stored: Event[] = [];
+    const tokens = new Set<string>();
+    let failOnce = true;
+    const ch = {
+      insert: (table: string, rows: Event[], token?: string) => {
+        if (table !== 'search_events' || (token && tokens.has(token))) {
+          return Promise.resolve(); // ClickHouse's insert deduplication: a token stored once is stored
+        }
+        if (rows.some((r) => r.bad)) {
+          return Promise.reject(Object.assign(new Error('Cannot parse input'), { type: 'CANNOT_PARSE_INPUT_ASSERTION_FAILED' }));
+        }
+        if (failOnce && rows.some((r) => r.id === '1b')) {
+          failOnce = false;
+          return Promise.reject(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+        }
+        stored.push(...rows);
+        if (token) {
+          tokens.add(token);
+        }
+        return Promise.resolve();
+      },
+    };
+    const metrics = {
+      insertSeconds: { startTimer: () => () => undefined },
+      batchSize: { observe: () => undefined },
+      itemsAccepted: { inc: () => undefined },
+      rejected: () => undefined,
+    };
+    const writer = new IngestWriter(ch as unknown as ClickHouseService, metrics as unknown as MetricsService);
+    const storedTokens = (asked: readonly RetryToken[]) =>
+      Promise.resolve(new Set(asked.map((t) => t.token).filter((t) => stored.some((r) => r.intake_token === t))));
+    const batcher = new InsertBatcher<Event>((rows, rejected, token) => writer.write(target, rows, rejected, token), {
+      storedTokens,
+      retryDelaysMs: [10],
+    });
+    const r1 = () => [event('1a'), event('1b')].map((r) => ({ ...r, intake_token: 'T1' }));
+    const retry: RetryToken = { customer: 'shop', instance: 'live', token: 'T1' };
+    const answers = await Promise.all([batcher.add([event('0')], []), batcher.add(r1(), [], retry), batcher.add([event('2', true)], [])]);
+    expect(answers.map((a) => [...a.values()].length)).toEqual([0, 0, 1]); // the bad row refused, the rest stored
+    await batcher.add(r1(), [], retry); // the client's retry of R1
+    expect(stored.map((r) => r.id).sort()).toEqual(['0', '1a', '1b']);
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Rounds } from '@app/clickhouse';
 import type { RejectedEventRow } from '@app/contracts';
 import { RetryLaterError } from '@app/errors';
@@ -8,8 +9,12 @@ import type { IntakeKind } from './intake-kinds';
 /** Inserts per table start at least this far apart: about 10 a second at any request rate (docs/decisions.md). */
 export const INSERT_INTERVAL_MS = 100;
 
-/** Writes rows and rejected rows in one insert per table; answers the rows the store refused (by identity). */
-type Flush<Row> = (rows: Row[], rejected: RejectedEventRow[]) => Promise<Refused<Row>>;
+/**
+ * Writes rows and rejected rows in one insert per table; answers the rows the store refused (by identity). `token`
+ * is the insert's deduplication token: the same rows written again with it are stored once (IngestWriter derives the
+ * tokens of each table's insert and of the halves it splits into from it).
+ */
+type Flush<Row> = (rows: Row[], rejected: RejectedEventRow[], token: string) => Promise<Refused<Row>>;
 
 /** A request's retry token: the same request sent again has the same one (the kind's `retryToken`). */
 export interface RetryToken {
@@ -42,8 +47,17 @@ export function intakeBusy(): RetryLaterError {
   );
 }
 
+/**
+ * A failed write is tried again after these delays, with the same rows and token, before its requests are answered
+ * 503: a write that failed part-way (a data error split it, then storage failed; or rejected items stored before the
+ * rows failed) is completed exactly, so no request of it is left half stored.
+ */
+export const RETRY_DELAYS_MS: readonly number[] = [100, 300, 900];
+
 export interface BatcherOptions {
   maxRows?: number;
+  /** RETRY_DELAYS_MS unless given. */
+  retryDelaysMs?: readonly number[];
   /** Inserts start at least this far apart: at most 1000 / minIntervalMs a second, at any rate of additions. */
   minIntervalMs?: number;
   /** Asked once per insert for the retry tokens in it; additions whose token is stored write nothing. */
@@ -99,13 +113,7 @@ export class InsertBatcher<Row> {
         : new Set<string>();
     const repeated = new Set(repeats.map(([repeat]) => repeat));
     const writing = batch.filter((p) => !repeated.has(p) && !(p.retry && stored.has(p.retry.token)));
-    const refused =
-      writing.length > 0
-        ? await this.flush(
-            writing.flatMap((p) => p.events),
-            writing.flatMap((p) => p.rejected),
-          )
-        : new Map<Row, string>();
+    const refused = writing.length > 0 ? await this.flushWithRetries(writing) : new Map<Row, string>();
     const answers = new Map<Pending<Row>, Refused<Row>>();
     for (const p of batch) {
       answers.set(p, refusedOf(p.events, refused));
@@ -115,6 +123,20 @@ export class InsertBatcher<Row> {
       answers.set(repeat, sameRefused(first.events, answers.get(first)!, repeat.events));
     }
     return batch.map((p) => answers.get(p)!);
+  }
+
+  private async flushWithRetries(writing: readonly Pending<Row>[]): Promise<Refused<Row>> {
+    const rows = writing.flatMap((p) => p.events);
+    const rejected = writing.flatMap((p) => p.rejected);
+    const token = `intake:${randomUUID()}`;
+    for (const delay of this.options.retryDelaysMs ?? RETRY_DELAYS_MS) {
+      try {
+        return await this.flush(rows, rejected, token);
+      } catch {
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+    return this.flush(rows, rejected, token);
   }
 }
 
@@ -143,7 +165,7 @@ export class InsertBatchers {
   of<Row extends IngestRow>(kind: IntakeKind<Row>): InsertBatcher<Row> {
     let batcher = this.byTable.get(kind.table);
     if (!batcher) {
-      batcher = new InsertBatcher<IngestRow>((rows, rejected) => this.store.store(kind, rows, rejected), this.options);
+      batcher = new InsertBatcher<IngestRow>((rows, rejected, token) => this.store.store(kind, rows, rejected, token), this.options);
       this.byTable.set(kind.table, batcher);
     }
     return batcher as unknown as InsertBatcher<Row>;
