@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ClickHouseService } from '@app/clickhouse';
+import { MAX_QUEUED_ROWS } from '@app/intake';
 import { KafkaService } from '@app/kafka';
 import { caughtUp, describeKafka } from './support/kafka';
 import { kafkaSuite } from './support/kafka-app';
@@ -14,6 +15,41 @@ import { basicHeader, http } from './support/test-app';
 describeKafka('single-event POST /events at once (Kafka transport)', () => {
   const TOPIC = 'batched-events';
   const suite = kafkaSuite(TOPIC, 'batched', { RATE_LIMIT_PER_MINUTE: '0' });
+
+  it('refuses requests at once while MAX_QUEUED_ROWS items are in flight (503, Retry-After); every 202 is stored', async () => {
+    const { broker, app: t } = suite;
+    const producer = await t.app.get(KafkaService).producer();
+    const sendBatch = producer.sendBatch.bind(producer);
+    const slow = jest.spyOn(producer, 'sendBatch').mockImplementation((async (batch: Parameters<typeof sendBatch>[0]) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      return sendBatch(batch);
+    }));
+    const before = await storedCounts(t);
+    const perRequest = 10_000;
+    const requests = Math.ceil(MAX_QUEUED_ROWS / perRequest) + 3;
+    const body = (i: number) =>
+      JSON.stringify({
+        events: Array.from({ length: perRequest }, (_, j) => ({ phrase: `kafka flood ${i} ${j % 50}`, language: 'de', hits: 1 })),
+      });
+    const answers = await Promise.all(
+      Array.from({ length: requests }, (_, i) =>
+        http(`${t.url}/events`, { method: 'POST', headers: { ...basicHeader(), 'content-type': 'application/json' }, body: body(i) }),
+      ),
+    );
+    slow.mockRestore();
+    const busy = answers.filter((a) => a.status === 503);
+    const accepted = answers.filter((a) => a.status === 202).length;
+    expect(busy.length).toBeGreaterThan(0);
+    expect(accepted + busy.length).toBe(requests);
+    expect(busy[0].headers['retry-after']).toBe('1');
+    expect((busy[0].body as { message: string }).message).toMatch(/intake is busy.*nothing of this request was accepted/);
+    await eventually(() => caughtUp(broker, 'batched', TOPIC), Boolean);
+    const after = await eventually(
+      () => storedCounts(t),
+      (c) => c.events - before.events >= accepted * perRequest,
+    );
+    expect(after.events - before.events).toBe(accepted * perRequest);
+  }, 60_000);
 
   it('shares sends and inserts: 300 requests (Basic, events with ids) over about two seconds, each stored once', async () => {
     const { broker, app: t } = suite;

@@ -80,7 +80,7 @@ export class HmacAuthenticator {
       throw refused('noKeyMatches');
     }
     if (!(await this.nonces.use(customer.customer, signed.nonce))) {
-      throw refused('nonceUsed', 'found in the shared table');
+      throw refused('nonceUsed', 'used before, by this process or another');
     }
     return { scheme: 'hmac', principal: match.id, permissions: new Set(match.permissions), instances: match.instances };
   }

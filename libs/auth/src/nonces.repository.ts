@@ -1,6 +1,6 @@
 import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { ClickHouseService, Rounds } from '@app/clickhouse';
+import { ClickHouseService, listParamChars, MAX_LIST_PARAM_CHARS, Rounds } from '@app/clickhouse';
 import { compositeKey } from '@app/contracts';
 import { RetryLaterError } from '@app/errors';
 
@@ -28,11 +28,6 @@ export class NoncesRepository implements BeforeApplicationShutdown {
   static readonly WRITE_INTERVAL_MS = 1_000;
   /** About 15 minutes at 1,000 signed requests a second; a nonce is written within a second of its use. */
   static readonly CACHE_SIZE = 1_000_000;
-  /**
-   * The nonces one lookup takes, in characters: a server gets them in the request's URL (@clickhouse/client sends
-   * query parameters there), which proxies and servers cap (16 KB is common).
-   */
-  static readonly MAX_LOOKUP_CHARS = 8_000;
   /** Nonces kept for a later write while storage fails. */
   static readonly MAX_UNWRITTEN = 100_000;
 
@@ -41,8 +36,9 @@ export class NoncesRepository implements BeforeApplicationShutdown {
   /** Requests of the same moment share a lookup; the interval bounds lookups per second. */
   private readonly lookups = new Rounds<Use, boolean>((round) => this.lookUp(round), {
     minIntervalMs: NoncesRepository.READ_INTERVAL_MS,
-    maxSize: NoncesRepository.MAX_LOOKUP_CHARS,
-    size: (u) => u.nonce.length,
+    // A server gets the nonces in the request's URL: a lookup takes what fits.
+    maxSize: MAX_LIST_PARAM_CHARS,
+    size: (u) => listParamChars(u.nonce),
   });
   private unwritten: Array<{ customer: string; nonce: string; used_at: number }> = [];
   private writeTimer?: NodeJS.Timeout;
@@ -152,7 +148,12 @@ export class NoncesRepository implements BeforeApplicationShutdown {
       await this.ch.insert('used_nonces', rows);
     } catch (err) {
       this.logger.warn(`${rows.length} used nonce(s) not written to the shared table yet: ${(err as Error).message}`);
-      this.unwritten = [...rows, ...this.unwritten].slice(-NoncesRepository.MAX_UNWRITTEN);
+      const kept = [...rows, ...this.unwritten];
+      const dropped = kept.length - NoncesRepository.MAX_UNWRITTEN;
+      if (dropped > 0) {
+        this.logger.error(`${dropped} used nonce(s) dropped unwritten: only this process refuses them now (docs/security.md)`);
+      }
+      this.unwritten = kept.slice(-NoncesRepository.MAX_UNWRITTEN);
       this.scheduleWrite();
     }
   }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { loadConfig } from '@app/config';
 import { WORKER_DATA_DIR, uniqueDatabase } from '../../../test/support/test-app';
 import { ClickHouseService } from './clickhouse.service';
-import { inlineParams, sqlLiteral } from './sql-literals';
+import { MAX_LIST_PARAM_CHARS, inListParamGroups, inlineParams, sqlLiteral } from './sql-literals';
 
 describe('sqlLiteral and inlineParams', () => {
   it('writes numbers, strings, arrays, booleans and NULL as ClickHouse literals', () => {
@@ -51,5 +51,22 @@ describe('inlined parameters on the embedded engine', () => {
     const sql = `SELECT {n:UInt32} AS n, {bots:Array(UInt8)} AS bots, {day:Date} AS day, {words:Array(String)} AS words`;
     const params = { n: 4_000_000_000, bots: [0, 1], day: '2026-11-22', words: ["o'clock", 'a\\b'] };
     expect(await ch.query(inlineParams(sql, params))).toEqual(await ch.query(sql, params));
+  });
+});
+
+describe('inListParamGroups (list parameters that fit a server URL)', () => {
+  it('keeps every item once and in order, in groups whose URL characters fit MAX_LIST_PARAM_CHARS', () => {
+    const items = Array.from({ length: 3000 }, (_, i) => `token-${i}`);
+    const groups = inListParamGroups(items, (t) => t);
+    expect(groups.flat()).toEqual(items);
+    expect(groups.length).toBeGreaterThan(1);
+    for (const group of groups) {
+      expect(encodeURIComponent(`[${group.map((t) => `'${t}'`).join(',')}]`).length).toBeLessThanOrEqual(MAX_LIST_PARAM_CHARS);
+    }
+  });
+
+  it('puts an item larger than the limit in a group of its own', () => {
+    const huge = 'x'.repeat(MAX_LIST_PARAM_CHARS);
+    expect(inListParamGroups(['a', huge, 'b'], (t) => t)).toEqual([['a'], [huge], ['b']]);
   });
 });

@@ -58,3 +58,29 @@ export function inlineParams(sql: string, params: QueryParams): string {
     return `CAST(${sqlLiteral(params[name])} AS ${type})`;
   });
 }
+
+/**
+ * How many characters of a request's URL the values of one statement's list parameters may take: a server gets
+ * query parameters in the URL (@clickhouse/client sends them there), which servers and proxies cap (16 KB is
+ * common).
+ */
+export const MAX_LIST_PARAM_CHARS = 8_000;
+
+/** The characters a string takes in a list parameter in the URL: quoted, with a comma, the three percent-encoded. */
+export const listParamChars = (value: string): number => encodeURIComponent(value).length + 9;
+
+/** `items` in consecutive groups whose keys fit MAX_LIST_PARAM_CHARS (listParamChars), at least one item each. */
+export function inListParamGroups<T>(items: readonly T[], key: (item: T) => string): T[][] {
+  const groups: T[][] = [];
+  let size = Infinity;
+  for (const item of items) {
+    const chars = listParamChars(key(item));
+    if (size + chars > MAX_LIST_PARAM_CHARS) {
+      groups.push([]);
+      size = 0;
+    }
+    groups.at(-1)!.push(item);
+    size += chars;
+  }
+  return groups;
+}

@@ -33,8 +33,9 @@ interface Pending<Row> {
 }
 
 /**
- * Events waiting for an insert, per table and process, beyond which a request is refused at once (503 with
- * Retry-After, nothing of it accepted): what a process holds in memory while storage cannot keep up stays bounded.
+ * Items (events and rejected items) waiting, per table and process, beyond which a request is refused at once (503
+ * with Retry-After, nothing of it accepted): what a process holds in memory while storage cannot keep up stays
+ * bounded. On the embedded transport those waiting for an insert, on Kafka those of the requests in flight.
  */
 export const MAX_QUEUED_ROWS = 50_000;
 
@@ -84,7 +85,7 @@ export class InsertBatcher<Row> {
     this.rounds = new Rounds((batch) => this.write(batch), {
       minIntervalMs: options.minIntervalMs,
       maxSize: options.maxRows ?? 200_000,
-      size: (p) => p.events.length,
+      size: (p) => p.events.length + p.rejected.length,
       maxQueued: MAX_QUEUED_ROWS,
       full: intakeBusy,
     });

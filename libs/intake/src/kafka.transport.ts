@@ -2,7 +2,6 @@ import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Message } from 'kafkajs';
 import { KafkaService } from '@app/kafka';
-import { RetryLaterError } from '@app/errors';
 import { claimOutcome } from './intake-claims';
 import { IntakeClaimsRepository, type ClaimRecord, type ClaimsRead } from './intake-claims.repository';
 import { IngestStore } from './ingest-store.service';
@@ -10,7 +9,7 @@ import type { IngestRow } from './ingest-writer';
 import { INSERT_INTERVAL_MS, InsertBatchers, intakeBusy, MAX_QUEUED_ROWS, type RetryToken } from './insert-batcher';
 import { IntakeTransport, unavailable, type IntakeRequest } from './intake-transport';
 import type { IntakeKind } from './intake-kinds';
-import { Rounds } from '@app/clickhouse';
+import { listParamChars, MAX_LIST_PARAM_CHARS, Rounds } from '@app/clickhouse';
 import { intakeAnswer, type IntakeView, type ValidatedBatch } from './validate-items';
 
 /** A send that failed may have reached some partitions (kafkajs sends per broker): the answer must not deny it. */
@@ -60,13 +59,15 @@ export class KafkaTransport extends IntakeTransport {
   });
   private readonly claimReads = new Rounds<RetryToken, ClaimsRead>((tokens) => this.claims.read(tokens), {
     minIntervalMs: CLAIM_READ_INTERVAL_MS,
+    // A server gets the tokens in the request's URL: a read takes what fits.
+    maxSize: MAX_LIST_PARAM_CHARS,
+    size: (t) => listParamChars(t.token),
   });
   private readonly sends = new Rounds<{ topic: string; messages: Message[] }, void>((batches) => this.sendBatch(batches), {
     minIntervalMs: PRODUCE_LINGER_MS,
-    size: (batch) => batch.messages.length,
-    maxQueued: MAX_QUEUED_ROWS,
-    full: intakeBusy,
   });
+  /** Items of the requests this transport is working on (claims, rejected items, sends): at most MAX_QUEUED_ROWS. */
+  private itemsInFlight = 0;
 
   constructor(
     private readonly store: IngestStore,
@@ -80,14 +81,28 @@ export class KafkaTransport extends IntakeTransport {
   send<Row extends IngestRow>(kind: IntakeKind<Row>, batch: ValidatedBatch<Row>, request: IntakeRequest): Promise<IntakeView> {
     const { token } = request;
     if (!token) {
-      return this.accept(kind, batch, request);
+      return this.bounded(batch, () => this.accept(kind, batch, request));
     }
     let result = this.inFlight.get(token);
     if (!result) {
-      result = this.accept(kind, batch, request).finally(() => this.inFlight.delete(token));
+      result = this.bounded(batch, () => this.accept(kind, batch, request)).finally(() => this.inFlight.delete(token));
       this.inFlight.set(token, result);
     }
     return result;
+  }
+
+  /** Refuses the request at once (intakeBusy) while MAX_QUEUED_ROWS items are in flight; one is always taken. */
+  private async bounded<Row>(batch: ValidatedBatch<Row>, work: () => Promise<IntakeView>): Promise<IntakeView> {
+    const items = batch.rows.length + batch.rejected.length;
+    if (this.itemsInFlight > 0 && this.itemsInFlight + items > MAX_QUEUED_ROWS) {
+      throw intakeBusy();
+    }
+    this.itemsInFlight += items;
+    try {
+      return await work();
+    } finally {
+      this.itemsInFlight -= items;
+    }
   }
 
   private async accept<Row extends IngestRow>(
@@ -102,9 +117,6 @@ export class KafkaTransport extends IntakeTransport {
       if (retry) {
         // Not awaited: until the release is read, a retry waits for this claim (CLAIM_WAIT_MS, then its TTL).
         this.outcomeWrites.add({ ...retry, claim, state: 'released' }).catch(() => undefined);
-      }
-      if (err instanceof RetryLaterError) {
-        return err; // the queue was full: nothing of it was sent
       }
       return unavailable(this.logger, kind.kind === 'document' ? 'Document transport' : 'Event transport', err, outcome);
     };
