@@ -60,6 +60,9 @@ export class CredentialsGate {
     const address = clientAddress(req);
     this.checkFailures(address);
     const customer = await this.counted(address, () => this.customerOf(req));
+    // Again once the customer is read: requests that arrived together and waited for the same read see the failures
+    // of those answered before them, so the limit holds for a burst too.
+    this.checkFailures(address);
     const [scheme, value] = (req.headers.authorization ?? '').split(' ', 2);
     let admission: Admission;
     if (scheme.toLowerCase() === 'basic') {
