@@ -47,25 +47,4 @@ describe('Rounds', () => {
     await rounds.idle();
     expect(answered).toEqual([1, 2]);
   });
-
-  it('refuses an item at once, with the error of `full`, while maxQueued is taken by items waiting', async () => {
-    let release!: () => void;
-    const run = jest.fn((items: number[]) => new Promise<number[]>((r) => (release = () => r(items))));
-    const rounds = new Rounds(run, { size: (n) => n, maxQueued: 10, full: () => new Error('full') });
-    const tick = () => new Promise((r) => setImmediate(r));
-    const first = rounds.add(4); // its round runs: nothing waits
-    await tick();
-    const waiting = [rounds.add(6), rounds.add(4)]; // 10 waiting
-    await expect(rounds.add(1)).rejects.toThrow('full');
-    release();
-    await first;
-    await tick(); // the waiting items' round runs: nothing waits any more
-    const later = rounds.add(1);
-    release();
-    expect(await Promise.all(waiting)).toEqual([6, 4]);
-    await tick();
-    release();
-    expect(await later).toBe(1);
-    expect(run.mock.calls).toEqual([[[4]], [[6, 4]], [[1]]]);
-  });
 });

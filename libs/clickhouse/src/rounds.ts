@@ -4,13 +4,6 @@ export interface RoundOptions<In> {
   /** A round takes items up to this total size (never fewer than one item); the rest wait for the next. */
   maxSize?: number;
   size?: (item: In) => number;
-  /**
-   * Items waiting for a round take up at most this total size (by `size`, else one each): an item beyond it is
-   * refused at once with the error `full` makes, so memory stays bounded when rounds cannot keep up. One item is
-   * always taken when none is waiting.
-   */
-  maxQueued?: number;
-  full?: () => Error;
 }
 
 interface Waiting<In, Out> {
@@ -27,7 +20,6 @@ interface Waiting<In, Out> {
  */
 export class Rounds<In, Out> {
   private queue: Waiting<In, Out>[] = [];
-  private queuedSize = 0;
   private running = false;
   private draining: Promise<void> = Promise.resolve();
   private lastStart = 0;
@@ -38,14 +30,8 @@ export class Rounds<In, Out> {
   ) {}
 
   add(item: In): Promise<Out> {
-    const size = this.sizeOf(item);
-    const { maxQueued, full } = this.options;
-    if (maxQueued !== undefined && this.queue.length > 0 && this.queuedSize + size > maxQueued) {
-      return Promise.reject(full ? full() : new Error('too many items waiting'));
-    }
     return new Promise<Out>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      this.queuedSize += size;
       if (!this.running) {
         this.running = true;
         this.draining = this.drain();
@@ -96,7 +82,6 @@ export class Rounds<In, Out> {
       total += this.sizeOf(this.queue[count].item);
       count++;
     }
-    this.queuedSize -= total;
     return this.queue.splice(0, count);
   }
 }

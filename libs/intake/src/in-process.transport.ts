@@ -23,7 +23,11 @@ export class InProcessTransport extends IntakeTransport {
     this.batchers = new InsertBatchers(store, { minIntervalMs: INSERT_INTERVAL_MS, storedTokens: (t) => tokens.stored(t) });
   }
 
-  async send<Row extends IngestRow>(
+  send<Row extends IngestRow>(kind: IntakeKind<Row>, batch: ValidatedBatch<Row>, request: IntakeRequest): Promise<IntakeView> {
+    return this.bounded(batch, () => this.write(kind, batch, request));
+  }
+
+  private async write<Row extends IngestRow>(
     kind: IntakeKind<Row>,
     batch: ValidatedBatch<Row>,
     { customer, instance, token }: IntakeRequest,

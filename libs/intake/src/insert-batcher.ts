@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Rounds } from '@app/clickhouse';
 import type { RejectedEventRow } from '@app/contracts';
-import { RetryLaterError } from '@app/errors';
 import type { IngestStore } from './ingest-store.service';
 import type { IngestRow, Refused } from './ingest-writer';
 import type { IntakeKind } from './intake-kinds';
@@ -30,22 +29,6 @@ interface Pending<Row> {
   events: readonly Row[];
   rejected: readonly RejectedEventRow[];
   retry?: RetryToken;
-}
-
-/**
- * Items (events and rejected items) waiting, per table and process, beyond which a request is refused at once (503
- * with Retry-After, nothing of it accepted): what a process holds in memory while storage cannot keep up stays
- * bounded. On the embedded transport those waiting for an insert, on Kafka those of the requests in flight.
- */
-export const MAX_QUEUED_ROWS = 50_000;
-
-/** The answer to a request that finds the intake's queue full (InsertBatcher, the Kafka transport's sends). */
-export function intakeBusy(): RetryLaterError {
-  return new RetryLaterError(
-    'The intake is busy: too many events wait to be stored; nothing of this request was accepted, retry later',
-    1,
-    'unavailable',
-  );
 }
 
 /**
@@ -86,8 +69,6 @@ export class InsertBatcher<Row> {
       minIntervalMs: options.minIntervalMs,
       maxSize: options.maxRows ?? 200_000,
       size: (p) => p.events.length + p.rejected.length,
-      maxQueued: MAX_QUEUED_ROWS,
-      full: intakeBusy,
     });
   }
 

@@ -6,7 +6,7 @@ import { claimOutcome } from './intake-claims';
 import { IntakeClaimsRepository, type ClaimRecord, type ClaimsRead } from './intake-claims.repository';
 import { IngestStore } from './ingest-store.service';
 import type { IngestRow } from './ingest-writer';
-import { INSERT_INTERVAL_MS, InsertBatchers, intakeBusy, MAX_QUEUED_ROWS, type RetryToken } from './insert-batcher';
+import { INSERT_INTERVAL_MS, InsertBatchers, type RetryToken } from './insert-batcher';
 import { IntakeTransport, unavailable, type IntakeRequest } from './intake-transport';
 import type { IntakeKind } from './intake-kinds';
 import { listParamChars, MAX_LIST_PARAM_CHARS, Rounds } from '@app/clickhouse';
@@ -66,8 +66,6 @@ export class KafkaTransport extends IntakeTransport {
   private readonly sends = new Rounds<{ topic: string; messages: Message[] }, void>((batches) => this.sendBatch(batches), {
     minIntervalMs: PRODUCE_LINGER_MS,
   });
-  /** Items of the requests this transport is working on (claims, rejected items, sends): at most MAX_QUEUED_ROWS. */
-  private itemsInFlight = 0;
 
   constructor(
     private readonly store: IngestStore,
@@ -89,20 +87,6 @@ export class KafkaTransport extends IntakeTransport {
       this.inFlight.set(token, result);
     }
     return result;
-  }
-
-  /** Refuses the request at once (intakeBusy) while MAX_QUEUED_ROWS items are in flight; one is always taken. */
-  private async bounded<Row>(batch: ValidatedBatch<Row>, work: () => Promise<IntakeView>): Promise<IntakeView> {
-    const items = batch.rows.length + batch.rejected.length;
-    if (this.itemsInFlight > 0 && this.itemsInFlight + items > MAX_QUEUED_ROWS) {
-      throw intakeBusy();
-    }
-    this.itemsInFlight += items;
-    try {
-      return await work();
-    } finally {
-      this.itemsInFlight -= items;
-    }
   }
 
   private async accept<Row extends IngestRow>(

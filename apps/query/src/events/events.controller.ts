@@ -1,10 +1,11 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import { Auth, IntakeRateLimit, RequirePermission, type AuthContext } from '@app/auth';
 import { IntakeView } from '@app/intake';
 import { SubmitEventsCommand } from './submit-events.command';
 import { SubmitEventsDto } from './submit-events.dto';
+import { EventsEnvelope } from './events-envelope';
 
 @ApiTags('Events')
 @Controller('events')
@@ -23,8 +24,9 @@ export class EventsController {
   })
   @RequirePermission('search:write')
   @IntakeRateLimit()
+  @ApiBody({ type: SubmitEventsDto })
   @ApiAcceptedResponse({ type: IntakeView, description: 'Accepted and rejected items' })
-  submit(@Auth() auth: AuthContext, @Body() body: SubmitEventsDto): Promise<IntakeView> {
-    return this.commands.execute(new SubmitEventsCommand(auth.customer, auth.instance, body.events));
+  submit(@Auth() auth: AuthContext, @EventsEnvelope() events: unknown[]): Promise<IntakeView> {
+    return this.commands.execute(new SubmitEventsCommand(auth.customer, auth.instance, events));
   }
 }

@@ -1,4 +1,3 @@
-import { ArrayMaxSize, IsArray } from 'class-validator';
 import { ItemTenantFields } from '../common/item-tenant.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { MAX_EVENTS_PER_REQUEST, MAX_PHRASE_LENGTH, MAX_SESSION_ID_LENGTH, MAX_USER_AGENT_LENGTH } from '@app/contracts';
@@ -44,9 +43,8 @@ export class SearchEventItem extends ItemTenantFields {
   sessionId?: string;
 }
 
+/** The body of POST /events (documentation only: checked by events-envelope.ts). */
 export class SubmitEventsDto {
   @ApiProperty({ type: [SearchEventItem], maxItems: MAX_EVENTS_PER_REQUEST })
-  @IsArray()
-  @ArrayMaxSize(MAX_EVENTS_PER_REQUEST)
   events!: unknown[];
 }
