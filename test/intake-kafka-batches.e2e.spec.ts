@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ClickHouseService } from '@app/clickhouse';
-import { MAX_QUEUED_ROWS } from '@app/intake';
+import { MAX_ITEMS_IN_FLIGHT } from '@app/intake';
 import { KafkaService } from '@app/kafka';
 import { caughtUp, describeKafka } from './support/kafka';
 import { kafkaSuite } from './support/kafka-app';
@@ -16,7 +16,7 @@ describeKafka('single-event POST /events at once (Kafka transport)', () => {
   const TOPIC = 'batched-events';
   const suite = kafkaSuite(TOPIC, 'batched', { RATE_LIMIT_PER_MINUTE: '0' });
 
-  it('refuses requests at once while MAX_QUEUED_ROWS items are in flight (503, Retry-After); every 202 is stored', async () => {
+  it('refuses requests at once while MAX_ITEMS_IN_FLIGHT items are in flight (503, Retry-After); every 202 is stored', async () => {
     const { broker, app: t } = suite;
     const producer = await t.app.get(KafkaService).producer();
     const sendBatch = producer.sendBatch.bind(producer);
@@ -25,7 +25,7 @@ describeKafka('single-event POST /events at once (Kafka transport)', () => {
       return sendBatch(batch);
     });
     const before = await storedCounts(t);
-    const accepted = await postFlood(t.url, Math.ceil(MAX_QUEUED_ROWS / FLOOD_EVENTS_PER_REQUEST) + 3, 'kafka flood');
+    const accepted = await postFlood(t.url, Math.ceil(MAX_ITEMS_IN_FLIGHT / FLOOD_EVENTS_PER_REQUEST) + 3, 'kafka flood');
     slow.mockRestore();
     await eventually(() => caughtUp(broker, 'batched', TOPIC), Boolean);
     const after = await eventually(

@@ -3,7 +3,7 @@ import { ClickHouseService } from '@app/clickhouse';
 import { storedCounts } from './support/storage';
 import { FLOOD_EVENTS_PER_REQUEST, insertsInto, postFlood, postSpread } from './support/spread-requests';
 import { createKey, hmacHeaders, http, nonce, startApp, type TestApp } from './support/test-app';
-import { MAX_QUEUED_ROWS } from '@app/intake';
+import { MAX_ITEMS_IN_FLIGHT } from '@app/intake';
 
 /**
  * POST /events as search frontends send it: one event per request, signed, many at once (docs/decisions.md,
@@ -85,7 +85,7 @@ describe('single-event POST /events at once (embedded transport)', () => {
     expect(counted.rejected).toBe(0);
   });
 
-  it('refuses requests at once while MAX_QUEUED_ROWS events wait for a slowed insert (503, Retry-After); every 202 is stored', async () => {
+  it('refuses requests at once while MAX_ITEMS_IN_FLIGHT events wait for a slow insert (503, Retry-After), every 202 stored', async () => {
     const ch = t.app.get(ClickHouseService);
     const insert = ch.insert.bind(ch);
     const slow = jest.spyOn(ch, 'insert').mockImplementation(async (table, rows, token) => {
@@ -95,7 +95,7 @@ describe('single-event POST /events at once (embedded transport)', () => {
       return insert(table, rows, token);
     });
     const before = await storedCounts(t);
-    const accepted = await postFlood(t.url, Math.ceil(MAX_QUEUED_ROWS / FLOOD_EVENTS_PER_REQUEST) + 4, 'flood');
+    const accepted = await postFlood(t.url, Math.ceil(MAX_ITEMS_IN_FLIGHT / FLOOD_EVENTS_PER_REQUEST) + 4, 'flood');
     slow.mockRestore();
     const after = await storedCounts(t);
     expect(after.events - before.events).toBe(accepted);

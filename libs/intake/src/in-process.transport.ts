@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { RetryLaterError } from '@app/errors';
 import { IngestStore } from './ingest-store.service';
 import type { IngestRow } from './ingest-writer';
 import { INSERT_INTERVAL_MS, InsertBatchers } from './insert-batcher';
@@ -24,7 +23,7 @@ export class InProcessTransport extends IntakeTransport {
   }
 
   send<Row extends IngestRow>(kind: IntakeKind<Row>, batch: ValidatedBatch<Row>, request: IntakeRequest): Promise<IntakeView> {
-    return this.bounded(batch, () => this.write(kind, batch, request));
+    return this.bounded(kind.table, batch, () => this.write(kind, batch, request));
   }
 
   private async write<Row extends IngestRow>(
@@ -41,7 +40,7 @@ export class InProcessTransport extends IntakeTransport {
     try {
       return intakeAnswer(batch, await this.batchers.of(kind).add(batch.rows, batch.rejected, retry));
     } catch (err) {
-      throw err instanceof RetryLaterError ? err : unavailable(this.logger, 'Storage', err);
+      throw unavailable(this.logger, 'Storage', err);
     }
   }
 }

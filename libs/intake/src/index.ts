@@ -3,7 +3,7 @@ export * from './ingest-store.service';
 export * from './ingest-writer';
 export * from './insert-batcher';
 export * from './intake-kinds';
-export { MAX_QUEUED_ROWS } from './intake-transport';
+export { MAX_ITEMS_IN_FLIGHT } from './intake-transport';
 export * from './intake.module';
 export * from './intake.service';
 export * from './search-events.repository';

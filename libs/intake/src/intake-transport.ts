@@ -13,13 +13,14 @@ export interface IntakeRequest {
 }
 
 /**
- * Items (events and rejected items) of the requests a process is working on, beyond which a request is refused at
- * once (503 with Retry-After, nothing of it accepted): what a process holds in memory while storage or the broker
- * cannot keep up stays bounded. One request is always taken when none is in flight.
+ * Items (events and rejected items) of the requests a process is working on, per table, beyond which a request is
+ * refused at once (503 with Retry-After, nothing of it accepted): what a process holds in memory while storage or the
+ * broker cannot keep up stays bounded, and a catalogue upload never refuses search events. One request per table is
+ * always taken when none is in flight.
  */
-export const MAX_QUEUED_ROWS = 50_000;
+export const MAX_ITEMS_IN_FLIGHT = 50_000;
 
-/** The answer to a request that finds MAX_QUEUED_ROWS items in flight. */
+/** The answer to a request that finds MAX_ITEMS_IN_FLIGHT items of its table in flight. */
 export function intakeBusy(): RetryLaterError {
   return new RetryLaterError(
     'The intake is busy: too many events wait to be stored; nothing of this request was accepted, retry later',
@@ -33,8 +34,8 @@ export function intakeBusy(): RetryLaterError {
  * through Kafka and the ingest app; chosen once, from KAFKA_BROKERS (IntakeModule).
  */
 export abstract class IntakeTransport {
-  /** Items of the requests this transport is working on: at most MAX_QUEUED_ROWS. */
-  private itemsInFlight = 0;
+  /** Items of the requests this transport is working on, per table: at most MAX_ITEMS_IN_FLIGHT each. */
+  private readonly itemsInFlight = new Map<string, number>();
 
   /**
    * Answers once the accepted items are durable (in-process) or acknowledged by the broker (Kafka). With a retry
@@ -42,18 +43,32 @@ export abstract class IntakeTransport {
    */
   abstract send<Row extends IngestRow>(kind: IntakeKind<Row>, batch: ValidatedBatch<Row>, request: IntakeRequest): Promise<IntakeView>;
 
-  /** Runs `work` for `batch`, or refuses it at once (intakeBusy) while MAX_QUEUED_ROWS items are in flight. */
-  protected async bounded<Row>(batch: ValidatedBatch<Row>, work: () => Promise<IntakeView>): Promise<IntakeView> {
+  /**
+   * Runs `work` for `batch` of `table`, or refuses it at once (intakeBusy) when it would take the table's items in
+   * flight beyond MAX_ITEMS_IN_FLIGHT.
+   */
+  protected async bounded<Row>(table: string, batch: ValidatedBatch<Row>, work: () => Promise<IntakeView>): Promise<IntakeView> {
     const items = batch.rows.length + batch.rejected.length;
-    if (this.itemsInFlight > 0 && this.itemsInFlight + items > MAX_QUEUED_ROWS) {
+    const before = this.itemsInFlight.get(table) ?? 0;
+    if (before > 0 && before + items > MAX_ITEMS_IN_FLIGHT) {
       throw intakeBusy();
     }
-    this.itemsInFlight += items;
+    this.itemsInFlight.set(table, before + items);
     try {
       return await work();
     } finally {
-      this.itemsInFlight -= items;
+      const left = this.itemsInFlight.get(table)! - items;
+      if (left === 0) {
+        this.itemsInFlight.delete(table);
+      } else {
+        this.itemsInFlight.set(table, left);
+      }
     }
+  }
+
+  /** The items of `table` in flight. */
+  itemsInFlightOf(table: string): number {
+    return this.itemsInFlight.get(table) ?? 0;
   }
 }
 

@@ -79,11 +79,11 @@ export class KafkaTransport extends IntakeTransport {
   send<Row extends IngestRow>(kind: IntakeKind<Row>, batch: ValidatedBatch<Row>, request: IntakeRequest): Promise<IntakeView> {
     const { token } = request;
     if (!token) {
-      return this.bounded(batch, () => this.accept(kind, batch, request));
+      return this.bounded(kind.table, batch, () => this.accept(kind, batch, request));
     }
     let result = this.inFlight.get(token);
     if (!result) {
-      result = this.bounded(batch, () => this.accept(kind, batch, request)).finally(() => this.inFlight.delete(token));
+      result = this.bounded(kind.table, batch, () => this.accept(kind, batch, request)).finally(() => this.inFlight.delete(token));
       this.inFlight.set(token, result);
     }
     return result;

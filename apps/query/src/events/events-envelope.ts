@@ -1,20 +1,51 @@
 import { BadRequestException, createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { MAX_EVENTS_PER_REQUEST } from '@app/contracts';
 
-/** Keys a JSON body may carry that are never properties of the envelope (the validation pipe strips them too). */
-const PROTO_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** Keys removed from every object of a body before it is read, at any depth, as the validation pipe removes them. */
+const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'];
+
+/** At most this many problems are named in a 400; a last line says that more were left out. */
+export const MAX_ENVELOPE_PROBLEMS = 100;
+
+/** Removes PROTO_KEYS from `value` and every object or array in it (without recursion: any depth is safe). */
+function stripProtoKeys(value: unknown): void {
+  const pending = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next !== 'object' || next === null) {
+      continue;
+    }
+    if (!Array.isArray(next)) {
+      for (const key of PROTO_KEYS) {
+        if (Object.hasOwn(next, key)) {
+          delete (next as Record<string, unknown>)[key];
+        }
+      }
+    }
+    for (const inner of Object.values(next)) {
+      if (typeof inner === 'object' && inner !== null) {
+        pending.push(inner);
+      }
+    }
+  }
+}
 
 /**
- * The `events` of a POST /events body `{ events: [...] }`, checked as the validation pipe checks a DTO (an array of at
- * most MAX_EVENTS_PER_REQUEST items, no other property), with the same 400 body. The hot path of the intake: a
- * single-event request is the common case, and the pipe's class-transformer copy and class-validator run cost about a
- * tenth of such a request (docs/benchmarks.md, "Intake"). Each item is validated by the intake itself.
+ * The `events` of a POST /events body `{ events: [...] }`, checked by the validation pipe's rules (an array of at most
+ * MAX_EVENTS_PER_REQUEST items, no other property; prototype keys removed everywhere), answering 400 with its body
+ * shape: each rule the body breaks, once (docs/decisions.md, "Issue 28: the lean path of POST /events"). The hot
+ * path of the intake: the pipe's class-transformer copy and class-validator run were about a tenth of a single-event
+ * request. Each item is validated by the intake itself.
  */
 export function eventsOfEnvelope(body: unknown): unknown[] {
+  stripProtoKeys(body);
   const problems: string[] = [];
   const envelope = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   for (const key of Object.keys(envelope)) {
-    if (key !== 'events' && !PROTO_KEYS.has(key)) {
+    if (problems.length > MAX_ENVELOPE_PROBLEMS) {
+      break;
+    }
+    if (key !== 'events') {
       problems.push(`property ${key} should not exist`);
     }
   }
@@ -23,6 +54,9 @@ export function eventsOfEnvelope(body: unknown): unknown[] {
     problems.push('events must be an array');
   } else if (events.length > MAX_EVENTS_PER_REQUEST) {
     problems.push(`events must contain no more than ${MAX_EVENTS_PER_REQUEST} elements`);
+  }
+  if (problems.length > MAX_ENVELOPE_PROBLEMS) {
+    throw new BadRequestException([...problems.slice(0, MAX_ENVELOPE_PROBLEMS), 'Further validation errors were omitted']);
   }
   if (problems.length > 0) {
     throw new BadRequestException(problems);
