@@ -59,9 +59,18 @@ describeKafka('Kafka offsets stored twice: one insert per partition range, detec
     expect(searchInserts.length).toBeGreaterThan(0);
     expect(searchInserts.reduce((n, [, rows]) => n + rows.length, 0)).toBe(400);
     for (const [, rows, , token] of searchInserts) {
-      const match = /^repair-events:(\d+):(\d+)-(\d+):(\d+-\d+)$/.exec(token!)!;
+      const match = /^repair-events:(\d+):(\d+)-(\d+):(\d+-\d+):[0-9a-f]{16}$/.exec(token!)!;
       const [partition, first, last] = match.slice(1, 4).map(Number);
-      expect(token).toBe(batchToken(TOPIC, partition, first, last, match[4]));
+      expect(token).toBe(
+        batchToken(
+          TOPIC,
+          partition,
+          first,
+          last,
+          match[4],
+          rows.map((r) => r.offset),
+        ),
+      );
       expect(new Set(rows.map((r) => r.partition))).toEqual(new Set([partition]));
       expect(rows.every((r) => r.offset >= first && r.offset <= last)).toBe(true);
     }
@@ -95,7 +104,7 @@ describeKafka('Kafka offsets stored twice: one insert per partition range, detec
         offset: 100 + i,
         received_at: '2026-01-01 10:00:00.000',
       }));
-      const token = batchToken('elsewhere', 3, 100, 104, '11-13');
+      const token = batchToken('elsewhere', 3, 100, 104, '11-13', [100, 101, 102, 103, 104]);
       await a.app.get(IngestStore).store(kind as never, rows, [], token);
       await b.app.get(IngestStore).store(kind as never, rows, [], token);
       expect(await storedCounts(a, 'same-range')).toEqual({ events: 5, distinctEvents: 5, rollup: 5, rejected: 0 });

@@ -134,6 +134,10 @@ export class FakeStore implements Pick<IngestStore, 'store'> {
   /** Inserts sent (attempts past the membership check), and the ones that landed, as topic:partition:first-last. */
   readonly sent: string[] = [];
   readonly landed: string[] = [];
+  /** The deduplication token of every insert sent. */
+  readonly tokens: Array<string | undefined> = [];
+  /** The next insert sent stores this many of its rows, then fails (a split write cut short by a failure). */
+  failAfter?: number;
   /** While set, every insert sent fails as a store that is down would. */
   down = false;
   /** Reads of what is stored (offsets()), and while set, every one fails as a store that is down would. */
@@ -153,10 +157,11 @@ export class FakeStore implements Pick<IngestStore, 'store'> {
     _kind: unknown,
     rows: readonly Row[],
     rejected: readonly RejectedEventRow[],
-    _token?: string,
+    token?: string,
     beforeSend?: BeforeSend,
   ): Promise<Refused<Row>> {
     await beforeSend?.();
+    this.tokens.push(token);
     const all = [...rows, ...rejected];
     const offsets = all.map((r) => r.offset);
     const label = all.length === 0 ? 'nothing' : `${all[0].topic}:${all[0].partition}:${Math.min(...offsets)}-${Math.max(...offsets)}`;
@@ -168,10 +173,15 @@ export class FakeStore implements Pick<IngestStore, 'store'> {
     if (this.down) {
       throw new Error('storage down');
     }
-    for (const r of all) {
+    const landing = this.failAfter === undefined ? all : all.slice(0, this.failAfter);
+    for (const r of landing) {
       const eventId = (r as { event_id?: string }).event_id;
       const { topic, partition, offset, customer, instance } = r;
       this.rows.push({ topic, partition, offset, customer, instance, hash: r.message_hash ?? '0', eventId });
+    }
+    if (landing !== all) {
+      this.failAfter = undefined;
+      throw new Error('storage failed part-way');
     }
     this.landed.push(label);
     return new Map();

@@ -1,4 +1,5 @@
 import type { Logger } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import type { Batch, EachBatchPayload } from 'kafkajs';
 import type { RejectedEventRow } from '@app/contracts';
 import pLimit from 'p-limit';
@@ -14,12 +15,16 @@ import { confirmMembership, type KafkaGroup } from './rejoin-barrier';
 import { BatchAbandonedError, retryUntilDone, settledWithHeartbeats } from './retry-policy';
 
 /**
- * The deduplication token of a partition batch's insert: the same messages at the same offsets of a partition get
- * the same token in every process, so ClickHouse drops a second insert of them (rollups included) whoever formed
- * it. The hashes of the first and last message tell a recreated topic's new messages at old offsets apart.
+ * The deduplication token of a partition batch's insert: the same messages at the same offsets of a partition, of
+ * which the same offsets are written, get the same token in every process, so ClickHouse drops a second insert of
+ * them (rollups included) whoever formed it. The hashes of the first and last message tell a recreated topic's new
+ * messages at old offsets apart. The digest of the offsets written tells what is left of a batch delivered again,
+ * after part of it was stored, from the whole: the engine drops an insert whose token it stored whatever its rows,
+ * and a split write (IngestWriter) derives its halves' tokens from this one, so the rest written under the whole's
+ * token could be dropped as a repeat of a half.
  */
-export const batchToken = (topic: string, partition: number, first: number, last: number, hashes: string) =>
-  `${topic}:${partition}:${first}-${last}:${hashes}`;
+export const batchToken = (topic: string, partition: number, first: number, last: number, hashes: string, written: readonly number[]) =>
+  `${topic}:${partition}:${first}-${last}:${hashes}:${createHash('sha256').update(written.join(',')).digest('hex').slice(0, 16)}`;
 
 /**
  * Inserts of this process in flight at once, fewer than the store's insert connections (INSERT_CONNECTIONS), so an
@@ -53,7 +58,8 @@ export interface BatchesDeps {
  *      the partition stored within its last DEDUP_WINDOW messages (a producer's retry: RecentEventIds); documents
  *      get versions that grow with their offsets (VersionSequence);
  *   2. insert the rest, invalid ones as rejected rows, one insert per partition batch with the token
- *      topic:partition:first-last (batchToken), retried with capped backoff while storage fails, nothing committed;
+ *      topic:partition:first-last and what is written of it (batchToken), retried with capped backoff while storage
+ *      fails, nothing committed;
  *      right before each insert is sent, a heartbeat round trip confirms that this process is still a member of the
  *      generation that fetched the batch (confirmMembership), else the batch is abandoned unsent;
  *   3. only then commit, in offset order.
@@ -177,7 +183,8 @@ export class ExactlyOnceBatches {
       // 2. Insert, the partition batch alone (an identical range from any process has the same token); the state
       // counts the rows as stored from now on, and is read again if the insert fails.
       const hashes = `${messageHash(messages[0])}-${messageHash(messages[messages.length - 1])}`;
-      const insert = this.writeWithRetry(kind, rows, rejected, batchToken(topic, partition, first, last, hashes), generation);
+      const written = [...rows, ...rejected].map((r) => r.offset);
+      const insert = this.writeWithRetry(kind, rows, rejected, batchToken(topic, partition, first, last, hashes, written), generation);
       state.ledger.inserted(last);
       state.handledThrough = last;
       if (state.recent) {
