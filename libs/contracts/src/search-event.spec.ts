@@ -96,13 +96,32 @@ describe('validateSearchEvent', () => {
     [{ ...good, ts: NOW + 60 * 60 * 1000 }, 'ts is more than 5 minutes in the future'],
     [{ ...good, ts: '2020-01-01T00:00:00Z' }, 'ts is older than the retention of 400 days'],
     [{ ...good, ts: 'yesterday' }, 'ts must be an ISO-8601 string or epoch milliseconds'],
-    [{ ...good, id: 'abc' }, 'id must be a UUID'],
+    [{ ...good, id: 'abc' }, 'id must be a UUID (with or without dashes)'],
+    [{ ...good, id: 7 }, 'id must be a UUID (with or without dashes)'],
+    [{ ...good, id: '0190c7a45e4f7b6a9c3d2f1e0d9c8b7' }, 'id must be a UUID (with or without dashes)'],
     [{ ...good, bot: 'yes' }, 'bot must be a boolean'],
     [{ ...good, customer: 'other' }, 'customer does not match the authenticated customer'],
     [{ ...good, instance: 'stage' }, 'instance does not match the authenticated instance'],
     [{ ...good, hit: 3 }, 'unknown field hit'],
   ])('rejects %p with %p', (input, reason) => {
     expect(validateSearchEvent(input, http, http)).toEqual({ ok: false, reason });
+  });
+
+  it.each([
+    ['0190c7a4-5e4f-7b6a-9c3d-2f1e0d9c8b7a'],
+    ['0190C7A4-5E4F-7B6A-9C3D-2F1E0D9C8B7A'],
+    ['0190c7a45e4f7b6a9c3d2f1e0d9c8b7a'],
+    ['0190C7A45E4F7B6A9C3D2F1E0D9C8B7A'],
+  ])('stores the id %p in its canonical form, lower-case with dashes', (id) => {
+    expect(validateSearchEvent({ ...good, id }, http, http)).toMatchObject({
+      ok: true,
+      row: { event_id: '0190c7a4-5e4f-7b6a-9c3d-2f1e0d9c8b7a' },
+    });
+  });
+
+  it('generates an id for an event without one', () => {
+    const r = validateSearchEvent(good, http, http);
+    expect(r.ok && r.row.event_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   });
 
   it('accepts ts as ISO-8601 and as epoch milliseconds, 500-character phrases and hits = 0', () => {

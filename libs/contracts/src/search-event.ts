@@ -1,6 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { BotDetector } from './bot-detector';
 import { chDateTime, chDateTimeOften } from './ch-time';
+import { eventTime, personalHash } from './event-time';
+import { canonicalId, idProblem } from './ids';
 import type { EventSource, ItemOrigin } from './item-origin';
 import { itemTenant } from './item-tenant';
 import { LANGUAGE_PATTERN } from './names';
@@ -51,12 +53,8 @@ export const MAX_USER_AGENT_LENGTH = 2000;
 /** Longest `sessionId` accepted, in UTF-16 units. */
 export const MAX_SESSION_ID_LENGTH = 200;
 export const MAX_EVENTS_PER_REQUEST = 10_000;
-/** Clock skew tolerated for producer timestamps. */
-export const MAX_FUTURE_MS = 5 * 60 * 1000;
 
 const FIELDS = new Set(['id', 'customer', 'instance', 'ts', 'phrase', 'language', 'hits', 'userAgent', 'bot', 'sessionId']);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 /** The service's rules for events, the same for every item (kept apart from the origin, which is per item). */
 export interface EventRules {
@@ -69,19 +67,6 @@ export type ValidationContext = ItemOrigin & EventRules;
 export type Validated = { ok: true; row: SearchEventRow } | { ok: false; reason: string };
 
 const fail = (reason: string): Validated => ({ ok: false, reason });
-
-function parseTs(ts: unknown): number | string {
-  if (typeof ts === 'number') {
-    return Number.isInteger(ts) && ts > 0 ? ts : 'ts must be an ISO-8601 string or epoch milliseconds';
-  }
-  if (typeof ts === 'string' && ISO_8601.test(ts)) {
-    const ms = Date.parse(ts);
-    if (!Number.isNaN(ms)) {
-      return ms;
-    }
-  }
-  return 'ts must be an ISO-8601 string or epoch milliseconds';
-}
 
 /** Validates and normalises one event; the reason names the field. Never throws. */
 export function validateSearchEvent(input: unknown, ctx: ItemOrigin, rules: EventRules): Validated {
@@ -101,8 +86,9 @@ export function validateSearchEvent(input: unknown, ctx: ItemOrigin, rules: Even
   }
   const { customer, instance } = tenant;
 
-  if (e.id !== undefined && (typeof e.id !== 'string' || !UUID.test(e.id))) {
-    return fail('id must be a UUID');
+  const id = typeof e.id === 'string' ? canonicalId(e.id) : undefined;
+  if (e.id !== undefined && id === undefined) {
+    return fail(idProblem('id'));
   }
   if (typeof e.phrase !== 'string') {
     return fail('phrase is required (a string)');
@@ -137,25 +123,15 @@ export function validateSearchEvent(input: unknown, ctx: ItemOrigin, rules: Even
     }
   }
 
-  let ts = ctx.now;
-  if (e.ts !== undefined) {
-    const parsed = parseTs(e.ts);
-    if (typeof parsed === 'string') {
-      return fail(parsed);
-    }
-    ts = parsed;
-  }
-  if (ts > ctx.now + MAX_FUTURE_MS) {
-    return fail('ts is more than 5 minutes in the future');
-  }
-  if (ts < ctx.now - rules.retentionDays * 86_400_000) {
-    return fail(`ts is older than the retention of ${rules.retentionDays} days`);
+  const ts = eventTime(e.ts, ctx.now, rules.retentionDays);
+  if (typeof ts === 'string') {
+    return fail(ts);
   }
 
   return {
     ok: true,
     row: {
-      event_id: e.id?.toLowerCase() ?? randomUUID(),
+      event_id: id ?? randomUUID(),
       customer,
       instance,
       ts: chDateTime(ts),
@@ -164,7 +140,7 @@ export function validateSearchEvent(input: unknown, ctx: ItemOrigin, rules: Even
       language: e.language.toLowerCase(),
       hits: e.hits,
       bot: rules.bots.isBot(e.bot, e.userAgent),
-      session_hash: typeof e.sessionId === 'string' ? createHash('sha256').update(`${customer}:${e.sessionId}`).digest('hex') : '',
+      session_hash: personalHash(customer, e.sessionId),
       source: ctx.source,
       topic: ctx.topic ?? '',
       partition: ctx.partition ?? -1,

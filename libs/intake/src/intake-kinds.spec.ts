@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { loadConfig } from '@app/config';
 import type { DocumentRow } from '@app/contracts';
 import { IntakeKinds } from './intake-kinds';
@@ -66,6 +67,21 @@ describe('IntakeKinds', () => {
     expect(token).toMatch(/^http:acme:shop:[0-9a-f]{64}$/);
     expect(kinds.events.retryToken!('acme', 'shop', [{ id }])).toBe(token);
     expect(kinds.events.retryToken!('acme', 'stage', [{ id }])).not.toBe(token);
+  });
+
+  it('gives a retry spelled otherwise (case, dashes) the same token, and none to a request with an invalid id', () => {
+    const id = '0190c7a4-5e4f-7b6a-9c3d-2f1e0d9c8b7a';
+    const other = '0190c7a4-5e4f-7b6a-9c3d-2f1e0d9c8b7b';
+    const token = kinds.events.retryToken!('acme', 'shop', [{ id }, { id: other }]);
+    // Lower-case dashed ids, as before canonical ids: the token of such a request is unchanged.
+    expect(token).toBe(`http:acme:shop:${createHash('sha256').update(`${id},${other}`).digest('hex')}`);
+    for (const spelling of [id.toUpperCase(), id.replaceAll('-', ''), id.replaceAll('-', '').toUpperCase()]) {
+      expect(kinds.events.retryToken!('acme', 'shop', [{ id: spelling }, { id: other }])).toBe(token);
+    }
+    expect(kinds.events.retryToken!('acme', 'shop', [{ id: other }, { id }])).not.toBe(token);
+    expect(kinds.events.retryToken!('acme', 'shop', [{ id }, { id: 'abc' }])).toBeUndefined();
+    expect(kinds.events.retryToken!('acme', 'shop', [{ id }, { id: 7 }])).toBeUndefined();
+    expect(kinds.events.retryToken!('acme', 'shop', [{ id }, null])).toBeUndefined();
   });
 
   it('sends a document as the item with its tenant, keyed by id', () => {

@@ -4,6 +4,7 @@ import { nextVersion } from '@app/clickhouse';
 import { AppConfig } from '@app/config';
 import {
   BotDetector,
+  canonicalId,
   fromChDateTime,
   validateDocument,
   validateSearchEvent,
@@ -45,12 +46,16 @@ export interface IntakeKind<Row extends IngestRow = IngestRow> extends IngestTar
 const itemFields = (item: unknown) => item as Record<string, unknown>;
 
 /**
- * A request whose events all carry ids has a token derived from them: the same request sent again (a client
- * retry) has the same token and is not counted twice.
+ * A request whose events all carry valid ids has a token derived from them: the same request sent again (a client
+ * retry) has the same token and is not counted twice, even with its ids spelled otherwise (case, dashes), since the
+ * canonical ids are hashed.
  */
 function eventsToken(customer: string, instance: string, items: readonly unknown[]): string | undefined {
-  const ids = items.map((i) => (i as { id?: unknown } | null)?.id);
-  if (items.length === 0 || !ids.every((id) => typeof id === 'string')) {
+  const ids = items.map((i) => {
+    const id = (i as { id?: unknown } | null)?.id;
+    return typeof id === 'string' ? canonicalId(id) : undefined;
+  });
+  if (items.length === 0 || !ids.every((id) => id !== undefined)) {
     return undefined;
   }
   return `http:${customer}:${instance}:${createHash('sha256').update(ids.join(',')).digest('hex')}`;
