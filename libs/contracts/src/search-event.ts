@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { BotDetector } from './bot-detector';
-import { chDateTime, chDateTimeOften } from './ch-time';
-import { eventTime, personalHash } from './event-time';
-import { canonicalId, idProblem } from './ids';
+import { chDateTime } from './ch-time';
+import { eventObject, originColumns, personalHash, sessionTextAndTime, tenantAndId } from './event-fields';
 import type { EventSource, ItemOrigin } from './item-origin';
-import { itemTenant } from './item-tenant';
 import { LANGUAGE_PATTERN } from './names';
 import { normalisePhrase } from './normalise-phrase';
-import { echoedName, textProblem } from './text';
+import { echoedName } from './text';
 
 /**
  * A search event as producers send it (docs/architecture.md, "The pipeline"). Over HTTP customer and instance come from the
@@ -50,8 +48,6 @@ export interface SearchEventRow {
 export const MAX_PHRASE_LENGTH = 500;
 /** Longest `userAgent` accepted, in UTF-16 units. */
 export const MAX_USER_AGENT_LENGTH = 2000;
-/** Longest `sessionId` accepted, in UTF-16 units. */
-export const MAX_SESSION_ID_LENGTH = 200;
 export const MAX_EVENTS_PER_REQUEST = 10_000;
 
 const FIELDS = new Set(['id', 'customer', 'instance', 'ts', 'phrase', 'language', 'hits', 'userAgent', 'bot', 'sessionId']);
@@ -70,26 +66,22 @@ const fail = (reason: string): Validated => ({ ok: false, reason });
 
 /** Validates and normalises one event; the reason names the field. Never throws. */
 export function validateSearchEvent(input: unknown, ctx: ItemOrigin, rules: EventRules): Validated {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+  const e = eventObject(input);
+  if (e === undefined) {
     return fail('event must be a JSON object');
   }
-  const e = input as Record<string, unknown>;
   for (const field of Object.keys(e)) {
     if (!FIELDS.has(field)) {
       return fail(`unknown field ${echoedName(field)}`);
     }
   }
 
-  const tenant = itemTenant(e, ctx);
-  if (typeof tenant === 'string') {
-    return fail(tenant);
+  const head = tenantAndId(e, ctx);
+  if (typeof head === 'string') {
+    return fail(head);
   }
-  const { customer, instance } = tenant;
+  const { customer, instance, id } = head;
 
-  const id = typeof e.id === 'string' ? canonicalId(e.id) : undefined;
-  if (e.id !== undefined && id === undefined) {
-    return fail(idProblem('id'));
-  }
   if (typeof e.phrase !== 'string') {
     return fail('phrase is required (a string)');
   }
@@ -113,17 +105,7 @@ export function validateSearchEvent(input: unknown, ctx: ItemOrigin, rules: Even
   if (e.bot !== undefined && typeof e.bot !== 'boolean') {
     return fail('bot must be a boolean');
   }
-  if (e.sessionId !== undefined && (typeof e.sessionId !== 'string' || e.sessionId.length > MAX_SESSION_ID_LENGTH)) {
-    return fail(`sessionId must be a string of at most ${MAX_SESSION_ID_LENGTH} characters`);
-  }
-  for (const field of ['phrase', 'userAgent', 'sessionId'] as const) {
-    const problem = typeof e[field] === 'string' ? textProblem(field, e[field]) : undefined;
-    if (problem) {
-      return fail(problem);
-    }
-  }
-
-  const ts = eventTime(e.ts, ctx.now, rules.retentionDays);
+  const ts = sessionTextAndTime(e, ['phrase', 'userAgent', 'sessionId'], ctx.now, rules.retentionDays);
   if (typeof ts === 'string') {
     return fail(ts);
   }
@@ -141,11 +123,7 @@ export function validateSearchEvent(input: unknown, ctx: ItemOrigin, rules: Even
       hits: e.hits,
       bot: rules.bots.isBot(e.bot, e.userAgent),
       session_hash: personalHash(customer, e.sessionId),
-      source: ctx.source,
-      topic: ctx.topic ?? '',
-      partition: ctx.partition ?? -1,
-      offset: ctx.offset ?? -1,
-      received_at: chDateTimeOften(ctx.now),
+      ...originColumns(ctx),
     },
   };
 }
