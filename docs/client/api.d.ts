@@ -526,8 +526,7 @@ export interface components {
             /** @description If present, must equal the instance of the request */
             instance?: string;
             /**
-             * Format: uuid
-             * @description Makes a retried event count once; generated when absent
+             * @description A UUID, with or without dashes, in any case (stored lower-case with dashes). Makes a retried event count once; generated when absent
              * @example 0192f7a0-6c1e-7b3a-9d4f-2e8a1c5b7d90
              */
             id?: string;

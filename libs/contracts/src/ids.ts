@@ -1,20 +1,22 @@
-/** A UUID as clients write it: dashed (8-4-4-4-12) or 32 hex characters, in any case (docs/architecture.md). */
-const DASHED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const BARE = /^[0-9a-f]{32}$/i;
+const HEX = '[0-9a-fA-F]';
+
+/**
+ * An id as clients may write it: a UUID with dashes (8-4-4-4-12) or as 32 hex characters, in any case. A pattern
+ * without flags, so that the OpenAPI document can state it as it is.
+ */
+export const ID_PATTERN = `^(${HEX}{8}-${HEX}{4}-${HEX}{4}-${HEX}{4}-${HEX}{12}|${HEX}{32})$`;
+const ID = new RegExp(ID_PATTERN);
 
 /**
  * The one spelling of an id (a search event's `id`, a click's `searchId`): the lower-case dashed UUID, whichever
  * way it was written; undefined when the value is not a UUID in either form.
  */
 export function canonicalId(value: string): string | undefined {
-  if (DASHED.test(value)) {
-    return value.toLowerCase();
+  if (!ID.test(value)) {
+    return undefined;
   }
-  if (BARE.test(value)) {
-    const hex = value.toLowerCase();
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-  }
-  return undefined;
+  const hex = value.replaceAll('-', '').toLowerCase();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** The reason for a field that is not an id, worded alike wherever ids are taken. */

@@ -11,8 +11,8 @@ export type ConversionSubtype = 'addToCart' | 'purchase';
 
 /**
  * A click or a conversion as server-side producers send it: an item of POST /events or a message on the search
- * events topic with `type` `click` or `conversion` (docs/architecture.md). Over HTTP customer and instance come from
- * the authenticated request; on Kafka both are required.
+ * events topic with `type` `click` or `conversion` (docs/decisions.md, "Issue 29: interaction events"). Over
+ * HTTP customer and instance come from the authenticated request; on Kafka both are required.
  */
 export interface InteractionEvent {
   type: InteractionType;

@@ -1,6 +1,6 @@
 import { ItemTenantFields } from '../common/item-tenant.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { MAX_EVENTS_PER_REQUEST, MAX_PHRASE_LENGTH, MAX_SESSION_ID_LENGTH, MAX_USER_AGENT_LENGTH } from '@app/contracts';
+import { ID_PATTERN, MAX_EVENTS_PER_REQUEST, MAX_PHRASE_LENGTH, MAX_SESSION_ID_LENGTH, MAX_USER_AGENT_LENGTH } from '@app/contracts';
 
 /**
  * One search event as a frontend sends it (documentation only: the intake validates each item itself and rejects
@@ -8,8 +8,10 @@ import { MAX_EVENTS_PER_REQUEST, MAX_PHRASE_LENGTH, MAX_SESSION_ID_LENGTH, MAX_U
  */
 export class SearchEventItem extends ItemTenantFields {
   @ApiPropertyOptional({
-    format: 'uuid',
-    description: 'Makes a retried event count once; generated when absent',
+    pattern: ID_PATTERN,
+    description:
+      'A UUID, with or without dashes, in any case (stored lower-case with dashes). ' +
+      'Makes a retried event count once; generated when absent',
     example: '0192f7a0-6c1e-7b3a-9d4f-2e8a1c5b7d90',
   })
   id?: string;
