@@ -66,8 +66,13 @@ describe('validateInteraction', () => {
   });
 
   it('accepts a conversion without searchId (stored unattributed, search_id empty) but never a click without one', () => {
-    expect(row({ ...conversion, searchId: undefined })).toMatchObject({ type: 'conversion', search_id: '' });
-    expect(reason({ ...click, searchId: undefined })).toBe('searchId is required for a click (the id of the search)');
+    const unattributed: Record<string, unknown> = { ...conversion };
+    delete unattributed.searchId;
+    expect(Object.keys(unattributed)).not.toContain('searchId');
+    expect(row(unattributed)).toMatchObject({ type: 'conversion', search_id: '' });
+    const orphan: Record<string, unknown> = { ...click };
+    delete orphan.searchId;
+    expect(reason(orphan)).toBe('searchId is required for a click (the id of the search)');
   });
 
   it.each([[SEARCH], [SEARCH.toUpperCase()], [SEARCH.replaceAll('-', '')], [SEARCH.replaceAll('-', '').toUpperCase()]])(

@@ -69,7 +69,7 @@ describe('IntakeKinds', () => {
     expect(kinds.events.retryToken!('acme', 'stage', [{ id }])).not.toBe(token);
   });
 
-  it('gives a retry spelled otherwise (case, dashes) the same token, and none to a request with an invalid id', () => {
+  it('gives a retry spelled otherwise (case, dashes) the same token, an invalid id counted as sent', () => {
     const id = '0190c7a4-5e4f-7b6a-9c3d-2f1e0d9c8b7a';
     const other = '0190c7a4-5e4f-7b6a-9c3d-2f1e0d9c8b7b';
     const token = kinds.events.retryToken!('acme', 'shop', [{ id }, { id: other }]);
@@ -79,7 +79,10 @@ describe('IntakeKinds', () => {
       expect(kinds.events.retryToken!('acme', 'shop', [{ id: spelling }, { id: other }])).toBe(token);
     }
     expect(kinds.events.retryToken!('acme', 'shop', [{ id: other }, { id }])).not.toBe(token);
-    expect(kinds.events.retryToken!('acme', 'shop', [{ id }, { id: 'abc' }])).toBeUndefined();
+    // An invalid id (its item is rejected) counts as sent: the rest of the request stays protected against a retry.
+    const withBad = kinds.events.retryToken!('acme', 'shop', [{ id: id.toUpperCase() }, { id: 'abc' }]);
+    expect(withBad).toBe(`http:acme:shop:${createHash('sha256').update(`${id},abc`).digest('hex')}`);
+    expect(kinds.events.retryToken!('acme', 'shop', [{ id }, { id: 'ABC' }])).not.toBe(withBad);
     expect(kinds.events.retryToken!('acme', 'shop', [{ id }, { id: 7 }])).toBeUndefined();
     expect(kinds.events.retryToken!('acme', 'shop', [{ id }, null])).toBeUndefined();
   });

@@ -46,19 +46,18 @@ export interface IntakeKind<Row extends IngestRow = IngestRow> extends IngestTar
 const itemFields = (item: unknown) => item as Record<string, unknown>;
 
 /**
- * A request whose events all carry valid ids has a token derived from them: the same request sent again (a client
- * retry) has the same token and is not counted twice, even with its ids spelled otherwise (case, dashes), since the
- * canonical ids are hashed.
+ * A request whose events all carry ids has a token derived from them: the same request sent again (a client
+ * retry) has the same token and is not counted twice. Valid ids are hashed in their canonical form, so a retry
+ * that spells them otherwise (case, dashes) is the same request; an invalid one (its item is rejected, and a retry
+ * sends the same string) as sent, so the rest of such a request stays protected.
  */
 function eventsToken(customer: string, instance: string, items: readonly unknown[]): string | undefined {
-  const ids = items.map((i) => {
-    const id = (i as { id?: unknown } | null)?.id;
-    return typeof id === 'string' ? canonicalId(id) : undefined;
-  });
-  if (items.length === 0 || !ids.every((id) => id !== undefined)) {
+  const ids = items.map((i) => (i as { id?: unknown } | null)?.id);
+  if (items.length === 0 || !ids.every((id) => typeof id === 'string')) {
     return undefined;
   }
-  return `http:${customer}:${instance}:${createHash('sha256').update(ids.join(',')).digest('hex')}`;
+  const canonical = ids.map((id) => canonicalId(id) ?? id);
+  return `http:${customer}:${instance}:${createHash('sha256').update(canonical.join(',')).digest('hex')}`;
 }
 
 /** The two kinds of items, with the service's retention and one bot-verdict cache. */
