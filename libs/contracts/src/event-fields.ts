@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { chDateTimeOften } from './ch-time';
 import { canonicalId, idProblem } from './ids';
-import type { EventSource, ItemOrigin } from './item-origin';
+import type { ItemOrigin } from './item-origin';
 import { itemTenant } from './item-tenant';
 import { textProblem } from './text';
 
@@ -69,7 +68,7 @@ export function tenantAndId(
   if (e.id !== undefined && id === undefined) {
     return idProblem('id');
   }
-  return { ...tenant, id };
+  return { customer: tenant.customer, instance: tenant.instance, id };
 }
 
 /** Why `sessionId` is refused, if it is: a string of at most MAX_SESSION_ID_LENGTH UTF-16 units, any text. */
@@ -89,23 +88,6 @@ export function firstTextProblem(e: Record<string, unknown>, fields: readonly st
     }
   }
   return undefined;
-}
-
-/** The columns every event row takes from where it came from. */
-export function originColumns(ctx: ItemOrigin): {
-  source: EventSource;
-  topic: string;
-  partition: number;
-  offset: number;
-  received_at: string;
-} {
-  return {
-    source: ctx.source,
-    topic: ctx.topic ?? '',
-    partition: ctx.partition ?? -1,
-    offset: ctx.offset ?? -1,
-    received_at: chDateTimeOften(ctx.now),
-  };
 }
 
 /**

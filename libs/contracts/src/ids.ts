@@ -15,7 +15,10 @@ export function canonicalId(value: string): string | undefined {
   if (!ID.test(value)) {
     return undefined;
   }
-  const hex = value.replaceAll('-', '').toLowerCase();
+  if (value.length === 36) {
+    return value.toLowerCase(); // the dashed form (the common one): no copy beyond the case
+  }
+  const hex = value.toLowerCase();
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 

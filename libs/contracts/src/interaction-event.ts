@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { chDateTime } from './ch-time';
-import { eventObject, originColumns, personalHash, sessionTextAndTime, tenantAndId } from './event-fields';
+import { chDateTime, chDateTimeOften } from './ch-time';
+import { eventObject, personalHash, sessionTextAndTime, tenantAndId } from './event-fields';
 import { canonicalId, idProblem } from './ids';
 import type { EventSource, ItemOrigin } from './item-origin';
 import type { EventRules } from './search-event';
@@ -185,7 +185,11 @@ export function validateInteraction(input: unknown, ctx: ItemOrigin, rules: Even
       currency: typeof e.currency === 'string' ? e.currency.toUpperCase() : '',
       session_hash: personalHash(customer, e.sessionId),
       user_token_hash: personalHash(customer, e.userToken),
-      ...originColumns(ctx),
+      source: ctx.source,
+      topic: ctx.topic ?? '',
+      partition: ctx.partition ?? -1,
+      offset: ctx.offset ?? -1,
+      received_at: chDateTimeOften(ctx.now),
     },
   };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BotDetector } from './bot-detector';
-import { chDateTime } from './ch-time';
-import { eventObject, originColumns, personalHash, sessionTextAndTime, tenantAndId } from './event-fields';
+import { chDateTime, chDateTimeOften } from './ch-time';
+import { eventObject, personalHash, sessionTextAndTime, tenantAndId } from './event-fields';
 import type { EventSource, ItemOrigin } from './item-origin';
 import { LANGUAGE_PATTERN } from './names';
 import { normalisePhrase } from './normalise-phrase';
@@ -123,7 +123,11 @@ export function validateSearchEvent(input: unknown, ctx: ItemOrigin, rules: Even
       hits: e.hits,
       bot: rules.bots.isBot(e.bot, e.userAgent),
       session_hash: personalHash(customer, e.sessionId),
-      ...originColumns(ctx),
+      source: ctx.source,
+      topic: ctx.topic ?? '',
+      partition: ctx.partition ?? -1,
+      offset: ctx.offset ?? -1,
+      received_at: chDateTimeOften(ctx.now),
     },
   };
 }
