@@ -1,5 +1,5 @@
 import { BotDetector } from './bot-detector';
-import { validateInteraction, MAX_OBJECT_ID_LENGTH, MAX_POSITION, type InteractionRow } from './interaction-event';
+import { validateInteraction, NO_SEARCH_ID, MAX_OBJECT_ID_LENGTH, MAX_POSITION, type InteractionRow } from './interaction-event';
 import type { ValidationContext } from './search-event';
 
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');
@@ -65,11 +65,11 @@ describe('validateInteraction', () => {
     expect(row({ ...conversion, subtype: 'addToCart' })).toMatchObject({ subtype: 'addToCart', value: 0, currency: '' });
   });
 
-  it('accepts a conversion without searchId (stored unattributed, search_id empty) but never a click without one', () => {
+  it('accepts a conversion without searchId (stored unattributed, search_id the nil UUID) but never a click without one', () => {
     const unattributed: Record<string, unknown> = { ...conversion };
     delete unattributed.searchId;
     expect(Object.keys(unattributed)).not.toContain('searchId');
-    expect(row(unattributed)).toMatchObject({ type: 'conversion', search_id: '' });
+    expect(row(unattributed)).toMatchObject({ type: 'conversion', search_id: NO_SEARCH_ID });
     const orphan: Record<string, unknown> = { ...click };
     delete orphan.searchId;
     expect(reason(orphan)).toBe('searchId is required for a click (the id of the search)');

@@ -34,7 +34,7 @@ export interface InteractionEvent {
 }
 
 /**
- * A row of `interactions`. Absent values are stored as empty values: `search_id` '', `position` 0, `subtype` '',
+ * A row of `interactions`. Absent values are stored as empty values: `search_id` NO_SEARCH_ID, `position` 0, `subtype` '',
  * `value` 0, `currency` ''. The session id and user token are kept only as hashes.
  */
 export interface InteractionRow {
@@ -44,7 +44,7 @@ export interface InteractionRow {
   instance: string;
   ts: string;
   type: InteractionType;
-  /** The canonical search id, or '' (a conversion without `searchId`). */
+  /** The canonical search id, or NO_SEARCH_ID (a conversion without `searchId`). */
   search_id: string;
   object_id: string;
   position: number;
@@ -63,6 +63,9 @@ export interface InteractionRow {
   /** POST /events on the embedded transport: the request's retry token; else ''. */
   intake_token?: string;
 }
+
+/** The `search_id` of an interaction that names no search (a conversion without `searchId`). */
+export const NO_SEARCH_ID = '00000000-0000-0000-0000-000000000000';
 
 export type ValidatedInteraction = { ok: true; row: InteractionRow } | { ok: false; reason: string };
 
@@ -177,7 +180,7 @@ export function validateInteraction(input: unknown, ctx: ItemOrigin, rules: Even
       instance,
       ts: chDateTime(ts),
       type,
-      search_id: searchId ?? '',
+      search_id: searchId ?? NO_SEARCH_ID,
       object_id: e.objectId as string,
       position: type === 'click' ? (e.position as number) : 0,
       subtype: (e.subtype as ConversionSubtype | undefined) ?? '',

@@ -13,6 +13,7 @@ import { signedEventsMigration } from './0012-signed-events';
 import { keyInstancesMigration } from './0013-key-instances';
 import { basicPendingMigration } from './0014-basic-pending';
 import { intakeTokensMigration } from './0015-intake-tokens';
+import { interactionsMigration } from './0016-interactions';
 import type { Migration } from './migration';
 
 export type { Migration, MigrationContext } from './migration';
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly Migration[] = [
   keyInstancesMigration,
   basicPendingMigration,
   intakeTokensMigration,
+  interactionsMigration,
 ];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */
@@ -47,4 +49,7 @@ export const RETENTION_TTL: Readonly<Record<string, string>> = {
   search_phrases_daily: 'day',
   rejected_events: 'toDateTime(received_at)',
   document_offsets: 'toDateTime(received_at)',
+  interactions: 'toDateTime(ts)',
+  search_ids: 'toDateTime(first.1)',
+  erased_user_tokens: 'at',
 };
