@@ -249,7 +249,7 @@ export interface paths {
         };
         /**
          * List the search terms of a time range
-         * @description The terms shoppers searched in the window, by count (descending) then phrase. With `hits=false` the terms that found nothing, each with its handled status. With `compare=previous` each term also has its count in the window before (`previous_count`) and the `change`; `sort=rising` puts the largest growth first. As CSV with `format=csv` or `Accept: text/csv`: header `search_phrase,count` (then `previous_count,change` with compare, `handled,handlers` with hits=false), CRLF line ends, fields quoted only when needed; without `_start`/`_end` every term up to 100,000.
+         * @description The terms shoppers searched in the window, by count (descending) then phrase. With `hits=false` the terms that found nothing, each with its handled status. With `compare=previous` each term also has its count in the window before (`previous_count`) and the `change`; `sort=rising` puts the largest growth first. As CSV with `format=csv` or `Accept: text/csv`: header `search_phrase,count` (then `previous_count,change` with compare, `handled,handlers` with hits=false, then the engagement fields with engagement=true), CRLF line ends, fields quoted only when needed; without `_start`/`_end` every term up to 100,000. With `engagement=true` each term also has the clicks and conversions of its tracked searches; `sort=no_clicks` (with hits=true) puts the terms with the most tracked searches without a click first.
          */
         get: operations["listSearchTerms"];
         put?: never;
@@ -269,7 +269,7 @@ export interface paths {
         };
         /**
          * One search term's counts, series and spellings
-         * @description Every search of the term in the window (with results or not), the zero-result ones, a series per hour or day (in tz) with every bucket present, the original spellings and the handled status.
+         * @description Every search of the term in the window (with results or not), the zero-result ones, a series per hour or day (in tz) with every bucket present, the original spellings and the handled status. With `engagement=true` also the clicks and conversions of its tracked searches, its clicks per position and its most clicked objects.
          */
         get: operations["getSearchTerm"];
         put?: never;
@@ -289,7 +289,7 @@ export interface paths {
         };
         /**
          * Searches, zero-result rate and distinct terms over time
-         * @description Totals of the window (searches, zero-result searches and rate, distinct terms), a series per hour or day (in tz) with every bucket present, the languages searched in the window (most searched first, whatever the `language` filter), and with `compare=previous` the totals of the window before.
+         * @description Totals of the window (searches, zero-result searches and rate, distinct terms), a series per hour or day (in tz) with every bucket present, the languages searched in the window (most searched first, whatever the `language` filter), and with `compare=previous` the totals of the window before. With `engagement=true` the totals, previous totals and buckets also have the clicks and conversions of the tracked searches, and the totals the unattributed clicks and conversions.
          */
         get: operations["getSearchStats"];
         put?: never;
