@@ -134,6 +134,18 @@ describe('engagement=true (e2e over HTTP)', () => {
     expect(Object.keys(stats.body.series[0]).sort()).toEqual(['searches', 'start', 'zero_hit_rate', 'zero_hit_searches']);
   });
 
+  it('never serves a cached answer with the fields for one without, or the other way round', async () => {
+    const detail = `/search-terms/${termId(CUSTOMER, INSTANCE, 'shoes')}?language=en`;
+    for (const path of ['/search-terms?language=en', '/search-stats?language=en', detail]) {
+      const plain = JSON.stringify((await get<object>(path)).body);
+      const engaged = JSON.stringify((await get<object>(`${path}&engagement=true`)).body);
+      expect(engaged).toContain('"tracked_searches"');
+      expect(JSON.stringify((await get<object>(path)).body)).toBe(plain);
+      expect(plain).not.toContain('"tracked_searches"');
+      expect(JSON.stringify((await get<object>(`${path}&engagement=true`)).body)).toBe(engaged);
+    }
+  });
+
   it('counts a click before its search as unattributed, then for its search once it arrives', async () => {
     const before = await get<{ totals: Totals }>('/search-stats?engagement=true');
     expect(before.body.totals).toMatchObject({ tracked_searches: 3, clicks: 4, unattributed_clicks: 1, unattributed_conversions: 1 });
