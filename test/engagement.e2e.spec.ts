@@ -206,6 +206,9 @@ describe('engagement=true (e2e over HTTP)', () => {
       ['dress', 1],
       ['shoes', 0],
     ]);
+    // The zero-result list: the fields of the phrase's tracked searches (those found results).
+    const zeroList = await get<Term[]>('/search-terms?hits=false&engagement=true&language=en');
+    expect(zeroList.body.map((x) => [x.search_phrase, x.count, x.tracked_searches, x.clicks])).toEqual([['shoes', 1, 2, 3]]);
     const zero = await get<{ message: string }>('/search-terms?sort=no_clicks&hits=false');
     expect(zero.status).toBe(400);
     expect(zero.body.message).toMatch(/sort=no_clicks is only allowed with hits=true/);
