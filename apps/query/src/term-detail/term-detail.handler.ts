@@ -1,11 +1,10 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '@app/config';
 import { DomainError } from '@app/errors';
-import { filterOf } from '../analytics/analytics-scope';
+import { filterOf, type AnalyticsScope } from '../analytics/analytics-scope';
 import { AnswerCache } from '../analytics/answer-cache';
 import { emptyCounts, engagementFields } from '../analytics/engagement';
 import { LAST_POSITION } from '../analytics/engagement.repository';
-import type { AnalyticsScope } from '../analytics/analytics-scope';
 import { bucketBounds, defaultInterval, foldIntoBuckets, isoInZone, resolveWindow, newestIso } from '../analytics/window';
 import { TermDetailRepository } from './term-detail.repository';
 import { TermDetailQuery, type TermDetail } from './term-detail.query';
