@@ -71,6 +71,8 @@ export interface ChartSeries {
   color: string;
   /** Drawn against the right-hand axis (a rate). */
   right?: boolean;
+  /** The data table's text for a null value: 'no searches' unless given. */
+  missing?: string;
 }
 
 export interface ChartTime {
@@ -89,10 +91,7 @@ const STATE_NOTE: Record<BucketState, string> = { full: '', partial: ' (partial)
  */
 export function timeChart(title: string, starts: string[], series: ChartSeries[], time: ChartTime): HTMLElement {
   const { tz, interval, states } = time;
-  const box = el('figure', { class: 'chart' });
-  const caption = el('figcaption', {}, title);
-  const plot = el('div', { role: 'img', 'aria-label': `${title}: chart; the values are in the table below` });
-  box.append(caption, plot);
+  const { box, plot } = figure(title);
   const xs = starts.map((s) => Date.parse(s) / 1000);
   const data = series.map((s) => s.values.map((v, i) => (states[i] === 'future' ? null : v)));
   // The whole buckets are one run (partial ones are at the edges): the solid line joins them.
@@ -184,31 +183,98 @@ export function timeChart(title: string, starts: string[], series: ChartSeries[]
       })),
     ],
   };
-  const chart = new uPlot(options, [xs, ...data], plot);
-  const fit = () => chart.setSize({ width: Math.max(280, plot.clientWidth || box.clientWidth || 600), height: 240 });
-  new ResizeObserver(fit).observe(box);
+  fitted(new uPlot(options, [xs, ...data], plot), plot, box, 240);
   const note = partialNote(states, interval);
   if (note) {
     box.append(el('p', { class: 'partial-note' }, note));
   }
+  box.append(
+    dataTable(
+      title,
+      ['Start', ...series.map((s) => s.label)],
+      starts.map((_start, i) => [
+        startText(i),
+        ...series.map((s) => {
+          const v = s.values[i];
+          return v === null ? (s.missing ?? 'no searches') : s.format(v);
+        }),
+      ]),
+    ),
+  );
+  return box;
+}
+
+/** A chart's numbers in a table, under a disclosure below the chart: for keyboards and screen readers. */
+function dataTable(title: string, columns: string[], rows: string[][]): HTMLElement {
   const table = el('table', { class: 'chart-data' });
   table.append(
     el('caption', {}, `${title}: data`),
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Start'), ...series.map((s) => el('th', { scope: 'col' }, s.label)))),
-    el(
-      'tbody',
-      {},
-      ...starts.map((_start, i) =>
-        el(
-          'tr',
-          {},
-          el('td', {}, startText(i)),
-          ...series.map((s) => el('td', {}, s.values[i] === null ? 'no searches' : s.format(s.values[i]))),
-        ),
-      ),
+    el('thead', {}, el('tr', {}, ...columns.map((c) => el('th', { scope: 'col' }, c)))),
+    el('tbody', {}, ...rows.map((row) => el('tr', {}, ...row.map((cell) => el('td', {}, cell))))),
+  );
+  return el('details', {}, el('summary', {}, 'Chart data as a table'), scrollBox(table, title));
+}
+
+/** The chart's figure: its caption and the plot's element, an image named for screen readers. */
+function figure(title: string): { box: HTMLElement; plot: HTMLElement } {
+  const box = el('figure', { class: 'chart' });
+  const plot = el('div', { role: 'img', 'aria-label': `${title}: chart; the values are in the table below` });
+  box.append(el('figcaption', {}, title), plot);
+  return { box, plot };
+}
+
+/** Keeps a chart as wide as its box. */
+function fitted(chart: uPlot, plot: HTMLElement, box: HTMLElement, height: number): void {
+  const fit = () => chart.setSize({ width: Math.max(280, plot.clientWidth || box.clientWidth || 600), height });
+  new ResizeObserver(fit).observe(box);
+}
+
+/** A series of a bar chart: a count per category. */
+export interface BarSeries {
+  label: string;
+  values: number[];
+  format: (v: number) => string;
+  color: string;
+}
+
+/**
+ * A bar chart over categories (uPlot, canvas), e.g. clicks per position: hovering shows a bar's value in the legend,
+ * counts are drawn from 0, and the same numbers are in a data table below it for keyboards and screen readers.
+ */
+export function barChart(title: string, category: string, categories: string[], series: BarSeries): HTMLElement {
+  const { box, plot } = figure(title);
+  const xs = categories.map((_c, i) => i + 1);
+  const options: uPlot.Options = {
+    width: 600,
+    height: 200,
+    scales: {
+      x: { time: false, range: [0.5, categories.length + 0.5] },
+      y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+    },
+    axes: [
+      { incrs: [1, 2, 5, 10], space: 24, values: (_u: uPlot, ticks: number[]) => ticks.map((t) => categories[t - 1] ?? '') },
+      { label: series.label },
+    ],
+    series: [
+      { label: category, value: (_u: uPlot, _v: number, _si: number, i: number | null) => (i === null ? '--' : categories[i]) },
+      {
+        label: series.label,
+        stroke: series.color,
+        fill: series.color,
+        width: 0,
+        paths: uPlot.paths.bars!({ size: [0.7, 40] }),
+        points: { show: false },
+        value: (_u: uPlot, v: number | null) => (v === null ? '–' : series.format(v)),
+      },
+    ],
+  };
+  fitted(new uPlot(options, [xs, series.values], plot), plot, box, 200);
+  box.append(
+    dataTable(
+      title,
+      [category, series.label],
+      categories.map((c, i) => [c, series.format(series.values[i])]),
     ),
   );
-  const details = el('details', {}, el('summary', {}, 'Chart data as a table'), scrollBox(table, title));
-  box.append(details);
   return box;
 }

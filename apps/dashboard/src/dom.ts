@@ -72,6 +72,21 @@ export function formatRate(r: number): string {
   return percent.format(r);
 }
 
+/** What a figure without a value shows: a rate or mean whose denominator is 0 (the API's null). */
+export const NO_VALUE = '–';
+
+/** A rate that may be null (no tracked searches): formatted as the other rates, or '–'. */
+export function formatNullableRate(r: number | null | undefined): string {
+  return r === null || r === undefined ? NO_VALUE : percent.format(r);
+}
+
+const position = new Intl.NumberFormat(undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/** An average click position with one decimal ("2.7"), or '–' without clicks. */
+export function formatPosition(p: number | null | undefined): string {
+  return p === null || p === undefined ? NO_VALUE : position.format(p);
+}
+
 const wholePercent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 });
 
 /** A rate axis's tick: 20%. */
@@ -90,9 +105,12 @@ export function formatChange(current: number, previous: number | undefined): str
   return `${signedPercent.format(current / previous - 1)} vs previous period`;
 }
 
-/** A rate's change against the previous period in percentage points, e.g. "-4.3 points vs previous period". */
-export function formatPointChange(current: number, previous: number | undefined): string {
-  if (previous === undefined) {
+/**
+ * A rate's change against the previous period in percentage points, e.g. "-4.3 points vs previous period"; nothing
+ * without a previous period or when either rate is null.
+ */
+export function formatPointChange(current: number | null | undefined, previous: number | null | undefined): string {
+  if (current === null || current === undefined || previous === null || previous === undefined) {
     return '';
   }
   return `${points.format((current - previous) * 100)} points vs previous period`;

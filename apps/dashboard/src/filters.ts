@@ -1,6 +1,8 @@
 /** The view and its filters, kept in the URL's query so that a view can be bookmarked and shared. */
 
-export type View = 'overview' | 'terms' | 'zero' | 'term';
+export type View = 'overview' | 'terms' | 'zero' | 'noclicks' | 'term';
+/** The paged term lists: top terms, zero-result terms and searches without clicks (the relevance to-do list). */
+export type ListView = 'terms' | 'zero' | 'noclicks';
 export const PRESETS: Array<[string, string]> = [
   ['1d', 'Last 24 hours'],
   ['7d', 'Last 7 days'],
@@ -44,7 +46,7 @@ export function readFilters(search = location.search): Filters {
   const q = new URLSearchParams(search);
   const view = q.get('view');
   return {
-    view: view === 'terms' || view === 'zero' || view === 'term' ? view : 'overview',
+    view: view === 'terms' || view === 'zero' || view === 'noclicks' || view === 'term' ? view : 'overview',
     period: q.get('period') ?? '7d',
     from: q.get('from') ?? '',
     to: q.get('to') ?? '',
@@ -142,6 +144,12 @@ function lastDay(to: string): string {
   return /^\d{4}-\d{2}-\d{2}(T00(:00(:00(\.0+)?)?)?)?$/.test(to) ? dayBefore(to.slice(0, 10)) : to.slice(0, 10);
 }
 
+const LIST_FILE_NAMES: Record<ListView, string> = {
+  terms: 'top-terms',
+  zero: 'zero-result-terms',
+  noclicks: 'searches-without-clicks',
+};
+
 /** A file name part: letters, digits, '.', '_' and '-' only. */
 const part = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-');
 
@@ -151,16 +159,16 @@ const part = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-');
  * that narrow it: the language, `with-bots`, `unhandled`, `rising`, and the instance unless it is the default one.
  * E.g. zero-result-terms_2026-11-01_2026-11-30_de_with-bots.csv.
  */
-export function csvFileName(f: Filters, zero: boolean, defaultInstance: string, isoDay: (ms: number) => string, now = Date.now()): string {
+export function csvFileName(f: Filters, list: ListView, defaultInstance: string, isoDay: (ms: number) => string, now = Date.now()): string {
   const { from, to } = windowOf(f, now);
   const days = f.period === 'custom' ? [f.from.slice(0, 10), lastDay(f.to)] : [isoDay(from), isoDay(to - 1)];
   const parts = [
-    zero ? 'zero-result-terms' : 'top-terms',
+    LIST_FILE_NAMES[list],
     ...days,
     f.language,
     f.bots ? 'with-bots' : '',
-    zero && f.unhandled ? 'unhandled' : '',
-    f.sort === 'rising' ? 'rising' : '',
+    list === 'zero' && f.unhandled ? 'unhandled' : '',
+    list !== 'noclicks' && f.sort === 'rising' ? 'rising' : '',
     f.instance && f.instance !== defaultInstance ? f.instance : '',
   ];
   return `${parts.filter(Boolean).map(part).join('_')}.csv`;

@@ -2,7 +2,7 @@
  * The dashboard (docs/decisions.md, "Issue 15: the dashboard"): a single page on the analytics API, credentials in
  * sessionStorage only. This file holds the page's state, reads the route (the filters in the URL) and renders the
  * view it names; each view is a file of views/: sign-in, filters (and the view links), overview, term lists (top
- * terms, zero-result terms), term detail.
+ * terms, zero-result terms, searches without clicks), term detail.
  */
 import './style.css';
 import { ApiError, credential, getJson, signOut, type Instances, type Stats } from './api';
@@ -77,7 +77,7 @@ function viewOf(f: Filters, filters: ReturnType<typeof filtersForm>): Promise<HT
   if (f.view === 'term') {
     return termView(f);
   }
-  return termsView(f, f.view === 'zero', listPage);
+  return termsView(f, f.view, listPage);
 }
 
 /** The header (title, view links, filters) and the view the URL names, or the sign-in view without a credential. */

@@ -115,6 +115,7 @@ export function nav(f: Filters, navigate: Navigate, signOut: HTMLElement): HTMLE
     link('overview', 'Overview'),
     link('terms', 'Top terms'),
     link('zero', 'Zero-result terms'),
+    link('noclicks', 'Searches without clicks'),
     signOut,
   );
 }

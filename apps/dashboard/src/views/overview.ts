@@ -1,26 +1,33 @@
 import { getJson, type Language, type Stats, type Term } from '../api';
 import { bucketStates, timeChart } from '../chart';
-import { el, formatChange, formatMoment, formatNumber, formatPointChange, formatRate, kpi } from '../dom';
+import { el, formatChange, formatMoment, formatNullableRate, formatNumber, formatPointChange, formatRate, kpi } from '../dom';
 import { apiWindow, type Filters, type Navigate } from '../filters';
 import { COUNTS_NOTE, termsTable } from './term-table';
 
-/** Searches, zero-hit rate and distinct terms, each with its change against the previous period (unless none). */
+/**
+ * Searches, zero-hit rate, distinct terms, click-through rate and conversion rate (of the tracked searches: '–'
+ * without any), each with its change against the previous period (unless none).
+ */
 function kpis(totals: Stats['totals'], previous: Stats['previous']): HTMLElement {
+  const rate = (label: string, key: 'click_through_rate' | 'conversion_rate') =>
+    kpi(label, formatNullableRate(totals[key]), formatPointChange(totals[key], previous?.[key]));
   return el(
     'div',
     { class: 'kpis' },
     kpi('Searches (all)', formatNumber(totals.searches), formatChange(totals.searches, previous?.searches)),
     kpi('Zero-hit rate', formatRate(totals.zero_hit_rate), formatPointChange(totals.zero_hit_rate, previous?.zero_hit_rate)),
     kpi('Distinct terms', formatNumber(totals.distinct_terms), formatChange(totals.distinct_terms, previous?.distinct_terms)),
+    rate('Click-through rate', 'click_through_rate'),
+    rate('Conversion rate', 'conversion_rate'),
   );
 }
 
-/** All searches and the zero-hit rate per bucket of the period. */
+/** All searches, the zero-hit rate and the click-through rate (of the tracked searches) per bucket of the period. */
 function statsChart(f: Filters, stats: Stats): HTMLElement {
   const starts = stats.series.map((b) => Date.parse(b.start));
   const states = bucketStates(starts, stats.interval, f.tz, { from: Date.parse(stats.from), to: Date.parse(stats.to) }, Date.now());
   return timeChart(
-    `All searches and zero-hit rate per ${stats.interval}`,
+    `All searches, zero-hit rate and click-through rate per ${stats.interval}`,
     stats.series.map((b) => b.start),
     [
       { label: 'Searches (all)', values: stats.series.map((b) => b.searches), format: formatNumber, color: '#1f5fa8' },
@@ -30,6 +37,14 @@ function statsChart(f: Filters, stats: Stats): HTMLElement {
         format: formatRate,
         color: '#c0392b',
         right: true,
+      },
+      {
+        label: 'Click-through rate',
+        values: stats.series.map((b) => b.click_through_rate ?? null),
+        format: formatRate,
+        color: '#1e8449',
+        right: true,
+        missing: '–',
       },
     ],
     { tz: f.tz, interval: stats.interval, states },
@@ -56,7 +71,7 @@ async function firstTerms(f: Filters, window: URLSearchParams, navigate: Navigat
 /** The overview: the period's figures and chart, then the first terms of both lists; offers the period's languages. */
 export async function overview(f: Filters, offerLanguages: (languages: Language[]) => void, navigate: Navigate): Promise<HTMLElement> {
   const window = apiWindow(f);
-  const { body: stats, updatedAt } = await getJson<Stats>(`/search-stats?${window}&compare=previous`, f.instance);
+  const { body: stats, updatedAt } = await getJson<Stats>(`/search-stats?${window}&compare=previous&engagement=true`, f.instance);
   offerLanguages(stats.languages);
   const section = el('section', { 'aria-labelledby': 'overview-title' }, el('h2', { id: 'overview-title' }, 'Overview'));
   if (stats.totals.searches === 0) {

@@ -1,6 +1,6 @@
 import { ApiError, getJson, type TermDetail } from '../api';
-import { bucketStates, intervalOf, timeChart } from '../chart';
-import { el, formatNumber, formatRate, kpi, scrollBox } from '../dom';
+import { barChart, bucketStates, intervalOf, timeChart } from '../chart';
+import { el, formatNullableRate, formatNumber, formatPosition, formatRate, kpi, scrollBox } from '../dom';
 import { apiWindow, windowOf, type Filters } from '../filters';
 import { handlerText } from './term-table';
 
@@ -36,11 +36,70 @@ function spellings(t: TermDetail): HTMLElement {
   return scrollBox(table, 'Original spellings');
 }
 
-/** A term's detail: all its searches, with and without results, its chart, its spellings and its handlers. */
+/** The term's tracked searches in figures: clicked and converted, with their rates, and the clicks' mean position. */
+function engagementFigures(t: TermDetail): HTMLElement {
+  const tracked = t.tracked_searches ?? 0;
+  const figures: Array<[string, string]> = [
+    ['Tracked searches', formatNumber(tracked)],
+    ['Searches without clicks', formatNumber(tracked - (t.clicked_searches ?? 0))],
+    ['Click-through rate', formatNullableRate(t.click_through_rate)],
+    ['Conversion rate', formatNullableRate(t.conversion_rate)],
+    ['Average click position', formatPosition(t.average_click_position)],
+  ];
+  return el('dl', { class: 'figures' }, ...figures.map(([name, value]) => el('div', {}, el('dt', {}, name), el('dd', {}, value))));
+}
+
+/** Clicks per position of the clicked result: 1 to 20, then 21 and beyond as one bar ("21+"). */
+function positionChart(t: TermDetail): HTMLElement {
+  const positions = t.positions ?? [];
+  return barChart(
+    'Clicks per position of the result',
+    'Position',
+    positions.map((p) => (p.position >= 21 ? '21+' : String(p.position))),
+    { label: 'Clicks', values: positions.map((p) => p.clicks), format: formatNumber, color: '#1f5fa8' },
+  );
+}
+
+/** The objects clicked most from the term's tracked searches, with their clicks and conversions. */
+function objectsTable(t: TermDetail): HTMLElement {
+  const objects = t.objects ?? [];
+  if (objects.length === 0) {
+    return el('p', { class: 'empty' }, 'No clicks on the tracked searches of this term in this period.');
+  }
+  const num = (n: number) => el('td', { class: 'num' }, formatNumber(n));
+  const table = el(
+    'table',
+    { class: 'objects' },
+    el('caption', {}, 'Most clicked objects'),
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        el('th', { scope: 'col' }, 'Object id'),
+        el('th', { scope: 'col', class: 'num', 'aria-sort': 'descending' }, 'Clicks'),
+        el('th', { scope: 'col', class: 'num' }, 'Conversions'),
+      ),
+    ),
+    el('tbody', {}, ...objects.map((o) => el('tr', {}, el('td', {}, el('code', {}, o.object_id)), num(o.clicks), num(o.conversions)))),
+  );
+  return scrollBox(table, 'Most clicked objects');
+}
+
+/** What shoppers did after searching the term: figures, clicks per position, the most clicked objects. */
+function engagement(t: TermDetail): HTMLElement[] {
+  return [el('h3', { id: 'engagement-title' }, 'Clicks and conversions'), engagementFigures(t), positionChart(t), objectsTable(t)];
+}
+
+/**
+ * A term's detail: all its searches, with and without results, its chart, its spellings, its clicks and conversions
+ * and its handlers.
+ */
 export async function termView(f: Filters): Promise<HTMLElement> {
   let t: TermDetail;
   try {
-    t = (await getJson<TermDetail>(`/search-terms/${encodeURIComponent(f.id)}?${apiWindow(f)}`, f.instance)).body;
+    t = (await getJson<TermDetail>(`/search-terms/${encodeURIComponent(f.id)}?${apiWindow(f)}&engagement=true`, f.instance)).body;
   } catch (err) {
     if (!(err instanceof ApiError && err.status === 404)) {
       throw err;
@@ -63,6 +122,7 @@ export async function termView(f: Filters): Promise<HTMLElement> {
     ),
     termChart(f, t),
     spellings(t),
+    ...engagement(t),
     el('h3', {}, 'Handled by'),
     handlers,
   );

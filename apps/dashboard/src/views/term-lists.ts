@@ -1,7 +1,7 @@
 import { ApiError, getJson, request, type Term } from '../api';
 import { alertBox, el, formatNumber, isoDayIn } from '../dom';
-import { PAGE_SIZE, apiWindow, csvFileName, type Filters, type Navigate } from '../filters';
-import { COUNTS_NOTE, termsTable } from './term-table';
+import { PAGE_SIZE, apiWindow, csvFileName, type Filters, type ListView, type Navigate } from '../filters';
+import { COUNTS_NOTE, NO_CLICKS_NOTE, noClicksTable, termsTable } from './term-table';
 
 /** What the term lists need of the page: going to other filters, the default instance (CSV names), signing out. */
 export interface ListPage {
@@ -10,26 +10,40 @@ export interface ListPage {
   signedOut: (err: ApiError) => void;
 }
 
-function listQuery(f: Filters, zero: boolean): URLSearchParams {
+/**
+ * The API query of a list: the top terms with their engagement figures, the zero-result terms (unhandled only with
+ * the switch), the searches without clicks (GET /search-terms?hits=true&sort=no_clicks&engagement=true).
+ */
+function listQuery(f: Filters, list: ListView): URLSearchParams {
   const q = apiWindow(f);
-  if (zero) {
+  if (list === 'noclicks') {
+    q.set('hits', 'true');
+    q.set('sort', 'no_clicks');
+    q.set('engagement', 'true');
+    return q;
+  }
+  if (list === 'zero') {
     q.set('hits', 'false');
   }
-  if (zero && f.unhandled) {
+  if (list === 'zero' && f.unhandled) {
     q.set('handled', 'false');
   }
   if (f.sort === 'rising') {
     q.set('sort', 'rising');
   }
+  if (list === 'terms') {
+    q.set('engagement', 'true');
+  }
   return q;
 }
 
-async function download(f: Filters, zero: boolean, button: HTMLButtonElement, status: HTMLElement, page: ListPage): Promise<void> {
+/** The list's CSV as the API writes it (with the same query, so the same columns and more), saved as a file. */
+async function download(f: Filters, list: ListView, button: HTMLButtonElement, status: HTMLElement, page: ListPage): Promise<void> {
   button.disabled = true;
   try {
-    const res = await request(`/search-terms?${listQuery(f, zero)}&format=csv`, f.instance, 'text/csv');
+    const res = await request(`/search-terms?${listQuery(f, list)}&format=csv`, f.instance, 'text/csv');
     const url = URL.createObjectURL(await res.blob());
-    const name = csvFileName(f, zero, page.defaultInstance(), (ms) => isoDayIn(ms, f.tz));
+    const name = csvFileName(f, list, page.defaultInstance(), (ms) => isoDayIn(ms, f.tz));
     const a = el('a', { href: url, download: name, hidden: true });
     document.body.append(a);
     a.click();
@@ -45,9 +59,19 @@ async function download(f: Filters, zero: boolean, button: HTMLButtonElement, st
   }
 }
 
-/** The sort select, "Unhandled only" (zero-result terms) and the CSV download of the whole list. */
-function listControls(f: Filters, zero: boolean, status: HTMLElement, page: ListPage): HTMLElement {
+/** The CSV download of the whole list. */
+function csvButton(f: Filters, list: ListView, status: HTMLElement, page: ListPage): HTMLElement {
+  const csv = el('button', { type: 'button', class: 'secondary' }, 'Download CSV');
+  csv.addEventListener('click', () => void download(f, list, csv, status, page));
+  return csv;
+}
+
+/** The sort select, "Unhandled only" (zero-result terms) and the CSV download; the searches without clicks: the CSV. */
+function listControls(f: Filters, list: ListView, status: HTMLElement, page: ListPage): HTMLElement {
   const { navigate } = page;
+  if (list === 'noclicks') {
+    return el('div', { class: 'controls' }, csvButton(f, list, status, page));
+  }
   const sort = el(
     'select',
     { id: 'sort' },
@@ -56,14 +80,12 @@ function listControls(f: Filters, zero: boolean, status: HTMLElement, page: List
   );
   sort.addEventListener('change', () => navigate({ ...f, sort: sort.value === 'rising' ? 'rising' : 'count', page: 0 }));
   const controls = el('div', { class: 'controls' }, el('label', { for: 'sort' }, 'Sort by'), sort);
-  if (zero) {
+  if (list === 'zero') {
     const unhandled = el('input', { id: 'unhandled', type: 'checkbox', checked: f.unhandled });
     unhandled.addEventListener('change', () => navigate({ ...f, unhandled: unhandled.checked, page: 0 }));
     controls.append(el('span', { class: 'check' }, unhandled, el('label', { for: 'unhandled' }, 'Unhandled only')));
   }
-  const csv = el('button', { type: 'button', class: 'secondary' }, 'Download CSV');
-  csv.addEventListener('click', () => void download(f, zero, csv, status, page));
-  controls.append(csv);
+  controls.append(csvButton(f, list, status, page));
   return controls;
 }
 
@@ -86,12 +108,14 @@ function pager(f: Filters, start: number, total: number, navigate: Navigate): HT
   );
 }
 
-/** A page of the top terms, or of the zero-result terms (`zero`), with its controls. */
-export async function termsView(f: Filters, zero: boolean, page: ListPage): Promise<HTMLElement> {
-  const title = zero ? 'Zero-result terms' : 'Top terms';
+const TITLES: Record<ListView, string> = { terms: 'Top terms', zero: 'Zero-result terms', noclicks: 'Searches without clicks' };
+
+/** A page of the top terms, of the zero-result terms or of the searches without clicks, with its controls. */
+export async function termsView(f: Filters, list: ListView, page: ListPage): Promise<HTMLElement> {
+  const title = TITLES[list];
   const start = f.page * PAGE_SIZE;
   const { body, total = 0 } = await getJson<Term[]>(
-    `/search-terms?${listQuery(f, zero)}&_start=${start}&_end=${start + PAGE_SIZE}`,
+    `/search-terms?${listQuery(f, list)}&_start=${start}&_end=${start + PAGE_SIZE}`,
     f.instance,
   );
   if (start > 0 && start >= total) {
@@ -104,10 +128,12 @@ export async function termsView(f: Filters, zero: boolean, page: ListPage): Prom
     'section',
     { 'aria-labelledby': 'list-title' },
     el('h2', { id: 'list-title' }, title),
-    listControls(f, zero, status, page),
+    listControls(f, list, status, page),
     status,
-    el('p', { class: 'hint' }, COUNTS_NOTE),
-    termsTable(f, title, body, { zero, compare: f.sort === 'rising' }, page.navigate),
+    el('p', { class: 'hint' }, list === 'noclicks' ? NO_CLICKS_NOTE : COUNTS_NOTE),
+    list === 'noclicks'
+      ? noClicksTable(f, title, body, page.navigate)
+      : termsTable(f, title, body, { zero: list === 'zero', compare: f.sort === 'rising', engagement: list === 'terms' }, page.navigate),
     pager(f, start, total, page.navigate),
   );
 }

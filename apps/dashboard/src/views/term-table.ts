@@ -1,5 +1,5 @@
 import type { Term } from '../api';
-import { appLink, el, formatGrowth, formatNumber, formatTermChange, scrollBox } from '../dom';
+import { appLink, el, formatGrowth, formatNullableRate, formatNumber, formatPosition, formatTermChange, scrollBox } from '../dom';
 import { writeFilters, type Filters, type Navigate } from '../filters';
 
 /** The terms table and its parts, shared by the overview and the term lists; the handler text also by a term's detail. */
@@ -24,41 +24,54 @@ export const COUNTS_NOTE =
   'Top terms count the searches that found results, zero-result terms those that found none; ' +
   "a term's page shows all its searches and both parts.";
 
-/** A list's options: its terms without results (`zero`), and with the previous period's figures (`compare`). */
+/** A list's options: its terms without results (`zero`), with the previous period's figures (`compare`), with the
+ * click-through rate, conversion rate and average click position of their tracked searches (`engagement`). */
 interface TableKind {
   zero: boolean;
   compare: boolean;
+  engagement?: boolean;
 }
 
-function headRow({ zero, compare }: TableKind): HTMLElement {
-  const count = countLabel(zero);
-  const head = ['Term', count, ...(compare ? ['Previous period', 'Growth', 'Change'] : []), ...(zero ? ['Handled by'] : [])];
-  const numeric = new Set([count, 'Previous period', 'Growth', 'Change']);
-  const sorted = compare ? 'Growth' : count;
-  return el(
-    'tr',
-    {},
-    ...head.map((h) =>
-      el('th', { scope: 'col', class: numeric.has(h) ? 'num' : undefined, 'aria-sort': h === sorted ? 'descending' : undefined }, h),
-    ),
-  );
+/** A column of a terms table: its heading, whether it holds numbers (aligned right), and its cell of a term. */
+interface Column {
+  head: string;
+  num?: boolean;
+  cell: (t: Term) => Node | string;
 }
 
-function termRow(f: Filters, t: Term, { zero, compare }: TableKind, navigate: Navigate): HTMLElement {
-  return el(
-    'tr',
-    {},
-    el('td', {}, termLink(f, t, navigate)),
-    el('td', { class: 'num' }, formatNumber(t.count)),
+const ENGAGEMENT_COLUMNS: Column[] = [
+  { head: 'Click-through rate', num: true, cell: (t) => formatNullableRate(t.click_through_rate) },
+  { head: 'Conversion rate', num: true, cell: (t) => formatNullableRate(t.conversion_rate) },
+  { head: 'Average click position', num: true, cell: (t) => formatPosition(t.average_click_position) },
+];
+
+function columns(f: Filters, { zero, compare, engagement }: TableKind, navigate: Navigate): Column[] {
+  return [
+    { head: 'Term', cell: (t) => termLink(f, t, navigate) },
+    { head: countLabel(zero), num: true, cell: (t) => formatNumber(t.count) },
     ...(compare
       ? [
-          el('td', { class: 'num' }, formatNumber(t.previous_count ?? 0)),
-          el('td', { class: 'num' }, formatGrowth(t.count - (t.previous_count ?? 0))),
-          el('td', { class: 'num' }, formatTermChange(t.change)),
+          { head: 'Previous period', num: true, cell: (t: Term) => formatNumber(t.previous_count ?? 0) },
+          { head: 'Growth', num: true, cell: (t: Term) => formatGrowth(t.count - (t.previous_count ?? 0)) },
+          { head: 'Change', num: true, cell: (t: Term) => formatTermChange(t.change) },
         ]
       : []),
-    ...(zero ? [el('td', {}, handlersText(t))] : []),
+    ...(zero ? [{ head: 'Handled by', cell: handlersText }] : []),
+    ...(engagement ? ENGAGEMENT_COLUMNS : []),
+  ];
+}
+
+/** A table of terms: a row per term, the column `sorted` by marked as the order (descending). */
+function table(title: string, terms: Term[], cols: Column[], sorted: string): HTMLElement {
+  const head = el(
+    'tr',
+    {},
+    ...cols.map((c) =>
+      el('th', { scope: 'col', class: c.num ? 'num' : undefined, 'aria-sort': c.head === sorted ? 'descending' : undefined }, c.head),
+    ),
   );
+  const rows = terms.map((t) => el('tr', {}, ...cols.map((c) => el('td', { class: c.num ? 'num' : undefined }, c.cell(t)))));
+  return scrollBox(el('table', {}, el('caption', {}, title), el('thead', {}, head), el('tbody', {}, ...rows)), title);
 }
 
 /** The terms, by count (most searched first) or, with compare, by growth: count - previous count, largest first. */
@@ -67,12 +80,28 @@ export function termsTable(f: Filters, caption: string, terms: Term[], kind: Tab
     return el('p', { class: 'empty' }, `${caption}: none in this period.`);
   }
   const title = kind.compare ? `${caption}, largest growth in searches first` : caption;
-  const table = el(
-    'table',
-    {},
-    el('caption', {}, title),
-    el('thead', {}, headRow(kind)),
-    el('tbody', {}, ...terms.map((t) => termRow(f, t, kind, navigate))),
-  );
-  return scrollBox(table, title);
+  return table(title, terms, columns(f, kind, navigate), kind.compare ? 'Growth' : countLabel(kind.zero));
+}
+
+/** What the list of searches without clicks counts: the tracked searches (sent with an id, with results). */
+export const NO_CLICKS_NOTE =
+  'Tracked searches are the searches sent with an id that found results, the ones a shopper could click. ' +
+  'The terms with the most of them that got no click come first: the results shoppers did not find worth a click.';
+
+/**
+ * The relevance to-do list: per term its tracked searches, those without a click (the order, largest first) and its
+ * click-through rate.
+ */
+export function noClicksTable(f: Filters, caption: string, terms: Term[], navigate: Navigate): HTMLElement {
+  if (terms.length === 0) {
+    return el('p', { class: 'empty' }, `${caption}: none in this period.`);
+  }
+  const tracked = (t: Term) => t.tracked_searches ?? 0;
+  const cols: Column[] = [
+    { head: 'Term', cell: (t) => termLink(f, t, navigate) },
+    { head: 'Tracked searches', num: true, cell: (t) => formatNumber(tracked(t)) },
+    { head: 'Searches without clicks', num: true, cell: (t) => formatNumber(tracked(t) - (t.clicked_searches ?? 0)) },
+    ENGAGEMENT_COLUMNS[0],
+  ];
+  return table(caption, terms, cols, 'Searches without clicks');
 }
