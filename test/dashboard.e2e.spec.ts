@@ -3,8 +3,12 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'puppeteer-core';
+import { ClickHouseService } from '@app/clickhouse';
+import { DataVersions } from '@app/intake';
 import { describeBrowser, launchBrowser, watchErrors } from './support/browser';
+import { CUSTOMER, INSTANCE, insertInteractions, insertSearches, type Interaction, type Search } from './support/engagement';
 import { BASIC, basicHeader, http, jwtHeader, startApp, type TestApp } from './support/test-app';
 
 /** The dashboard (README, "The dashboard") in a real headless Chromium, against the service with seeded events. */
@@ -28,6 +32,23 @@ const isoDay = (ms: number, tz = TZ) => new Intl.DateTimeFormat('en-CA', { timeZ
 
 function textsOf(page: Page, selector: string): Promise<string[]> {
   return page.$$eval(selector, (nodes) => nodes.map((n) => (n.textContent ?? '').trim()));
+}
+
+/** Downloads of a page go to a new folder; the function waits for one, removes it, and gives its name and text. */
+async function downloadsOf(page: Page): Promise<() => Promise<{ name: string; text: string }>> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'dashboard-csv-'));
+  const session = await page.createCDPSession();
+  await session.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir });
+  return async () => {
+    for (let i = 0; i < 100 && !readdirSync(dir).some((f) => f.endsWith('.csv')); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const [name, ...more] = readdirSync(dir);
+    expect(more).toEqual([]);
+    const text = readFileSync(path.join(dir, name), 'utf8');
+    rmSync(path.join(dir, name));
+    return { name, text };
+  };
 }
 
 describeBrowser('the dashboard in Chromium', () => {
@@ -132,6 +153,9 @@ describeBrowser('the dashboard in Chromium', () => {
       stats.totals.searches.toLocaleString('en-US'),
       percent('en-US', stats.totals.zero_hit_rate),
       stats.totals.distinct_terms.toLocaleString('en-US'),
+      // Searches sent without an id: no tracked searches, so no click-through or conversion rate.
+      '–',
+      '–',
     ]);
     expect(stats.totals.searches).toBe(1234);
     // Hovering over the chart shows the bucket's values in its legend.
@@ -144,7 +168,7 @@ describeBrowser('the dashboard in Chromium', () => {
     // A bucket without searches has no rate: a gap in the line, '–' in the legend (in the first hour of a Berlin day
     // the seeded events, an hour old and older, are all in the day before).
     const rate = last.searches === 0 ? '–' : percent('en-US', last.zero_hit_rate);
-    expect(legend.slice(1)).toEqual([last.searches.toLocaleString('en-US'), rate]);
+    expect(legend.slice(1)).toEqual([last.searches.toLocaleString('en-US'), rate, '–']);
     const top = (await api<Array<{ search_phrase: string }>>(`/search-terms?since=7d&tz=${TZ}&_end=10`)).body;
     const zero = (await api<Array<{ search_phrase: string }>>(`/search-terms?since=7d&tz=${TZ}&hits=false&_end=10`)).body;
     const tables = await page.$$eval('.side-by-side table', (ts) =>
@@ -205,22 +229,7 @@ describeBrowser('the dashboard in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  /** Downloads of the page go to a new folder; the function waits for one, removes it, and gives its name and text. */
-  async function catchDownloads(): Promise<() => Promise<{ name: string; text: string }>> {
-    const dir = mkdtempSync(path.join(tmpdir(), 'dashboard-csv-'));
-    const session = await page.createCDPSession();
-    await session.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir });
-    return async () => {
-      for (let i = 0; i < 100 && !readdirSync(dir).some((f) => f.endsWith('.csv')); i++) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      const [name, ...more] = readdirSync(dir);
-      expect(more).toEqual([]);
-      const text = readFileSync(path.join(dir, name), 'utf8');
-      rmSync(path.join(dir, name));
-      return { name, text };
-    };
-  }
+  const catchDownloads = () => downloadsOf(page);
 
   it('downloads the CSV of a table, equal to the API answer', async () => {
     const downloaded = await catchDownloads();
@@ -334,6 +343,7 @@ describeBrowser('the dashboard in Chromium', () => {
       ['terms&sort=rising', '#sort'],
       ['zero', '#unhandled'],
       ['zero&sort=rising', '#unhandled'],
+      ['noclicks', '#list-title'],
       [`term&id=${id}`, '#term-title'],
     ];
     const widths: Array<[string, number]> = [];
@@ -376,7 +386,7 @@ describeBrowser('the dashboard in Chromium', () => {
     const window = `period=custom&from=${isoDay(Date.now() - 3 * 24 * HOUR)}&to=${isoDay(Date.now() + 2 * 24 * HOUR)}&tz=${TZ}`;
     await page.goto(`${t.url}/dashboard?view=overview&${window}`, { waitUntil: 'networkidle0' });
     await page.waitForSelector('.kpis');
-    expect(await texts('.kpi .change')).toEqual(['', '', '']);
+    expect(await texts('.kpi .change')).toEqual(['', '', '', '', '']);
     expect(await texts('.partial-period')).toEqual(['The period has not ended yet: its totals are not compared with the previous period.']);
     expect(errors).toEqual([]);
   });
@@ -479,7 +489,16 @@ describeBrowser('the dashboard in Chromium', () => {
         `/search-terms?since=1d&tz=${TZ}&sort=rising&_end=25`,
       )
     ).body;
-    expect(await texts('main table thead th')).toEqual(['Term', 'Searches with results', 'Previous period', 'Growth', 'Change']);
+    expect(await texts('main table thead th')).toEqual([
+      'Term',
+      'Searches with results',
+      'Previous period',
+      'Growth',
+      'Change',
+      'Click-through rate',
+      'Conversion rate',
+      'Average click position',
+    ]);
     expect(await texts('main table thead th[aria-sort=descending]')).toEqual(['Growth']);
     expect(await texts('main table caption')).toEqual(['Top terms, largest growth in searches first']);
     const rows = await page.$$eval('main table tbody tr', (trs) => trs.map((tr) => Array.from(tr.children).map((td) => td.textContent)));
@@ -549,4 +568,240 @@ describeBrowser('the dashboard when the API answers 429', () => {
       await t.close();
     }
   }, 60_000);
+});
+
+/**
+ * The engagement views (clicks and conversions) in Chromium: searches sent with ids and their clicks and conversions
+ * written straight into storage (test/support/engagement.ts), every number shown equal to the API's answer for the
+ * same filters.
+ */
+describeBrowser('the dashboard’s clicks and conversions in Chromium', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+  const now = Date.now();
+  const DAY = 24 * HOUR;
+  const WINDOW = `since=7d&tz=${encodeURIComponent(TZ)}`;
+
+  type Fields = {
+    click_through_rate: number | null;
+    conversion_rate: number | null;
+    average_click_position: number | null;
+    tracked_searches: number;
+    clicked_searches: number;
+  };
+  type Term = Fields & { id: string; search_phrase: string; count: number };
+
+  const rate = (r: number | null) => (r === null ? '–' : percent('en-US', r));
+  const position = (p: number | null) =>
+    p === null ? '–' : new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(p);
+  const points = (current: number | null, previous: number | null | undefined) =>
+    current === null || previous === null || previous === undefined
+      ? ''
+      : `${new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: 'exceptZero' }).format(
+          (current - previous) * 100,
+        )} points vs previous period`;
+
+  beforeAll(async () => {
+    t = await startApp();
+    const ch = t.app.get(ClickHouseService);
+    const searches: Search[] = [];
+    const interactions: Interaction[] = [];
+    const search = (phrase: string, ageMs: number, language = 'en', hits = 5): string => {
+      const id = randomUUID();
+      searches.push({ id, phrase, ts: now - ageMs, language, bot: false, hits });
+      return id;
+    };
+    const click = (searchId: string, objectId: string, pos: number) =>
+      interactions.push({ type: 'click', searchId, objectId, position: pos, subtype: '', micros: 0, currency: '', ts: now - HOUR });
+    const convert = (searchId: string, objectId: string) =>
+      interactions.push({
+        type: 'conversion',
+        searchId,
+        objectId,
+        position: 0,
+        subtype: 'purchase',
+        micros: 25_000_000,
+        currency: 'EUR',
+        ts: now - HOUR,
+      });
+    // shoes: 6 tracked searches, 4 clicked (positions 1, 1, 3, 25), one converted.
+    const shoes = Array.from({ length: 6 }, (_, i) => search('shoes', 2 * HOUR + (i % 3) * DAY));
+    click(shoes[0], 'sku-1', 1);
+    click(shoes[1], 'sku-1', 1);
+    click(shoes[2], 'sku-2', 3);
+    click(shoes[3], 'sku-3', 25);
+    convert(shoes[0], 'sku-1');
+    // dress: 5 tracked searches, one clicked; three more in German, none clicked.
+    const dress = Array.from({ length: 5 }, (_, i) => search('dress', 3 * HOUR + (i % 2) * DAY));
+    click(dress[0], 'sku-9', 2);
+    for (let i = 0; i < 3; i++) {
+      search('kleid', 3 * HOUR, 'de');
+    }
+    // hat: one tracked search, clicked; socks: searches without an id (never tracked), and one that found nothing.
+    click(search('hat', 4 * HOUR), 'sku-5', 2);
+    searches.push({ phrase: 'socks', ts: now - 2 * HOUR, language: 'en', bot: false, hits: 4 });
+    search('socks', 2 * HOUR, 'en', 0);
+    // The previous period: 4 tracked searches of shoes, one clicked.
+    const before = Array.from({ length: 4 }, () => search('shoes', 8 * DAY));
+    click(before[0], 'sku-1', 1);
+    await insertSearches(ch, searches);
+    await insertInteractions(ch, interactions);
+    t.app.get(DataVersions).bump(CUSTOMER, INSTANCE);
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t.close();
+  });
+  beforeEach(async () => {
+    page = await browser.newPage();
+    await emulateLocale(page, 'en-US');
+    await page.emulateTimezone(TZ);
+    await page.setViewport({ width: 1280, height: 800 });
+    errors = watchErrors(page);
+    await page.goto(`${t.url}/dashboard`, { waitUntil: 'networkidle0' });
+    await page.type('#login', BASIC.login);
+    await page.type('#password', BASIC.password);
+    await page.click('form button[type=submit]');
+    await page.waitForSelector('.kpis');
+  });
+  afterEach(async () => {
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  const api = async <T>(p: string) => (await http<T>(`${t.url}${p}`, { headers: basicHeader() })).body;
+  const rows = (selector: string) =>
+    page.$$eval(selector, (trs) => trs.map((tr) => Array.from(tr.children).map((td) => (td.textContent ?? '').trim())));
+
+  it('shows the click-through and conversion rates and their change on the overview, and the rate per day', async () => {
+    const stats = await api<{
+      totals: Fields & { searches: number };
+      previous: Fields;
+      series: Array<Fields & { start: string }>;
+    }>(`/search-stats?${WINDOW}&compare=previous&engagement=true`);
+    expect(stats.totals.tracked_searches).toBe(15);
+    const cards = await page.$$eval('.kpi', (ks) => ks.map((k) => Array.from(k.children).map((c) => (c.textContent ?? '').trim())));
+    expect(cards.slice(3)).toEqual([
+      [
+        'Click-through rate',
+        rate(stats.totals.click_through_rate),
+        points(stats.totals.click_through_rate, stats.previous.click_through_rate),
+      ],
+      ['Conversion rate', rate(stats.totals.conversion_rate), points(stats.totals.conversion_rate, stats.previous.conversion_rate)],
+    ]);
+    expect(cards[3][2]).toMatch(/^\+\d+\.\d points vs previous period$/);
+    // The chart's data table: the rate per day, '–' for a day without tracked searches.
+    const table = await rows('.chart-data tbody tr');
+    expect(table.map((r) => r[3])).toEqual(stats.series.map((b) => rate(b.click_through_rate)));
+    expect(table.map((r) => r[3])).toContain('–');
+    expect(await textsOf(page, '.chart-data thead th')).toEqual(['Start', 'Searches (all)', 'Zero-hit rate', 'Click-through rate']);
+  });
+
+  it('adds the rates and the average click position to the top terms, and to their CSV', async () => {
+    const downloaded = await downloadsOf(page);
+    await page.click('nav a:nth-of-type(2)');
+    await page.waitForSelector('#sort');
+    const terms = await api<Term[]>(`/search-terms?${WINDOW}&engagement=true&_start=0&_end=25`);
+    expect(await textsOf(page, 'main table thead th')).toEqual([
+      'Term',
+      'Searches with results',
+      'Click-through rate',
+      'Conversion rate',
+      'Average click position',
+    ]);
+    expect(await rows('main table tbody tr')).toEqual(
+      terms.map((x) => [
+        x.search_phrase,
+        x.count.toLocaleString('en-US'),
+        rate(x.click_through_rate),
+        rate(x.conversion_rate),
+        position(x.average_click_position),
+      ]),
+    );
+    expect((await rows('main table tbody tr')).find((r) => r[0] === 'socks')).toEqual(['socks', '1', '–', '–', '–']);
+    await page.click('.controls button');
+    const csv = (await downloaded()).text;
+    const answer = await http<string>(`${t.url}/search-terms?${WINDOW}&engagement=true&format=csv`, { headers: basicHeader() });
+    expect(csv).toBe(answer.body);
+    expect(csv.split('\r\n')[0]).toMatch(/,click_through_rate,clicks,average_click_position,converted_searches,conversion_rate,/);
+  });
+
+  it('lists the searches without clicks as the API does, with the same filters', async () => {
+    await page.click('nav a:nth-of-type(4)');
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('view') === 'noclicks');
+    await page.waitForSelector('#list-title');
+    expect(await textsOf(page, '#list-title')).toEqual(['Searches without clicks']);
+    const shown = async (filters: string) => {
+      const list = await api<Term[]>(`/search-terms?${filters}&hits=true&sort=no_clicks&engagement=true&_start=0&_end=25`);
+      expect(await rows('main table tbody tr')).toEqual(
+        list.map((x) => [
+          x.search_phrase,
+          x.tracked_searches.toLocaleString('en-US'),
+          (x.tracked_searches - x.clicked_searches).toLocaleString('en-US'),
+          rate(x.click_through_rate),
+        ]),
+      );
+      return list;
+    };
+    expect(await textsOf(page, 'main table thead th')).toEqual([
+      'Term',
+      'Tracked searches',
+      'Searches without clicks',
+      'Click-through rate',
+    ]);
+    expect(await textsOf(page, 'main table thead th[aria-sort=descending]')).toEqual(['Searches without clicks']);
+    expect((await shown(WINDOW)).map((x) => x.search_phrase).slice(0, 3)).toEqual(['dress', 'kleid', 'shoes']);
+    // Its CSV is the API's for the same query, named after the list.
+    const downloaded = await downloadsOf(page);
+    await page.click('.controls button');
+    const file = await downloaded();
+    const since = Math.floor((Date.now() - 7 * DAY) / HOUR) * HOUR;
+    expect(file.name).toBe(`searches-without-clicks_${isoDay(since)}_${isoDay(Date.now())}.csv`);
+    const answer = await http<string>(`${t.url}/search-terms?${WINDOW}&hits=true&sort=no_clicks&engagement=true&format=csv`, {
+      headers: basicHeader(),
+    });
+    expect(file.text).toBe(answer.body);
+    // A language from the filters form.
+    await page.select('#language', 'de');
+    await page.click('.filters button[type=submit]');
+    await page.waitForFunction(() => location.search.includes('language=de'));
+    await page.waitForFunction(() => document.querySelectorAll('main table tbody tr').length === 1);
+    expect((await shown(`${WINDOW}&language=de`)).map((x) => x.search_phrase)).toEqual(['kleid']);
+    expect(new URL(page.url()).searchParams.get('view')).toBe('noclicks');
+  });
+
+  it("shows a term's clicks per position and its most clicked objects", async () => {
+    const id = (await api<Term[]>(`/search-terms?${WINDOW}`)).find((x) => x.search_phrase === 'shoes')!.id;
+    await page.goto(`${t.url}/dashboard?view=term&id=${id}&period=7d&tz=${TZ}`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('#engagement-title');
+    const detail = await api<
+      Fields & {
+        positions: Array<{ position: number; clicks: number }>;
+        objects: Array<{ object_id: string; clicks: number; conversions: number }>;
+      }
+    >(`/search-terms/${id}?${WINDOW}&engagement=true`);
+    expect(await page.$$eval('.figures > div', (ds) => ds.map((d) => [d.children[0].textContent, d.children[1].textContent]))).toEqual([
+      ['Tracked searches', detail.tracked_searches.toLocaleString('en-US')],
+      ['Searches without clicks', (detail.tracked_searches - detail.clicked_searches).toLocaleString('en-US')],
+      ['Click-through rate', rate(detail.click_through_rate)],
+      ['Conversion rate', rate(detail.conversion_rate)],
+      ['Average click position', position(detail.average_click_position)],
+    ]);
+    expect(detail.positions).toHaveLength(21);
+    const chart = await page.$$eval('.chart', (figures) =>
+      figures
+        .filter((f) => f.querySelector('figcaption')?.textContent === 'Clicks per position of the result')
+        .map((f) =>
+          Array.from(f.querySelectorAll('.chart-data tbody tr')).map((tr) => Array.from(tr.children).map((td) => td.textContent)),
+        ),
+    );
+    expect(chart).toEqual([detail.positions.map((p) => [p.position === 21 ? '21+' : String(p.position), String(p.clicks)])]);
+    expect(chart[0][0]).toEqual(['1', '2']);
+    expect(chart[0][20]).toEqual(['21+', '1']);
+    expect(await rows('table.objects tbody tr')).toEqual(detail.objects.map((o) => [o.object_id, String(o.clicks), String(o.conversions)]));
+    expect(detail.objects[0]).toEqual({ object_id: 'sku-1', clicks: 2, conversions: 1 });
+  });
 });
