@@ -1,12 +1,21 @@
-// npm run screenshots: the dashboard's overview and zero-result table in headless Chromium on seeded data, written
-// to docs/ for the README. Starts the built service on a fresh embedded database; nothing else is written.
-const { spawn } = require('node:child_process');
+// npm run screenshots: the dashboard's overview, zero-result table and searches without clicks in headless Chromium
+// on seeded data, written to docs/ for the README. Starts the built service in this process on a fresh embedded
+// database; nothing else is written.
+require('reflect-metadata');
+const { randomUUID } = require('node:crypto');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const path = require('node:path');
 const puppeteer = require('puppeteer-core');
-// The seeded generator of the benchmarks, as `npm run build` compiles it (npm run screenshots builds first).
+// The service and the seeded generator of the benchmarks, as `npm run build` compiles them (npm run screenshots
+// builds first).
 const { mulberry32 } = require('../../dist/bench/generator.js');
+const { ClickHouseService } = require('../../dist/libs/clickhouse/src');
+const { loadConfig } = require('../../dist/libs/config/src');
+const { chDateTime, normalisePhrase } = require('../../dist/libs/contracts/src');
+const { createHttpApp } = require('../../dist/libs/http/src');
+const { DataVersions } = require('../../dist/libs/intake/src');
+const { StandaloneModule } = require('../../dist/apps/standalone/src/standalone.module');
 
 const ROOT = path.resolve(__dirname, '../..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -41,8 +50,53 @@ const TERMS = [
   ['size 47 sneakers', 5, 1],
 ];
 const SPELLINGS = { sneakers: ['sneakers', 'Sneakers', 'sneaker s'], 'rain jacket': ['rain jacket', 'Rain Jacket', 'rainjacket'] };
+// The share of a term's tracked searches that get a click (0.35 unless named): a few whose results shoppers skip.
+const CLICK_THROUGH = { sneakers: 0.55, 'gift card': 0.7, 'rain jacket': 0.3, 'linen shirt': 0.08, 'yoga mat': 0.12, sale: 0.05 };
 
-async function seed() {
+/**
+ * Searches the shop's frontend sent with an id (60% of those with results) and their clicks and conversions, written
+ * straight into storage as the intake stores them: clicks at positions that fall off from the first, a conversion
+ * after one click in six.
+ */
+async function seedEngagement(app, config, tracked, rnd) {
+  const [customer, instance] = [config.customer, config.instances[0]];
+  const row = (fields) => ({ customer, instance, source: 'http', partition: -1, offset: -1, received_at: chDateTime(), ...fields });
+  const searches = [];
+  const interactions = [];
+  for (const e of tracked) {
+    const id = randomUUID();
+    searches.push(row({ event_id: id, ts: chDateTime(e.ts), phrase: normalisePhrase(e.phrase), raw_phrase: e.phrase, ...e.kept }));
+    const term = normalisePhrase(e.phrase);
+    if (rnd() >= (CLICK_THROUGH[term] ?? 0.35)) {
+      continue;
+    }
+    const position = Math.min(40, 1 + Math.floor(-Math.log(1 - rnd()) * 3));
+    const at = chDateTime(Math.min(Date.now(), e.ts + 20_000));
+    const objectId = `sku-${term.replace(/\W+/g, '-')}-${position}`;
+    interactions.push(row({ interaction_id: randomUUID(), type: 'click', search_id: id, object_id: objectId, position, ts: at }));
+    if (rnd() < 1 / 6) {
+      const value = (20 + Math.floor(rnd() * 80)).toFixed(2);
+      interactions.push(
+        row({
+          interaction_id: randomUUID(),
+          type: 'conversion',
+          search_id: id,
+          object_id: objectId,
+          subtype: 'purchase',
+          value,
+          currency: 'EUR',
+          ts: at,
+        }),
+      );
+    }
+  }
+  const ch = app.get(ClickHouseService);
+  await ch.insert('search_events', searches);
+  await ch.insert('interactions', interactions);
+  app.get(DataVersions).bump(customer, instance);
+}
+
+async function seed(app, config) {
   const rnd = mulberry32(7);
   const total = TERMS.reduce((s, [, w]) => s + w, 0);
   const events = [];
@@ -58,6 +112,15 @@ async function seed() {
       ts: Date.now() - age,
     });
   }
+  const tracked = events.filter((e) => e.hits > 0 && rnd() < 0.6);
+  await seedEngagement(
+    app,
+    config,
+    tracked.map((e) => ({ phrase: e.phrase, ts: e.ts, kept: { language: e.language, hits: e.hits, bot: false, sign: 1, id_sent: true } })),
+    rnd,
+  );
+  const sent = new Set(tracked);
+  events.splice(0, events.length, ...events.filter((e) => !sent.has(e)));
   for (let i = 0; i < events.length; i += 1000) {
     const res = await fetch(`${BASE}/events`, {
       method: 'POST',
@@ -85,24 +148,11 @@ async function seed() {
 
 async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'screenshots-'));
-  const service = spawn(process.execPath, [path.join(ROOT, 'dist/apps/standalone/src/main.js')], {
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: String(PORT), SERVICE_BASIC_AUTH: `${LOGIN}:${PASSWORD}`, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const config = loadConfig({ DATA_DIR: dataDir, SERVICE_BASIC_AUTH: `${LOGIN}:${PASSWORD}`, LOG_LEVEL: 'warn' });
+  const app = await createHttpApp(StandaloneModule.forRoot(config), config, { logger: false });
   try {
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${BASE}/health`)).ok) {
-          break;
-        }
-      } catch {
-        if (i > 300) {
-          throw new Error('the service did not start');
-        }
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    await seed();
+    await app.listen(PORT, '127.0.0.1');
+    await seed(app, config);
     const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
     const page = await browser.newPage();
     await page.emulateTimezone('Europe/Berlin');
@@ -117,11 +167,14 @@ async function main() {
     await page.click('nav a:nth-of-type(3)');
     await page.waitForSelector('#unhandled');
     await page.screenshot({ path: path.join(ROOT, 'docs/dashboard-zero-results.png'), fullPage: true });
+    await page.click('nav a:nth-of-type(4)');
+    await page.waitForFunction("new URL(location.href).searchParams.get('view') === 'noclicks'");
+    await page.waitForSelector('main table');
+    await page.screenshot({ path: path.join(ROOT, 'docs/dashboard-no-clicks.png'), fullPage: true });
     await browser.close();
-    console.log('wrote docs/dashboard-overview.png and docs/dashboard-zero-results.png');
+    console.log('wrote docs/dashboard-overview.png, docs/dashboard-zero-results.png and docs/dashboard-no-clicks.png');
   } finally {
-    service.kill('SIGTERM');
-    await new Promise((r) => service.once('exit', r));
+    await app.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
