@@ -173,7 +173,7 @@ function userTokenProblem(e: Record<string, unknown>): string | undefined {
 }
 
 /** The event's time in ms (its `timestamp`, epoch milliseconds, else the receive time), or the reason naming it. */
-function timestampOf(value: unknown, ctx: ItemOrigin, rules: EventRules): number | string {
+function timestampOf(value: unknown, ctx: ItemOrigin, rules: Pick<EventRules, 'retentionDays'>): number | string {
   if (value !== undefined && (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)) {
     return 'timestamp must be epoch milliseconds (a positive integer)';
   }
@@ -274,7 +274,7 @@ function objectsOf(e: Record<string, unknown>, searchId: string | undefined): Ob
  * of `authenticatedUserToken` when given, else of `userToken`, and `session_hash` of `userToken` when both are given.
  * `ctx` carries the authenticated customer and instance.
  */
-export function validateInsightsEvent(input: unknown, ctx: ItemOrigin, rules: EventRules): ValidatedInsightsEvent {
+export function validateInsightsEvent(input: unknown, ctx: ItemOrigin, rules: Pick<EventRules, 'retentionDays'>): ValidatedInsightsEvent {
   const e = eventObject(input);
   if (e === undefined) {
     return fail('event must be a JSON object');

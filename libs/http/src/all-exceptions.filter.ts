@@ -31,7 +31,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (this.adapterHost.httpAdapter.isHeadersSent(res)) {
       return;
     }
-    const { status, body } = this.describe(exception);
+    const described = this.describe(exception);
+    const { status } = described;
+    // The Insights protocol's routes (/1/...) answer as Algolia's do: `{ status, message }` and nothing more.
+    const url = host.switchToHttp().getRequest<{ url?: string }>()?.url ?? '';
+    const body = url.startsWith('/1/') ? { status, message: String(described.body.message) } : described.body;
     if (exception instanceof RetryLaterError) {
       this.adapterHost.httpAdapter.setHeader(res, 'Retry-After', String(exception.retryAfterSeconds));
     }
