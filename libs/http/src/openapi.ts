@@ -84,7 +84,8 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
  * - an operation with input (a path or query parameter, or a body: every method but GET) can answer 400, the others
  *   cannot (their authentication failures are 401);
  * - every operation can answer 413 (a Content-Length over the route's limit), and those whose method has a body that
- *   Fastify reads (all but GET) 415 (body-parser.ts);
+ *   Fastify reads (all but GET) 415 (body-parser.ts); an operation that documents one of these with a body of its own
+ *   (POST /1/events: Algolia's EventsResponse) keeps it;
  * - public operations (no scheme) say so with `security: []`;
  * - parameters come path first (in the path's order), then query, then headers: generated clients take them in this
  *   order, and Nest's own order of class and method decorators differs between compilers.
@@ -105,10 +106,10 @@ function refine(document: OpenAPIObject): OpenAPIObject {
         )
         .sort((a, b) => parameterRank(path, a) - parameterRank(path, b));
       const input = method !== 'get' || (operation.parameters ?? []).some((p) => 'in' in p && (p.in === 'path' || p.in === 'query'));
+      const general = { ...(input ? invalid : {}), ...(method === 'get' ? tooLarge : bodyErrors) };
       operation.responses = sortedByStatus({
         ...operation.responses,
-        ...(input ? invalid : {}),
-        ...(method === 'get' ? tooLarge : bodyErrors),
+        ...Object.fromEntries(Object.entries(general).filter(([status]) => !ownBody(operation.responses?.[status]))),
       });
       for (const response of Object.values(operation.responses) as ResponseObject[]) {
         response.headers = { ...response.headers, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
@@ -127,6 +128,16 @@ function parameterRank(path: string, p: Parameter): number {
     return 3 * path.length;
   }
   return LOCATIONS.indexOf(p.in) * path.length + (p.in === 'path' ? path.indexOf(`{${p.name}}`) : 0);
+}
+
+/**
+ * Whether an operation documents an answer with a body of its own (not ErrorBody): POST /1/events answers every
+ * error as Algolia's EventsResponse, which the general answers must not replace.
+ */
+function ownBody(response: unknown): boolean {
+  const content = (response as ResponseObject | undefined)?.content;
+  const schema = content?.['application/json']?.schema as { $ref?: string } | undefined;
+  return schema !== undefined && schema.$ref !== `#/components/schemas/${ERROR_SCHEMA}`;
 }
 
 function sortedByStatus(responses: Responses): Responses {

@@ -24,6 +24,7 @@ import {
   RequirePermission,
   type AuthContext,
 } from '@app/auth';
+import { ApiErrors, DomainError } from '@app/errors';
 import { EVENTS_ACCEPTED_HEADER, EVENTS_REJECTED_HEADER, answerPreflight } from '@app/http';
 import { IntakeService, type IntakeView } from '@app/intake';
 import { EventsResponseView } from './events-response.view';
@@ -206,10 +207,11 @@ export class InsightsController {
   })
   @ApiParam({ name: 'userToken', description: 'The user token (or authenticated user token) as the events carried it' })
   @ApiNoContentResponse({ description: 'Erased (no body)' })
+  @ApiErrors([400, 'userToken is longer than 200 characters'])
   @ApiHeader({ name: 'X-Service-Instance', required: false, description: 'Ignored: every instance the credential may act on' })
   async eraseUserToken(@Auth() auth: AuthContext, @Param('userToken') userToken: string): Promise<void> {
-    if (userToken.length === 0 || userToken.length > 200) {
-      throw new HttpException('userToken must be 1 to 200 characters', 400);
+    if (userToken.length > 200) {
+      throw new DomainError('invalid', 'userToken must be 1 to 200 characters');
     }
     await this.erasure.erase(auth.customer, auth.instances, userToken);
   }
