@@ -1684,10 +1684,6 @@ export interface operations {
     sendInsightsEvents: {
         parameters: {
             query?: {
-                /** @description The customer (search-insights: `appId`); with BASE_DOMAIN, the customer of the Host; or the header of the same name */
-                "X-Algolia-Application-Id"?: string;
-                /** @description A collector key (`POST /secret` with `"preset": "collector"`; search-insights: `apiKey`); or the header of the same name */
-                "X-Algolia-API-Key"?: string;
                 /** @description The client and its version (search-insights sends it); not checked; or the header of the same name */
                 "X-Algolia-Agent"?: string;
             };
@@ -1815,6 +1811,8 @@ export interface operations {
             /** @description Too many requests from this address (COLLECT_PER_MINUTE) or failed authentications; see Retry-After (`{ status, message }`) */
             429: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1825,6 +1823,8 @@ export interface operations {
             /** @description Storage is unavailable; retry later (`{ status, message }`) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -1838,12 +1838,12 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The instance to act on (any scheme); default: the customer's first instance */
-                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
                 /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
                 "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
                 /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
                 "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
             };
             path: {
                 /** @description The user token (or authenticated user token) as the events carried it */

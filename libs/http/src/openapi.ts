@@ -18,6 +18,7 @@ const TAGS: Array<[string, string]> = [
   ['Search statistics', 'Searches, the zero-result rate and distinct terms over time'],
   ['Instances', 'The instances a credential may act on (the dashboard instance selector)'],
   ['Events', 'Search events from search frontends (also accepted on Kafka)'],
+  ['Insights', "Clicks, conversions and views from shoppers' browsers (Algolia's Insights protocol), and erasing a user token"],
   ['Documents', 'Catalogue documents with ranking mix boost values (also accepted on Kafka)'],
   ['Ranking mix', 'Whether the catalogue holds usable data for each boost field'],
   ['Entities', 'Pages, banners, synonyms and the other entity types whose changes call the webhook'],
@@ -44,7 +45,8 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
       'Search analytics and configuration backend for online shops: search events and catalogue documents in, search ' +
         'terms (and the ones that found nothing), the ranking mix data check, entities with webhook delivery, ' +
         'notifications and API keys out. Every protected operation takes any of the three schemes (HMAC-signed ' +
-        'request, Basic with the instance credentials, or an admin JWT); errors answer `{ statusCode, error, message }`.',
+        'request, Basic with the instance credentials, or an admin JWT); errors answer `{ statusCode, error, message }`. ' +
+        'POST /1/events, the Insights protocol, takes a collector key only and answers as Algolia does.',
     )
     .setVersion(API_VERSION)
     .setLicense('Proprietary (UNLICENSED)', 'https://docs.npmjs.com/cli/v10/configuring-npm/package-json#license')
@@ -65,6 +67,20 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
         "':' + the raw body exactly as sent (nothing after the colon without a body), the key is the secret's text, and " +
         'the request names no key (the matching active key applies). A 401 names the rule that failed. Worked examples ' +
         '(curl with openssl, Node, Python) and every 401 message with what to fix: docs/hmac.md in the repository.',
+    })
+    .addSecurity('collectorApplication', {
+      type: 'apiKey',
+      in: 'query',
+      name: 'X-Algolia-Application-Id',
+      description: 'POST /1/events: the customer (search-insights: `appId`); or the header of the same name',
+    })
+    .addSecurity('collectorKey', {
+      type: 'apiKey',
+      in: 'query',
+      name: 'X-Algolia-API-Key',
+      description:
+        'POST /1/events: a collector key (`POST /secret` with `"preset": "collector"`; search-insights: `apiKey`), public by ' +
+        'design and valid nowhere else; or the header of the same name',
     })
     .addBasicAuth({ type: 'http', scheme: 'basic', description: "The instance's own credentials (login and password)" }, 'basic')
     .addBearerAuth(

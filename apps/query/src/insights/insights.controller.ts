@@ -1,29 +1,19 @@
-import { Controller, Delete, HttpCode, HttpException, Options, Param, Post, Req, Res } from '@nestjs/common';
+import { applyDecorators, Controller, Delete, HttpCode, HttpException, Options, Param, Post, Req, Res } from '@nestjs/common';
 import {
   ApiBody,
   ApiExcludeEndpoint,
-  ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
   ApiQuery,
   ApiResponse,
+  ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import {
-  Auth,
-  COLLECTOR_AGENT,
-  COLLECTOR_API_KEY,
-  COLLECTOR_APP_ID,
-  CredentialsGate,
-  Public,
-  RequireCollectorKey,
-  RequirePermission,
-  type AuthContext,
-} from '@app/auth';
+import { Auth, COLLECTOR_AGENT, CredentialsGate, Public, RequireCollectorKey, RequirePermission, type AuthContext } from '@app/auth';
 import { ApiErrors, DomainError } from '@app/errors';
 import { EVENTS_ACCEPTED_HEADER, EVENTS_REJECTED_HEADER, answerPreflight } from '@app/http';
 import { IntakeService, type IntakeView } from '@app/intake';
@@ -48,25 +38,28 @@ function eventsOf(body: unknown): unknown[] {
   return events;
 }
 
-const CREDENTIAL_PARAMS = [
-  { name: COLLECTOR_APP_ID, description: 'The customer (search-insights: `appId`); with BASE_DOMAIN, the customer of the Host' },
-  { name: COLLECTOR_API_KEY, description: 'A collector key (`POST /secret` with `"preset": "collector"`; search-insights: `apiKey`)' },
-  { name: COLLECTOR_AGENT, description: 'The client and its version (search-insights sends it); not checked' },
-];
+/** Documents the collector key (both parts at once) and the agent the client names itself with. */
+const InsightsCredentials = () =>
+  applyDecorators(
+    ApiSecurity({ collectorApplication: [], collectorKey: [] }),
+    ApiQuery({
+      name: COLLECTOR_AGENT,
+      required: false,
+      type: String,
+      description: 'The client and its version (search-insights sends it); not checked; or the header of the same name',
+    }),
+  );
 
-/** Documents the credentials of the Insights protocol: in the query string (as search-insights sends them) or as headers. */
-const InsightsCredentials = () => (target: object, key: string | symbol, descriptor: PropertyDescriptor) => {
-  for (const p of CREDENTIAL_PARAMS) {
-    ApiQuery({ name: p.name, required: false, description: `${p.description}; or the header of the same name`, type: String })(
-      target,
-      key,
-      descriptor,
-    );
-  }
-};
+const RETRY_AFTER = { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } };
 
+/** An answer of POST /1/events: EventsResponse for every status (Retry-After on 429, and on 503 when it applies). */
 const answer = (status: number, description: string) =>
-  ApiResponse({ status, type: EventsResponseView, description: `${description} (\`{ status, message }\`)` });
+  ApiResponse({
+    status,
+    type: EventsResponseView,
+    description: `${description} (\`{ status, message }\`)`,
+    ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { ...RETRY_AFTER, required: status === 429 } } } : {}),
+  });
 
 /**
  * The Insights protocol (Algolia's, so that search-insights 2.x works with its `host` set to the service): clicks,
@@ -208,7 +201,6 @@ export class InsightsController {
   @ApiParam({ name: 'userToken', description: 'The user token (or authenticated user token) as the events carried it' })
   @ApiNoContentResponse({ description: 'Erased (no body)' })
   @ApiErrors([400, 'userToken is longer than 200 characters'])
-  @ApiHeader({ name: 'X-Service-Instance', required: false, description: 'Ignored: every instance the credential may act on' })
   async eraseUserToken(@Auth() auth: AuthContext, @Param('userToken') userToken: string): Promise<void> {
     if (userToken.length > 200) {
       throw new DomainError('invalid', 'userToken must be 1 to 200 characters');
