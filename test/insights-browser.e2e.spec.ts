@@ -21,7 +21,7 @@ function page(service: string, apiKey: string, userToken: string, xhr: boolean):
   return `<!doctype html><html><body><script type="module">
     ${xhr ? "Object.defineProperty(Navigator.prototype, 'sendBeacon', { value: undefined, configurable: true });" : ''}
     const { default: aa } = await import('/search-insights.mjs');
-    aa('init', { appId: 'demo', apiKey: ${JSON.stringify(apiKey)}, host: ${JSON.stringify(service)}, userToken: ${JSON.stringify(userToken)} });
+    aa('init', ${JSON.stringify({ appId: 'demo', apiKey, host: service, userToken })});
     const sent = await Promise.all([
       aa('clickedObjectIDsAfterSearch', { eventName: 'clicked', index: 'products', queryID: '0190c7a45e4f7b6a9c3d2f1e0d9c8b7a',
         objectIDs: ['sku-1'], positions: [2] }),
