@@ -129,8 +129,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Submit search events
-         * @description Each event is validated on its own: valid ones are stored exactly once (also when the request is retried), bad ones are rejected with their index and reason and kept in rejected_events.
+         * Submit search events, clicks and conversions
+         * @description Each event is validated on its own: valid ones are stored exactly once (also when the request is retried), bad ones are rejected with their index and reason and kept in rejected_events. Items with `type` click or conversion are what shoppers did after a search (its `id` as `searchId`); counts and indexes are over the whole request. A 503 of a request mixing both may leave one part stored: a retry with the same ids completes it exactly; without ids, interactions are deduplicated by their identity only (send `ts`).
          */
         post: operations["submitEvents"];
         delete?: never;
@@ -587,6 +587,11 @@ export interface components {
             /** @description If present, must equal the instance of the request */
             instance?: string;
             /**
+             * @description A search event (the default; clicks and conversions say so)
+             * @enum {string}
+             */
+            type?: "search";
+            /**
              * @description A UUID, with or without dashes, in any case (stored lower-case with dashes). Makes a retried event count once; generated when absent
              * @example 0192f7a0-6c1e-7b3a-9d4f-2e8a1c5b7d90
              */
@@ -618,8 +623,90 @@ export interface components {
             /** @description Stored only as a hash */
             sessionId?: string;
         };
+        ClickEventItem: {
+            /** @description If present, must equal the authenticated customer */
+            customer?: string;
+            /** @description If present, must equal the instance of the request */
+            instance?: string;
+            /**
+             * @description A UUID, with or without dashes. A retried request whose items all carry ids is stored once; without ids, identical interactions (same type, search, object, position, subtype, value, currency, ts and user token) count once, so send ts
+             * @example 7c1e0192-f7a0-4b3a-9d4f-2e8a1c5b7d91
+             */
+            id?: string;
+            /**
+             * @description When the shopper acted: ISO-8601 with an offset, or epoch milliseconds; the receive time when absent
+             * @example 2026-11-22T09:30:00Z
+             */
+            ts?: string | number;
+            /**
+             * @description The object (product) acted on, 1-200 characters
+             * @example sku-42
+             */
+            objectId: string;
+            /** @description Stored only as a hash */
+            sessionId?: string;
+            /** @description The shopper; stored only as a hash */
+            userToken?: string;
+            /** @enum {string} */
+            type: "click";
+            /**
+             * @description The `id` of the search (a search event sent with that id), with or without dashes
+             * @example 0192f7a0-6c1e-7b3a-9d4f-2e8a1c5b7d90
+             */
+            searchId: string;
+            /**
+             * @description Position of the object in the results; the first is 1
+             * @example 3
+             */
+            position: number;
+        };
+        ConversionEventItem: {
+            /** @description If present, must equal the authenticated customer */
+            customer?: string;
+            /** @description If present, must equal the instance of the request */
+            instance?: string;
+            /**
+             * @description A UUID, with or without dashes. A retried request whose items all carry ids is stored once; without ids, identical interactions (same type, search, object, position, subtype, value, currency, ts and user token) count once, so send ts
+             * @example 7c1e0192-f7a0-4b3a-9d4f-2e8a1c5b7d91
+             */
+            id?: string;
+            /**
+             * @description When the shopper acted: ISO-8601 with an offset, or epoch milliseconds; the receive time when absent
+             * @example 2026-11-22T09:30:00Z
+             */
+            ts?: string | number;
+            /**
+             * @description The object (product) acted on, 1-200 characters
+             * @example sku-42
+             */
+            objectId: string;
+            /** @description Stored only as a hash */
+            sessionId?: string;
+            /** @description The shopper; stored only as a hash */
+            userToken?: string;
+            /** @enum {string} */
+            type: "conversion";
+            /**
+             * @description The `id` of the search it followed; without it the conversion is stored and counted as unattributed
+             * @example 0192f7a0-6c1e-7b3a-9d4f-2e8a1c5b7d90
+             */
+            searchId?: string;
+            /** @enum {string} */
+            subtype?: "addToCart" | "purchase";
+            /**
+             * @description Kept to 6 decimals
+             * @example 19.9
+             */
+            value?: number;
+            /**
+             * @description Three letters (ISO 4217); required with value
+             * @example EUR
+             */
+            currency?: string;
+        };
         SubmitEventsDto: {
-            events: components["schemas"]["SearchEventItem"][];
+            /** @description Search events, clicks and conversions, by `type` (search when absent) */
+            events: (components["schemas"]["SearchEventItem"] | components["schemas"]["ClickEventItem"] | components["schemas"]["ConversionEventItem"])[];
         };
         RejectedItem: {
             /**

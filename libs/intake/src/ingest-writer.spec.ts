@@ -38,3 +38,44 @@ describe('IngestWriter: the check right before each statement', () => {
     expect(sent).toEqual([]);
   });
 });
+
+describe('IngestWriter: rows of two tables (search events and interactions)', () => {
+  interface Mixed extends IngestRow {
+    table: 'search_events' | 'interactions';
+    bad?: boolean;
+  }
+  const interactions = { table: 'interactions' as const, kind: 'interaction' as const, tokenSuffix: 'interactions' };
+  const mixedTarget = { ...target, targetOf: (r: Mixed) => (r.table === 'interactions' ? interactions : mixedTarget) };
+  const mixed = (table: Mixed['table'], offset: number, bad = false): Mixed => ({ ...row, table, offset, bad });
+
+  it('writes the rejected rows, each table with its own token, then the refused rows, each kept with its kind', async () => {
+    const sent: Array<[string, string | undefined, number]> = [];
+    const ch = {
+      insert: jest.fn((table: string, rows: Mixed[], token?: string) => {
+        if (rows.some((r) => r.bad) && table !== 'rejected_events') {
+          return Promise.reject(Object.assign(new Error('Cannot parse input'), { type: 'CANNOT_PARSE_INPUT_ASSERTION_FAILED' }));
+        }
+        sent.push([table, token, rows.length]);
+        return Promise.resolve();
+      }),
+    };
+    const writer = new IngestWriter(ch as unknown as ClickHouseService, new MetricsService());
+    const rows = [mixed('interactions', 1), mixed('search_events', 2), mixed('interactions', 3, true), mixed('search_events', 4)];
+    const refused = await writer.write(mixedTarget, rows, [rejected], 'T');
+    expect(sent).toEqual([
+      ['rejected_events', 'T:rejected', 1],
+      ['search_events', 'T:events', 2],
+      ['interactions', 'T:interactions/a', 1],
+      ['rejected_events', 'T:refused', 1],
+    ]);
+    expect([...refused.keys()]).toEqual([rows[2]]);
+    const refusedRows = ch.insert.mock.calls[ch.insert.mock.calls.length - 1][1] as unknown as Array<{ kind: string }>;
+    expect(refusedRows.map((r) => r.kind)).toEqual(['interaction']);
+  });
+
+  it('sends no statement for a table without rows', async () => {
+    const sent: string[] = [];
+    await writerWith(sent).write(mixedTarget, [mixed('interactions', 1)], [], 'T');
+    expect(sent).toEqual(['insert interactions']);
+  });
+});

@@ -83,6 +83,18 @@ function isInteractionItem(value: unknown): boolean {
   return type === 'click' || type === 'conversion';
 }
 
+/**
+ * A search event as validateSearchEvent takes it: without `type` when it says `search` (the default; a message on
+ * the topic never carries it, so an ingest app of before clicks takes it); undefined for an unknown `type`.
+ */
+function withoutSearchType(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || !('type' in value)) {
+    return value;
+  }
+  const { type, ...search } = value as Record<string, unknown>;
+  return type === 'search' ? search : undefined;
+}
+
 /** The id and time fixed by the intake, on the item as the client sent it: the Kafka message of an item. */
 function withTenant(item: unknown, row: { customer: string; instance: string; ts: string }, id: string): Record<string, unknown> {
   return { ...itemFields(item), customer: row.customer, instance: row.instance, id, ts: fromChDateTime(row.ts) };
@@ -133,7 +145,11 @@ export class IntakeKinds {
           }
           return result as unknown as Validated<SearchEventRow>;
         }
-        const result = validateSearchEvent(value, origin, rules);
+        const search = withoutSearchType(value);
+        if (search === undefined) {
+          return { ok: false, reason: 'type must be search, click or conversion' };
+        }
+        const result = validateSearchEvent(search, origin, rules);
         if (result.ok) {
           result.row.id_sent = origin.idGenerated !== true && typeof (value as { id?: unknown }).id === 'string';
         }
@@ -152,7 +168,7 @@ export class IntakeKinds {
           return { key: sessionId ?? interaction.interaction_id, value: JSON.stringify(withTenant(item, row, interaction.interaction_id)) };
         }
         const value: SearchEvent = {
-          ...(item as SearchEvent),
+          ...(withoutSearchType(item) as SearchEvent),
           customer: row.customer,
           instance: row.instance,
           id: row.event_id,
