@@ -156,6 +156,7 @@ describe('the OpenAPI document (/docs-json) and UI (/docs)', () => {
       '_end',
       '_start',
       'compare',
+      'engagement',
       'format',
       'from',
       'handled',

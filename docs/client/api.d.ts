@@ -289,7 +289,7 @@ export interface paths {
         };
         /**
          * List the search terms of a time range
-         * @description The terms shoppers searched in the window, by count (descending) then phrase. With `hits=false` the terms that found nothing, each with its handled status. With `compare=previous` each term also has its count in the window before (`previous_count`) and the `change`; `sort=rising` puts the largest growth first. As CSV with `format=csv` or `Accept: text/csv`: header `search_phrase,count` (then `previous_count,change` with compare, `handled,handlers` with hits=false), CRLF line ends, fields quoted only when needed; without `_start`/`_end` every term up to 100,000.
+         * @description The terms shoppers searched in the window, by count (descending) then phrase. With `hits=false` the terms that found nothing, each with its handled status. With `compare=previous` each term also has its count in the window before (`previous_count`) and the `change`; `sort=rising` puts the largest growth first. As CSV with `format=csv` or `Accept: text/csv`: header `search_phrase,count` (then `previous_count,change` with compare, `handled,handlers` with hits=false, then the engagement fields with engagement=true), CRLF line ends, fields quoted only when needed; without `_start`/`_end` every term up to 100,000. With `engagement=true` each term also has the clicks and conversions of its tracked searches; `sort=no_clicks` (with hits=true) puts the terms with the most tracked searches without a click first.
          */
         get: operations["listSearchTerms"];
         put?: never;
@@ -309,7 +309,7 @@ export interface paths {
         };
         /**
          * One search term's counts, series and spellings
-         * @description Every search of the term in the window (with results or not), the zero-result ones, a series per hour or day (in tz) with every bucket present, the original spellings and the handled status.
+         * @description Every search of the term in the window (with results or not), the zero-result ones, a series per hour or day (in tz) with every bucket present, the original spellings and the handled status. With `engagement=true` also the clicks and conversions of its tracked searches, its clicks per position and its most clicked objects.
          */
         get: operations["getSearchTerm"];
         put?: never;
@@ -329,7 +329,7 @@ export interface paths {
         };
         /**
          * Searches, zero-result rate and distinct terms over time
-         * @description Totals of the window (searches, zero-result searches and rate, distinct terms), a series per hour or day (in tz) with every bucket present, the languages searched in the window (most searched first, whatever the `language` filter), and with `compare=previous` the totals of the window before.
+         * @description Totals of the window (searches, zero-result searches and rate, distinct terms), a series per hour or day (in tz) with every bucket present, the languages searched in the window (most searched first, whatever the `language` filter), and with `compare=previous` the totals of the window before. With `engagement=true` the totals, previous totals and buckets also have the clicks and conversions of the tracked searches, and the totals the unattributed clicks and conversions.
          */
         get: operations["getSearchStats"];
         put?: never;
@@ -921,6 +921,50 @@ export interface components {
              * @example 0.4
              */
             change?: number | null;
+            /**
+             * @description With engagement=true: searches sent with an id that found results: the ones a shopper could click
+             * @example 120
+             */
+            tracked_searches?: number;
+            /**
+             * @description With engagement=true: tracked searches with at least one click
+             * @example 48
+             */
+            clicked_searches?: number;
+            /**
+             * @description With engagement=true: clicked_searches / tracked_searches; null without tracked searches
+             * @example 0.4
+             */
+            click_through_rate?: number | null;
+            /**
+             * @description With engagement=true: clicks on tracked searches (an identical click sent twice counts once)
+             * @example 61
+             */
+            clicks?: number;
+            /**
+             * @description With engagement=true: mean position of those clicks (the first result is 1); null without clicks
+             * @example 2.7
+             */
+            average_click_position?: number | null;
+            /**
+             * @description With engagement=true: tracked searches with at least one conversion
+             * @example 9
+             */
+            converted_searches?: number;
+            /**
+             * @description With engagement=true: converted_searches / tracked_searches; null without tracked searches
+             * @example 0.075
+             */
+            conversion_rate?: number | null;
+            /**
+             * @description With engagement=true: sum of the conversion values per currency (ISO 4217 code); {} without any
+             * @example {
+             *       "EUR": 1234.5
+             *     }
+             */
+            revenue?: {
+                [key: string]: number;
+            };
         };
         TermBucketView: {
             /**
@@ -952,6 +996,35 @@ export interface components {
              */
             count: number;
         };
+        PositionClicksView: {
+            /**
+             * @description The position clicked, 1 to 20; 21 for 21 and beyond
+             * @example 1
+             */
+            position: number;
+            /**
+             * @description Clicks at that position on the tracked searches of the term
+             * @example 30
+             */
+            clicks: number;
+        };
+        ObjectEngagementView: {
+            /**
+             * @description The object (product) id as the clicks and conversions sent it
+             * @example sku-123
+             */
+            object_id: string;
+            /**
+             * @description Clicks on it from the tracked searches of the term
+             * @example 12
+             */
+            clicks: number;
+            /**
+             * @description Conversions of it attributed to the tracked searches of the term
+             * @example 2
+             */
+            conversions: number;
+        };
         SearchTermDetailView: {
             /**
              * @description The id of the term in GET /search-terms
@@ -979,6 +1052,54 @@ export interface components {
             variants: components["schemas"]["TermVariantView"][];
             /** @description Whether an entity handles the phrase, as in the hits=false list */
             status: components["schemas"]["SearchTermStatus"];
+            /**
+             * @description With engagement=true: searches sent with an id that found results: the ones a shopper could click
+             * @example 120
+             */
+            tracked_searches?: number;
+            /**
+             * @description With engagement=true: tracked searches with at least one click
+             * @example 48
+             */
+            clicked_searches?: number;
+            /**
+             * @description With engagement=true: clicked_searches / tracked_searches; null without tracked searches
+             * @example 0.4
+             */
+            click_through_rate?: number | null;
+            /**
+             * @description With engagement=true: clicks on tracked searches (an identical click sent twice counts once)
+             * @example 61
+             */
+            clicks?: number;
+            /**
+             * @description With engagement=true: mean position of those clicks (the first result is 1); null without clicks
+             * @example 2.7
+             */
+            average_click_position?: number | null;
+            /**
+             * @description With engagement=true: tracked searches with at least one conversion
+             * @example 9
+             */
+            converted_searches?: number;
+            /**
+             * @description With engagement=true: converted_searches / tracked_searches; null without tracked searches
+             * @example 0.075
+             */
+            conversion_rate?: number | null;
+            /**
+             * @description With engagement=true: sum of the conversion values per currency (ISO 4217 code); {} without any
+             * @example {
+             *       "EUR": 1234.5
+             *     }
+             */
+            revenue?: {
+                [key: string]: number;
+            };
+            /** @description With engagement=true: clicks per position, positions 1 to 20 then 21 (21 and beyond), every one present (zeros included) */
+            positions?: components["schemas"]["PositionClicksView"][];
+            /** @description With engagement=true: the 10 objects clicked most from the tracked searches of the term, ties by object_id ascending */
+            objects?: components["schemas"]["ObjectEngagementView"][];
         };
         SearchTotalsView: {
             /**
@@ -1001,6 +1122,60 @@ export interface components {
              * @example 310
              */
             distinct_terms: number;
+            /**
+             * @description With engagement=true: searches sent with an id that found results: the ones a shopper could click
+             * @example 120
+             */
+            tracked_searches?: number;
+            /**
+             * @description With engagement=true: tracked searches with at least one click
+             * @example 48
+             */
+            clicked_searches?: number;
+            /**
+             * @description With engagement=true: clicked_searches / tracked_searches; null without tracked searches
+             * @example 0.4
+             */
+            click_through_rate?: number | null;
+            /**
+             * @description With engagement=true: clicks on tracked searches (an identical click sent twice counts once)
+             * @example 61
+             */
+            clicks?: number;
+            /**
+             * @description With engagement=true: mean position of those clicks (the first result is 1); null without clicks
+             * @example 2.7
+             */
+            average_click_position?: number | null;
+            /**
+             * @description With engagement=true: tracked searches with at least one conversion
+             * @example 9
+             */
+            converted_searches?: number;
+            /**
+             * @description With engagement=true: converted_searches / tracked_searches; null without tracked searches
+             * @example 0.075
+             */
+            conversion_rate?: number | null;
+            /**
+             * @description With engagement=true: sum of the conversion values per currency (ISO 4217 code); {} without any
+             * @example {
+             *       "EUR": 1234.5
+             *     }
+             */
+            revenue?: {
+                [key: string]: number;
+            };
+            /**
+             * @description With engagement=true: clicks in the window (by their own time, whatever the language and bot filters) whose search is not known; counted for their search once it arrives
+             * @example 4
+             */
+            unattributed_clicks?: number;
+            /**
+             * @description With engagement=true: conversions in the window (by their own time, whatever the language and bot filters) without a search or whose search is not known
+             * @example 2
+             */
+            unattributed_conversions?: number;
         };
         SearchStatsBucketView: {
             /**
@@ -1024,6 +1199,50 @@ export interface components {
              * @example 0.075
              */
             zero_hit_rate: number;
+            /**
+             * @description With engagement=true: searches sent with an id that found results: the ones a shopper could click
+             * @example 120
+             */
+            tracked_searches?: number;
+            /**
+             * @description With engagement=true: tracked searches with at least one click
+             * @example 48
+             */
+            clicked_searches?: number;
+            /**
+             * @description With engagement=true: clicked_searches / tracked_searches; null without tracked searches
+             * @example 0.4
+             */
+            click_through_rate?: number | null;
+            /**
+             * @description With engagement=true: clicks on tracked searches (an identical click sent twice counts once)
+             * @example 61
+             */
+            clicks?: number;
+            /**
+             * @description With engagement=true: mean position of those clicks (the first result is 1); null without clicks
+             * @example 2.7
+             */
+            average_click_position?: number | null;
+            /**
+             * @description With engagement=true: tracked searches with at least one conversion
+             * @example 9
+             */
+            converted_searches?: number;
+            /**
+             * @description With engagement=true: converted_searches / tracked_searches; null without tracked searches
+             * @example 0.075
+             */
+            conversion_rate?: number | null;
+            /**
+             * @description With engagement=true: sum of the conversion values per currency (ISO 4217 code); {} without any
+             * @example {
+             *       "EUR": 1234.5
+             *     }
+             */
+            revenue?: {
+                [key: string]: number;
+            };
         };
         LanguageSearchesView: {
             /**
@@ -3104,10 +3323,12 @@ export interface operations {
                 includeBotTraffic?: "true" | "false";
                 /** @description Add the figures of the window of the same length just before */
                 compare?: "previous";
+                /** @description true: add the clicks and conversions of the tracked searches (searches sent with an id that found results) */
+                engagement?: "true" | "false";
                 /** @description true: terms that found results; false: zero-result terms with status */
                 hits?: "true" | "false";
-                /** @description count: by count, then phrase; rising: by count - previous_count, then phrase (implies compare=previous) */
-                sort?: "count" | "rising";
+                /** @description count: by count, then phrase; rising: by count - previous_count, then phrase (implies compare=previous); no_clicks, only with hits=true: by tracked_searches - clicked_searches, then phrase (implies engagement=true) */
+                sort?: "count" | "rising" | "no_clicks";
                 /** @description Only with hits=false: only handled (true) or only unhandled (false) terms; X-Total-Count counts after the filter */
                 handled?: "true" | "false";
                 /** @description csv: the answer as CSV (as with Accept: text/csv); without _start/_end every term, up to 100,000 */
@@ -3229,6 +3450,8 @@ export interface operations {
                 includeBotTraffic?: "true" | "false";
                 /** @description Bucket of the series: hour, or day in tz; default hour for windows up to 48 hours, else day; at most 2,000 buckets */
                 interval?: "hour" | "day";
+                /** @description true: add the clicks and conversions of the tracked searches (searches sent with an id that found results) */
+                engagement?: "true" | "false";
             };
             header?: {
                 /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
@@ -3353,6 +3576,8 @@ export interface operations {
                 interval?: "hour" | "day";
                 /** @description Add the figures of the window of the same length just before */
                 compare?: "previous";
+                /** @description true: add the clicks and conversions of the tracked searches (searches sent with an id that found results) */
+                engagement?: "true" | "false";
             };
             header?: {
                 /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */

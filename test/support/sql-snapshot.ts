@@ -73,6 +73,17 @@ export const ANY_ROW = {
   previous_n: '1',
   spelling: 'Summer Dress',
   n: '3',
+  // The engagement counts (EngagementRepository).
+  tracked: '4',
+  clicked: '2',
+  clicks_n: '3',
+  pos_sum: '7',
+  converted: '1',
+  rev_cur: ['EUR'],
+  rev_val: ['12.5'],
+  pos: '1',
+  object_id: 'sku-1',
+  conversions_n: '1',
 };
 
 /** One case of a snapshot: a request, and what sends its statements (a handler run on a RecordingClickHouse). */

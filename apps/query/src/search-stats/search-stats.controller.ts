@@ -19,7 +19,9 @@ export class SearchStatsController {
     description:
       'Totals of the window (searches, zero-result searches and rate, distinct terms), a series per hour or day (in tz) ' +
       'with every bucket present, the languages searched in the window (most searched first, whatever the `language` ' +
-      'filter), and with `compare=previous` the totals of the window before.',
+      'filter), and with `compare=previous` the totals of the window before. With `engagement=true` the totals, ' +
+      'previous totals and buckets also have the clicks and conversions of the tracked searches, and the totals the ' +
+      'unattributed clicks and conversions.',
   })
   @RequirePermission('search:read')
   @ApiOkResponse({ type: SearchStatsView, description: 'Totals and series of the window', headers: DATA_UPDATED_AT_DOC })

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { AnalyticsFiltersDto, CompareDto, IntervalDto } from '../analytics/analytics.dto';
+import { EngagementDto, withEngagementFields } from '../analytics/engagement.dto';
 
-export class SearchStatsDto extends IntersectionType(AnalyticsFiltersDto, IntervalDto, CompareDto) {}
+export class SearchStatsDto extends IntersectionType(AnalyticsFiltersDto, IntervalDto, CompareDto, EngagementDto) {}
 
 export class SearchTotalsView {
   @ApiProperty({ type: 'integer', minimum: 0, example: 1200, description: 'Searches in the window' })
@@ -16,6 +17,23 @@ export class SearchTotalsView {
   @ApiProperty({ type: 'integer', minimum: 0, example: 310, description: 'Distinct normalised phrases searched (with results or not)' })
   distinct_terms!: number;
 }
+withEngagementFields(SearchTotalsView);
+ApiPropertyOptional({
+  type: 'integer',
+  minimum: 0,
+  example: 4,
+  description:
+    'With engagement=true: clicks in the window (by their own time, whatever the language and bot filters) whose search is not known; ' +
+    'counted for their search once it arrives',
+})(SearchTotalsView.prototype, 'unattributed_clicks');
+ApiPropertyOptional({
+  type: 'integer',
+  minimum: 0,
+  example: 2,
+  description:
+    'With engagement=true: conversions in the window (by their own time, whatever the language and bot filters) without a search ' +
+    'or whose search is not known',
+})(SearchTotalsView.prototype, 'unattributed_conversions');
 
 export class SearchStatsBucketView {
   @ApiProperty({ format: 'date-time', example: '2026-11-21T00:00:00Z', description: 'Start of the hour or day, with the offset of tz' })
@@ -30,6 +48,7 @@ export class SearchStatsBucketView {
   @ApiProperty({ type: 'number', minimum: 0, maximum: 1, example: 0.075, description: 'zero_hit_searches / searches; 0 without searches' })
   zero_hit_rate!: number;
 }
+withEngagementFields(SearchStatsBucketView);
 
 export class LanguageSearchesView {
   @ApiProperty({ example: 'de', description: 'A shop language (lower case) searched in the window' })

@@ -2,6 +2,7 @@ import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '@app/config';
 import { filterOf } from '../analytics/analytics-scope';
 import { AnswerCache } from '../analytics/answer-cache';
+import { engagementFields, foldCounts, sumCounts, type EngagementCounts } from '../analytics/engagement';
 import {
   bucketBounds,
   comparedWindow,
@@ -24,7 +25,22 @@ function totals(hours: readonly TotalsHour[], distinctTerms: number): SearchTota
   return { searches, zero_hit_searches: zero, zero_hit_rate: rate(zero, searches), distinct_terms: distinctTerms };
 }
 
-const within = (hours: readonly TotalsHour[], r: HourRange) => hours.filter((h) => h.hour >= r.from && h.hour < r.to);
+const within = <H extends { hour: number }>(hours: readonly H[], r: HourRange) => hours.filter((h) => h.hour >= r.from && h.hour < r.to);
+
+type EngagementHours = {
+  searches: Array<{ hour: number; counts: EngagementCounts }>;
+  unattributed: Array<{ hour: number; clicks: number; conversions: number }>;
+};
+
+/** The engagement fields of the totals of `r`, with the unattributed interactions of its hours. */
+function engagementTotals(e: EngagementHours, r: HourRange) {
+  const unattributed = within(e.unattributed, r);
+  return {
+    ...engagementFields(sumCounts(within(e.searches, r).map((h) => h.counts))),
+    unattributed_clicks: unattributed.reduce((sum, h) => sum + h.clicks, 0),
+    unattributed_conversions: unattributed.reduce((sum, h) => sum + h.conversions, 0),
+  };
+}
 
 /** GET /search-stats: totals, series per hour or day in tz, and the previous window's totals; cached (AnswerCache). */
 @QueryHandler(SearchStatsQuery)
@@ -35,35 +51,43 @@ export class SearchStatsHandler implements IQueryHandler<SearchStatsQuery> {
     private readonly config: AppConfig,
   ) {}
 
-  execute({ criteria: c, interval: asked, compare }: SearchStatsQuery): Promise<SearchStats> {
+  execute({ criteria: c, interval: asked, compare, engagement }: SearchStatsQuery): Promise<SearchStats> {
     const now = Date.now();
     const window = resolveWindow(c.window, now, this.config.retentionDays);
     const previous = compare ? comparedWindow(window, now, this.config.retentionDays) : undefined;
     const interval = asked ?? defaultInterval(window);
     const bounds = bucketBounds(window, interval);
     const f = filterOf(c);
-    return this.cache.get(f, ['stats', f, window, interval, compare], async () => {
+    const range = { from: previous?.from ?? window.from, to: window.to };
+    return this.cache.get(f, ['stats', f, window, interval, compare, ...(engagement ? ['engagement'] : [])], async () => {
       // Side by side on a server; one after the other in the slot's lane of the embedded engine.
-      const [hours, distinct, languages] = await Promise.all([
-        this.repository.hours(f, { from: previous?.from ?? window.from, to: window.to }),
+      const [hours, distinct, languages, searches, unattributed] = await Promise.all([
+        this.repository.hours(f, range),
         this.repository.distinctTerms(f, window, previous),
         this.repository.languages(f, window),
+        engagement ? this.repository.engagement.hours(f, range) : undefined,
+        engagement ? this.repository.engagement.unattributed(f, range) : undefined,
       ]);
+      const e = searches && unattributed ? { searches, unattributed } : undefined;
       const current = within(hours, window);
       const series = foldIntoBuckets(bounds, current, ['searches', 'zero_hit_searches']);
+      const engagementSeries = e ? foldCounts(bounds, within(e.searches, window)) : undefined;
       return {
         view: {
           from: isoInZone(window.from, window.tz),
           to: isoInZone(window.to, window.tz),
           interval,
-          totals: totals(current, distinct.current),
-          series: series.map((b) => ({
+          totals: { ...totals(current, distinct.current), ...(e ? engagementTotals(e, window) : {}) },
+          series: series.map((b, i) => ({
             start: isoInZone(b.start, window.tz),
             searches: b.searches,
             zero_hit_searches: b.zero_hit_searches,
             zero_hit_rate: rate(b.zero_hit_searches, b.searches),
+            ...(engagementSeries ? engagementFields(engagementSeries[i]) : {}),
           })),
-          ...(previous ? { previous: totals(within(hours, previous), distinct.previous) } : {}),
+          ...(previous
+            ? { previous: { ...totals(within(hours, previous), distinct.previous), ...(e ? engagementTotals(e, previous) : {}) } }
+            : {}),
           languages,
         },
         updatedAt: newestIso(current.map((h) => h.newest)),

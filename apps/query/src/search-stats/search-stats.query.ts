@@ -14,13 +14,14 @@ export interface SearchStats {
 export class SearchStatsQuery extends Query<SearchStats> {
   /** The query of a GET /search-stats request with this validated query string. */
   static of(auth: AuthContext, q: SearchStatsDto): SearchStatsQuery {
-    return new SearchStatsQuery(analyticsCriteria(auth, q), q.interval, q.compare === 'previous');
+    return new SearchStatsQuery(analyticsCriteria(auth, q), q.interval, q.compare === 'previous', q.engagement === 'true');
   }
 
   constructor(
     readonly criteria: AnalyticsCriteria,
     readonly interval: Interval | undefined,
     readonly compare: boolean,
+    readonly engagement = false,
   ) {
     super();
   }

@@ -844,3 +844,505 @@ WHERE customer = {customer:String}
 GROUP BY language
 HAVING searches_n > 0
 ORDER BY searches_n DESC, language ASC;
+
+-- ====================================================================================================================
+
+-- engagement=true, since=7d, interval=day, Europe/Berlin (1/5): SearchStatsRepository.hours
+-- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- engagement=true, since=7d, interval=day, Europe/Berlin (2/5): SearchStatsRepository.distinctTerms
+-- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-02"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_h1_from = 1775088000 (2026-04-02T00:00:00Z)
+--   w1_h1_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT (
+  SELECT count()
+  FROM (
+    SELECT phrase
+    FROM (
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h1_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+    )
+    GROUP BY phrase
+  )
+) AS current_n, 0 AS previous_n;
+
+-- engagement=true, since=7d, interval=day, Europe/Berlin (3/5): SearchStatsRepository.languages
+-- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT language, sum(searches) AS searches_n
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY language
+HAVING searches_n > 0
+ORDER BY searches_n DESC, language ASC;
+
+-- engagement=true, since=7d, interval=day, Europe/Berlin (4/5): EngagementRepository.hours
+-- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   e_from = 1774519200 (2026-03-26T10:00:00Z)
+--   e_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   no_search = "00000000-0000-0000-0000-000000000000"
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  count() AS tracked,
+  countIf(p_clicks > 0) AS clicked,
+  sum(p_clicks) AS clicks_n,
+  sum(p_pos) AS pos_sum,
+  countIf(p_conversions > 0) AS converted,
+  sumMap(p_revenue) AS rev,
+  rev.1 AS rev_cur,
+  arrayMap(x -> toString(x), rev.2) AS rev_val
+FROM (
+  SELECT search_id, toStartOfHour(ts) AS hour, phrase
+  FROM (
+    SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
+    FROM (
+      SELECT customer, instance, search_id, min(first) AS f
+      FROM `search_analytics`.`search_ids`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND search_id IN (
+        SELECT event_id
+        FROM `search_analytics`.`search_events`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND id_sent
+          AND sign > 0
+          AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e_to:UInt32}, 'UTC')
+      )
+      GROUP BY customer, instance, search_id
+    )
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND hits > 0
+    AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+    AND ts < toDateTime({e_to:UInt32}, 'UTC')
+    AND search_id != toUUID({no_search:String})
+) AS s
+LEFT JOIN (
+  SELECT search_id,
+    countIf(type = 'click') AS p_clicks,
+    sumIf(position, type = 'click') AS p_pos,
+    countIf(type = 'conversion') AS p_conversions,
+    sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+  FROM (
+    SELECT type, search_id, object_id, position, value, currency, ts
+    FROM `search_analytics`.`interactions`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND type IN ('click', 'conversion')
+      AND object_id != ''
+      AND search_id IN (
+      SELECT search_id
+      FROM (
+        SELECT search_id, toStartOfHour(ts) AS hour, phrase
+        FROM (
+          SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
+          FROM (
+            SELECT customer, instance, search_id, min(first) AS f
+            FROM `search_analytics`.`search_ids`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND search_id IN (
+              SELECT event_id
+              FROM `search_analytics`.`search_events`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND id_sent
+                AND sign > 0
+                AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+                AND ts < toDateTime({e_to:UInt32}, 'UTC')
+            )
+            GROUP BY customer, instance, search_id
+          )
+        )
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND bot IN {bots:Array(UInt8)}
+          AND hits > 0
+          AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e_to:UInt32}, 'UTC')
+          AND search_id != toUUID({no_search:String})
+      )
+    )
+      AND (user_token_hash = '' OR user_token_hash NOT IN (
+      SELECT user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+    ))
+    GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+  )
+  GROUP BY search_id
+) AS p USING (search_id)
+GROUP BY toUnixTimestamp(hour) * 1000 AS hour_ms;
+
+-- engagement=true, since=7d, interval=day, Europe/Berlin (5/5): EngagementRepository.unattributed
+-- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
+-- params:
+--   customer = "acme"
+--   i_from = 1774519200 (2026-03-26T10:00:00Z)
+--   i_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   no_search = "00000000-0000-0000-0000-000000000000"
+SELECT toUnixTimestamp(toStartOfHour(ts)) * 1000 AS hour_ms,
+  countIf(type = 'click') AS clicks_n,
+  countIf(type = 'conversion') AS conversions_n
+FROM (
+  SELECT type, search_id, object_id, position, value, currency, ts
+  FROM `search_analytics`.`interactions`
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND type IN ('click', 'conversion')
+    AND object_id != ''
+    AND ts >= toDateTime({i_from:UInt32}, 'UTC')
+    AND ts < toDateTime({i_to:UInt32}, 'UTC')
+    AND (search_id = toUUID({no_search:String}) OR search_id NOT IN (
+    SELECT search_id
+    FROM `search_analytics`.`search_ids`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND search_id IN (
+      SELECT search_id
+      FROM `search_analytics`.`interactions`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND ts >= toDateTime({i_from:UInt32}, 'UTC')
+        AND ts < toDateTime({i_to:UInt32}, 'UTC')
+    )
+  ))
+    AND (user_token_hash = '' OR user_token_hash NOT IN (
+    SELECT user_token_hash
+    FROM `search_analytics`.`erased_user_tokens`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+  ))
+  GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+)
+GROUP BY hour_ms;
+
+-- ====================================================================================================================
+
+-- engagement=true, compare=previous, language=de, with bots (1/5): SearchStatsRepository.hours
+-- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   w_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- engagement=true, compare=previous, language=de, with bots (2/5): SearchStatsRepository.distinctTerms
+-- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   w0_day_from = "2026-03-20"
+--   w0_day_to = "2026-03-26"
+--   w0_h0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w0_h0_to = 1773964800 (2026-03-20T00:00:00Z)
+--   w0_h1_from = 1774483200 (2026-03-26T00:00:00Z)
+--   w0_h1_to = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-02"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_h1_from = 1775088000 (2026-04-02T00:00:00Z)
+--   w1_h1_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT (
+  SELECT count()
+  FROM (
+    SELECT phrase
+    FROM (
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_terms_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h1_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_terms_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+    )
+    GROUP BY phrase
+  )
+) AS current_n, (
+  SELECT count()
+  FROM (
+    SELECT phrase
+    FROM (
+      SELECT phrase, toInt64(searches) AS signed, 0 AS cur
+      FROM `search_analytics`.`search_terms_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND (
+          (hour >= toDateTime({w0_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w0_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h1_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 0 AS cur
+      FROM `search_analytics`.`search_terms_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND day >= {w0_day_from:Date}
+        AND day < {w0_day_to:Date}
+    )
+    GROUP BY phrase
+  )
+) AS previous_n;
+
+-- engagement=true, compare=previous, language=de, with bots (3/5): SearchStatsRepository.languages
+-- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT language, sum(searches) AS searches_n
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY language
+HAVING searches_n > 0
+ORDER BY searches_n DESC, language ASC;
+
+-- engagement=true, compare=previous, language=de, with bots (4/5): EngagementRepository.hours
+-- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   e_from = 1773910800 (2026-03-19T09:00:00Z)
+--   e_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "de"
+--   no_search = "00000000-0000-0000-0000-000000000000"
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  count() AS tracked,
+  countIf(p_clicks > 0) AS clicked,
+  sum(p_clicks) AS clicks_n,
+  sum(p_pos) AS pos_sum,
+  countIf(p_conversions > 0) AS converted,
+  sumMap(p_revenue) AS rev,
+  rev.1 AS rev_cur,
+  arrayMap(x -> toString(x), rev.2) AS rev_val
+FROM (
+  SELECT search_id, toStartOfHour(ts) AS hour, phrase
+  FROM (
+    SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
+    FROM (
+      SELECT customer, instance, search_id, min(first) AS f
+      FROM `search_analytics`.`search_ids`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND search_id IN (
+        SELECT event_id
+        FROM `search_analytics`.`search_events`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND id_sent
+          AND sign > 0
+          AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e_to:UInt32}, 'UTC')
+      )
+      GROUP BY customer, instance, search_id
+    )
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND language = {language:String}
+    AND hits > 0
+    AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+    AND ts < toDateTime({e_to:UInt32}, 'UTC')
+    AND search_id != toUUID({no_search:String})
+) AS s
+LEFT JOIN (
+  SELECT search_id,
+    countIf(type = 'click') AS p_clicks,
+    sumIf(position, type = 'click') AS p_pos,
+    countIf(type = 'conversion') AS p_conversions,
+    sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+  FROM (
+    SELECT type, search_id, object_id, position, value, currency, ts
+    FROM `search_analytics`.`interactions`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND type IN ('click', 'conversion')
+      AND object_id != ''
+      AND search_id IN (
+      SELECT search_id
+      FROM (
+        SELECT search_id, toStartOfHour(ts) AS hour, phrase
+        FROM (
+          SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
+          FROM (
+            SELECT customer, instance, search_id, min(first) AS f
+            FROM `search_analytics`.`search_ids`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND search_id IN (
+              SELECT event_id
+              FROM `search_analytics`.`search_events`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND id_sent
+                AND sign > 0
+                AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+                AND ts < toDateTime({e_to:UInt32}, 'UTC')
+            )
+            GROUP BY customer, instance, search_id
+          )
+        )
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND bot IN {bots:Array(UInt8)}
+          AND language = {language:String}
+          AND hits > 0
+          AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e_to:UInt32}, 'UTC')
+          AND search_id != toUUID({no_search:String})
+      )
+    )
+      AND (user_token_hash = '' OR user_token_hash NOT IN (
+      SELECT user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+    ))
+    GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+  )
+  GROUP BY search_id
+) AS p USING (search_id)
+GROUP BY toUnixTimestamp(hour) * 1000 AS hour_ms;
+
+-- engagement=true, compare=previous, language=de, with bots (5/5): EngagementRepository.unattributed
+-- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
+-- params:
+--   customer = "acme"
+--   i_from = 1773910800 (2026-03-19T09:00:00Z)
+--   i_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   no_search = "00000000-0000-0000-0000-000000000000"
+SELECT toUnixTimestamp(toStartOfHour(ts)) * 1000 AS hour_ms,
+  countIf(type = 'click') AS clicks_n,
+  countIf(type = 'conversion') AS conversions_n
+FROM (
+  SELECT type, search_id, object_id, position, value, currency, ts
+  FROM `search_analytics`.`interactions`
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND type IN ('click', 'conversion')
+    AND object_id != ''
+    AND ts >= toDateTime({i_from:UInt32}, 'UTC')
+    AND ts < toDateTime({i_to:UInt32}, 'UTC')
+    AND (search_id = toUUID({no_search:String}) OR search_id NOT IN (
+    SELECT search_id
+    FROM `search_analytics`.`search_ids`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND search_id IN (
+      SELECT search_id
+      FROM `search_analytics`.`interactions`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND ts >= toDateTime({i_from:UInt32}, 'UTC')
+        AND ts < toDateTime({i_to:UInt32}, 'UTC')
+    )
+  ))
+    AND (user_token_hash = '' OR user_token_hash NOT IN (
+    SELECT user_token_hash
+    FROM `search_analytics`.`erased_user_tokens`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+  ))
+  GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+)
+GROUP BY hour_ms;

@@ -35,6 +35,19 @@ const CASES: SqlCase[] = [
     language: 'de',
     includeBotTraffic: 'true',
   }),
+  stats('engagement=true, since=7d, interval=day, Europe/Berlin', {
+    since: '7d',
+    interval: 'day',
+    tz: 'Europe/Berlin',
+    engagement: 'true',
+  }),
+  stats('engagement=true, compare=previous, language=de, with bots', {
+    since: '7d',
+    compare: 'previous',
+    language: 'de',
+    includeBotTraffic: 'true',
+    engagement: 'true',
+  }),
 ];
 
 describeSqlSnapshot('SearchStatsRepository: GET /search-stats', join(__dirname, 'search-stats.repository.sql'), CASES);

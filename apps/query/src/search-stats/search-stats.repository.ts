@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ClickHouseService, type QueryParams } from '@app/clickhouse';
 import type { AnalyticsFilter } from '../analytics/analytics-scope';
 import { filterSql, hourRangeSql, termRowsSql } from '../analytics/analytics-sql';
+import { EngagementRepository } from '../analytics/engagement.repository';
 import type { HourRange } from '../analytics/window';
 
 export interface TotalsHour {
@@ -21,7 +22,12 @@ export interface LanguageSearches {
 /** Every ClickHouse query of GET /search-stats. */
 @Injectable()
 export class SearchStatsRepository {
-  constructor(private readonly ch: ClickHouseService) {}
+  /** engagement=true: the clicks and conversions of the window. */
+  readonly engagement: EngagementRepository;
+
+  constructor(private readonly ch: ClickHouseService) {
+    this.engagement = new EngagementRepository(ch);
+  }
 
   /** Searches per hour of [from, to) from the hourly totals (hours without any are left out). */
   async hours(f: AnalyticsFilter, range: HourRange): Promise<TotalsHour[]> {

@@ -32,8 +32,10 @@ export class SearchTermsController {
       'found nothing, each with its handled status. With `compare=previous` each term also has its count in the ' +
       'window before (`previous_count`) and the `change`; `sort=rising` puts the largest growth first. As CSV with ' +
       '`format=csv` or `Accept: text/csv`: header `search_phrase,count` (then `previous_count,change` with compare, ' +
-      '`handled,handlers` with hits=false), CRLF line ends, fields quoted only when needed; without `_start`/`_end` ' +
-      'every term up to 100,000.',
+      '`handled,handlers` with hits=false, then the engagement fields with engagement=true), CRLF line ends, fields ' +
+      'quoted only when needed; without `_start`/`_end` every term up to 100,000. With `engagement=true` each term ' +
+      'also has the clicks and conversions of its tracked searches; `sort=no_clicks` (with hits=true) puts the terms ' +
+      'with the most tracked searches without a click first.',
   })
   @RequirePermission('search:read')
   @ApiPage(SearchTermView, 'One page of terms; X-Total-Count holds the number of terms before paging', {

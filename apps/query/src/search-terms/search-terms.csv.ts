@@ -1,12 +1,25 @@
 import { Readable } from 'node:stream';
 
+/** The engagement columns (engagement=true), in the contract's order; revenue as `CUR:amount` joined by `|`. */
+export const ENGAGEMENT_CSV_COLUMNS = [
+  'tracked_searches',
+  'clicked_searches',
+  'click_through_rate',
+  'clicks',
+  'average_click_position',
+  'converted_searches',
+  'conversion_rate',
+  'revenue',
+];
+
 /** The header line of the CSV answer (docs/architecture.md, "The analytics contracts"), CRLF included. */
-export function csvHeader(compare: boolean, zeroHits: boolean): string {
+export function csvHeader(compare: boolean, zeroHits: boolean, engagement = false): string {
   const columns = [
     'search_phrase',
     'count',
     ...(compare ? ['previous_count', 'change'] : []),
     ...(zeroHits ? ['handled', 'handlers'] : []),
+    ...(engagement ? ENGAGEMENT_CSV_COLUMNS : []),
   ];
   return `${columns.join(',')}\r\n`;
 }

@@ -1,6 +1,7 @@
 import { IsIn, IsOptional } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { AnalyticsFiltersDto, CompareDto } from '../analytics/analytics.dto';
+import { EngagementDto, withEngagementFields } from '../analytics/engagement.dto';
 import { SearchTermStatus } from '../analytics/search-term-status.dto';
 import { ApiNullableRefProperty } from '../common/nullable-ref';
 import { PaginationDto } from '../common/pagination.dto';
@@ -9,7 +10,7 @@ import { PaginationDto } from '../common/pagination.dto';
  * The list's query parameters and defaults (since, pagination, language, bots, hits) and the analytics ones (window,
  * compare, sort, handled, CSV; docs/architecture.md, "The analytics contracts"); every bad value is a 400 naming it.
  */
-export class SearchTermsDto extends IntersectionType(PaginationDto, AnalyticsFiltersDto, CompareDto) {
+export class SearchTermsDto extends IntersectionType(PaginationDto, AnalyticsFiltersDto, CompareDto, EngagementDto) {
   @ApiPropertyOptional({
     enum: ['true', 'false'],
     default: 'true',
@@ -20,13 +21,15 @@ export class SearchTermsDto extends IntersectionType(PaginationDto, AnalyticsFil
   hits: 'true' | 'false' = 'true';
 
   @ApiPropertyOptional({
-    enum: ['count', 'rising'],
+    enum: ['count', 'rising', 'no_clicks'],
     default: 'count',
-    description: 'count: by count, then phrase; rising: by count - previous_count, then phrase (implies compare=previous)',
+    description:
+      'count: by count, then phrase; rising: by count - previous_count, then phrase (implies compare=previous); ' +
+      'no_clicks, only with hits=true: by tracked_searches - clicked_searches, then phrase (implies engagement=true)',
   })
   @IsOptional()
-  @IsIn(['count', 'rising'], { message: 'sort must be count or rising' })
-  sort: 'count' | 'rising' = 'count';
+  @IsIn(['count', 'rising', 'no_clicks'], { message: 'sort must be count or rising, or no_clicks (with hits=true)' })
+  sort: 'count' | 'rising' | 'no_clicks' = 'count';
 
   @ApiPropertyOptional({
     enum: ['true', 'false'],
@@ -81,3 +84,5 @@ export class SearchTermView {
   })
   change?: number | null;
 }
+
+withEngagementFields(SearchTermView);

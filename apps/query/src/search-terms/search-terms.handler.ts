@@ -4,6 +4,7 @@ import { DomainError } from '@app/errors';
 import { filterOf, type AnalyticsScope } from '../analytics/analytics-scope';
 import { AnalyticsSlots } from '../analytics/analytics-slots';
 import { AnswerCache } from '../analytics/answer-cache';
+import { engagementFields } from '../analytics/engagement';
 import { comparedWindow, resolveWindow } from '../analytics/window';
 import { csvAnswer, csvHeader } from './search-terms.csv';
 import { SearchTermsRepository, type TermRow, type TermsRequest } from './search-terms.repository';
@@ -25,6 +26,9 @@ export function termsRequest(c: SearchTermsCriteria, now: number, retentionDays:
   if (c.handled !== undefined && !c.zeroHits) {
     throw new DomainError('invalid', 'handled is only allowed with hits=false');
   }
+  if (c.sort === 'no_clicks' && c.zeroHits) {
+    throw new DomainError('invalid', 'sort=no_clicks is only allowed with hits=true (a search without results cannot be clicked)');
+  }
   const window = resolveWindow(c.window, now, retentionDays);
   const compare = c.compare || c.sort === 'rising';
   return {
@@ -32,6 +36,8 @@ export function termsRequest(c: SearchTermsCriteria, now: number, retentionDays:
     zeroHits: c.zeroHits,
     previous: compare ? comparedWindow(window, now, retentionDays) : undefined,
     sort: c.sort,
+    // Absent rather than false: requests without it stay as they were.
+    engagement: c.engagement ? true : undefined,
     handled: c.handled,
     start: c.start,
     limit: c.end === undefined ? MAX_EXPORT_ROWS : c.end - c.start,
@@ -49,7 +55,7 @@ function view(scope: AnalyticsScope, r: TermRow): SearchTermView {
     item.previous_count = r.previous_count;
     item.change = r.previous_count === 0 ? null : r.count / r.previous_count - 1;
   }
-  return item;
+  return r.engagement ? Object.assign(item, engagementFields(r.engagement)) : item;
 }
 
 /** A page of GET /search-terms, from the rollups; cached (AnswerCache). */
@@ -98,7 +104,7 @@ export class ExportSearchTermsHandler implements IQueryHandler<ExportSearchTerms
         const total = await this.repository.total(r, now);
         // Opened before the answer starts: a storage error is still a proper error answer, not a cut-off download.
         const lines = await this.repository.csvLines(r, now);
-        return { total, updatedAt, csv: csvAnswer(csvHeader(r.previous !== undefined, r.zeroHits), lines) };
+        return { total, updatedAt, csv: csvAnswer(csvHeader(r.previous !== undefined, r.zeroHits, r.engagement), lines) };
       },
       (answer) => answer.csv,
     );

@@ -9,7 +9,9 @@ export interface SearchTermsCriteria extends AnalyticsCriteria {
   zeroHits: boolean;
   /** compare=previous; sort=rising implies it. */
   compare: boolean;
-  sort: 'count' | 'rising';
+  /** engagement=true; sort=no_clicks implies it. */
+  engagement: boolean;
+  sort: 'count' | 'rising' | 'no_clicks';
   handled?: boolean;
   start: number;
   /** Exclusive; absent for every term up to MAX_EXPORT_ROWS (CSV without _start/_end). */
@@ -26,6 +28,7 @@ export function searchTermsCriteria(auth: AuthContext, q: SearchTermsDto, csv: b
     ...analyticsCriteria(auth, q),
     zeroHits: q.hits === 'false',
     compare: q.compare === 'previous',
+    engagement: q.engagement === 'true' || q.sort === 'no_clicks',
     sort: q.sort,
     handled: q.handled === undefined ? undefined : q.handled === 'true',
     start: q._start,

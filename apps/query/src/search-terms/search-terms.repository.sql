@@ -1578,3 +1578,798 @@ FROM (
 )
 LIMIT {limit:UInt32} OFFSET {start:UInt32}
 FORMAT TSVRaw;
+
+-- ====================================================================================================================
+
+-- engagement=true, since=7d, language=de (1/2): SearchTermsRepository.terms
+-- GET /search-terms?since=7d&language=de&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   e_from = 1774519200 (2026-03-26T10:00:00Z)
+--   e_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "de"
+--   limit = 10
+--   no_search = "00000000-0000-0000-0000-000000000000"
+--   start = 0
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT phrase,
+  count,
+  previous_count,
+  count() OVER () AS total,
+  tracked,
+  clicked,
+  clicks_n,
+  pos_sum,
+  converted,
+  rev_cur,
+  rev_val
+FROM (
+  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  FROM (
+    SELECT phrase,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_terms_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND language = {language:String}
+      AND zero_hits = 0
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_terms_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND language = {language:String}
+      AND zero_hits = 0
+      AND day >= {w1_day_from:Date}
+      AND day < {w1_day_to:Date}
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+LEFT JOIN (
+  SELECT phrase,
+    count() AS tracked,
+    countIf(p_clicks > 0) AS clicked,
+    sum(p_clicks) AS clicks_n,
+    sum(p_pos) AS pos_sum,
+    countIf(p_conversions > 0) AS converted,
+    sumMap(p_revenue) AS rev,
+    rev.1 AS rev_cur,
+    arrayMap(x -> toString(x), rev.2) AS rev_val
+  FROM (
+    SELECT search_id, toStartOfHour(ts) AS hour, phrase
+    FROM (
+      SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
+      FROM (
+        SELECT customer, instance, search_id, min(first) AS f
+        FROM `search_analytics`.`search_ids`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e_to:UInt32}, 'UTC')
+        )
+        GROUP BY customer, instance, search_id
+      )
+    )
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND language = {language:String}
+      AND hits > 0
+      AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+      AND ts < toDateTime({e_to:UInt32}, 'UTC')
+      AND search_id != toUUID({no_search:String})
+  ) AS s
+  LEFT JOIN (
+    SELECT search_id,
+      countIf(type = 'click') AS p_clicks,
+      sumIf(position, type = 'click') AS p_pos,
+      countIf(type = 'conversion') AS p_conversions,
+      sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+    FROM (
+      SELECT type, search_id, object_id, position, value, currency, ts
+      FROM `search_analytics`.`interactions`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND type IN ('click', 'conversion')
+        AND object_id != ''
+        AND search_id IN (
+        SELECT search_id
+        FROM (
+          SELECT search_id, toStartOfHour(ts) AS hour, phrase
+          FROM (
+            SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
+            FROM (
+              SELECT customer, instance, search_id, min(first) AS f
+              FROM `search_analytics`.`search_ids`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND search_id IN (
+                SELECT event_id
+                FROM `search_analytics`.`search_events`
+                WHERE customer = {customer:String}
+                  AND instance = {instance:String}
+                  AND id_sent
+                  AND sign > 0
+                  AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+                  AND ts < toDateTime({e_to:UInt32}, 'UTC')
+              )
+              GROUP BY customer, instance, search_id
+            )
+          )
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND bot IN {bots:Array(UInt8)}
+            AND language = {language:String}
+            AND hits > 0
+            AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e_to:UInt32}, 'UTC')
+            AND search_id != toUUID({no_search:String})
+        )
+      )
+        AND (user_token_hash = '' OR user_token_hash NOT IN (
+        SELECT user_token_hash
+        FROM `search_analytics`.`erased_user_tokens`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+      ))
+      GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+    )
+    GROUP BY search_id
+  ) AS p USING (search_id)
+  GROUP BY phrase
+) AS e USING (phrase)
+ORDER BY count DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- engagement=true, since=7d, language=de (2/2): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=7d&language=de&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- ====================================================================================================================
+
+-- sort=no_clicks (implies engagement), since=30d, Europe/Berlin, with bots (1/2): SearchTermsRepository.terms
+-- GET /search-terms?since=30d&tz=Europe/Berlin&sort=no_clicks&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   e_from = 1772532000 (2026-03-03T10:00:00Z)
+--   e_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   no_search = "00000000-0000-0000-0000-000000000000"
+--   start = 0
+--   w1_day_from = "2026-03-04"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w1_h0_to = 1772582400 (2026-03-04T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT phrase,
+  count,
+  previous_count,
+  count() OVER () AS total,
+  tracked,
+  clicked,
+  clicks_n,
+  pos_sum,
+  converted,
+  rev_cur,
+  rev_val
+FROM (
+  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  FROM (
+    SELECT phrase,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_phrases_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND day >= {w1_day_from:Date}
+      AND day < {w1_day_to:Date}
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+LEFT JOIN (
+  SELECT phrase,
+    count() AS tracked,
+    countIf(p_clicks > 0) AS clicked,
+    sum(p_clicks) AS clicks_n,
+    sum(p_pos) AS pos_sum,
+    countIf(p_conversions > 0) AS converted,
+    sumMap(p_revenue) AS rev,
+    rev.1 AS rev_cur,
+    arrayMap(x -> toString(x), rev.2) AS rev_val
+  FROM (
+    SELECT search_id, toStartOfHour(ts) AS hour, phrase
+    FROM (
+      SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
+      FROM (
+        SELECT customer, instance, search_id, min(first) AS f
+        FROM `search_analytics`.`search_ids`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e_to:UInt32}, 'UTC')
+        )
+        GROUP BY customer, instance, search_id
+      )
+    )
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND hits > 0
+      AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+      AND ts < toDateTime({e_to:UInt32}, 'UTC')
+      AND search_id != toUUID({no_search:String})
+  ) AS s
+  LEFT JOIN (
+    SELECT search_id,
+      countIf(type = 'click') AS p_clicks,
+      sumIf(position, type = 'click') AS p_pos,
+      countIf(type = 'conversion') AS p_conversions,
+      sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+    FROM (
+      SELECT type, search_id, object_id, position, value, currency, ts
+      FROM `search_analytics`.`interactions`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND type IN ('click', 'conversion')
+        AND object_id != ''
+        AND search_id IN (
+        SELECT search_id
+        FROM (
+          SELECT search_id, toStartOfHour(ts) AS hour, phrase
+          FROM (
+            SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
+            FROM (
+              SELECT customer, instance, search_id, min(first) AS f
+              FROM `search_analytics`.`search_ids`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND search_id IN (
+                SELECT event_id
+                FROM `search_analytics`.`search_events`
+                WHERE customer = {customer:String}
+                  AND instance = {instance:String}
+                  AND id_sent
+                  AND sign > 0
+                  AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+                  AND ts < toDateTime({e_to:UInt32}, 'UTC')
+              )
+              GROUP BY customer, instance, search_id
+            )
+          )
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND bot IN {bots:Array(UInt8)}
+            AND hits > 0
+            AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e_to:UInt32}, 'UTC')
+            AND search_id != toUUID({no_search:String})
+        )
+      )
+        AND (user_token_hash = '' OR user_token_hash NOT IN (
+        SELECT user_token_hash
+        FROM `search_analytics`.`erased_user_tokens`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+      ))
+      GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+    )
+    GROUP BY search_id
+  ) AS p USING (search_id)
+  GROUP BY phrase
+) AS e USING (phrase)
+ORDER BY toInt64(tracked) - toInt64(clicked) DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- sort=no_clicks (implies engagement), since=30d, Europe/Berlin, with bots (2/2): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=30d&tz=Europe/Berlin&sort=no_clicks&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- ====================================================================================================================
+
+-- CSV, engagement=true, compare=previous, since=7d (1/3): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=7d&compare=previous&engagement=true&format=csv
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- CSV, engagement=true, compare=previous, since=7d (2/3): SearchTermsRepository.total
+-- GET /search-terms?since=7d&compare=previous&engagement=true&format=csv
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   e_from = 1774519200 (2026-03-26T10:00:00Z)
+--   e_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   no_search = "00000000-0000-0000-0000-000000000000"
+--   w0_day_from = "2026-03-20"
+--   w0_day_to = "2026-03-26"
+--   w0_h0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w0_h0_to = 1773964800 (2026-03-20T00:00:00Z)
+--   w0_h1_from = 1774483200 (2026-03-26T00:00:00Z)
+--   w0_h1_to = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT count() AS total
+FROM (
+  SELECT phrase,
+    count,
+    previous_count,
+    count() OVER () AS total,
+    tracked,
+    clicked,
+    clicks_n,
+    pos_sum,
+    converted,
+    rev_cur,
+    rev_val
+  FROM (
+    SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+    FROM (
+      SELECT phrase,
+        if(
+          (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+          -toInt64(searches),
+          toInt64(searches)
+        ) AS signed,
+        1 AS cur
+      FROM `search_analytics`.`search_phrases_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 0
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 0
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 0 AS cur
+      FROM `search_analytics`.`search_phrases_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 0
+        AND (
+          (hour >= toDateTime({w0_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w0_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h1_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 0 AS cur
+      FROM `search_analytics`.`search_phrases_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 0
+        AND day >= {w0_day_from:Date}
+        AND day < {w0_day_to:Date}
+    )
+    GROUP BY phrase
+    HAVING count > 0
+  ) AS terms
+  LEFT JOIN (
+    SELECT phrase,
+      count() AS tracked,
+      countIf(p_clicks > 0) AS clicked,
+      sum(p_clicks) AS clicks_n,
+      sum(p_pos) AS pos_sum,
+      countIf(p_conversions > 0) AS converted,
+      sumMap(p_revenue) AS rev,
+      rev.1 AS rev_cur,
+      arrayMap(x -> toString(x), rev.2) AS rev_val
+    FROM (
+      SELECT search_id, toStartOfHour(ts) AS hour, phrase
+      FROM (
+        SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
+        FROM (
+          SELECT customer, instance, search_id, min(first) AS f
+          FROM `search_analytics`.`search_ids`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND search_id IN (
+            SELECT event_id
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e_to:UInt32}, 'UTC')
+          )
+          GROUP BY customer, instance, search_id
+        )
+      )
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND hits > 0
+        AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+        AND ts < toDateTime({e_to:UInt32}, 'UTC')
+        AND search_id != toUUID({no_search:String})
+    ) AS s
+    LEFT JOIN (
+      SELECT search_id,
+        countIf(type = 'click') AS p_clicks,
+        sumIf(position, type = 'click') AS p_pos,
+        countIf(type = 'conversion') AS p_conversions,
+        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+      FROM (
+        SELECT type, search_id, object_id, position, value, currency, ts
+        FROM `search_analytics`.`interactions`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND type IN ('click', 'conversion')
+          AND object_id != ''
+          AND search_id IN (
+          SELECT search_id
+          FROM (
+            SELECT search_id, toStartOfHour(ts) AS hour, phrase
+            FROM (
+              SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
+              FROM (
+                SELECT customer, instance, search_id, min(first) AS f
+                FROM `search_analytics`.`search_ids`
+                WHERE customer = {customer:String}
+                  AND instance = {instance:String}
+                  AND search_id IN (
+                  SELECT event_id
+                  FROM `search_analytics`.`search_events`
+                  WHERE customer = {customer:String}
+                    AND instance = {instance:String}
+                    AND id_sent
+                    AND sign > 0
+                    AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+                    AND ts < toDateTime({e_to:UInt32}, 'UTC')
+                )
+                GROUP BY customer, instance, search_id
+              )
+            )
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND bot IN {bots:Array(UInt8)}
+              AND hits > 0
+              AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e_to:UInt32}, 'UTC')
+              AND search_id != toUUID({no_search:String})
+          )
+        )
+          AND (user_token_hash = '' OR user_token_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+      )
+      GROUP BY search_id
+    ) AS p USING (search_id)
+    GROUP BY phrase
+  ) AS e USING (phrase)
+  ORDER BY count DESC, phrase ASC
+);
+
+-- CSV, engagement=true, compare=previous, since=7d (3/3): SearchTermsRepository.csvLines
+-- GET /search-terms?since=7d&compare=previous&engagement=true&format=csv
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   e_from = 1774519200 (2026-03-26T10:00:00Z)
+--   e_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 100000
+--   no_search = "00000000-0000-0000-0000-000000000000"
+--   start = 0
+--   w0_day_from = "2026-03-20"
+--   w0_day_to = "2026-03-26"
+--   w0_h0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w0_h0_to = 1773964800 (2026-03-20T00:00:00Z)
+--   w0_h1_from = 1774483200 (2026-03-26T00:00:00Z)
+--   w0_h1_to = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT concat(
+  if(
+    match(if(match(phrase, '^[=+@\t\r-]'), concat('\'', phrase), phrase), '[,"\r\n]'),
+    concat('"', replaceAll(if(match(phrase, '^[=+@\t\r-]'), concat('\'', phrase), phrase), '"', '""'), '"'),
+    if(match(phrase, '^[=+@\t\r-]'), concat('\'', phrase), phrase)
+  ),
+  ',',
+  toString(count),
+  ',',
+  toString(previous_count),
+  ',',
+  if(previous_count = 0, '', toString(count / previous_count - 1)),
+  ',',
+  toString(tracked),
+  ',',
+  toString(clicked),
+  ',',
+  if(tracked = 0, '', toString(clicked / tracked)),
+  ',',
+  toString(clicks_n),
+  ',',
+  if(clicks_n = 0, '', toString(pos_sum / clicks_n)),
+  ',',
+  toString(converted),
+  ',',
+  if(tracked = 0, '', toString(converted / tracked)),
+  ',',
+  arrayStringConcat(arrayMap((c, v) -> concat(c, ':', v), rev_cur, rev_val), '|'),
+  '\r'
+)
+FROM (
+  SELECT phrase,
+    count,
+    previous_count,
+    count() OVER () AS total,
+    tracked,
+    clicked,
+    clicks_n,
+    pos_sum,
+    converted,
+    rev_cur,
+    rev_val
+  FROM (
+    SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+    FROM (
+      SELECT phrase,
+        if(
+          (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+          -toInt64(searches),
+          toInt64(searches)
+        ) AS signed,
+        1 AS cur
+      FROM `search_analytics`.`search_phrases_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 0
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 0
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 0 AS cur
+      FROM `search_analytics`.`search_phrases_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 0
+        AND (
+          (hour >= toDateTime({w0_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w0_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h1_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 0 AS cur
+      FROM `search_analytics`.`search_phrases_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 0
+        AND day >= {w0_day_from:Date}
+        AND day < {w0_day_to:Date}
+    )
+    GROUP BY phrase
+    HAVING count > 0
+  ) AS terms
+  LEFT JOIN (
+    SELECT phrase,
+      count() AS tracked,
+      countIf(p_clicks > 0) AS clicked,
+      sum(p_clicks) AS clicks_n,
+      sum(p_pos) AS pos_sum,
+      countIf(p_conversions > 0) AS converted,
+      sumMap(p_revenue) AS rev,
+      rev.1 AS rev_cur,
+      arrayMap(x -> toString(x), rev.2) AS rev_val
+    FROM (
+      SELECT search_id, toStartOfHour(ts) AS hour, phrase
+      FROM (
+        SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
+        FROM (
+          SELECT customer, instance, search_id, min(first) AS f
+          FROM `search_analytics`.`search_ids`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND search_id IN (
+            SELECT event_id
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e_to:UInt32}, 'UTC')
+          )
+          GROUP BY customer, instance, search_id
+        )
+      )
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND hits > 0
+        AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+        AND ts < toDateTime({e_to:UInt32}, 'UTC')
+        AND search_id != toUUID({no_search:String})
+    ) AS s
+    LEFT JOIN (
+      SELECT search_id,
+        countIf(type = 'click') AS p_clicks,
+        sumIf(position, type = 'click') AS p_pos,
+        countIf(type = 'conversion') AS p_conversions,
+        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+      FROM (
+        SELECT type, search_id, object_id, position, value, currency, ts
+        FROM `search_analytics`.`interactions`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND type IN ('click', 'conversion')
+          AND object_id != ''
+          AND search_id IN (
+          SELECT search_id
+          FROM (
+            SELECT search_id, toStartOfHour(ts) AS hour, phrase
+            FROM (
+              SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
+              FROM (
+                SELECT customer, instance, search_id, min(first) AS f
+                FROM `search_analytics`.`search_ids`
+                WHERE customer = {customer:String}
+                  AND instance = {instance:String}
+                  AND search_id IN (
+                  SELECT event_id
+                  FROM `search_analytics`.`search_events`
+                  WHERE customer = {customer:String}
+                    AND instance = {instance:String}
+                    AND id_sent
+                    AND sign > 0
+                    AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+                    AND ts < toDateTime({e_to:UInt32}, 'UTC')
+                )
+                GROUP BY customer, instance, search_id
+              )
+            )
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND bot IN {bots:Array(UInt8)}
+              AND hits > 0
+              AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e_to:UInt32}, 'UTC')
+              AND search_id != toUUID({no_search:String})
+          )
+        )
+          AND (user_token_hash = '' OR user_token_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+      )
+      GROUP BY search_id
+    ) AS p USING (search_id)
+    GROUP BY phrase
+  ) AS e USING (phrase)
+  ORDER BY count DESC, phrase ASC
+)
+LIMIT {limit:UInt32} OFFSET {start:UInt32}
+FORMAT TSVRaw;

@@ -72,6 +72,14 @@ const CASES: SqlCase[] = [
     _start: '0',
     _end: '100',
   }),
+  list('engagement=true, since=7d, language=de', { since: '7d', language: 'de', engagement: 'true' }),
+  list('sort=no_clicks (implies engagement), since=30d, Europe/Berlin, with bots', {
+    since: '30d',
+    tz: 'Europe/Berlin',
+    sort: 'no_clicks',
+    includeBotTraffic: 'true',
+  }),
+  csv('CSV, engagement=true, compare=previous, since=7d', { since: '7d', compare: 'previous', engagement: 'true' }),
 ];
 
 describeSqlSnapshot('SearchTermsRepository: GET /search-terms', join(__dirname, 'search-terms.repository.sql'), CASES);

@@ -3,6 +3,8 @@ import type { Readable } from 'node:stream';
 import { ClickHouseService, type QueryParams } from '@app/clickhouse';
 import type { AnalyticsScope } from '../analytics/analytics-scope';
 import { filterSql, handlersSql, hourRangeSql, termRowsSql } from '../analytics/analytics-sql';
+import { countsOf, type EngagementCounts, type EngagementRaw } from '../analytics/engagement';
+import { ENGAGEMENT_COLUMNS, EngagementRepository } from '../analytics/engagement.repository';
 import { newestIso, type HourRange } from '../analytics/window';
 
 /** What a list request asks the rollups for. */
@@ -12,7 +14,9 @@ export interface TermsRequest {
   zeroHits: boolean;
   /** compare=previous (or sort=rising): also count this window, the one of the same length just before. */
   previous?: HourRange;
-  sort: 'count' | 'rising';
+  sort: 'count' | 'rising' | 'no_clicks';
+  /** engagement=true: each term with the engagement counts of its tracked searches in the window. */
+  engagement?: true;
   /** Only handled (true) or unhandled (false) terms; all when absent (zero-result lists only). */
   handled?: boolean;
   start: number;
@@ -26,9 +30,11 @@ export interface TermRow {
   previous_count?: number;
   /** With zeroHits: the entities that handle the phrase, as sorted [type, id]. */
   handlers?: Array<[string, string]>;
+  /** With engagement. */
+  engagement?: EngagementCounts;
 }
 
-type RawRow = {
+type RawRow = Partial<EngagementRaw> & {
   phrase: string;
   count: string | number;
   previous_count: string | number;
@@ -43,7 +49,11 @@ type RawRow = {
  */
 @Injectable()
 export class SearchTermsRepository {
-  constructor(private readonly ch: ClickHouseService) {}
+  private readonly engagement: EngagementRepository;
+
+  constructor(private readonly ch: ClickHouseService) {
+    this.engagement = new EngagementRepository(ch);
+  }
 
   /** `now`: the request's one time, at which its window was resolved (see termRowsSql). */
   async terms(r: TermsRequest, now: number): Promise<{ rows: TermRow[]; total: number }> {
@@ -88,6 +98,20 @@ export class SearchTermsRepository {
         text("arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|')"),
       );
     }
+    if (r.engagement) {
+      // As the JSON answer: rates and the mean position empty on a zero denominator, currencies ascending.
+      const ratio = (part: string, whole: string) => `if(${whole} = 0, '', toString(${part} / ${whole}))`;
+      fields.push(
+        'toString(tracked)',
+        'toString(clicked)',
+        ratio('clicked', 'tracked'),
+        'toString(clicks_n)',
+        ratio('pos_sum', 'clicks_n'),
+        'toString(converted)',
+        ratio('converted', 'tracked'),
+        "arrayStringConcat(arrayMap((c, v) -> concat(c, ':', v), rev_cur, rev_val), '|')",
+      );
+    }
     const line = `concat(${fields.join(", ',', ")}, '\\r')`;
     return this.ch.rawStream(
       `SELECT ${line} FROM (${this.termsSql(r, now, params)}) LIMIT {limit:UInt32} OFFSET {start:UInt32} FORMAT TSVRaw`,
@@ -114,13 +138,22 @@ export class SearchTermsRepository {
       sources.push(termRowsSql(this.ch, scope, r.previous, 0, params, options));
     }
     const handled = r.handled === undefined ? '' : `WHERE ${r.handled ? 'notEmpty' : 'empty'}(handlers)`;
-    const order = r.sort === 'rising' ? 'toInt64(count) - toInt64(previous_count) DESC, phrase ASC' : 'count DESC, phrase ASC';
+    const order = {
+      count: 'count DESC, phrase ASC',
+      rising: 'toInt64(count) - toInt64(previous_count) DESC, phrase ASC',
+      no_clicks: 'toInt64(tracked) - toInt64(clicked) DESC, phrase ASC',
+    }[r.sort];
+    const engagement = r.engagement
+      ? `LEFT JOIN (${this.engagement.groupSql(scope, scope.window, 'phrase', params)}) AS e USING (phrase)`
+      : '';
     return `SELECT phrase, count, previous_count ${r.zeroHits ? ', handlers' : ''}, count() OVER () AS total
+        ${r.engagement ? `, ${ENGAGEMENT_COLUMNS}` : ''}
       FROM (
         SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
         FROM (${sources.join(' UNION ALL ')}) GROUP BY phrase HAVING count > 0
       ) AS terms
       ${r.zeroHits ? `LEFT JOIN (${handlersSql(this.ch, scope, params)}) AS h USING (phrase)` : ''}
+      ${engagement}
       ${handled}
       ORDER BY ${order}`;
   }
@@ -131,6 +164,7 @@ export class SearchTermsRepository {
       count: Number(raw.count),
       previous_count: r.previous ? Number(raw.previous_count) : undefined,
       handlers: r.zeroHits ? (raw.handlers ?? []) : undefined,
+      engagement: r.engagement ? countsOf(raw as EngagementRaw) : undefined,
     };
   }
 }

@@ -20,7 +20,8 @@ export class TermDetailController {
     summary: "One search term's counts, series and spellings",
     description:
       'Every search of the term in the window (with results or not), the zero-result ones, a series per hour or day ' +
-      '(in tz) with every bucket present, the original spellings and the handled status.',
+      '(in tz) with every bucket present, the original spellings and the handled status. With `engagement=true` also ' +
+      'the clicks and conversions of its tracked searches, its clicks per position and its most clicked objects.',
   })
   @ApiParam({
     name: 'id',

@@ -1,9 +1,10 @@
-import { ApiProperty, IntersectionType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { AnalyticsFiltersDto, IntervalDto } from '../analytics/analytics.dto';
+import { EngagementDto, ObjectEngagementView, PositionClicksView, withEngagementFields } from '../analytics/engagement.dto';
 import { SearchTermStatus } from '../analytics/search-term-status.dto';
 
 /** The window, filters and interval of GET /search-terms/{id} (no `hits`: the detail counts every search). */
-export class TermDetailDto extends IntersectionType(AnalyticsFiltersDto, IntervalDto) {}
+export class TermDetailDto extends IntersectionType(AnalyticsFiltersDto, IntervalDto, EngagementDto) {}
 
 export class TermBucketView {
   @ApiProperty({
@@ -58,3 +59,12 @@ export class SearchTermDetailView {
   @ApiProperty({ type: () => SearchTermStatus, description: 'Whether an entity handles the phrase, as in the hits=false list' })
   status!: SearchTermStatus;
 }
+withEngagementFields(SearchTermDetailView);
+ApiPropertyOptional({
+  type: [PositionClicksView],
+  description: 'With engagement=true: clicks per position, positions 1 to 20 then 21 (21 and beyond), every one present (zeros included)',
+})(SearchTermDetailView.prototype, 'positions');
+ApiPropertyOptional({
+  type: [ObjectEngagementView],
+  description: 'With engagement=true: the 10 objects clicked most from the tracked searches of the term, ties by object_id ascending',
+})(SearchTermDetailView.prototype, 'objects');

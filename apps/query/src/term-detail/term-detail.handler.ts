@@ -1,8 +1,10 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '@app/config';
 import { DomainError } from '@app/errors';
-import { filterOf } from '../analytics/analytics-scope';
+import { filterOf, type AnalyticsScope } from '../analytics/analytics-scope';
 import { AnswerCache } from '../analytics/answer-cache';
+import { emptyCounts, engagementFields } from '../analytics/engagement';
+import { LAST_POSITION } from '../analytics/engagement.repository';
 import { bucketBounds, defaultInterval, foldIntoBuckets, isoInZone, resolveWindow, newestIso } from '../analytics/window';
 import { TermDetailRepository } from './term-detail.repository';
 import { TermDetailQuery, type TermDetail } from './term-detail.query';
@@ -18,12 +20,25 @@ export class TermDetailHandler implements IQueryHandler<TermDetailQuery> {
     private readonly config: AppConfig,
   ) {}
 
-  execute({ id, criteria: c, interval: asked }: TermDetailQuery): Promise<TermDetail> {
+  /** The engagement fields of the phrase, its clicks per position and its most clicked objects. */
+  private async engagement(scope: AnalyticsScope, phrase: string) {
+    const e = this.repository.engagement;
+    const counts = await e.phrase(scope, scope.window, phrase);
+    const positions = await e.positions(scope, scope.window, phrase);
+    const objects = await e.objects(scope, scope.window, phrase);
+    return {
+      ...engagementFields(counts ?? emptyCounts()),
+      positions: Array.from({ length: LAST_POSITION }, (_, i) => ({ position: i + 1, clicks: positions.get(i + 1) ?? 0 })),
+      objects,
+    };
+  }
+
+  execute({ id, criteria: c, interval: asked, engagement }: TermDetailQuery): Promise<TermDetail> {
     const window = resolveWindow(c.window, Date.now(), this.config.retentionDays);
     const interval = asked ?? defaultInterval(window);
     const bounds = bucketBounds(window, interval);
     const scope = { ...filterOf(c), window };
-    return this.cache.get(scope, ['term', id, scope, interval], async () => {
+    return this.cache.get(scope, ['term', id, scope, interval, ...(engagement ? ['engagement'] : [])], async () => {
       const hours = await this.repository.hours(scope, id);
       if (hours.length === 0) {
         throw new DomainError('not-found', `No search of the term ${id} in the window`);
@@ -41,6 +56,7 @@ export class TermDetailHandler implements IQueryHandler<TermDetailQuery> {
           series: series.map((b) => ({ start: isoInZone(b.start, window.tz), count: b.count, zero_hit_count: b.zero_hit_count })),
           variants,
           status: { handled: handlers.length > 0, handlers: handlers.map(([type, handlerId]) => ({ type, id: handlerId })) },
+          ...(engagement ? await this.engagement(scope, phrase) : {}),
         },
         updatedAt: newestIso(hours.map((h) => h.newest)),
       };

@@ -14,13 +14,14 @@ export interface TermDetail {
 export class TermDetailQuery extends Query<TermDetail> {
   /** The query of a GET /search-terms/{id} request with this validated query string. */
   static of(id: string, auth: AuthContext, q: TermDetailDto): TermDetailQuery {
-    return new TermDetailQuery(id, analyticsCriteria(auth, q), q.interval);
+    return new TermDetailQuery(id, analyticsCriteria(auth, q), q.interval, q.engagement === 'true');
   }
 
   constructor(
     readonly id: string,
     readonly criteria: AnalyticsCriteria,
     readonly interval?: Interval,
+    readonly engagement = false,
   ) {
     super();
   }

@@ -527,3 +527,326 @@ FROM (
   GROUP BY phrase
 )
 WHERE phrase = {phrase:String};
+
+-- ====================================================================================================================
+
+-- engagement=true, since=7d, language=de (1/6): TermDetailRepository.hours
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "de"
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT any(phrase) AS term,
+  toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_term_spellings_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- engagement=true, since=7d, language=de (2/6): TermDetailRepository.variants
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "de"
+--   limit = 10
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT raw_phrase AS spelling, sum(searches) AS n
+FROM `search_analytics`.`search_term_spellings_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY raw_phrase
+ORDER BY n DESC, raw_phrase ASC
+LIMIT {limit:UInt32};
+
+-- engagement=true, since=7d, language=de (3/6): TermDetailRepository.handlers
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de&engagement=true
+-- params:
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   phrase = "summer dress"
+SELECT handlers
+FROM (
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+  FROM (
+    SELECT type, id, arrayJoin(handled_phrases) AS phrase
+    FROM (
+      SELECT type, id, handled_phrases, language, deleted
+      FROM `search_analytics`.`entities`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND kind = 'save'
+      ORDER BY type, id, version DESC
+      LIMIT 1 BY type, id
+    )
+    WHERE NOT deleted
+      AND (language = '' OR language = {language:String})
+  )
+  GROUP BY phrase
+)
+WHERE phrase = {phrase:String};
+
+-- engagement=true, since=7d, language=de (4/6): EngagementRepository.phrase
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   e_from = 1774519200 (2026-03-26T10:00:00Z)
+--   e_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "de"
+--   no_search = "00000000-0000-0000-0000-000000000000"
+--   phrase = "summer dress"
+SELECT phrase,
+  count() AS tracked,
+  countIf(p_clicks > 0) AS clicked,
+  sum(p_clicks) AS clicks_n,
+  sum(p_pos) AS pos_sum,
+  countIf(p_conversions > 0) AS converted,
+  sumMap(p_revenue) AS rev,
+  rev.1 AS rev_cur,
+  arrayMap(x -> toString(x), rev.2) AS rev_val
+FROM (
+  SELECT search_id, toStartOfHour(ts) AS hour, phrase
+  FROM (
+    SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
+    FROM (
+      SELECT customer, instance, search_id, min(first) AS f
+      FROM `search_analytics`.`search_ids`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND search_id IN (
+        SELECT event_id
+        FROM `search_analytics`.`search_events`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND id_sent
+          AND sign > 0
+          AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e_to:UInt32}, 'UTC')
+      )
+      GROUP BY customer, instance, search_id
+    )
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND language = {language:String}
+    AND hits > 0
+    AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+    AND ts < toDateTime({e_to:UInt32}, 'UTC')
+    AND search_id != toUUID({no_search:String})
+    AND phrase = {phrase:String}
+) AS s
+LEFT JOIN (
+  SELECT search_id,
+    countIf(type = 'click') AS p_clicks,
+    sumIf(position, type = 'click') AS p_pos,
+    countIf(type = 'conversion') AS p_conversions,
+    sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+  FROM (
+    SELECT type, search_id, object_id, position, value, currency, ts
+    FROM `search_analytics`.`interactions`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND type IN ('click', 'conversion')
+      AND object_id != ''
+      AND search_id IN (
+      SELECT search_id
+      FROM (
+        SELECT search_id, toStartOfHour(ts) AS hour, phrase
+        FROM (
+          SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
+          FROM (
+            SELECT customer, instance, search_id, min(first) AS f
+            FROM `search_analytics`.`search_ids`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND search_id IN (
+              SELECT event_id
+              FROM `search_analytics`.`search_events`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND id_sent
+                AND sign > 0
+                AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+                AND ts < toDateTime({e_to:UInt32}, 'UTC')
+            )
+            GROUP BY customer, instance, search_id
+          )
+        )
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND bot IN {bots:Array(UInt8)}
+          AND language = {language:String}
+          AND hits > 0
+          AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e_to:UInt32}, 'UTC')
+          AND search_id != toUUID({no_search:String})
+          AND phrase = {phrase:String}
+      )
+    )
+      AND (user_token_hash = '' OR user_token_hash NOT IN (
+      SELECT user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+    ))
+    GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+  )
+  GROUP BY search_id
+) AS p USING (search_id)
+GROUP BY phrase;
+
+-- engagement=true, since=7d, language=de (5/6): EngagementRepository.positions
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   e_from = 1774519200 (2026-03-26T10:00:00Z)
+--   e_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "de"
+--   last = 21
+--   no_search = "00000000-0000-0000-0000-000000000000"
+--   phrase = "summer dress"
+SELECT least(position, {last:UInt16}) AS pos, count() AS n
+FROM (
+  SELECT type, search_id, object_id, position, value, currency, ts
+  FROM `search_analytics`.`interactions`
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND type IN ('click', 'conversion')
+    AND object_id != ''
+    AND search_id IN (
+    SELECT search_id
+    FROM (
+      SELECT search_id, toStartOfHour(ts) AS hour, phrase
+      FROM (
+        SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
+        FROM (
+          SELECT customer, instance, search_id, min(first) AS f
+          FROM `search_analytics`.`search_ids`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND search_id IN (
+            SELECT event_id
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e_to:UInt32}, 'UTC')
+          )
+          GROUP BY customer, instance, search_id
+        )
+      )
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND hits > 0
+        AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+        AND ts < toDateTime({e_to:UInt32}, 'UTC')
+        AND search_id != toUUID({no_search:String})
+        AND phrase = {phrase:String}
+    )
+  )
+    AND (user_token_hash = '' OR user_token_hash NOT IN (
+    SELECT user_token_hash
+    FROM `search_analytics`.`erased_user_tokens`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+  ))
+  GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+)
+WHERE type = 'click'
+GROUP BY pos;
+
+-- engagement=true, since=7d, language=de (6/6): EngagementRepository.objects
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   e_from = 1774519200 (2026-03-26T10:00:00Z)
+--   e_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "de"
+--   limit = 10
+--   no_search = "00000000-0000-0000-0000-000000000000"
+--   phrase = "summer dress"
+SELECT object_id, countIf(type = 'click') AS clicks_n, countIf(type = 'conversion') AS conversions_n
+FROM (
+  SELECT type, search_id, object_id, position, value, currency, ts
+  FROM `search_analytics`.`interactions`
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND type IN ('click', 'conversion')
+    AND object_id != ''
+    AND search_id IN (
+    SELECT search_id
+    FROM (
+      SELECT search_id, toStartOfHour(ts) AS hour, phrase
+      FROM (
+        SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
+        FROM (
+          SELECT customer, instance, search_id, min(first) AS f
+          FROM `search_analytics`.`search_ids`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND search_id IN (
+            SELECT event_id
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e_to:UInt32}, 'UTC')
+          )
+          GROUP BY customer, instance, search_id
+        )
+      )
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND hits > 0
+        AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+        AND ts < toDateTime({e_to:UInt32}, 'UTC')
+        AND search_id != toUUID({no_search:String})
+        AND phrase = {phrase:String}
+    )
+  )
+    AND (user_token_hash = '' OR user_token_hash NOT IN (
+    SELECT user_token_hash
+    FROM `search_analytics`.`erased_user_tokens`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+  ))
+  GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+)
+GROUP BY object_id
+HAVING clicks_n > 0
+ORDER BY clicks_n DESC, object_id ASC
+LIMIT {limit:UInt32};

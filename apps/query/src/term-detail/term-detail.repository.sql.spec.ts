@@ -28,6 +28,7 @@ const CASES: SqlCase[] = [
   }),
   detail('language=de', { since: '7d', language: 'de' }),
   detail('with bots, language=de, Europe/Berlin', { since: '30d', tz: 'Europe/Berlin', language: 'de', includeBotTraffic: 'true' }),
+  detail('engagement=true, since=7d, language=de', { since: '7d', language: 'de', engagement: 'true' }),
 ];
 
 describeSqlSnapshot('TermDetailRepository: GET /search-terms/{id}', join(__dirname, 'term-detail.repository.sql'), CASES);

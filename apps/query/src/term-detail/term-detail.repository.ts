@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ClickHouseService, type QueryParams } from '@app/clickhouse';
 import type { AnalyticsScope } from '../analytics/analytics-scope';
 import { filterSql, handlersSql, hourRangeSql } from '../analytics/analytics-sql';
+import { EngagementRepository } from '../analytics/engagement.repository';
 
 export interface TermHour {
   phrase: string;
@@ -19,7 +20,12 @@ export interface TermHour {
  */
 @Injectable()
 export class TermDetailRepository {
-  constructor(private readonly ch: ClickHouseService) {}
+  /** engagement=true: the clicks and conversions of the term's tracked searches. */
+  readonly engagement: EngagementRepository;
+
+  constructor(private readonly ch: ClickHouseService) {
+    this.engagement = new EngagementRepository(ch);
+  }
 
   private where(scope: AnalyticsScope, id: string, params: QueryParams): string {
     params.id = id;

@@ -1,0 +1,72 @@
+import { loadConfig } from '@app/config';
+import { ClickHouseService, MIGRATIONS, MigratorService } from '@app/clickhouse';
+import { chDateTime, type SearchEventRow } from '@app/contracts';
+import { WORKER_DATA_DIR, uniqueDatabase } from './support/test-app';
+
+/**
+ * Migration 0016 on a database that already holds search events: which of them count as searches a click can
+ * refer to (`id_sent`), and the copy of each such search id that `search_ids` keeps, before and after it.
+ */
+describe('migration 0016 (interactions) over stored search events', () => {
+  const HOUR = 3_600_000;
+  const ID = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+  function event(n: number, phrase: string, agoHours: number, extra: Record<string, unknown> = {}): SearchEventRow {
+    const now = Date.now();
+    return {
+      event_id: ID(n),
+      customer: 'demo',
+      instance: 'live',
+      ts: chDateTime(now - agoHours * HOUR),
+      phrase,
+      raw_phrase: phrase,
+      language: 'de',
+      hits: 3,
+      bot: false,
+      session_hash: '',
+      source: 'http',
+      topic: '',
+      partition: 0,
+      offset: 0,
+      received_at: chDateTime(now),
+      ...extra,
+    };
+  }
+
+  it('marks old rows of requests with ids as sent, backfills search_ids with the smallest copy, and keeps it up to date', async () => {
+    const config = loadConfig({ DATA_DIR: WORKER_DATA_DIR, CLICKHOUSE_DATABASE: uniqueDatabase('m16'), LOG_LEVEL: 'silent' });
+    const ch = new ClickHouseService(config);
+    try {
+      const before = MIGRATIONS.filter((m) => m.id < '0016');
+      await new MigratorService(ch, config).migrate(before);
+      await ch.insert('search_events', [
+        event(1, 'shoes', 5, { intake_token: 'http:demo:live:aaa' }),
+        event(1, 'boots', 7, { intake_token: 'http:demo:live:bbb' }), // the same id sent again, earlier: the kept copy
+        event(2, 'hat', 2), // generated id (no token)
+      ]);
+
+      await new MigratorService(ch, config).migrate(MIGRATIONS);
+      const sent = await ch.query<{ id: string; phrase: string; id_sent: boolean }>(
+        `SELECT toString(event_id) AS id, phrase, id_sent FROM ${ch.table('search_events')} ORDER BY phrase`,
+      );
+      expect(sent).toEqual([
+        { id: ID(1), phrase: 'boots', id_sent: true },
+        { id: ID(2), phrase: 'hat', id_sent: false },
+        { id: ID(1), phrase: 'shoes', id_sent: true },
+      ]);
+
+      // New rows say whether the id was sent; a later copy of id 2 with an id makes it a search clicks can name.
+      await ch.insert('search_events', [event(2, 'cap', 1, { id_sent: true }), event(3, 'scarf', 1, { id_sent: false })]);
+      const ids = await ch.query<{ id: string; phrase: string }>(
+        `SELECT toString(search_id) AS id, min(first).2 AS phrase FROM ${ch.table('search_ids')}
+         WHERE customer = 'demo' AND instance = 'live' GROUP BY search_id ORDER BY id`,
+      );
+      expect(ids).toEqual([
+        { id: ID(1), phrase: 'boots' },
+        { id: ID(2), phrase: 'cap' },
+      ]);
+    } finally {
+      await ch.onApplicationShutdown();
+    }
+  });
+});
