@@ -355,6 +355,75 @@ describe('POST /1/events: the Insights protocol (e2e over HTTP)', () => {
   });
 });
 
+describe('engagement figures of what the real client sent, and erasure', () => {
+  let t: TestApp;
+  let secret: string;
+  beforeAll(async () => {
+    t = await startApp({ COLLECT_PER_MINUTE: '0' });
+    secret = ((await createCollectorKey(t.url)).body as { secret: string }).secret;
+  });
+  afterAll(() => t.close());
+
+  interface Term {
+    search_phrase: string;
+    tracked_searches: number;
+    clicked_searches: number;
+    clicks: number;
+    average_click_position: number | null;
+    converted_searches: number;
+    revenue: Record<string, number>;
+  }
+  const terms = async () => {
+    const res = await http<Term[]>(`${t.url}/search-terms?since=1d&engagement=true`, { headers: basicHeader() });
+    expect(res.status).toBe(200);
+    return res.body.map(
+      ({ search_phrase, tracked_searches, clicked_searches, clicks, average_click_position, converted_searches, revenue }) => ({
+        search_phrase,
+        tracked_searches,
+        clicked_searches,
+        clicks,
+        average_click_position,
+        converted_searches,
+        revenue,
+      }),
+    );
+  };
+  const client = (userToken: string) => {
+    const aa = createInsightsClient(fetchRequester);
+    aa('init', { appId: 'demo', apiKey: secret, host: t.url, userToken });
+    return aa;
+  };
+
+  it("counts the clicks and a conversion's value once, and no longer counts an erased shopper's from the 204 on", async () => {
+    const body = JSON.stringify({ events: [{ id: QUERY_1, phrase: 'red shoes', language: 'en', hits: 12 }] });
+    expect((await http(`${t.url}/events`, { method: 'POST', headers: hmacHeaders(LEGACY_SECRET, body), body })).status).toBe(202);
+    const [alice, bob] = [client('alice'), client('bob')];
+    const sent = await Promise.all([
+      alice('clickedObjectIDsAfterSearch', {
+        eventName: 'click',
+        index: 'products',
+        queryID: QUERY_1,
+        objectIDs: ['sku-1'],
+        positions: [1],
+      }),
+      bob('clickedObjectIDsAfterSearch', { eventName: 'click', index: 'products', queryID: QUERY_1, objectIDs: ['sku-2'], positions: [3] }),
+      bob('purchasedObjectIDsAfterSearch', {
+        eventName: 'buy',
+        index: 'products',
+        queryID: QUERY_1,
+        objectIDs: ['sku-2', 'sku-3'],
+        value: '30.5',
+        currency: 'EUR',
+      }),
+    ]);
+    expect(sent).toEqual([true, true, true]);
+    const both = { search_phrase: 'red shoes', tracked_searches: 1, clicked_searches: 1, converted_searches: 1 };
+    expect(await terms()).toEqual([{ ...both, clicks: 2, average_click_position: 2, revenue: { EUR: 30.5 } }]);
+    expect((await http(`${t.url}/1/usertokens/bob`, { method: 'DELETE', headers: basicHeader() })).status).toBe(204);
+    expect(await terms()).toEqual([{ ...both, clicks: 1, average_click_position: 1, converted_searches: 0, revenue: {} }]);
+  });
+});
+
 describe('COLLECT_PER_MINUTE and TRUST_PROXY', () => {
   let t: TestApp;
   let secret: string;

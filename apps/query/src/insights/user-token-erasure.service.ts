@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ClickHouseService, chDateTime } from '@app/clickhouse';
 import { personalHash } from '@app/contracts';
+import { DataVersions } from '@app/intake';
 
 /** How often erased user tokens' rows are deleted from storage (also once at start). */
 export const ERASURE_INTERVAL_MS = 24 * 60 * 60 * 1000;
@@ -15,7 +16,10 @@ export class UserTokenErasure implements OnApplicationBootstrap, OnApplicationSh
   private readonly logger = new Logger(UserTokenErasure.name);
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly ch: ClickHouseService) {}
+  constructor(
+    private readonly ch: ClickHouseService,
+    private readonly versions: DataVersions,
+  ) {}
 
   /** Erases the token for each of the instances (those the credential may act on). */
   async erase(customer: string, instances: readonly string[], userToken: string): Promise<void> {
@@ -25,6 +29,10 @@ export class UserTokenErasure implements OnApplicationBootstrap, OnApplicationSh
       'erased_user_tokens',
       instances.map((instance) => ({ customer, instance, user_token_hash: hash, at })),
     );
+    // Cached answers of this process counted the token: stale from now on (other processes' expire by time).
+    for (const instance of instances) {
+      this.versions.bump(customer, instance);
+    }
   }
 
   /** Deletes the interactions of every erased token (each erased within the retention). */
