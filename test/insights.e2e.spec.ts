@@ -3,7 +3,17 @@ import { ClickHouseService } from '@app/clickhouse';
 import { personalHash } from '@app/contracts';
 import { UserTokenErasure } from '../apps/query/src/insights/user-token-erasure.service';
 import { eventually } from './support/storage';
-import { LEGACY_SECRET, basicHeader, createKey, hmacHeaders, http, startApp, type HttpResult, type TestApp } from './support/test-app';
+import {
+  LEGACY_SECRET,
+  basicHeader,
+  createKey,
+  hmacHeaders,
+  http,
+  jwtHeader,
+  startApp,
+  type HttpResult,
+  type TestApp,
+} from './support/test-app';
 
 const QUERY_1 = '0190c7a45e4f7b6a9c3d2f1e0d9c8b7a';
 const QUERY_2 = 'ABCDEF0123456789ABCDEF0123456789';
@@ -253,12 +263,13 @@ describe('POST /1/events: the Insights protocol (e2e over HTTP)', () => {
       const asQuery = await http(`${t.url}/search-terms?X-Algolia-Application-Id=demo&X-Algolia-API-Key=${collector.secret}`);
       expect(asQuery.status).toBe(401);
       const body = { events: [{ eventType: 'view', eventName: 'v', index: 'i', objectIDs: ['a'] }] };
-      // An HMAC key's secret as a collector key, Basic, a signed request: 401 with EventsResponse's two fields.
+      // An HMAC key's secret as a collector key, Basic, a JWT, a signed request: 401 with EventsResponse's two fields.
       const hmacKey = await createKey(t.url, ['search:write', 'search:read']);
       for (const res of [
         await send(body, `?X-Algolia-Application-Id=demo&X-Algolia-API-Key=${hmacKey.secret}`),
         await send(body, `?X-Algolia-Application-Id=demo&X-Algolia-API-Key=${LEGACY_SECRET}`),
         await send(body, '', basicHeader()),
+        await send(body, '', jwtHeader({ permissions: ['events.collect'] })),
         await send(body, '', hmacHeaders(LEGACY_SECRET, JSON.stringify(body))),
         await send(body, `?X-Algolia-Application-Id=other&X-Algolia-API-Key=${collector.secret}`),
       ]) {
