@@ -435,12 +435,14 @@ describe('engagement figures of what the real client sent, and erasure', () => {
   });
 });
 
-describe('COLLECT_PER_MINUTE and TRUST_PROXY', () => {
+describe('COLLECT_PER_MINUTE, TRUST_PROXY and CORS_ORIGINS', () => {
   let t: TestApp;
   let secret: string;
+  let shopKey: string;
   beforeAll(async () => {
-    t = await startApp({ COLLECT_PER_MINUTE: '2', TRUST_PROXY: '127.0.0.1' });
+    t = await startApp({ COLLECT_PER_MINUTE: '2', TRUST_PROXY: '127.0.0.1', CORS_ORIGINS: 'https://admin.example' });
     secret = ((await createCollectorKey(t.url)).body as { secret: string }).secret;
+    shopKey = ((await createCollectorKey(t.url, { origins: [SHOP] })).body as { secret: string }).secret;
   });
   afterAll(() => t.close());
 
@@ -463,5 +465,26 @@ describe('COLLECT_PER_MINUTE and TRUST_PROXY', () => {
     expect((await send('2001:db8:1:2::1')).status).toBe(200);
     expect((await send('2001:db8:1:2::2')).status).toBe(200);
     expect((await send('2001:db8:1:2:ffff::3')).status).toBe(429);
+  });
+
+  it("never grants CORS_ORIGINS' origins on /1/events: the key's origins decide", async () => {
+    const query = `?X-Algolia-Application-Id=demo&X-Algolia-API-Key=${shopKey}`;
+    const preflight = await http(`${t.url}/1/events${query}`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://admin.example', 'access-control-request-method': 'POST' },
+    });
+    expect([preflight.status, preflight.headers['access-control-allow-origin']]).toEqual([204, undefined]);
+    const post = await http<Record<string, unknown>>(`${t.url}/1/events${query}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://admin.example', 'x-forwarded-for': '198.51.100.1' },
+      body: JSON.stringify({ events: [{ eventType: 'view', eventName: 'v', index: 'i', objectIDs: ['a'] }] }),
+    });
+    expect([post.status, post.headers['access-control-allow-origin']]).toEqual([403, undefined]);
+    // Elsewhere CORS_ORIGINS still applies.
+    const other = await http(`${t.url}/search-terms`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://admin.example', 'access-control-request-method': 'GET' },
+    });
+    expect(other.headers['access-control-allow-origin']).toBe('https://admin.example');
   });
 });
