@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ClickHouseService } from '@app/clickhouse';
 import { NO_SEARCH_ID, validateInteraction, type InteractionRow } from '@app/contracts';
-import { IntakeService, type InteractionSource } from '@app/intake';
+import { DataVersions, IntakeService, type InteractionSource } from '@app/intake';
 import { LEGACY_SECRET, createKey, hmacHeaders, http, startApp, type TestApp } from './support/test-app';
 import { storedCounts } from './support/storage';
 
@@ -226,6 +226,13 @@ describe('POST /events with clicks and conversions (embedded transport, e2e over
       ['several-d', 0, 'insights', true],
     ]);
     expect((await rejectedRows('nope')).map((r) => [r.kind, r.item_index])).toEqual([['interaction', 2]]);
+  });
+
+  it('tells the answer caches of a write of interactions only', async () => {
+    const versions = t.app.get(DataVersions);
+    const before = versions.get('demo', 'live');
+    expect((await send([{ type: 'conversion', objectId: 'cache-1' }])).body).toEqual({ accepted: 1, rejected: [] });
+    expect(versions.get('demo', 'live')).toBeGreaterThan(before);
   });
 
   it('needs search:write for interactions too', async () => {
