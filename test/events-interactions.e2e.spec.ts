@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ClickHouseService } from '@app/clickhouse';
-import { NO_SEARCH_ID } from '@app/contracts';
+import { NO_SEARCH_ID, validateInteraction, type InteractionRow } from '@app/contracts';
+import { DataVersions, IntakeService, type InteractionSource } from '@app/intake';
 import { LEGACY_SECRET, createKey, hmacHeaders, http, startApp, type TestApp } from './support/test-app';
 import { storedCounts } from './support/storage';
 
@@ -181,6 +182,57 @@ describe('POST /events with clicks and conversions (embedded transport, e2e over
       ['half-1', 0],
       ['half-2', 5],
     ]);
+  });
+
+  it('stores rows built elsewhere (IntakeService.submitInteractions): an item of several rows is one item, stored once', async () => {
+    const rules = { retentionDays: 30, bots: undefined as never };
+    // A stand-in for an Insights event: one item, one conversion per object, all under the item's index.
+    const source: InteractionSource = {
+      validate: (value, origin) => {
+        const { objects, queryID } = value as { objects: string[]; queryID: string };
+        const rows: InteractionRow[] = [];
+        for (const [i, objectId] of (objects ?? []).entries()) {
+          const one = validateInteraction({ type: 'conversion', searchId: queryID, objectId }, origin, rules);
+          if (!one.ok) {
+            return one;
+          }
+          rows.push({ ...one.row, origin: 'insights', object_index: i });
+        }
+        return rows.length === 0 ? { ok: false, reason: 'objects must not be empty' } : { ok: true, row: rows[0], more: rows.slice(1) };
+      },
+      retryToken: (customer, instance, items) => `insights-test:${customer}:${instance}:${JSON.stringify(items)}`,
+    };
+    const intake = t.app.get(IntakeService);
+    const searchId = randomUUID();
+    const items = [
+      { queryID: searchId, objects: ['several-a', 'several-b', 'several-c'] },
+      { queryID: searchId, objects: [] },
+      { queryID: 'nope', objects: ['several-bad'] },
+      { queryID: searchId, objects: ['several-d'] },
+    ];
+    const expected = {
+      accepted: 2,
+      rejected: [
+        { index: 1, reason: 'objects must not be empty' },
+        { index: 2, reason: 'searchId must be a UUID (with or without dashes)' },
+      ],
+    };
+    expect(await intake.submitInteractions('demo', 'live', items, source)).toEqual(expected);
+    expect(await intake.submitInteractions('demo', 'live', items, source)).toEqual(expected);
+    expect((await interactions('several-')).map((r) => [r.object_id, r.object_index, r.origin, r.has_token])).toEqual([
+      ['several-a', 0, 'insights', true],
+      ['several-b', 1, 'insights', true],
+      ['several-c', 2, 'insights', true],
+      ['several-d', 0, 'insights', true],
+    ]);
+    expect((await rejectedRows('nope')).map((r) => [r.kind, r.item_index])).toEqual([['interaction', 2]]);
+  });
+
+  it('tells the answer caches of a write of interactions only', async () => {
+    const versions = t.app.get(DataVersions);
+    const before = versions.get('demo', 'live');
+    expect((await send([{ type: 'conversion', objectId: 'cache-1' }])).body).toEqual({ accepted: 1, rejected: [] });
+    expect(versions.get('demo', 'live')).toBeGreaterThan(before);
   });
 
   it('needs search:write for interactions too', async () => {

@@ -1,6 +1,6 @@
 import type { ClickHouseService } from '@app/clickhouse';
 import { MetricsService } from '@app/metrics';
-import { IngestWriter, type IngestRow } from './ingest-writer';
+import { IngestWriter, sameItem, type IngestRow } from './ingest-writer';
 
 /** A store that records what is sent: the check before each statement is the caller's (the ingest consumer's). */
 function writerWith(sent: string[]) {
@@ -77,5 +77,26 @@ describe('IngestWriter: rows of two tables (search events and interactions)', ()
     const sent: string[] = [];
     await writerWith(sent).write(mixedTarget, [mixed('interactions', 1)], [], 'T');
     expect(sent).toEqual(['insert interactions']);
+  });
+});
+
+describe('IngestWriter: the rows of one item of several', () => {
+  it('never splits them around a refused row: they are stored together or refused together', async () => {
+    const stored: number[] = [];
+    const ch = {
+      insert: (table: string, rows: Array<IngestRow & { bad?: boolean }>) => {
+        if (table !== 'rejected_events' && rows.some((r) => r.bad)) {
+          return Promise.reject(Object.assign(new Error('Cannot parse input'), { type: 'CANNOT_PARSE_INPUT_ASSERTION_FAILED' }));
+        }
+        stored.push(...(table === 'rejected_events' ? [] : rows.map((r) => r.offset)));
+        return Promise.resolve();
+      },
+    };
+    const writer = new IngestWriter(ch as unknown as ClickHouseService, new MetricsService());
+    const rows = [1, 2, 3, 4, 5, 6].map((offset) => ({ ...row, offset, bad: offset === 4 }));
+    sameItem(rows.slice(1, 5)); // one item of four rows, the third refused by the store
+    const refused = await writer.write(target, rows, [], 'T');
+    expect([...refused.keys()].map((r) => r.offset)).toEqual([2, 3, 4, 5]);
+    expect(stored.sort()).toEqual([1, 6]);
   });
 });

@@ -25,6 +25,42 @@ export type BeforeSend = () => Promise<void>;
 /** Rows the store refused, by identity, with the store's reason. */
 export type Refused<Row> = ReadonlyMap<Row, string>;
 
+/**
+ * The rows of one item that yields several (an Insights event's objects; see Validated in intake-kinds.ts), each
+ * mapped to all of them: a split around a refused row never separates them, so they are stored together or all
+ * refused. Rows of single-row items are not in it.
+ */
+const itemRows = new WeakMap<object, readonly object[]>();
+
+/** Marks rows as the rows of one item (validateItems does, for items that yield several). */
+export function sameItem(rows: readonly object[]): void {
+  for (const row of rows) {
+    itemRows.set(row, rows);
+  }
+}
+
+/** Whether a and b are rows of the same item of several rows. */
+function together(a: object, b: object): boolean {
+  const rows = itemRows.get(a);
+  return rows !== undefined && rows === itemRows.get(b);
+}
+
+/** Where to split rows in two without separating an item's rows; undefined when they are all one item's. */
+function splitPoint(rows: readonly object[]): number | undefined {
+  const half = Math.ceil(rows.length / 2);
+  for (let at = half; at < rows.length; at++) {
+    if (!together(rows[at - 1], rows[at])) {
+      return at;
+    }
+  }
+  for (let at = half - 1; at > 0; at--) {
+    if (!together(rows[at - 1], rows[at])) {
+      return at;
+    }
+  }
+  return undefined;
+}
+
 /** The fields every ingested row shares: where it came from, so a refused row is kept with its offset. */
 export interface IngestRow {
   customer: string;
@@ -43,7 +79,8 @@ export interface IngestRow {
  * (rollups included).
  *
  * Safety net behind validation: an insert that ClickHouse refuses for its data (not for a connection or server
- * failure, which the caller retries) is split in halves until the refused rows are alone; those go to
+ * failure, which the caller retries) is split in halves until the refused rows are alone (an item's several rows
+ * are never split: they are refused together); those go to
  * rejected_events with the store's reason and the rest is stored. A refused insert stores nothing (each batch is
  * one block, far under max_insert_block_size), so the halves, with tokens derived from the batch's, count once.
  */
@@ -118,11 +155,12 @@ export class IngestWriter {
       if (!isDataError(err) || rows.length === 0) {
         throw err;
       }
-      if (rows.length === 1) {
-        refused.push({ row: rows[0], reason: storageReason(err) });
+      const half = rows.length === 1 ? undefined : splitPoint(rows);
+      if (half === undefined) {
+        // One row, or the rows of one item: refused together.
+        refused.push(...rows.map((row) => ({ row, reason: storageReason(err) })));
         return;
       }
-      const half = Math.ceil(rows.length / 2);
       await this.insertIsolating(insert, table, rows.slice(0, half), token && `${token}/a`, refused);
       await this.insertIsolating(insert, table, rows.slice(half), token && `${token}/b`, refused);
     }

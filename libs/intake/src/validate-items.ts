@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { chDateTime, type ItemOrigin, type RejectedEventRow } from '@app/contracts';
-import type { IngestRow, Refused } from './ingest-writer';
+import { sameItem, type IngestRow, type Refused } from './ingest-writer';
 import type { IntakeKind } from './intake-kinds';
 
 /** One item to validate: a request's item, or a Kafka message's value. */
@@ -67,7 +67,11 @@ export function validateItems<Row extends IngestRow>(kind: IntakeKind<Row>, item
       }
       batch.rows.push(result.row);
       batch.indexes.push(index);
-      // Further rows of the same item (an Insights event's objects): the same index, so one accepted item.
+      // Further rows of the same item (an Insights event's objects): the same index, so one accepted item, and
+      // stored together (sameItem).
+      if (result.more?.length) {
+        sameItem([result.row, ...result.more]);
+      }
       for (const row of result.more ?? []) {
         if (item.messageHash !== undefined) {
           row.message_hash = item.messageHash;
