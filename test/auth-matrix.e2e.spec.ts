@@ -26,6 +26,7 @@ const ROUTES: Route[] = [
   { method: 'PUT', path: '/entities/menu', permission: 'entities:write', body: { items: [{ id: 'm2' }] } },
   { method: 'DELETE', path: '/entities/menu/m1', permission: 'entities:write' },
   { method: 'DELETE', path: '/entities/menu?ids[]=m2', permission: 'entities:write' },
+  { method: 'DELETE', path: '/1/usertokens/shopper-1', permission: 'events:delete' },
 ];
 
 type Scheme = 'hmac' | 'basic' | 'jwt';

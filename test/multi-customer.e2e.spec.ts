@@ -67,6 +67,28 @@ describe('multi-customer mode with BASE_DOMAIN (e2e over HTTP)', () => {
     expect((await keys({ ...host('shop1'), ...hmacHeaders(created.body.secret) })).status).toBe(200);
   });
 
+  it("takes POST /1/events only with the Host's customer as the application id, and its own collector key", async () => {
+    const created = await http<{ secret: string }>(`${t.url}/secret`, {
+      method: 'POST',
+      headers: { ...host('shop1'), ...basicHeader(shop1.basicLogin, shop1.basicPassword), 'content-type': 'application/json' },
+      body: JSON.stringify({ description: 'storefront', preset: 'collector' }),
+    });
+    expect(created.status).toBe(201);
+    const send = (customer: string, appId: string) =>
+      http<{ status: number; message: string }>(
+        `${t.url}/1/events?X-Algolia-Application-Id=${appId}&X-Algolia-API-Key=${created.body.secret}`,
+        {
+          method: 'POST',
+          headers: { ...host(customer), 'content-type': 'application/json' },
+          body: JSON.stringify({ events: [{ eventType: 'view', eventName: 'v', index: 'i', objectIDs: ['a'] }] }),
+        },
+      );
+    expect((await send('shop1', 'shop1')).body).toEqual({ status: 200, message: 'OK' });
+    expect((await send('shop1', 'shop2')).status).toBe(401);
+    expect((await send('shop2', 'shop1')).status).toBe(401);
+    expect((await send('shop2', 'shop2')).status).toBe(401);
+  });
+
   it('refuses an unknown customer and a host outside BASE_DOMAIN', async () => {
     expect((await keys({ host: 'shop9.api.example.test', ...basicHeader(shop1.basicLogin, shop1.basicPassword) })).status).toBe(401);
     expect((await keys({ host: 'shop1.evil.test', ...basicHeader(shop1.basicLogin, shop1.basicPassword) })).status).toBe(401);

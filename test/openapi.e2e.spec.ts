@@ -28,6 +28,8 @@ interface Document {
 
 const ROOT = path.resolve(__dirname, '..');
 const PUBLIC_PATHS = ['/health', '/health/live', '/health/ready', '/metrics'];
+/** POST /1/events: the Insights protocol, with a collector key, answering Algolia's EventsResponse for every status. */
+const INSIGHTS_EVENTS = 'post /1/events';
 
 describe('the OpenAPI document (/docs-json) and UI (/docs)', () => {
   let t: TestApp;
@@ -47,8 +49,11 @@ describe('the OpenAPI document (/docs-json) and UI (/docs)', () => {
   /** METHOD /path of every route the app serves, in OpenAPI form. */
   function registeredRoutes(): string[] {
     const routes = fastifyRoutes(t.app);
-    // /docs* is the document itself; wildcard routes are not API routes.
-    return routes.filter((r) => !r.includes(' /docs') && !r.includes('*')).map((r) => r.replace(/:(\w+)/g, '{$1}'));
+    // /docs* is the document itself; wildcard routes are not API routes; CORS preflights (OPTIONS /1/events) are
+    // outside the contract.
+    return routes
+      .filter((r) => !r.includes(' /docs') && !r.includes('*') && !r.startsWith('OPTIONS '))
+      .map((r) => r.replace(/:(\w+)/g, '{$1}'));
   }
 
   it('is the committed docs/openapi.json (run `npm run openapi` after changing a controller or DTO)', () => {
@@ -84,11 +89,17 @@ describe('the OpenAPI document (/docs-json) and UI (/docs)', () => {
   });
 
   it('marks public routes with security: [], the others with the three schemes, 401, 403 (not GET /instances), 429 and 503', () => {
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['basic', 'hmac', 'jwt']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['basic', 'collectorApplication', 'collectorKey', 'hmac', 'jwt']);
     for (const [key, op] of operations) {
       const path = key.split(' ')[1];
       if (PUBLIC_PATHS.includes(path)) {
         expect([key, op.security]).toEqual([key, []]);
+        continue;
+      }
+      if (key === INSIGHTS_EVENTS) {
+        expect(op.security).toEqual([{ collectorApplication: [], collectorKey: [] }]);
+        expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['401', '403', '429', '503']));
+        expect(op.responses['429'].headers?.['Retry-After']?.required).toBe(true);
         continue;
       }
       expect([key, op.security]).toEqual([key, [{ hmac: [] }, { basic: [] }, { jwt: [] }]]);
@@ -119,10 +130,16 @@ describe('the OpenAPI document (/docs-json) and UI (/docs)', () => {
       for (const [status, response] of Object.entries(op.responses)) {
         const where = `${key} ${status}`;
         expect([where, response.headers?.['X-Request-Id']]).toEqual([where, { $ref: '#/components/headers/X-Request-Id' }]);
+        // DELETE /1/usertokens/{userToken} answers as Algolia does: 204 without a body.
+        if (status === '204') {
+          expect([where, response.content]).toEqual([where, undefined]);
+          continue;
+        }
         const [type, media] = Object.entries(response.content ?? {})[0] ?? [];
         expect([where, typeof media?.schema]).toEqual([where, 'object']);
         if (Number(status) >= 400 && !PUBLIC_PATHS.includes(key.split(' ')[1])) {
-          expect([where, type, media?.schema]).toEqual([where, 'application/json', { $ref: '#/components/schemas/ErrorBody' }]);
+          const body = key === INSIGHTS_EVENTS ? 'EventsResponse' : 'ErrorBody';
+          expect([where, type, media?.schema]).toEqual([where, 'application/json', { $ref: `#/components/schemas/${body}` }]);
         }
       }
     }

@@ -129,11 +129,51 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Submit search events
-         * @description Each event is validated on its own: valid ones are stored exactly once (also when the request is retried), bad ones are rejected with their index and reason and kept in rejected_events.
+         * Submit search events, clicks and conversions
+         * @description Each event is validated on its own: valid ones are stored exactly once (also when the request is retried), bad ones are rejected with their index and reason and kept in rejected_events. Items with `type` click or conversion are what shoppers did after a search (its `id` as `searchId`); counts and indexes are over the whole request. A 503 of a request mixing both may leave one part stored: a retry with the same ids completes it exactly; without ids, interactions are deduplicated by their identity only (send `ts`).
          */
         post: operations["submitEvents"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send clicks, conversions and views (Insights protocol)
+         * @description Algolia's Insights protocol: `search-insights` 2.x (and InstantSearch or Autocomplete through it) works unchanged with its `host` set to the service. Authenticated by a collector key only (`POST /secret` with `"preset": "collector"`), whose credentials go in the query string or in headers; its CORS is granted to the key's origins (another origin: 403). `Content-Type` application/json or text/plain (navigator.sendBeacon). Each event is validated on its own: each object id is one interaction (a click with its position, a conversion), stored exactly once with the request's others; a rejected event is kept in rejected_events with its index and reason. Unknown fields are ignored; `value`, `price` and `discount` may be numeric strings; a click or conversion without `queryID` is stored unattributed; `objectData[i].queryID` wins over the event's; a conversion's value (`value`, else the sum of price x quantity - discount) counts once per event; views and filter-only events are stored, not counted. The counts are in `X-Events-Accepted` and `X-Events-Rejected`. Limited per client address (COLLECT_PER_MINUTE).
+         */
+        post: operations["sendInsightsEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/1/usertokens/{userToken}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Erase a shopper's user token
+         * @description Algolia's path and answer, for a shop honouring a shopper's erasure request: from the 204 on, no answer counts the clicks and conversions carrying this user token (compared by its hash), for every instance the credential may act on, and they are deleted from storage within 24 hours. Never with a collector key.
+         */
+        delete: operations["deleteUserToken"];
         options?: never;
         head?: never;
         patch?: never;
@@ -420,7 +460,7 @@ export interface components {
          * @description Colon notation; only permissions the caller holds. With `preset` the union of both; at least one in all
          * @enum {string}
          */
-        Permission: "search:read" | "search:write" | "persistence:write" | "ranking-mix:read" | "notifications:read" | "notifications:write" | "configuration:read" | "configuration:write" | "secret:read" | "secret:write" | "entities:read" | "entities:write";
+        Permission: "search:read" | "search:write" | "persistence:write" | "ranking-mix:read" | "notifications:read" | "notifications:write" | "configuration:read" | "configuration:write" | "secret:read" | "secret:write" | "entities:read" | "entities:write" | "events:collect" | "events:delete";
         CreateSecretDto: {
             /** @example shop connector */
             description: string;
@@ -432,10 +472,10 @@ export interface components {
              */
             permissions?: components["schemas"]["Permission"][];
             /**
-             * @description importer = search:write + persistence:write
+             * @description importer = search:write + persistence:write; collector = events:collect only: a key for shoppers' browsers (its secret is public by design) that authenticates `POST /1/events` and nothing else, bound to the instance of this request, with optional `origins`
              * @enum {string}
              */
-            preset?: "importer";
+            preset?: "importer" | "collector";
             /**
              * @description The instances the key is valid for, each one the caller may act on. Without it: the instances of the caller when its credential is limited to some (a JWT `instances` claim, a key with `instances`), else every instance of the customer, also ones added later
              * @example [
@@ -443,6 +483,13 @@ export interface components {
              *     ]
              */
             instances?: string[];
+            /**
+             * @description Only with `preset: "collector"`: the origins (`scheme://host[:port]`) whose pages may send `POST /1/events` with the key; another origin gets no CORS grant and 403. Empty or absent: any origin
+             * @example [
+             *       "https://shop.example"
+             *     ]
+             */
+            origins?: string[];
         };
         CreatedApiKeyView: {
             /**
@@ -471,12 +518,19 @@ export interface components {
              */
             instances?: string[];
             /**
+             * @description Collector keys only: the origins CORS is granted to for `POST /1/events`, sorted; empty: any origin
+             * @example [
+             *       "https://shop.example"
+             *     ]
+             */
+            origins?: string[];
+            /**
              * Format: date-time
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
             /**
-             * @description 64 hex characters (32 random bytes); shown only in this answer; the key that signs HMAC requests
+             * @description 64 hex characters (32 random bytes); shown only in this answer; the key that signs HMAC requests (a collector key: the `X-Algolia-API-Key` of `POST /1/events`, which signs nothing)
              * @example 316c035b836ed42606d13dcfad1799258a190d17b9b0b8e4b2048ebd4a102821
              */
             secret: string;
@@ -508,6 +562,13 @@ export interface components {
              */
             instances?: string[];
             /**
+             * @description Collector keys only: the origins CORS is granted to for `POST /1/events`, sorted; empty: any origin
+             * @example [
+             *       "https://shop.example"
+             *     ]
+             */
+            origins?: string[];
+            /**
              * Format: date-time
              * @example 2026-11-22T09:30:00.000Z
              */
@@ -525,6 +586,11 @@ export interface components {
             customer?: string;
             /** @description If present, must equal the instance of the request */
             instance?: string;
+            /**
+             * @description A search event (the default; clicks and conversions say so)
+             * @enum {string}
+             */
+            type?: "search";
             /**
              * @description A UUID, with or without dashes, in any case (stored lower-case with dashes). Makes a retried event count once; generated when absent
              * @example 0192f7a0-6c1e-7b3a-9d4f-2e8a1c5b7d90
@@ -557,8 +623,90 @@ export interface components {
             /** @description Stored only as a hash */
             sessionId?: string;
         };
+        ClickEventItem: {
+            /** @description If present, must equal the authenticated customer */
+            customer?: string;
+            /** @description If present, must equal the instance of the request */
+            instance?: string;
+            /**
+             * @description A UUID, with or without dashes. A retried request whose items all carry ids is stored once; without ids, identical interactions (same type, search, object, position, subtype, value, currency, ts and user token) count once, so send ts
+             * @example 7c1e0192-f7a0-4b3a-9d4f-2e8a1c5b7d91
+             */
+            id?: string;
+            /**
+             * @description When the shopper acted: ISO-8601 with an offset, or epoch milliseconds; the receive time when absent
+             * @example 2026-11-22T09:30:00Z
+             */
+            ts?: string | number;
+            /**
+             * @description The object (product) acted on, 1-200 characters
+             * @example sku-42
+             */
+            objectId: string;
+            /** @description Stored only as a hash */
+            sessionId?: string;
+            /** @description The shopper; stored only as a hash */
+            userToken?: string;
+            /** @enum {string} */
+            type: "click";
+            /**
+             * @description The `id` of the search (a search event sent with that id), with or without dashes
+             * @example 0192f7a0-6c1e-7b3a-9d4f-2e8a1c5b7d90
+             */
+            searchId: string;
+            /**
+             * @description Position of the object in the results; the first is 1
+             * @example 3
+             */
+            position: number;
+        };
+        ConversionEventItem: {
+            /** @description If present, must equal the authenticated customer */
+            customer?: string;
+            /** @description If present, must equal the instance of the request */
+            instance?: string;
+            /**
+             * @description A UUID, with or without dashes. A retried request whose items all carry ids is stored once; without ids, identical interactions (same type, search, object, position, subtype, value, currency, ts and user token) count once, so send ts
+             * @example 7c1e0192-f7a0-4b3a-9d4f-2e8a1c5b7d91
+             */
+            id?: string;
+            /**
+             * @description When the shopper acted: ISO-8601 with an offset, or epoch milliseconds; the receive time when absent
+             * @example 2026-11-22T09:30:00Z
+             */
+            ts?: string | number;
+            /**
+             * @description The object (product) acted on, 1-200 characters
+             * @example sku-42
+             */
+            objectId: string;
+            /** @description Stored only as a hash */
+            sessionId?: string;
+            /** @description The shopper; stored only as a hash */
+            userToken?: string;
+            /** @enum {string} */
+            type: "conversion";
+            /**
+             * @description The `id` of the search it followed; without it the conversion is stored and counted as unattributed
+             * @example 0192f7a0-6c1e-7b3a-9d4f-2e8a1c5b7d90
+             */
+            searchId?: string;
+            /** @enum {string} */
+            subtype?: "addToCart" | "purchase";
+            /**
+             * @description Kept to 6 decimals
+             * @example 19.9
+             */
+            value?: number;
+            /**
+             * @description Three letters (ISO 4217); required with value
+             * @example EUR
+             */
+            currency?: string;
+        };
         SubmitEventsDto: {
-            events: components["schemas"]["SearchEventItem"][];
+            /** @description Search events, clicks and conversions, by `type` (search when absent) */
+            events: (components["schemas"]["SearchEventItem"] | components["schemas"]["ClickEventItem"] | components["schemas"]["ConversionEventItem"])[];
         };
         RejectedItem: {
             /**
@@ -580,6 +728,18 @@ export interface components {
             accepted: number;
             /** @description Items refused, with their reasons */
             rejected: components["schemas"]["RejectedItem"][];
+        };
+        EventsResponse: {
+            /**
+             * @description The HTTP status, repeated
+             * @example 200
+             */
+            status: number;
+            /**
+             * @description OK, or what is wrong (for 422: the first reasons, each with its event index)
+             * @example OK
+             */
+            message: string;
         };
         WebhookConfigDto: {
             /**
@@ -1772,6 +1932,262 @@ export interface operations {
                 };
             };
             /** @description The credential lacks search:write (JWT: search.write) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json, or has no Content-Type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sendInsightsEvents: {
+        parameters: {
+            query?: {
+                /** @description The client and its version (search-insights sends it); not checked; or the header of the same name */
+                "X-Algolia-Agent"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    events: {
+                        /** @enum {string} */
+                        eventType: "click" | "conversion" | "view";
+                        /**
+                         * @description Conversions only
+                         * @enum {string}
+                         */
+                        eventSubtype?: "addToCart" | "purchase";
+                        eventName: string;
+                        /** @description Stored as sent */
+                        index: string;
+                        /** @description Kept only as a hash */
+                        userToken?: string;
+                        /** @description Kept only as a hash; the user token when given */
+                        authenticatedUserToken?: string;
+                        /** @description Epoch milliseconds; default: receive time */
+                        timestamp?: number;
+                        /** @description The id of the search; absent: unattributed */
+                        queryID?: string;
+                        objectIDs?: string[];
+                        /** @description Clicks: one per object id, the first result is 1 */
+                        positions?: number[];
+                        /** @description One per object id */
+                        objectData?: {
+                            price?: number | string;
+                            quantity?: number;
+                            discount?: number | string;
+                            queryID?: string;
+                        }[];
+                        /** @description Conversions: the value, once per event */
+                        value?: number | string;
+                        /** @description Required with value or prices */
+                        currency?: string;
+                        /** @description Instead of objectIDs */
+                        filters?: string[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description At least one event stored: `{ "status": 200, "message": "OK" }` */
+            200: {
+                headers: {
+                    /** @description Events stored */
+                    "X-Events-Accepted"?: number;
+                    /** @description Events rejected (kept in rejected_events with their reasons) */
+                    "X-Events-Rejected"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsResponse"];
+                };
+            };
+            /** @description The body is not `{"events": [...]}` JSON (`{ status, message }`) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsResponse"];
+                };
+            };
+            /** @description No collector key of this application (an HMAC key, Basic or a JWT is never accepted here) (`{ status, message }`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsResponse"];
+                };
+            };
+            /** @description The request's Origin is not one of the key's origins (no CORS grant) (`{ status, message }`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsResponse"];
+                };
+            };
+            /** @description More than 1,000 events, or a body over 1 MB (`{ status, message }`) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsResponse"];
+                };
+            };
+            /** @description The body is neither application/json nor text/plain (`{ status, message }`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsResponse"];
+                };
+            };
+            /** @description No event is valid; the message names the first reasons (`{ status, message }`) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsResponse"];
+                };
+            };
+            /** @description Too many requests from this address (COLLECT_PER_MINUTE) or failed authentications; see Retry-After (`{ status, message }`) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsResponse"];
+                };
+            };
+            /** @description Storage is unavailable; retry later (`{ status, message }`) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsResponse"];
+                };
+            };
+        };
+    };
+    deleteUserToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path: {
+                /** @description The user token (or authenticated user token) as the events carried it */
+                userToken: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Erased (no body) */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks events:delete (JWT: events.delete) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

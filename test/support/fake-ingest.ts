@@ -175,7 +175,9 @@ export class FakeStore implements Pick<IngestStore, 'store'> {
     }
     const landing = this.failAfter === undefined ? all : all.slice(0, this.failAfter);
     for (const r of landing) {
-      const eventId = (r as { event_id?: string }).event_id;
+      // As OffsetsRepository.recentEventIds reads them: interactions' ids namespaced.
+      const { event_id, interaction_id } = r as { event_id?: string; interaction_id?: string };
+      const eventId = event_id ?? (interaction_id === undefined ? undefined : `i:${interaction_id}`);
       const { topic, partition, offset, customer, instance } = r;
       this.rows.push({ topic, partition, offset, customer, instance, hash: r.message_hash ?? '0', eventId });
     }

@@ -172,3 +172,36 @@ describe('ExactlyOnceBatches', () => {
     expect(kafka.commits()).toEqual([`commit ${TOPIC}:0@3`, `commit ${TOPIC}:0@6`]);
   });
 });
+
+describe('ExactlyOnceBatches with clicks and conversions in the events topic', () => {
+  const click = (offset: number, id?: string) =>
+    eventMessage(offset, {
+      type: 'click',
+      searchId: ID,
+      objectId: `p-${offset}`,
+      position: 1,
+      phrase: undefined,
+      language: undefined,
+      hits: undefined,
+      id,
+    });
+
+  it('stores searches and interactions of a batch once, a click id apart from a search id, also after a write cut short', async () => {
+    const { store, kafka, group, batches, handle } = setup();
+    const clickId = '0190c3a2-7b1e-7c3d-9a4b-000000000001';
+    // 1 and 2 share an id across kinds (both stored); 4 repeats 2's click id (a producer's retry: dropped).
+    const batch = [eventMessage(0), eventMessage(1, { id: ID }), click(2, ID), click(3, clickId), click(4, ID), click(5)];
+    store.failAfter = 3; // the search events and one click land, then storage fails
+    await handle(batch);
+    await until(() => store.sent.length >= 1);
+    group.generationId = 2; // the partition moves before the retry: the batch is abandoned
+    await batches.settle();
+    expect(store.storedOffsets(TOPIC, 0)).toEqual([0, 1, 2]);
+    // Delivered again (to the next owner): what landed is skipped, the rest stored once.
+    batches.joined();
+    await handle([...batch, click(6)]);
+    await batches.settle();
+    expect(store.storedOffsets(TOPIC, 0)).toEqual([0, 1, 2, 3, 5, 6]);
+    expect(kafka.commits()).toEqual([`commit ${TOPIC}:0@7`]);
+  });
+});

@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import type { KafkaMessage } from 'kafkajs';
 import type { ItemOrigin } from '@app/contracts';
-import type { IngestRow, IntakeItem } from '@app/intake';
+import { ID_GENERATED, ID_HEADER, type IngestRow, type IntakeItem } from '@app/intake';
 
 /** A row as the consumer writes it: with the hash of the message it came from (see PartitionLedger). */
 export type KafkaRow = IngestRow & { message_hash: string };
@@ -33,5 +33,7 @@ export function decodeMessage(message: KafkaMessage, origin: ItemOrigin, hash: s
   if (!isUtf8(value)) {
     problem = 'message is not valid UTF-8';
   }
-  return { value: parsed, origin, raw, problem, messageHash: hash };
+  // The HTTP intake generated the id of a search event sent without one (see IntakeKinds' message).
+  const generated = message.headers?.[ID_HEADER]?.toString() === ID_GENERATED;
+  return { value: parsed, origin: generated ? { ...origin, idGenerated: true } : origin, raw, problem, messageHash: hash };
 }

@@ -1,8 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { ClickHouseService } from '@app/clickhouse';
+import type { IngestTarget } from '@app/intake';
 import type { StoredEventId } from './recent-event-ids';
 
-export type OffsetTable = 'search_events' | 'documents';
+/** The table of a topic's kind (the events topic's rows also go to `interactions`, which the ledger reads with it). */
+export type OffsetTable = IngestTarget['table'];
+
+/** Where the offsets of a kind's rows are kept: the events topic stores search events, clicks and conversions. */
+const OFFSET_TABLES: Record<OffsetTable, readonly string[]> = {
+  search_events: ['search_events', 'interactions'],
+  interactions: ['interactions'],
+  documents: ['document_offsets'],
+};
 
 /** What ClickHouse holds of one topic partition: the source of truth for what was stored (docs/architecture.md, "Exactly once"). */
 @Injectable()
@@ -23,7 +32,8 @@ export class OffsetsRepository {
   /**
    * Offsets in [from, to] stored in `table` or as rejected, each with the hash of the message stored there
    * ('0' for rows written before hashes were kept). Documents are looked up in document_offsets, which keeps the
-   * offsets of versions that merges removed from the documents table.
+   * offsets of versions that merges removed from the documents table; search events with the clicks and
+   * conversions of the same topic (`interactions`).
    */
   async stored(
     table: OffsetTable,
@@ -35,20 +45,27 @@ export class OffsetsRepository {
     const where = `source = 'kafka' AND topic = {topic:String} AND partition = {partition:Int32}
       AND offset BETWEEN {from:Int64} AND {to:Int64}`;
     const rows = await this.ch.query<{ offset: string; hash: string }>(
-      `SELECT offset, toString(message_hash) AS hash FROM ${this.ch.table(table === 'documents' ? 'document_offsets' : table)}
-       WHERE ${where}
-       UNION ALL SELECT offset, toString(message_hash) AS hash FROM ${this.ch.table('rejected_events')} WHERE ${where}`,
+      [...OFFSET_TABLES[table], 'rejected_events']
+        .map((t) => `SELECT offset, toString(message_hash) AS hash FROM ${this.ch.table(t)} WHERE ${where}`)
+        .join('\n       UNION ALL '),
       { topic, partition, from, to },
     );
     return rows.map((r) => ({ offset: Number(r.offset), hash: r.hash }));
   }
 
-  /** Event ids stored from this partition at the `count` offsets before `before` (search events only). */
+  /**
+   * Event ids stored from this partition at the `count` offsets before `before`: search events' ids, and those of
+   * clicks and conversions prefixed `i:` (as IntakeKinds' eventId gives them), in offset order.
+   */
   async recentEventIds(topic: string, partition: number, before: number, count: number): Promise<StoredEventId[]> {
+    const where = `source = 'kafka' AND topic = {topic:String} AND partition = {partition:Int32}
+         AND offset >= {from:Int64} AND offset < {before:Int64}`;
     return this.ch.query<StoredEventId>(
-      `SELECT customer, instance, toString(event_id) AS event_id FROM ${this.ch.table('search_events')}
-       WHERE source = 'kafka' AND topic = {topic:String} AND partition = {partition:Int32}
-         AND offset >= {from:Int64} AND offset < {before:Int64}
+      `SELECT customer, instance, event_id FROM (
+         SELECT customer, instance, toString(event_id) AS event_id, offset FROM ${this.ch.table('search_events')} WHERE ${where}
+         UNION ALL
+         SELECT customer, instance, concat('i:', toString(interaction_id)) AS event_id, offset
+         FROM ${this.ch.table('interactions')} WHERE ${where})
        ORDER BY offset`,
       { topic, partition, from: Math.max(0, before - count), before },
     );

@@ -6,6 +6,7 @@ import { DashboardModule } from './dashboard/dashboard.module';
 import { DocumentsModule } from './documents/documents.module';
 import { EntitiesModule } from './entities/entities.module';
 import { EventsModule } from './events/events.module';
+import { InsightsModule } from './insights/insights.module';
 import { HealthModule } from './health/health.module';
 import { NotificationsFeatureModule } from './notifications/notifications.module';
 import { RankingMixModule } from './ranking-mix/ranking-mix.module';
@@ -22,6 +23,7 @@ import { ApiKeysModule } from './api-keys/api-keys.module';
     HealthModule,
     ApiKeysModule,
     EventsModule,
+    InsightsModule,
     ConfigurationModule,
     EntitiesModule,
     NotificationsFeatureModule,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ClickHouseService, VersionClock, chDateTime, fromChDateTime } from '@app/clickhouse';
 import type { AuthContext } from './auth-context';
-import type { Permission } from './permissions';
+import { COLLECTOR_PERMISSION, type Permission } from './permissions';
 import { RefreshingCache } from './refreshing-cache';
 
 export interface ApiKey {
@@ -14,13 +14,20 @@ export interface ApiKey {
    * later (what a key stored before keys had instances reads as). Stored as an empty array.
    */
   instances?: readonly string[];
+  /** A collector key: the origins CORS is granted to (empty: any origin); absent on every other key. */
+  origins?: readonly string[];
   secret: string;
   legacy: boolean;
   revoked: boolean;
   createdAt: number;
 }
 
-type ApiKeyRow = Omit<ApiKey, 'createdAt' | 'instances'> & { instances: string[]; created_at: string };
+type ApiKeyRow = Omit<ApiKey, 'createdAt' | 'instances' | 'origins'> & { instances: string[]; origins: string[]; created_at: string };
+
+/** A collector key (`preset: "collector"`): it authenticates `POST /1/events` only, and never signs HMAC. */
+export function isCollectorKey(key: Pick<ApiKey, 'permissions'>): boolean {
+  return key.permissions.includes(COLLECTOR_PERMISSION);
+}
 
 /**
  * Whether a credential may list and revoke the key: a credential that is not limited every key of its customer, a
@@ -49,16 +56,17 @@ export class ApiKeysRepository {
   /** Latest version of every key of the customer, revoked ones included. */
   async all(customer: string): Promise<ApiKey[]> {
     const rows = await this.ch.query<ApiKeyRow>(
-      `SELECT id, customer, description, permissions, instances, secret, legacy, revoked, created_at
+      `SELECT id, customer, description, permissions, instances, origins, secret, legacy, revoked, created_at
        FROM ${this.ch.table('api_keys')}
        WHERE customer = {customer:String}
        ORDER BY id, version DESC LIMIT 1 BY id`,
       { customer },
     );
     return rows
-      .map(({ created_at, instances, ...key }) => ({
+      .map(({ created_at, instances, origins, ...key }) => ({
         ...key,
         ...(instances.length > 0 ? { instances } : {}),
+        ...(isCollectorKey(key) ? { origins } : {}),
         createdAt: fromChDateTime(created_at),
       }))
       .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
@@ -93,6 +101,7 @@ export class ApiKeysRepository {
         description: key.description,
         permissions: key.permissions,
         instances: key.instances ?? [],
+        origins: key.origins ?? [],
         secret: key.secret,
         legacy: key.legacy,
         revoked: key.revoked,

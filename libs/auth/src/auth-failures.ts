@@ -37,6 +37,12 @@ export const AUTH_FAILURES = {
     'X-Service-Instance',
   noInstanceAllowed: 'Instance not allowed: this credential may act on no instance of this customer',
   metricsToken: 'This endpoint needs Authorization: Bearer with the metrics token (METRICS_TOKEN)',
+  collectorMissing:
+    'POST /1/events needs X-Algolia-Application-Id and X-Algolia-API-Key (a collector key), in the query string or as headers',
+  collectorApplication: 'X-Algolia-Application-Id names no customer of this service (with BASE_DOMAIN: the customer of the Host)',
+  collectorWrong:
+    'X-Algolia-API-Key is no active collector key of this application: only a key made with the preset collector ' +
+    'authenticates POST /1/events',
 } as const;
 
 export type AuthFailure = keyof typeof AUTH_FAILURES;

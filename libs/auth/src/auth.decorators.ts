@@ -4,12 +4,13 @@ import { ApiErrors } from '@app/errors';
 import type { IncomingMessage } from 'http';
 import type { AuthContext } from './auth-context';
 import { AUTH_HEADERS } from './auth-headers';
-import type { Permission } from './permissions';
+import { COLLECTOR_PERMISSION, type Permission } from './permissions';
 
 export const PERMISSION_KEY = 'auth:permission';
 export const CREDENTIAL_ONLY_KEY = 'auth:credential-only';
 export const PUBLIC_KEY = 'auth:public';
 export const INTAKE_LIMIT_KEY = 'auth:intake-limit';
+export const COLLECTOR_KEY = 'auth:collector';
 
 /** Documents a route's authentication in the OpenAPI document: the three schemes, the HMAC and instance headers. */
 const ApiAuthentication = () =>
@@ -38,6 +39,13 @@ export const RequireCredential = () =>
  * RATE_LIMIT_PER_MINUTE (CustomerThrottlerGuard).
  */
 export const IntakeRateLimit = () => SetMetadata(INTAKE_LIMIT_KEY, true);
+
+/**
+ * POST /1/events: authenticated by a collector key (and nothing else: CredentialsGate.admitCollector), with
+ * events:collect; its requests count per client address against COLLECT_PER_MINUTE (CustomerThrottlerGuard).
+ */
+export const RequireCollectorKey = () =>
+  applyDecorators(SetMetadata(COLLECTOR_KEY, true), SetMetadata(PERMISSION_KEY, COLLECTOR_PERMISSION));
 
 /**
  * A route reachable without credentials (health, metrics, docs). On a class it marks each of its methods as well:

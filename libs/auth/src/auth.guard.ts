@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { IncomingMessage } from 'http';
 import { AuthError } from '@app/errors';
 import { refused } from './auth-failures';
-import { CREDENTIAL_ONLY_KEY, PERMISSION_KEY, PUBLIC_KEY } from './auth.decorators';
+import { COLLECTOR_KEY, CREDENTIAL_ONLY_KEY, PERMISSION_KEY, PUBLIC_KEY } from './auth.decorators';
 import { CredentialsGate, requestedInstance } from './credentials-gate';
 import type { Permission } from './permissions';
 
@@ -26,10 +26,16 @@ export class AuthGuard implements CanActivate {
     }
     const req = context.switchToHttp().getRequest<IncomingMessage>();
     const { customer, principal } = await this.gate.verify(req, req.rawBody ?? Buffer.alloc(0));
+    // A collector key authenticates POST /1/events only, and nothing else authenticates there.
+    const collectorRoute = this.reflector.getAllAndOverride<boolean>(COLLECTOR_KEY, targets) ?? false;
+    if (collectorRoute !== (principal.scheme === 'collector')) {
+      throw refused(collectorRoute ? 'collectorMissing' : 'noCredentials');
+    }
     const instances = customer.instances.filter((i) => !principal.instances || principal.instances.includes(i));
     // Without X-Service-Instance: the customer's default, or for a route that acts on no instance, the first the
     // credential may use (a JWT may exclude the default).
-    const credentialOnly = this.reflector.getAllAndOverride<boolean>(CREDENTIAL_ONLY_KEY, targets) ?? false;
+    // A collector key acts on the one instance it is bound to.
+    const credentialOnly = collectorRoute || (this.reflector.getAllAndOverride<boolean>(CREDENTIAL_ONLY_KEY, targets) ?? false);
     const instance = requestedInstance(req, customer, principal) ?? (credentialOnly ? instances[0] : customer.instances[0]);
     if (instances.length === 0) {
       throw refused('noInstanceAllowed');

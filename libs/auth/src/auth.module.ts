@@ -5,7 +5,7 @@ import { AppConfig } from '@app/config';
 import { CustomerThrottlerGuard } from './customer-throttler.guard';
 import { ApiKeysRepository } from './api-keys.repository';
 import { AuthGuard } from './auth.guard';
-import { BasicAuthenticator, HmacAuthenticator, JwtAuthenticator } from './authenticators';
+import { BasicAuthenticator, CollectorAuthenticator, HmacAuthenticator, JwtAuthenticator } from './authenticators';
 import { CredentialsGate } from './credentials-gate';
 import { CustomersRepository } from './customers.repository';
 import { FailedAuthLimiter } from './failed-auth.limiter';
@@ -36,6 +36,7 @@ import { ProvisioningService } from './provisioning.service';
     HmacAuthenticator,
     BasicAuthenticator,
     JwtAuthenticator,
+    CollectorAuthenticator,
     ProvisioningService,
     FailedAuthLimiter,
     PasswordChecks,

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { createHash, createPublicKey, createSecretKey, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { IncomingMessage } from 'http';
 import * as jwt from 'jsonwebtoken';
 import { LRUCache } from 'lru-cache';
 import { AppConfig } from '@app/config';
-import { ApiKeysRepository } from './api-keys.repository';
+import { ApiKeysRepository, isCollectorKey } from './api-keys.repository';
 import type { AuthScheme } from './auth-context';
 import { AuthError, RetryLaterError } from '@app/errors';
 import { refused, type AuthFailure } from './auth-failures';
@@ -74,7 +74,8 @@ export class HmacAuthenticator {
 
   async verify(signed: HmacHeaders, body: Buffer, customer: Customer): Promise<Principal> {
     // Every active key is tried (no early exit), so the time taken does not tell which key matched.
-    const keys = await this.keys.activeKeys(customer.customer);
+    // A collector key's secret is public by design (shoppers' browsers send it): it never signs a request.
+    const keys = (await this.keys.activeKeys(customer.customer)).filter((key) => !isCollectorKey(key));
     const match = keys.filter((key) => signatureMatches(key.secret, signed.nonce, body, signed.hash))[0];
     if (!match) {
       throw refused('noKeyMatches');
@@ -83,6 +84,37 @@ export class HmacAuthenticator {
       throw refused('nonceUsed', 'used before, by this process or another');
     }
     return { scheme: 'hmac', principal: match.id, permissions: new Set(match.permissions), instances: match.instances };
+  }
+}
+
+/** A collector key as it authenticates `POST /1/events`: its principal and the origins CORS is granted to. */
+export interface CollectorPrincipal extends Principal {
+  /** Empty: any origin. */
+  origins: readonly string[];
+}
+
+/**
+ * Collector keys (`preset: "collector"`): the key's secret as sent in `X-Algolia-API-Key`, compared with every active
+ * collector key of the customer (no early exit). No other key matches, whatever its permissions.
+ */
+@Injectable()
+export class CollectorAuthenticator {
+  constructor(private readonly keys: ApiKeysRepository) {}
+
+  async authenticate(secret: string, customer: Customer): Promise<CollectorPrincipal> {
+    const sent = createHash('sha256').update(secret).digest();
+    const keys = (await this.keys.activeKeys(customer.customer)).filter(isCollectorKey);
+    const match = keys.filter((key) => timingSafeEqual(createHash('sha256').update(key.secret).digest(), sent))[0];
+    if (!match) {
+      throw refused('collectorWrong');
+    }
+    return {
+      scheme: 'collector',
+      principal: match.id,
+      permissions: new Set(match.permissions),
+      instances: match.instances,
+      origins: match.origins ?? [],
+    };
   }
 }
 

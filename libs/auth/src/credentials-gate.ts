@@ -4,7 +4,14 @@ import { AppConfig } from '@app/config';
 import { NAME_PATTERN } from '@app/contracts';
 import { AuthError, RetryLaterError } from '@app/errors';
 import { refused } from './auth-failures';
-import { BasicAuthenticator, HmacAuthenticator, JwtAuthenticator, type HmacHeaders, type Principal } from './authenticators';
+import {
+  BasicAuthenticator,
+  CollectorAuthenticator,
+  HmacAuthenticator,
+  JwtAuthenticator,
+  type HmacHeaders,
+  type Principal,
+} from './authenticators';
 import { CustomersRepository, type Customer } from './customers.repository';
 import { clientAddress, FailedAuthLimiter } from './failed-auth.limiter';
 import { ProvisioningService } from './provisioning.service';
@@ -28,6 +35,28 @@ export interface Admission {
   customer: Customer;
   principal?: Principal;
   hmac?: HmacHeaders;
+  /** A collector key's request (POST /1/events): the request's Origin when the key grants it CORS. */
+  corsOrigin?: string;
+}
+
+/** The credentials of the Insights protocol, as search-insights sends them (query string) or as headers. */
+export const COLLECTOR_APP_ID = 'X-Algolia-Application-Id';
+export const COLLECTOR_API_KEY = 'X-Algolia-API-Key';
+export const COLLECTOR_AGENT = 'X-Algolia-Agent';
+
+/** A parameter of the Insights protocol: from the query string (any case of its name), else the header. */
+export function collectorParam(req: IncomingMessage, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  const query = (req.url ?? '').split('?', 2)[1];
+  if (query) {
+    for (const [key, value] of new URLSearchParams(query)) {
+      if (key.toLowerCase() === lower && value.length > 0) {
+        return value;
+      }
+    }
+  }
+  const header = req.headers[lower];
+  return (Array.isArray(header) ? header[0] : header) || undefined;
 }
 
 declare module 'http' {
@@ -52,6 +81,7 @@ export class CredentialsGate {
     private readonly hmac: HmacAuthenticator,
     private readonly basic: BasicAuthenticator,
     private readonly jwt: JwtAuthenticator,
+    private readonly collector: CollectorAuthenticator,
     private readonly failures: FailedAuthLimiter,
     private readonly provisioning: ProvisioningService,
   ) {}
@@ -100,6 +130,59 @@ export class CredentialsGate {
     await this.counted(address, () => requestedInstance(req, customer, admission.principal));
     req.admission = admission;
     return admission;
+  }
+
+  /**
+   * POST /1/events (the Insights protocol): a collector key, the only credential accepted there (401 for anything
+   * else: an HMAC key's secret, Basic, a JWT), of the customer the application id names (with BASE_DOMAIN it must be
+   * the Host's). An Origin the key does not list: 403, and no CORS grant. Failures count against the address.
+   */
+  async admitCollector(req: IncomingMessage): Promise<Admission> {
+    const address = clientAddress(req);
+    this.checkFailures(address);
+    const admission = await this.counted(address, async (): Promise<Admission> => {
+      const appId = collectorParam(req, COLLECTOR_APP_ID);
+      const apiKey = collectorParam(req, COLLECTOR_API_KEY);
+      if (!appId || !apiKey) {
+        throw refused('collectorMissing');
+      }
+      const customer = appId === customerOf(req, this.config) ? await this.customers.find(appId) : undefined;
+      if (!customer) {
+        throw refused('collectorApplication');
+      }
+      const principal = await this.collector.authenticate(apiKey, customer);
+      const origin = req.headers.origin;
+      if (origin !== undefined && principal.origins.length > 0 && !principal.origins.includes(origin)) {
+        throw new AuthError('forbidden', 'origin not allowed', 'Origin not allowed: this collector key is for pages of other origins');
+      }
+      return { customer, principal, corsOrigin: origin };
+    });
+    req.admission = admission;
+    return admission;
+  }
+
+  /**
+   * Whether a preflight of POST /1/events from the request's Origin is granted: it carries no credentials, so it is
+   * answered from the collector key named in its query string (its origins); without one (or with one unknown here),
+   * for any origin, leaving the decision to the POST. Never counted as a failure.
+   */
+  async preflightAllows(req: IncomingMessage): Promise<boolean> {
+    const origin = req.headers.origin;
+    const appId = collectorParam(req, COLLECTOR_APP_ID);
+    const apiKey = collectorParam(req, COLLECTOR_API_KEY);
+    const customer = appId && apiKey && appId === customerOf(req, this.config) ? await this.customers.find(appId) : undefined;
+    if (!customer || !apiKey || origin === undefined) {
+      return true;
+    }
+    try {
+      const { origins } = await this.collector.authenticate(apiKey, customer);
+      return origins.length === 0 || origins.includes(origin);
+    } catch (err) {
+      if (err instanceof AuthError) {
+        return true;
+      }
+      throw err;
+    }
   }
 
   /** The principal of an admitted request: for HMAC, the key whose signature `body` matches. */

@@ -12,6 +12,8 @@ export const PERMISSIONS = [
   'secret:write',
   'entities:read',
   'entities:write',
+  'events:collect',
+  'events:delete',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -19,7 +21,14 @@ export type Permission = (typeof PERMISSIONS)[number];
 /** The Importer preset: what the shop connector needs. */
 export const IMPORTER_PRESET: readonly Permission[] = ['search:write', 'persistence:write'];
 
-export const PRESETS = { importer: IMPORTER_PRESET } as const;
+/**
+ * The Collector preset: `POST /1/events` from shoppers' browsers and nothing else (a collector key's secret is public
+ * by design). A key holds events:collect only through this preset, and then nothing else.
+ */
+export const COLLECTOR_PERMISSION: Permission = 'events:collect';
+export const COLLECTOR_PRESET: readonly Permission[] = [COLLECTOR_PERMISSION];
+
+export const PRESETS = { importer: IMPORTER_PRESET, collector: COLLECTOR_PRESET } as const;
 export type PresetName = keyof typeof PRESETS;
 
 const KNOWN = new Set<string>(PERMISSIONS);

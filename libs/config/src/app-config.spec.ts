@@ -101,6 +101,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ CORS_ORIGINS: ' , ' }).corsOrigins).toBeUndefined();
   });
 
+  it('reads TRUST_PROXY as false, true, a hop count or a list of addresses and ranges; COLLECT_PER_MINUTE 600 by default', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({}).collectPerMinute).toBe(600);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,fd00::/8' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.7', 'fd00::/8']);
+    for (const bad of ['yes', '10.0.0.0/8/1', 'proxy.example', '::1/129']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY must be false, true, a hop count/);
+    }
+  });
+
   it('lists the variable names sorted', () => {
     const names = configVariableNames();
     expect(names).toEqual([...names].sort());

@@ -45,6 +45,10 @@ export class AppConfig {
   readonly rateLimitPerMinute!: number;
   /** Requests to POST /events per customer per minute and process; 0 turns it off. */
   readonly intakePerMinute!: number;
+  /** Requests to POST /1/events per client address (IPv6: /64) per minute and process; 0 turns it off. */
+  readonly collectPerMinute!: number;
+  /** Fastify's trustProxy: which proxies may name the client in X-Forwarded-For (false: none). */
+  readonly trustProxy!: boolean | number | string[];
   /** Failed authentications per client address per minute and process before that address gets 429; 0 = off. */
   readonly authFailuresPerMinute!: number;
   /** Bytes buffered at once for bodies whose signature is not yet verified. */

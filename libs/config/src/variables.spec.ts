@@ -26,6 +26,8 @@ const BAD: Record<string, string> = {
   WEBHOOK_ENTITY_TYPES: 'live:synonym',
   RATE_LIMIT_PER_MINUTE: '-1',
   INTAKE_PER_MINUTE: '600k',
+  COLLECT_PER_MINUTE: '1.5',
+  TRUST_PROXY: '10.0.0.0/33',
   AUTH_FAILURES_PER_MINUTE: 'many',
   LOG_LEVEL: 'verbose',
   SEARCH_TERMS_CACHE_MS: '1s',

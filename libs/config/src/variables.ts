@@ -66,6 +66,26 @@ const listenAddress: ValueKind<string> = {
   read: (t) => t,
 };
 
+/** An address or a CIDR range (`10.0.0.0/8`, `fd00::/8`). */
+function isAddressOrRange(item: string): boolean {
+  const [address, bits, rest] = item.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest !== undefined) {
+    return false;
+  }
+  const n = Number(bits);
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && n <= (family === 4 ? 32 : 128));
+}
+
+/** TRUST_PROXY: false, true, a hop count, or the proxies' addresses and CIDR ranges (Fastify's trustProxy). */
+const trustProxy: ValueKind<boolean | number | string[]> = {
+  problem: (t) =>
+    ['true', 'false'].includes(t) || /^\d{1,2}$/.test(t) || (list(t) ?? ['']).every(isAddressOrRange)
+      ? undefined
+      : 'must be false, true, a hop count (0 to 99) or comma-separated addresses and CIDR ranges',
+  read: (t) => (t === 'true' || t === 'false' ? t === 'true' : /^\d+$/.test(t) ? Number(t) : list(t)),
+};
+
 /** Comma-separated items, blanks dropped; none at all counts as unset. */
 function list(value: string): string[] | undefined {
   const items = value
@@ -344,6 +364,28 @@ const DECLARED = [
     description:
       "requests to `POST /events` per customer per minute and process (429 with `Retry-After` beyond it), so a shop's event " +
       'stream neither spends nor is capped by `RATE_LIMIT_PER_MINUTE`; 0 turns it off',
+  }),
+  variable({
+    name: 'COLLECT_PER_MINUTE',
+    setting: 'collectPerMinute',
+    default: '600',
+    value: integer(0, 10_000_000),
+    secret: false,
+    description:
+      'requests to `POST /1/events` (browsers, collector keys) per client address (IPv6: per /64) per minute and process ' +
+      '(429 with `Retry-After` beyond it); the address is the one `TRUST_PROXY` gives; 0 turns it off',
+  }),
+  variable({
+    name: 'TRUST_PROXY',
+    setting: 'trustProxy',
+    default: 'false',
+    value: trustProxy,
+    secret: false,
+    description:
+      'which proxies in front of the service are trusted to name the client in `X-Forwarded-For` (the client address that ' +
+      '`COLLECT_PER_MINUTE` and `AUTH_FAILURES_PER_MINUTE` count): `false` (none: the TCP peer is the client), `true` (every ' +
+      'one: the left-most address), a hop count (e.g. `1` for one CDN or load balancer), or comma-separated addresses and ' +
+      'CIDR ranges of the proxies (e.g. `10.0.0.0/8,192.168.1.7`)',
   }),
   variable({
     name: 'AUTH_FAILURES_PER_MINUTE',

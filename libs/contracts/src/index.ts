@@ -13,3 +13,4 @@ export * from './text';
 export * from './composite-key';
 export * from './names';
 export * from './entity-types';
+export * from './insights-event';

@@ -62,6 +62,14 @@ export interface InteractionRow {
   received_at: string;
   /** POST /events on the embedded transport: the request's retry token; else ''. */
   intake_token?: string;
+  /** Where the interaction came from: 'events' (POST /events, the Kafka topic) or 'insights' (POST /1/events). */
+  origin?: string;
+  /** Insights: the place of the object among the event's objectIDs (0 for native items). */
+  object_index?: number;
+  /** Insights: `eventName`, `index` and `filters` as sent (empty for native items). */
+  event_name?: string;
+  index_name?: string;
+  filters?: string[];
 }
 
 /** The `search_id` of an interaction that names no search (a conversion without `searchId`). */

@@ -4,7 +4,7 @@ import type { EventSource } from './item-origin';
 export interface RejectedEventRow {
   customer: string;
   instance: string;
-  kind: 'search-event' | 'document';
+  kind: 'search-event' | 'interaction' | 'document';
   source: EventSource;
   topic: string;
   partition: number;

@@ -43,6 +43,8 @@ export interface SearchEventRow {
   received_at: string;
   /** POST /events on the embedded transport: the request's retry token (docs/decisions.md, issue 28); else ''. */
   intake_token?: string;
+  /** The client sent the event's `id` (a click can refer to it); false when the intake generated it. Unset: false. */
+  id_sent?: boolean;
 }
 
 export const MAX_PHRASE_LENGTH = 500;

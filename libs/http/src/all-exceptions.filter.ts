@@ -31,7 +31,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (this.adapterHost.httpAdapter.isHeadersSent(res)) {
       return;
     }
-    const { status, body } = this.describe(exception);
+    const described = this.describe(exception);
+    const { status } = described;
+    // POST /1/events answers as Algolia's Insights API does: `{ status, message }` and nothing more (EventsResponse).
+    const url = host.switchToHttp().getRequest<{ url?: string }>()?.url ?? '';
+    const body = isInsightsEventsUrl(url) ? { status, message: String(described.body.message) } : described.body;
     if (exception instanceof RetryLaterError) {
       this.adapterHost.httpAdapter.setHeader(res, 'Retry-After', String(exception.retryAfterSeconds));
     }
@@ -64,6 +68,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     this.logger.error(`unhandled error ${correlationId}: ${(exception as Error)?.stack ?? String(exception)}`);
     return { status: 500, body: { ...errorBody(500, 'Internal server error'), correlationId } };
   }
+}
+
+/** POST /1/events (and its query string). */
+export function isInsightsEventsUrl(url: string): boolean {
+  return url === '/1/events' || url.startsWith('/1/events?');
 }
 
 /** The error body every error answer carries (ErrorView, the schema ErrorBody in the OpenAPI document). */

@@ -1,4 +1,4 @@
-import { DEFAULT_BODY_LIMIT, LARGE_BODY_LIMIT, MAX_JSON_DEPTH, bodyLimitOf, jsonDepth } from './body-parser';
+import { DEFAULT_BODY_LIMIT, LARGE_BODY_LIMIT, MAX_JSON_DEPTH, bodyLimitOf, checkContentType, jsonDepth } from './body-parser';
 
 const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
 
@@ -80,5 +80,20 @@ describe('bodyLimitOf', () => {
 
   it('gives 1 MB to a request without a matched route (url undefined)', () => {
     expect(bodyLimitOf('POST', undefined)).toBe(DEFAULT_BODY_LIMIT);
+  });
+});
+
+describe('checkContentType', () => {
+  const body = { 'content-length': '2' };
+  it('takes JSON, and text/plain only where it is allowed (POST /1/events: sendBeacon)', () => {
+    expect(() => checkContentType({ ...body, 'content-type': 'application/json; charset=utf-8' })).not.toThrow();
+    expect(() => checkContentType({ ...body, 'content-type': 'text/plain;charset=UTF-8' })).toThrow(
+      'Content-Type must be application/json',
+    );
+    expect(() => checkContentType({ ...body, 'content-type': 'text/plain;charset=UTF-8' }, true)).not.toThrow();
+    expect(() => checkContentType({ ...body, 'content-type': 'text/html' }, true)).toThrow(
+      'Content-Type must be application/json or text/plain',
+    );
+    expect(() => checkContentType({ 'content-type': 'text/html' })).not.toThrow();
   });
 });

@@ -98,8 +98,14 @@ export function declaresBody(headers: IncomingHttpHeaders): boolean {
   return Number(headers['content-length']) > 0 || headers['transfer-encoding'] !== undefined;
 }
 
-/** 415 unless a request that declares a body says it is JSON: decided from the headers, before the body is read. */
-export function checkContentType(headers: IncomingHttpHeaders): void {
+const TEXT_PLAIN = /^text\/plain\s*(;|$)/i;
+
+/**
+ * 415 unless a request that declares a body says it is JSON: decided from the headers, before the body is read.
+ * `textPlain`: text/plain too (POST /1/events: navigator.sendBeacon sends a string as text/plain, and its JSON is
+ * parsed alike).
+ */
+export function checkContentType(headers: IncomingHttpHeaders, textPlain = false): void {
   if (!declaresBody(headers)) {
     return;
   }
@@ -107,8 +113,11 @@ export function checkContentType(headers: IncomingHttpHeaders): void {
   if (!type) {
     throw new UnsupportedMediaTypeException('A request body needs Content-Type: application/json');
   }
+  if (textPlain && TEXT_PLAIN.test(type)) {
+    return;
+  }
   if (!JSON_TYPE.test(type)) {
-    throw new UnsupportedMediaTypeException('Content-Type must be application/json');
+    throw new UnsupportedMediaTypeException(`Content-Type must be application/json${textPlain ? ' or text/plain' : ''}`);
   }
 }
 

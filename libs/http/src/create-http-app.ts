@@ -66,6 +66,8 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
     serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) =>
       createServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler),
     return503OnClosing: true,
+    // TRUST_PROXY: which proxies may name the client in X-Forwarded-For (request.ip, the address the limits count).
+    trustProxy: config.trustProxy,
     genReqId: (req: IncomingMessage) => requestIdFrom(req.headers),
   });
   const fastify = adapter.getInstance();

@@ -1,13 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { clientAddress, clientKey, CredentialsGate, PUBLIC_KEY } from '@app/auth';
+import { clientAddress, clientKey, COLLECTOR_KEY, CredentialsGate, PUBLIC_KEY } from '@app/auth';
 import { RetryLaterError } from '@app/errors';
 import type { AppConfig } from '@app/config';
 import { bodyLimitOf, checkContentType, declaresBody, parseJsonBody } from './body-parser';
+import { grantCors } from './insights-cors';
 
-/** Who may call a route: anyone, or a valid credential of a customer. */
-type Access = 'public' | 'credential';
+/** Who may call a route: anyone, a valid credential of a customer, or a collector key (POST /1/events only). */
+type Access = 'public' | 'credential' | 'collector';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -89,13 +90,21 @@ function accessOf(route: { method: string | string[]; url: string; handler: unkn
     return config.docsPublic ? 'public' : 'credential';
   }
   const handler = route.handler as object;
+  if (Reflect.getMetadata(COLLECTOR_KEY, handler) === true) {
+    return 'collector';
+  }
   return Reflect.getMetadata(PUBLIC_KEY, handler) === true ? 'public' : 'credential';
+}
+
+/** The routes of the Insights protocol (`/1/...`): their CORS is their own (insights-cors.ts), never CORS_ORIGINS'. */
+export function isInsightsUrl(url: string): boolean {
+  return url.startsWith('/1/');
 }
 
 /** Marks each route's access as it is added: before the app registers its routes. */
 export function registerRouteAccess(fastify: FastifyInstance, config: AppConfig): void {
   fastify.addHook('onRoute', (route) => {
-    route.config = { ...route.config, access: accessOf(route, config) };
+    route.config = { ...route.config, access: accessOf(route, config), ...(isInsightsUrl(route.url) ? { cors: false } : {}) };
   });
 }
 
@@ -137,16 +146,20 @@ export function registerCredentialsGate(fastify: FastifyInstance, config: AppCon
   const releases = new WeakMap<FastifyRequest, () => void>();
   // preParsing: after every onRequest hook (CORS headers, the request's metrics timer), before the body is read.
   fastify.addHook('preParsing', async (req, reply) => {
-    const gated = gate !== undefined && req.routeOptions.config.access !== 'public';
+    const access = req.routeOptions.config.access;
+    const gated = gate !== undefined && access !== 'public';
     try {
-      if (gated) {
+      if (gated && access === 'collector') {
+        const { corsOrigin } = await gate.admitCollector(asSeenByGuards(req));
+        grantCors(reply, corsOrigin);
+      } else if (gated) {
         await gate.admit(asSeenByGuards(req));
       }
       // Fastify never reads the body of a GET or HEAD: there is nothing to type or to hold.
       if (req.method === 'GET' || req.method === 'HEAD') {
         return;
       }
-      checkContentType(req.headers);
+      checkContentType(req.headers, access === 'collector');
       if (!gated || !asSeenByGuards(req).admission?.hmac || !declaresBody(req.headers)) {
         return;
       }
@@ -170,7 +183,7 @@ export function registerCredentialsGate(fastify: FastifyInstance, config: AppCon
   });
   fastify.addHook('preValidation', async (req) => {
     const raw = asSeenByGuards(req).rawBody ?? Buffer.alloc(0);
-    if (gate !== undefined && req.routeOptions.config.access !== 'public') {
+    if (gate !== undefined && req.routeOptions.config.access === 'credential') {
       try {
         await gate.verify(asSeenByGuards(req), raw);
       } finally {

@@ -5,3 +5,4 @@ export * from './body-parser';
 export * from './openapi';
 export * from './start-http-app';
 export * from './security-headers';
+export * from './insights-cors';

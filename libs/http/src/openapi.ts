@@ -18,6 +18,7 @@ const TAGS: Array<[string, string]> = [
   ['Search statistics', 'Searches, the zero-result rate and distinct terms over time'],
   ['Instances', 'The instances a credential may act on (the dashboard instance selector)'],
   ['Events', 'Search events from search frontends (also accepted on Kafka)'],
+  ['Insights', "Clicks, conversions and views from shoppers' browsers (Algolia's Insights protocol), and erasing a user token"],
   ['Documents', 'Catalogue documents with ranking mix boost values (also accepted on Kafka)'],
   ['Ranking mix', 'Whether the catalogue holds usable data for each boost field'],
   ['Entities', 'Pages, banners, synonyms and the other entity types whose changes call the webhook'],
@@ -44,7 +45,8 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
       'Search analytics and configuration backend for online shops: search events and catalogue documents in, search ' +
         'terms (and the ones that found nothing), the ranking mix data check, entities with webhook delivery, ' +
         'notifications and API keys out. Every protected operation takes any of the three schemes (HMAC-signed ' +
-        'request, Basic with the instance credentials, or an admin JWT); errors answer `{ statusCode, error, message }`.',
+        'request, Basic with the instance credentials, or an admin JWT); errors answer `{ statusCode, error, message }`. ' +
+        'POST /1/events, the Insights protocol, takes a collector key only and answers as Algolia does.',
     )
     .setVersion(API_VERSION)
     .setLicense('Proprietary (UNLICENSED)', 'https://docs.npmjs.com/cli/v10/configuring-npm/package-json#license')
@@ -66,6 +68,20 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
         'the request names no key (the matching active key applies). A 401 names the rule that failed. Worked examples ' +
         '(curl with openssl, Node, Python) and every 401 message with what to fix: docs/hmac.md in the repository.',
     })
+    .addSecurity('collectorApplication', {
+      type: 'apiKey',
+      in: 'query',
+      name: 'X-Algolia-Application-Id',
+      description: 'POST /1/events: the customer (search-insights: `appId`); or the header of the same name',
+    })
+    .addSecurity('collectorKey', {
+      type: 'apiKey',
+      in: 'query',
+      name: 'X-Algolia-API-Key',
+      description:
+        'POST /1/events: a collector key (`POST /secret` with `"preset": "collector"`; search-insights: `apiKey`), public by ' +
+        'design and valid nowhere else; or the header of the same name',
+    })
     .addBasicAuth({ type: 'http', scheme: 'basic', description: "The instance's own credentials (login and password)" }, 'basic')
     .addBearerAuth(
       { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Admin user token; permissions in dot notation (search.read)' },
@@ -84,7 +100,8 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
  * - an operation with input (a path or query parameter, or a body: every method but GET) can answer 400, the others
  *   cannot (their authentication failures are 401);
  * - every operation can answer 413 (a Content-Length over the route's limit), and those whose method has a body that
- *   Fastify reads (all but GET) 415 (body-parser.ts);
+ *   Fastify reads (all but GET) 415 (body-parser.ts); an operation that documents one of these with a body of its own
+ *   (POST /1/events: Algolia's EventsResponse) keeps it;
  * - public operations (no scheme) say so with `security: []`;
  * - parameters come path first (in the path's order), then query, then headers: generated clients take them in this
  *   order, and Nest's own order of class and method decorators differs between compilers.
@@ -105,10 +122,10 @@ function refine(document: OpenAPIObject): OpenAPIObject {
         )
         .sort((a, b) => parameterRank(path, a) - parameterRank(path, b));
       const input = method !== 'get' || (operation.parameters ?? []).some((p) => 'in' in p && (p.in === 'path' || p.in === 'query'));
+      const general = { ...(input ? invalid : {}), ...(method === 'get' ? tooLarge : bodyErrors) };
       operation.responses = sortedByStatus({
         ...operation.responses,
-        ...(input ? invalid : {}),
-        ...(method === 'get' ? tooLarge : bodyErrors),
+        ...Object.fromEntries(Object.entries(general).filter(([status]) => !ownBody(operation.responses?.[status]))),
       });
       for (const response of Object.values(operation.responses) as ResponseObject[]) {
         response.headers = { ...response.headers, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
@@ -127,6 +144,16 @@ function parameterRank(path: string, p: Parameter): number {
     return 3 * path.length;
   }
   return LOCATIONS.indexOf(p.in) * path.length + (p.in === 'path' ? path.indexOf(`{${p.name}}`) : 0);
+}
+
+/**
+ * Whether an operation documents an answer with a body of its own (not ErrorBody): POST /1/events answers every
+ * error as Algolia's EventsResponse, which the general answers must not replace.
+ */
+function ownBody(response: unknown): boolean {
+  const content = (response as ResponseObject | undefined)?.content;
+  const schema = content?.['application/json']?.schema as { $ref?: string } | undefined;
+  return schema !== undefined && schema.$ref !== `#/components/schemas/${ERROR_SCHEMA}`;
 }
 
 function sortedByStatus(responses: Responses): Responses {

@@ -7,10 +7,20 @@ import { IntakeTransport, unavailable, type IntakeRequest } from './intake-trans
 import type { IntakeKind } from './intake-kinds';
 import { intakeAnswer, type IntakeView, type ValidatedBatch } from './validate-items';
 
+/** The 503 of a request whose rows go to several tables: one may be stored, the retry completes the others. */
+const PART_STORED = 'part of this request may be stored (a retry with the same ids completes it exactly)';
+
+/** Whether the rows go to more than one table of the kind (search events and interactions). */
+function spansTables<Row extends IngestRow>(kind: IntakeKind<Row>, rows: readonly Row[]): boolean {
+  const tables = new Set(kind.targetOf ? rows.map((row) => kind.targetOf!(row).table) : []);
+  return tables.size > 1;
+}
+
 /**
  * Embedded transport: answers once the accepted items are durably written. Concurrent requests share inserts (one
- * batcher per table, at most one insert per INSERT_INTERVAL_MS). A request with a retry token (events that all carry
- * ids) has the token stored with its rows, and is not written again when the token is found stored.
+ * batcher per kind, at most one insert per INSERT_INTERVAL_MS; a flush writes every table of the kind's rows). A
+ * request with a retry token (events that all carry ids) has the token stored with its rows (each table records
+ * it under its own name, see IntakeKind.retryTokenOf), and is not written again where the token is found stored.
  */
 @Injectable()
 export class InProcessTransport extends IntakeTransport {
@@ -40,7 +50,7 @@ export class InProcessTransport extends IntakeTransport {
     try {
       return intakeAnswer(batch, await this.batchers.of(kind).add(batch.rows, batch.rejected, retry));
     } catch (err) {
-      throw unavailable(this.logger, 'Storage', err);
+      throw unavailable(this.logger, 'Storage', err, spansTables(kind, batch.rows) ? PART_STORED : undefined);
     }
   }
 }

@@ -20,7 +20,10 @@ export class IngestStore {
     private readonly notifications: NotificationsRepository,
   ) {}
 
-  /** Answers the rows the store refused (now in rejected_events), with the store's reason. */
+  /**
+   * Answers the rows the store refused (now in rejected_events), with the store's reason. The rows may go to several
+   * tables (the kind's `targetOf`: search events and interactions); the answer caches learn of all of them.
+   */
   async store<Row extends IngestRow>(
     kind: IntakeKind<Row>,
     rows: readonly Row[],
@@ -40,9 +43,10 @@ export class IngestStore {
 
   /** At most one notification per instance per hour; losing one is acceptable, failing the stored write is not. */
   private async notifyRejected(rejected: readonly RejectedEventRow[]): Promise<void> {
-    for (const { customer, instance, reason, count } of byInstance(rejected.filter((r) => r.customer && r.instance)).values()) {
+    for (const { customer, instance, reason, count, kind } of byInstance(rejected.filter((r) => r.customer && r.instance)).values()) {
+      const what = kind === 'interaction' ? 'Clicks or conversions were' : 'Search events were';
       await this.notifications
-        .recordThrottled(customer, instance, 'events-rejected', `Search events were rejected, e.g.: ${reason}`, {
+        .recordThrottled(customer, instance, 'events-rejected', `${what} rejected, e.g.: ${reason}`, {
           rejectedInBatch: count,
           example: reason,
         })

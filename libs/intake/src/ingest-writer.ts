@@ -5,10 +5,18 @@ import { MetricsService } from '@app/metrics';
 import { isDataError, storageReason } from './storage-errors';
 
 export interface IngestTarget {
-  table: 'search_events' | 'documents';
+  table: 'search_events' | 'interactions' | 'documents';
   kind: RejectedEventRow['kind'];
-  /** Appended to the batch token for this table's insert (rejected rows get `:rejected`). */
+  /** Appended to the batch token for this table's insert (rejected rows get `:rejected`); distinct per table. */
   tokenSuffix: string;
+}
+
+/**
+ * Where a write's rows go: one table (the target itself), or several when `targetOf` is given (search events and
+ * interactions share the events intake): each row to the table `targetOf` names, the target's own table first.
+ */
+export interface IngestTargets<Row = IngestRow> extends IngestTarget {
+  targetOf?(row: Row): IngestTarget;
 }
 
 /** Awaited right before each insert statement is sent; throws to abandon the write unsent (see the ingest consumer). */
@@ -16,6 +24,42 @@ export type BeforeSend = () => Promise<void>;
 
 /** Rows the store refused, by identity, with the store's reason. */
 export type Refused<Row> = ReadonlyMap<Row, string>;
+
+/**
+ * The rows of one item that yields several (an Insights event's objects; see Validated in intake-kinds.ts), each
+ * mapped to all of them: a split around a refused row never separates them, so they are stored together or all
+ * refused. Rows of single-row items are not in it.
+ */
+const itemRows = new WeakMap<object, readonly object[]>();
+
+/** Marks rows as the rows of one item (validateItems does, for items that yield several). */
+export function sameItem(rows: readonly object[]): void {
+  for (const row of rows) {
+    itemRows.set(row, rows);
+  }
+}
+
+/** Whether a and b are rows of the same item of several rows. */
+function together(a: object, b: object): boolean {
+  const rows = itemRows.get(a);
+  return rows !== undefined && rows === itemRows.get(b);
+}
+
+/** Where to split rows in two without separating an item's rows; undefined when they are all one item's. */
+function splitPoint(rows: readonly object[]): number | undefined {
+  const half = Math.ceil(rows.length / 2);
+  for (let at = half; at < rows.length; at++) {
+    if (!together(rows[at - 1], rows[at])) {
+      return at;
+    }
+  }
+  for (let at = half - 1; at > 0; at--) {
+    if (!together(rows[at - 1], rows[at])) {
+      return at;
+    }
+  }
+  return undefined;
+}
 
 /** The fields every ingested row shares: where it came from, so a refused row is kept with its offset. */
 export interface IngestRow {
@@ -35,7 +79,8 @@ export interface IngestRow {
  * (rollups included).
  *
  * Safety net behind validation: an insert that ClickHouse refuses for its data (not for a connection or server
- * failure, which the caller retries) is split in halves until the refused rows are alone; those go to
+ * failure, which the caller retries) is split in halves until the refused rows are alone (an item's several rows
+ * are never split: they are refused together); those go to
  * rejected_events with the store's reason and the rest is stored. A refused insert stores nothing (each batch is
  * one block, far under max_insert_block_size), so the halves, with tokens derived from the batch's, count once.
  */
@@ -48,9 +93,16 @@ export class IngestWriter {
     private readonly metrics: MetricsService,
   ) {}
 
-  /** Answers the rows the store refused (now in rejected_events) with the store's reason. */
+  /**
+   * Answers the rows the store refused (now in rejected_events) with the store's reason. The statements, in this
+   * order: the rejected items (`<token>:rejected`), each table's rows with that table's token
+   * (`<token>:<tokenSuffix>`, split as `/a`, `/b` around refused rows), then the refused rows (`<token>:refused`).
+   * A token names exactly the rows it carries as long as `token` does (the Kafka batch token digests the offsets
+   * written; the embedded intake's is drawn per write and retried with the same rows): the rows of each table are
+   * a fixed part of them.
+   */
   async write<Row extends IngestRow>(
-    target: IngestTarget,
+    target: IngestTargets<Row>,
     rows: readonly Row[],
     rejected: readonly RejectedEventRow[],
     token?: string,
@@ -65,27 +117,27 @@ export class IngestWriter {
     };
     // Rejected items first: once the accepted rows are stored, only a refused row can still fail the write.
     await insert('rejected_events', rejected.map(storable), token && `${token}:rejected`);
-    const stop = this.metrics.insertSeconds.startTimer({ table: target.table });
-    const refused: Array<{ row: Row; reason: string }> = [];
-    await this.insertIsolating(insert, target.table, rows, token && `${token}:${target.tokenSuffix}`, refused);
-    stop();
-    const refusedRows = refused.map(({ row, reason }) => storable(refusedRow(target.kind, row, reason)));
+    const refused: Array<{ row: Row; reason: string; kind: RejectedEventRow['kind'] }> = [];
+    const parts = byTarget(target, rows);
+    for (const [part, partRows] of parts) {
+      const stop = this.metrics.insertSeconds.startTimer({ table: part.table });
+      const partRefused: Array<{ row: Row; reason: string }> = [];
+      await this.insertIsolating(insert, part.table, partRows, token && `${token}:${part.tokenSuffix}`, partRefused);
+      stop();
+      refused.push(...partRefused.map((r) => ({ ...r, kind: part.kind })));
+      const stored = partRows.length - partRefused.length;
+      this.metrics.batchSize.observe({ table: part.table }, stored);
+      if (stored > 0) {
+        this.metrics.itemsAccepted.inc({ kind: part.kind, source: partRows[0].source }, stored);
+      }
+    }
+    const refusedRows = refused.map(({ row, reason, kind }) => storable(refusedRow(kind, row, reason)));
     if (refused.length > 0) {
       this.logger.warn(`${refused.length} row(s) refused by storage kept in rejected_events, e.g. ${refused[0].reason}`);
     }
     await insert('rejected_events', refusedRows, token && `${token}:refused`);
-    const allRejected = [...rejected, ...refusedRows];
-    const stored = rows.length - refused.length;
-    this.metrics.batchSize.observe({ table: target.table }, stored);
-    if (stored > 0) {
-      this.metrics.itemsAccepted.inc({ kind: target.kind, source: rows[0].source }, stored);
-    }
-    if (allRejected.length > 0) {
-      this.metrics.rejected(
-        target.kind,
-        allRejected[0].source,
-        allRejected.map((r) => r.reason),
-      );
+    for (const r of [...rejected, ...refusedRows]) {
+      this.metrics.rejected(r.kind, r.source, [r.reason]);
     }
     return new Map(refused.map((r) => [r.row, r.reason]));
   }
@@ -103,15 +155,35 @@ export class IngestWriter {
       if (!isDataError(err) || rows.length === 0) {
         throw err;
       }
-      if (rows.length === 1) {
-        refused.push({ row: rows[0], reason: storageReason(err) });
+      const half = rows.length === 1 ? undefined : splitPoint(rows);
+      if (half === undefined) {
+        // One row, or the rows of one item: refused together.
+        refused.push(...rows.map((row) => ({ row, reason: storageReason(err) })));
         return;
       }
-      const half = Math.ceil(rows.length / 2);
       await this.insertIsolating(insert, table, rows.slice(0, half), token && `${token}/a`, refused);
       await this.insertIsolating(insert, table, rows.slice(half), token && `${token}/b`, refused);
     }
   }
+}
+
+/** The rows of each table, the target's own table first (also when it has none: its batch size is observed). */
+function byTarget<Row>(target: IngestTargets<Row>, rows: readonly Row[]): Map<IngestTarget, Row[]> {
+  if (!target.targetOf) {
+    return new Map([[target, rows as Row[]]]);
+  }
+  const parts = new Map<IngestTarget, Row[]>([[target, []]]);
+  for (const row of rows) {
+    const part = target.targetOf(row);
+    const own = part.table === target.table ? target : part;
+    const list = parts.get(own);
+    if (list) {
+      list.push(row);
+    } else {
+      parts.set(own, [row]);
+    }
+  }
+  return parts;
 }
 
 /** A row the store refused, kept with its origin (offset included, so the ingest consumer counts it as stored). */

@@ -272,3 +272,34 @@ describe('InsertBatcher over IngestWriter: storage failing part-way through a wr
     expect(stored.map((r) => r.id).sort()).toEqual(['0', '1a', '1b']);
   });
 });
+
+describe('InsertBatcher: an addition whose rows go to two tables, each recording its retry token', () => {
+  interface Mixed {
+    id: string;
+    table: 'search_events' | 'interactions';
+  }
+  const retryTokenOf = (r: Mixed, token: string) => (r.table === 'interactions' ? `${token}:interactions` : token);
+  const retry: RetryToken = { customer: 'shop', instance: 'live', token: 'T' };
+  const rows = (): Mixed[] => [
+    { id: 's', table: 'search_events' },
+    { id: 'c', table: 'interactions' },
+  ];
+
+  it.each([
+    [[], ['s', 'c'], 1],
+    [['T'], ['c'], 0],
+    [['T:interactions'], ['s'], 0],
+    [['T', 'T:interactions'], [], 0],
+  ])('with %p stored, writes the rows %p (and %p rejected rows)', async (storedNow, written, rejectedWritten) => {
+    const flush = jest.fn<Promise<Refused<Mixed>>, [Mixed[], RejectedEventRow[]]>(() => Promise.resolve(new Map()));
+    const storedTokens = jest.fn((tokens: readonly RetryToken[]) =>
+      Promise.resolve(new Set(tokens.map((t) => t.token).filter((t) => storedNow.includes(t)))),
+    );
+    const batcher = new InsertBatcher<Mixed>(flush, { storedTokens, retryTokenOf });
+    expect(await batcher.add(rows(), [rejectedRow(2)], retry)).toEqual(new Map());
+    expect(storedTokens.mock.calls[0][0].map((t) => t.token)).toEqual(['T', 'T:interactions']);
+    const calls = flush.mock.calls;
+    expect(calls.flatMap(([r]) => r.map((x) => x.id))).toEqual(written);
+    expect(calls.flatMap(([, rej]) => rej)).toHaveLength(rejectedWritten);
+  });
+});

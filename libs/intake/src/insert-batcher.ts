@@ -38,7 +38,7 @@ interface Pending<Row> {
  */
 export const RETRY_DELAYS_MS: readonly number[] = [100, 300, 900];
 
-export interface BatcherOptions {
+export interface BatcherOptions<Row = never> {
   maxRows?: number;
   /** RETRY_DELAYS_MS unless given. */
   retryDelaysMs?: readonly number[];
@@ -46,6 +46,12 @@ export interface BatcherOptions {
   minIntervalMs?: number;
   /** Asked once per insert for the retry tokens in it; additions whose token is stored write nothing. */
   storedTokens?: StoredTokens;
+  /**
+   * The token under which the table of a row records its addition's retry token (the kind's `retryTokenOf`): when
+   * given, an addition whose rows go to several tables skips the rows of the tables where its token is stored, and
+   * writes the others (with its rejected items only when no table has it yet). Else the retry token itself.
+   */
+  retryTokenOf?: (row: Row, token: string) => string;
 }
 
 /**
@@ -63,7 +69,7 @@ export class InsertBatcher<Row> {
 
   constructor(
     private readonly flush: Flush<Row>,
-    private readonly options: BatcherOptions = {},
+    private readonly options: BatcherOptions<Row> = {},
   ) {
     this.rounds = new Rounds((batch) => this.write(batch), {
       minIntervalMs: options.minIntervalMs,
@@ -89,12 +95,28 @@ export class InsertBatcher<Row> {
         firstOf.set(p.retry.token, p);
       }
     }
+    const parts = new Map([...firstOf.values()].map((p) => [p, this.partTokens(p)]));
     const stored =
       firstOf.size > 0 && this.options.storedTokens
-        ? await this.options.storedTokens([...firstOf.values()].map((p) => p.retry!))
+        ? await this.options.storedTokens([...parts].flatMap(([p, tokens]) => tokens.map((token) => ({ ...p.retry!, token }))))
         : new Set<string>();
     const repeated = new Set(repeats.map(([repeat]) => repeat));
-    const writing = batch.filter((p) => !repeated.has(p) && !(p.retry && stored.has(p.retry.token)));
+    const writing = batch.flatMap((p) => {
+      if (repeated.has(p)) {
+        return [];
+      }
+      const tokens = parts.get(p);
+      const done = tokens?.filter((t) => stored.has(t)) ?? [];
+      if (done.length === 0) {
+        return [p];
+      }
+      if (done.length === tokens!.length) {
+        return [];
+      }
+      // Part of it is stored (a write that failed between tables): the rest, once; its rejected items are stored.
+      const { token } = p.retry!;
+      return [{ ...p, events: p.events.filter((row) => !stored.has(this.options.retryTokenOf!(row, token))), rejected: [] }];
+    });
     const refused = writing.length > 0 ? await this.flushWithRetries(writing) : new Map<Row, string>();
     const answers = new Map<Pending<Row>, Refused<Row>>();
     for (const p of batch) {
@@ -105,6 +127,20 @@ export class InsertBatcher<Row> {
       answers.set(repeat, sameRefused(first.events, answers.get(first)!, repeat.events));
     }
     return batch.map((p) => answers.get(p)!);
+  }
+
+  /** The tokens under which the tables of an addition's rows record its retry token. */
+  private partTokens(p: Pending<Row>): string[] {
+    const { token } = p.retry!;
+    const of = this.options.retryTokenOf;
+    if (!of || p.events.length === 0) {
+      return [token];
+    }
+    const tokens = new Set<string>();
+    for (const row of p.events) {
+      tokens.add(of(row, token));
+    }
+    return [...tokens];
   }
 
   private async flushWithRetries(writing: readonly Pending<Row>[]): Promise<Refused<Row>> {
@@ -135,7 +171,10 @@ function sameRefused<Row>(rows: readonly Row[], refused: Refused<Row>, others: r
   return new Map(rows.flatMap((row, i) => (refused.has(row) && others[i] ? [[others[i], refused.get(row)!] as const] : [])));
 }
 
-/** One InsertBatcher per table of the intake kinds, made on first use, writing through the store. */
+/**
+ * One InsertBatcher per intake kind (keyed by its own table), made on first use, writing through the store: one
+ * flush writes all the tables of the kind's rows (search events and interactions alike), retried whole.
+ */
 export class InsertBatchers {
   private readonly byTable = new Map<string, InsertBatcher<IngestRow>>();
 
@@ -147,7 +186,11 @@ export class InsertBatchers {
   of<Row extends IngestRow>(kind: IntakeKind<Row>): InsertBatcher<Row> {
     let batcher = this.byTable.get(kind.table);
     if (!batcher) {
-      batcher = new InsertBatcher<IngestRow>((rows, rejected, token) => this.store.store(kind, rows, rejected, token), this.options);
+      const retryTokenOf = kind.retryTokenOf && ((row: IngestRow, token: string) => kind.retryTokenOf!(row as Row, token));
+      batcher = new InsertBatcher<IngestRow>((rows, rejected, token) => this.store.store(kind, rows, rejected, token), {
+        ...this.options,
+        retryTokenOf,
+      });
       this.byTable.set(kind.table, batcher);
     }
     return batcher as unknown as InsertBatcher<Row>;

@@ -122,3 +122,60 @@ describe('IntakeKinds', () => {
     expect(early.version).toBe('1700000000123000008');
   });
 });
+
+describe('IntakeKinds.events: clicks and conversions', () => {
+  const searchId = '0192f7a0-6c1e-7b3a-9d4f-2e8a1c5b7d90';
+
+  it('validates an item by its type: click and conversion as interactions (origin events), search or none as search events', () => {
+    const click = kinds.events.validate({ type: 'click', searchId, objectId: 'p-1', position: 3 }, fromHttp);
+    expect(click).toMatchObject({ ok: true, row: { type: 'click', search_id: searchId, position: 3, origin: 'events' } });
+    expect(click.ok && kinds.events.targetOf!(click.row)).toMatchObject({ table: 'interactions', tokenSuffix: 'interactions' });
+    const search = kinds.events.validate({ type: 'search', id: searchId, phrase: 'x', language: 'en', hits: 1 }, fromHttp);
+    expect(search).toMatchObject({ ok: true, row: { event_id: searchId, id_sent: true } });
+    expect(search.ok && kinds.events.targetOf!(search.row).table).toBe('search_events');
+    expect(kinds.events.validate({ phrase: 'x', language: 'en', hits: 1 }, fromHttp)).toMatchObject({ ok: true, row: { id_sent: false } });
+    expect(kinds.events.validate({ type: 'view', objectId: 'p' }, fromHttp)).toEqual({
+      ok: false,
+      reason: 'type must be search, click or conversion',
+    });
+    expect(kinds.events.rejectedKind!({ type: 'conversion' })).toBe('interaction');
+    expect(kinds.events.rejectedKind!({ type: 'view' })).toBe('search-event');
+  });
+
+  it('sends a click as the item with its tenant, id and time, which the ingest app takes back as the same row', () => {
+    const item = { type: 'click', searchId, objectId: 'p-1', position: 2, sessionId: 's-9', userToken: 'u-1' };
+    const result = kinds.events.validate(item, fromHttp);
+    if (!result.ok) {
+      throw new Error(result.reason);
+    }
+    const row = result.row as unknown as { interaction_id: string; ts: string; user_token_hash: string };
+    const { key, value, headers } = kinds.events.message(item, result.row);
+    expect([key, headers]).toEqual(['s-9', undefined]);
+    expect(JSON.parse(value)).toEqual({ ...item, customer: 'acme', instance: 'shop', id: row.interaction_id, ts: NOW });
+    const again = kinds.events.validate(JSON.parse(value), { now: NOW + 5, source: 'kafka', topic: 't', partition: 0, offset: 1 });
+    expect(again).toMatchObject({
+      ok: true,
+      row: { interaction_id: row.interaction_id, ts: row.ts, user_token_hash: row.user_token_hash },
+    });
+    expect(kinds.events.eventId!(result.row)).toBe(`i:${row.interaction_id}`);
+  });
+
+  it('marks a search message whose id was generated with a header, and never sends type', () => {
+    const item = { type: 'search', phrase: 'x', language: 'en', hits: 1 };
+    const result = kinds.events.validate(item, fromHttp);
+    if (!result.ok) {
+      throw new Error(result.reason);
+    }
+    const { value, headers } = kinds.events.message(item, result.row);
+    expect(headers).toEqual({ 'sa-id': 'generated' });
+    expect(JSON.parse(value)).not.toHaveProperty('type');
+    const again = kinds.events.validate(JSON.parse(value), { now: NOW, source: 'kafka', idGenerated: true });
+    expect(again).toMatchObject({ ok: true, row: { event_id: result.row.event_id, id_sent: false } });
+  });
+
+  it('gives a Kafka interaction without ts the message timestamp, the same on every delivery', () => {
+    const kafka = { now: NOW + 60_000, source: 'kafka' as const, timestamp: String(NOW), topic: 't', partition: 0, offset: 1 };
+    const item = { type: 'conversion', customer: 'acme', instance: 'shop', objectId: 'p-1' };
+    expect(kinds.events.validate(item, kafka)).toMatchObject({ ok: true, row: { ts: '2023-11-14 22:13:20.000' } });
+  });
+});

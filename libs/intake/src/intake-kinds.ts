@@ -7,22 +7,31 @@ import {
   canonicalId,
   fromChDateTime,
   validateDocument,
+  validateInteraction,
   validateSearchEvent,
   type DocumentRow,
+  type InteractionRow,
   type ItemOrigin,
+  type RejectedEventRow,
   type SearchEvent,
   type SearchEventRow,
 } from '@app/contracts';
-import type { IngestRow, IngestTarget } from './ingest-writer';
+import type { IngestRow, IngestTarget, IngestTargets } from './ingest-writer';
 import type { VersionSequence } from './version-sequence';
 
-export type Validated<Row> = { ok: true; row: Row } | { ok: false; reason: string };
+/**
+ * One item validated: its row, or the reason it is rejected. An item may yield several rows (an Insights event with
+ * three objectIDs is three interactions): `row` is the first, `more` the others. They are written in the same
+ * insert statement (one block: all stored or none, and deduplicated together on a retry) and answered under the
+ * item's one index (one accepted item).
+ */
+export type Validated<Row> = { ok: true; row: Row; more?: Row[] } | { ok: false; reason: string };
 
 /**
  * Everything the intake knows about one kind of item (search events, catalogue documents), used alike by the HTTP
  * intake, both transports and the ingest app's consumer.
  */
-export interface IntakeKind<Row extends IngestRow = IngestRow> extends IngestTarget {
+export interface IntakeKind<Row extends IngestRow = IngestRow> extends IngestTargets<Row> {
   /** The Kafka topic of this kind. */
   topic: string;
   validate(value: unknown, origin: ItemOrigin): Validated<Row>;
@@ -30,7 +39,7 @@ export interface IntakeKind<Row extends IngestRow = IngestRow> extends IngestTar
    * The Kafka message of an item accepted over HTTP: the item as the client sent it (the format producers write
    * to the topic directly, docs/architecture.md), with its tenant and whatever the intake fixed for it.
    */
-  message(item: unknown, row: Row): { key: string; value: string };
+  message(item: unknown, row: Row): { key: string; value: string; headers?: Record<string, string> };
   /** A deduplication token for a request whose retry must not count twice, if the kind has one. */
   retryToken?(customer: string, instance: string, items: readonly unknown[]): string | undefined;
   /** Stores the request's retry token with the row, where the store records it (see InProcessTransport). */
@@ -41,6 +50,54 @@ export interface IntakeKind<Row extends IngestRow = IngestRow> extends IngestTar
   order?(row: Row, versions: VersionSequence): void;
   /** Rejected items leave a notification for their instance (at most one per hour). */
   notifiesRejected: boolean;
+  /** The `kind` of a rejected item in rejected_events, when it depends on the item (else the kind's `kind`). */
+  rejectedKind?(value: unknown): RejectedEventRow['kind'];
+  /**
+   * With `targetOf`: the retry token under which a row's table records the request's token (`intake_requests`),
+   * so a retried request skips exactly the tables where its rows are stored. Else the token itself.
+   */
+  retryTokenOf?(row: Row, token: string): string;
+}
+
+/** Kafka header of a search event whose `id` the HTTP intake generated (old ingest apps ignore headers). */
+export const ID_HEADER = 'sa-id';
+export const ID_GENERATED = 'generated';
+
+/** The rows of the events intake: search events, and clicks and conversions (`type` click or conversion). */
+export type EventsRow = SearchEventRow | InteractionRow;
+
+/** Where interactions are written: `interactions`, with their own token (`<token>:interactions`). */
+export const INTERACTIONS_TARGET: IngestTarget = { table: 'interactions', kind: 'interaction', tokenSuffix: 'interactions' };
+
+/** The `origin` of clicks and conversions of POST /events and the Kafka topic (POST /1/events stores 'insights'). */
+export const NATIVE_ORIGIN = 'events';
+
+/** A row of `interactions` (else of `search_events`). */
+export function isInteractionRow(row: object): row is InteractionRow {
+  return 'interaction_id' in row;
+}
+
+/** An item whose `type` says click or conversion (validated as one, rejected as kind 'interaction'). */
+function isInteractionItem(value: unknown): boolean {
+  const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
+  return type === 'click' || type === 'conversion';
+}
+
+/**
+ * A search event as validateSearchEvent takes it: without `type` when it says `search` (the default; a message on
+ * the topic never carries it, so an ingest app of before clicks takes it); undefined for an unknown `type`.
+ */
+function withoutSearchType(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || !('type' in value)) {
+    return value;
+  }
+  const { type, ...search } = value as Record<string, unknown>;
+  return type === 'search' ? search : undefined;
+}
+
+/** The id and time fixed by the intake, on the item as the client sent it: the Kafka message of an item. */
+function withTenant(item: unknown, row: { customer: string; instance: string; ts: string }, id: string): Record<string, unknown> {
+  return { ...itemFields(item), customer: row.customer, instance: row.instance, id, ts: fromChDateTime(row.ts) };
 }
 
 const itemFields = (item: unknown) => item as Record<string, unknown>;
@@ -60,7 +117,10 @@ function eventsToken(customer: string, instance: string, items: readonly unknown
   return `http:${customer}:${instance}:${createHash('sha256').update(canonical.join(',')).digest('hex')}`;
 }
 
-/** The two kinds of items, with the service's retention and one bot-verdict cache. */
+/**
+ * The two kinds of items, with the service's retention and one bot-verdict cache. Events are search events, clicks
+ * and conversions: rows of `search_events` or `interactions` (EventsRow; `isInteractionRow` tells them apart).
+ */
 @Injectable()
 export class IntakeKinds {
   readonly events: IntakeKind<SearchEventRow>;
@@ -75,14 +135,40 @@ export class IntakeKinds {
       tokenSuffix: 'events',
       topic: config.kafka.topicSearchEvents,
       notifiesRejected: true,
-      validate: (value, origin) => validateSearchEvent(value, origin, rules),
+      validate: (value, origin) => {
+        if (isInteractionItem(value)) {
+          // From Kafka without `ts`: the message's timestamp, the same on every delivery (a duplicate stays identical).
+          const at = origin.timestamp !== undefined && (value as { ts?: unknown }).ts === undefined ? Number(origin.timestamp) : undefined;
+          const result = validateInteraction(value, at === undefined || !Number.isFinite(at) ? origin : { ...origin, now: at }, rules);
+          if (result.ok) {
+            result.row.origin = NATIVE_ORIGIN;
+          }
+          return result as unknown as Validated<SearchEventRow>;
+        }
+        const search = withoutSearchType(value);
+        if (search === undefined) {
+          return { ok: false, reason: 'type must be search, click or conversion' };
+        }
+        const result = validateSearchEvent(search, origin, rules);
+        if (result.ok) {
+          result.row.id_sent = origin.idGenerated !== true && typeof (value as { id?: unknown }).id === 'string';
+        }
+        return result;
+      },
+      targetOf: (row) => (isInteractionRow(row) ? INTERACTIONS_TARGET : this.events),
+      rejectedKind: (value) => (isInteractionItem(value) ? 'interaction' : 'search-event'),
       // The id and time fixed here, and the bot verdict instead of the user agent (which is not passed on), so the
       // ingest app builds the same row. Keyed by session (or event id): one busy shop spreads over all partitions.
-      // The item passed validation, so it is a SearchEvent (libs/contracts): the message is one too.
+      // The item passed validation, so it is a SearchEvent (libs/contracts): the message is one too. A click or a
+      // conversion is the item with its tenant, id and time (the raw session id and user token, hashed at storage).
       message: (item, row) => {
         const { sessionId } = item as SearchEvent;
+        if (isInteractionRow(row)) {
+          const interaction: InteractionRow = row;
+          return { key: sessionId ?? interaction.interaction_id, value: JSON.stringify(withTenant(item, row, interaction.interaction_id)) };
+        }
         const value: SearchEvent = {
-          ...(item as SearchEvent),
+          ...(withoutSearchType(item) as SearchEvent),
           customer: row.customer,
           instance: row.instance,
           id: row.event_id,
@@ -90,13 +176,16 @@ export class IntakeKinds {
           bot: row.bot,
           userAgent: undefined,
         };
-        return { key: sessionId ?? row.event_id, value: JSON.stringify(value) };
+        const message = { key: sessionId ?? row.event_id, value: JSON.stringify(value) };
+        return row.id_sent === false ? { ...message, headers: { [ID_HEADER]: ID_GENERATED } } : message;
       },
       retryToken: eventsToken,
       markRetry: (row, token) => {
         row.intake_token = token;
       },
-      eventId: (row) => row.event_id,
+      retryTokenOf: (row, token) => (isInteractionRow(row) ? `${token}:${INTERACTIONS_TARGET.tokenSuffix}` : token),
+      // Namespaced for interactions, so a click's id never hides a search's.
+      eventId: (row) => (isInteractionRow(row) ? `i:${(row as InteractionRow).interaction_id}` : row.event_id),
     };
     this.documents = {
       table: 'documents',

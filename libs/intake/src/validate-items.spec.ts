@@ -184,3 +184,37 @@ describe('intakeAnswer', () => {
     });
   });
 });
+
+describe('items of several rows (an Insights event with several objects)', () => {
+  /** An array of numbers is one item of one row per number. */
+  const several = kindOf('interaction', (item, origin) => {
+    if (!Array.isArray(item) || item.length === 0) {
+      return { ok: false, reason: 'not a list' };
+    }
+    const rows = item.map((v: number) => (validateNumber(v, origin) as { ok: true; row: Row }).row);
+    return { ok: true, row: rows[0], more: rows.slice(1) } as unknown as { ok: true; row: Row };
+  });
+
+  it('keeps the rows of an item together under its one index and counts it once; a refused row rejects its item', () => {
+    const batch = validateItems(several, http([[1, 2, 3], 'x', [4]]));
+    expect(batch.rows).toEqual(n(1, 2, 3, 4));
+    expect(batch.indexes).toEqual([0, 0, 0, 2]);
+    expect(intakeAnswer(batch)).toEqual({ accepted: 2, rejected: [{ index: 1, reason: 'not a list' }] });
+    const refused = new Map([
+      [batch.rows[1], 'storage refused the row'],
+      [batch.rows[2], 'storage refused the row'],
+    ]);
+    expect(intakeAnswer(batch, refused)).toEqual({
+      accepted: 1,
+      rejected: [
+        { index: 0, reason: 'storage refused the row' },
+        { index: 1, reason: 'not a list' },
+      ],
+    });
+  });
+
+  it('gives every row of a Kafka item its message hash', () => {
+    const item: IntakeItem = { value: [5, 6], origin: { now: NOW, source: 'kafka' }, messageHash: '77' };
+    expect(validateItems(several, [item]).rows.map((r) => r.message_hash)).toEqual(['77', '77']);
+  });
+});

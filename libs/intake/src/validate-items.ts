@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { chDateTime, type ItemOrigin, type RejectedEventRow } from '@app/contracts';
-import type { IngestRow, Refused } from './ingest-writer';
+import { sameItem, type IngestRow, type Refused } from './ingest-writer';
 import type { IntakeKind } from './intake-kinds';
 
 /** One item to validate: a request's item, or a Kafka message's value. */
@@ -17,7 +17,7 @@ export interface IntakeItem {
 
 export interface ValidatedBatch<Row> {
   rows: Row[];
-  /** Index (in the items) of each accepted row. */
+  /** Index (in the items) of each accepted row, in order (an item that yields several rows repeats its index). */
   indexes: number[];
   rejected: RejectedEventRow[];
   /** Index and reason of each rejected item, for the 202 answer. */
@@ -67,6 +67,18 @@ export function validateItems<Row extends IngestRow>(kind: IntakeKind<Row>, item
       }
       batch.rows.push(result.row);
       batch.indexes.push(index);
+      // Further rows of the same item (an Insights event's objects): the same index, so one accepted item, and
+      // stored together (sameItem).
+      if (result.more?.length) {
+        sameItem([result.row, ...result.more]);
+      }
+      for (const row of result.more ?? []) {
+        if (item.messageHash !== undefined) {
+          row.message_hash = item.messageHash;
+        }
+        batch.rows.push(row);
+        batch.indexes.push(index);
+      }
       return;
     }
     batch.reasons.push({ index, reason: result.reason });
@@ -90,7 +102,7 @@ function rejectedItem(kind: IntakeKind<IngestRow>, item: IntakeItem, index: numb
   return {
     customer: name(named.customer),
     instance: name(named.instance),
-    kind: kind.kind,
+    kind: kind.rejectedKind?.(item.value) ?? kind.kind,
     source: origin.source,
     topic: origin.topic ?? '',
     partition: origin.partition ?? -1,
@@ -103,11 +115,32 @@ function rejectedItem(kind: IntakeKind<IngestRow>, item: IntakeItem, index: numb
   };
 }
 
-/** The 202 answer: what was stored, and every rejected index with its reason (those the store refused included). */
+/**
+ * The 202 answer: what was stored, and every rejected index with its reason (those the store refused included).
+ * Counted in items: an item whose rows are several counts once, and is rejected when the store refused one of them.
+ */
 export function intakeAnswer<Row>(batch: ValidatedBatch<Row>, refused: Refused<Row> = new Map()): IntakeView {
+  const items = acceptedItems(batch.indexes);
   if (refused.size === 0) {
-    return { accepted: batch.rows.length, rejected: batch.reasons };
+    return { accepted: items, rejected: batch.reasons };
   }
-  const byStore = batch.rows.flatMap((row, i) => (refused.has(row) ? [{ index: batch.indexes[i], reason: refused.get(row)! }] : []));
-  return { accepted: batch.rows.length - byStore.length, rejected: [...batch.reasons, ...byStore].sort((a, b) => a.index - b.index) };
+  const byStore = new Map<number, string>();
+  batch.rows.forEach((row, i) => {
+    if (refused.has(row) && !byStore.has(batch.indexes[i])) {
+      byStore.set(batch.indexes[i], refused.get(row)!);
+    }
+  });
+  const rejected = [...batch.reasons, ...[...byStore].map(([index, reason]) => ({ index, reason }))];
+  return { accepted: items - byStore.size, rejected: rejected.sort((a, b) => a.index - b.index) };
+}
+
+/** Distinct indexes (they come in order): the items accepted. */
+function acceptedItems(indexes: readonly number[]): number {
+  let items = 0;
+  for (let i = 0; i < indexes.length; i++) {
+    if (i === 0 || indexes[i] !== indexes[i - 1]) {
+      items++;
+    }
+  }
+  return items;
 }

@@ -28,6 +28,14 @@ export class ApiKeyView {
   })
   instances?: string[];
 
+  @ApiPropertyOptional({
+    type: String,
+    isArray: true,
+    example: ['https://shop.example'],
+    description: 'Collector keys only: the origins CORS is granted to for `POST /1/events`, sorted; empty: any origin',
+  })
+  origins?: string[];
+
   @ApiProperty({ format: 'date-time', example: '2026-11-22T09:30:00.000Z' })
   createdAt!: string;
 }
@@ -36,7 +44,9 @@ export class ApiKeyView {
 export class CreatedApiKeyView extends ApiKeyView {
   @ApiProperty({
     example: '316c035b836ed42606d13dcfad1799258a190d17b9b0b8e4b2048ebd4a102821',
-    description: '64 hex characters (32 random bytes); shown only in this answer; the key that signs HMAC requests',
+    description:
+      '64 hex characters (32 random bytes); shown only in this answer; the key that signs HMAC requests (a collector ' +
+      'key: the `X-Algolia-API-Key` of `POST /1/events`, which signs nothing)',
   })
   secret!: string;
 }
@@ -47,6 +57,7 @@ export function toView(key: ApiKey): ApiKeyView {
     description: key.description,
     permissions: [...key.permissions],
     ...(key.instances ? { instances: [...key.instances] } : {}),
+    ...(key.origins ? { origins: [...key.origins] } : {}),
     createdAt: new Date(key.createdAt).toISOString(),
   };
 }

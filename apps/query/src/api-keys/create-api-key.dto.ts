@@ -24,7 +24,13 @@ export class CreateApiKeyDto {
   @IsString({ each: true })
   permissions?: string[];
 
-  @ApiPropertyOptional({ enum: Object.keys(PRESETS), description: 'importer = search:write + persistence:write' })
+  @ApiPropertyOptional({
+    enum: Object.keys(PRESETS),
+    description:
+      "importer = search:write + persistence:write; collector = events:collect only: a key for shoppers' browsers " +
+      '(its secret is public by design) that authenticates `POST /1/events` and nothing else, bound to the instance of ' +
+      'this request, with optional `origins`',
+  })
   @IsOptional()
   @IsIn(Object.keys(PRESETS))
   preset?: PresetName;
@@ -48,4 +54,21 @@ export class CreateApiKeyDto {
   @IsString({ each: true })
   @Length(1, 63, { each: true })
   instances?: string[];
+
+  /** Collector keys: the origins CORS is granted to. */
+  @ApiPropertyOptional({
+    type: String,
+    isArray: true,
+    maxItems: 50,
+    example: ['https://shop.example'],
+    description:
+      'Only with `preset: "collector"`: the origins (`scheme://host[:port]`) whose pages may send `POST /1/events` with ' +
+      'the key; another origin gets no CORS grant and 403. Empty or absent: any origin',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @Length(1, 300, { each: true })
+  origins?: string[];
 }

@@ -17,10 +17,13 @@ export class EventsController {
   @HttpCode(202)
   @ApiOperation({
     operationId: 'submitEvents',
-    summary: 'Submit search events',
+    summary: 'Submit search events, clicks and conversions',
     description:
       'Each event is validated on its own: valid ones are stored exactly once (also when the request is retried), ' +
-      'bad ones are rejected with their index and reason and kept in rejected_events.',
+      'bad ones are rejected with their index and reason and kept in rejected_events. Items with `type` click or ' +
+      'conversion are what shoppers did after a search (its `id` as `searchId`); counts and indexes are over the ' +
+      'whole request. A 503 of a request mixing both may leave one part stored: a retry with the same ids completes ' +
+      'it exactly; without ids, interactions are deduplicated by their identity only (send `ts`).',
   })
   @RequirePermission('search:write')
   @IntakeRateLimit()

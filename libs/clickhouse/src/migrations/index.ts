@@ -14,6 +14,7 @@ import { keyInstancesMigration } from './0013-key-instances';
 import { basicPendingMigration } from './0014-basic-pending';
 import { intakeTokensMigration } from './0015-intake-tokens';
 import { interactionsMigration } from './0016-interactions';
+import { keyOriginsMigration } from './0017-key-origins';
 import type { Migration } from './migration';
 
 export type { Migration, MigrationContext } from './migration';
@@ -36,6 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
   basicPendingMigration,
   intakeTokensMigration,
   interactionsMigration,
+  keyOriginsMigration,
 ];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */

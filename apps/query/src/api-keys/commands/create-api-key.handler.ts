@@ -1,6 +1,15 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { ApiKeysRepository, PRESETS, isPermission, randomSecret, type ApiKey, type AuthContext, type Permission } from '@app/auth';
+import {
+  ApiKeysRepository,
+  COLLECTOR_PERMISSION,
+  PRESETS,
+  isPermission,
+  randomSecret,
+  type ApiKey,
+  type AuthContext,
+  type Permission,
+} from '@app/auth';
 import { DomainError } from '@app/errors';
 import { toView, type CreatedApiKeyView } from '../api-key.view';
 import { CreateApiKeyCommand } from './create-api-key.command';
@@ -24,12 +33,13 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
     if (beyond.length > 0) {
       throw new DomainError('forbidden', `Cannot grant permission(s) the caller lacks: ${beyond.join(', ')}`);
     }
+    const collector = collectorScope(auth, body);
     const key: ApiKey = {
       id: randomUUID(),
       customer: auth.customer,
       description: body.description,
       permissions,
-      ...keyInstances(auth, body.instances),
+      ...(collector ?? keyInstances(auth, body.instances)),
       secret: randomSecret(32),
       legacy: false,
       revoked: false,
@@ -37,6 +47,44 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
     };
     const saved = await this.keys.save(key);
     return { ...toView(saved), secret: saved.secret };
+  }
+}
+
+/**
+ * A collector key (`preset: "collector"`) holds events:collect and nothing else, for the request's instance only, with
+ * its origins (each `scheme://host[:port]`); undefined for any other key, which may neither hold events:collect nor
+ * name origins. 400 naming the rule.
+ */
+function collectorScope(auth: AuthContext, body: CreateApiKeyCommand['body']): Pick<ApiKey, 'instances' | 'origins'> | undefined {
+  if (body.preset !== 'collector') {
+    if (body.permissions?.includes(COLLECTOR_PERMISSION)) {
+      throw new DomainError('invalid', `${COLLECTOR_PERMISSION} is granted only by the preset collector`);
+    }
+    if (body.origins !== undefined) {
+      throw new DomainError('invalid', 'origins is only for the preset collector');
+    }
+    return undefined;
+  }
+  if ((body.permissions ?? []).some((p) => p !== COLLECTOR_PERMISSION)) {
+    throw new DomainError('invalid', `A collector key holds ${COLLECTOR_PERMISSION} only: no other permissions with the preset collector`);
+  }
+  if (body.instances !== undefined) {
+    throw new DomainError('invalid', "A collector key is bound to the request's instance (X-Service-Instance): no instances");
+  }
+  const origins = body.origins ?? [];
+  const wrong = origins.filter((o) => !isOrigin(o));
+  if (wrong.length > 0) {
+    throw new DomainError('invalid', `Not an origin (scheme://host[:port], no path): ${wrong.join(', ')}`);
+  }
+  return { instances: [auth.instance], origins: [...new Set(origins)].sort() };
+}
+
+function isOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === text;
+  } catch {
+    return false;
   }
 }
 

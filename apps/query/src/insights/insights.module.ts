@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '@app/auth';
+import { IntakeModule } from '@app/intake';
+import { InsightsController } from './insights.controller';
+import { InsightsSource } from './insights-source';
+import { UserTokenErasure } from './user-token-erasure.service';
+
+/** POST /1/events and DELETE /1/usertokens/{userToken}: the Insights protocol. */
+@Module({
+  imports: [AuthModule, IntakeModule],
+  controllers: [InsightsController],
+  providers: [InsightsSource, UserTokenErasure],
+})
+export class InsightsModule {}

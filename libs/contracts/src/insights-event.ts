@@ -1,0 +1,336 @@
+import { randomUUID } from 'node:crypto';
+import { chDateTime, chDateTimeOften } from './ch-time';
+import { eventObject, eventTime, personalHash } from './event-fields';
+import { canonicalId } from './ids';
+import {
+  CONVERSION_SUBTYPES,
+  MAX_OBJECT_ID_LENGTH,
+  MAX_POSITION,
+  MAX_USER_TOKEN_LENGTH,
+  NO_SEARCH_ID,
+  VALUE_DECIMALS,
+  VALUE_LIMIT,
+  type ConversionSubtype,
+  type InteractionRow,
+} from './interaction-event';
+import type { ItemOrigin } from './item-origin';
+import type { EventRules } from './search-event';
+import { textProblem } from './text';
+
+export type InsightsEventType = 'click' | 'conversion' | 'view';
+
+/**
+ * A row of `interactions` made from an event of the Insights protocol (POST /1/events): one per object id, or one
+ * with `object_id` '' for an event with filters and no objects. A view is stored, never counted.
+ */
+export type InsightsRow = Omit<InteractionRow, 'type' | 'origin' | 'object_index' | 'event_name' | 'index_name' | 'filters'> & {
+  type: InsightsEventType;
+  origin: 'insights';
+  object_index: number;
+  event_name: string;
+  index_name: string;
+  filters: string[];
+};
+
+export type ValidatedInsightsEvent = { ok: true; rows: InsightsRow[] } | { ok: false; reason: string };
+
+/** Most object ids (and filters) in one Insights event. */
+export const MAX_INSIGHTS_OBJECTS = 20;
+export const MAX_INSIGHTS_FILTERS = 10;
+/** Longest `eventName`, `index` and filter, in UTF-16 units. */
+export const MAX_EVENT_NAME_LENGTH = 64;
+export const MAX_INDEX_NAME_LENGTH = 256;
+export const MAX_FILTER_LENGTH = 512;
+export const INSIGHTS_EVENT_TYPES: readonly InsightsEventType[] = ['click', 'conversion', 'view'];
+
+/** A queryID as Algolia writes it: 32 hex characters. */
+const QUERY_ID = /^[0-9a-f]{32}$/i;
+const CURRENCY = /^[a-z]{3}$/i;
+/** A number as a string ("59.90"): search-insights passes `value`, `price` and `discount` as the shop gives them. */
+const NUMERIC = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+const fail = (reason: string): ValidatedInsightsEvent => ({ ok: false, reason });
+
+/** A number, or a numeric string, as a number; undefined when it is neither (or not finite). */
+function numberOf(value: unknown): number | undefined {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && NUMERIC.test(value) ? Number(value) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+}
+
+function stringProblem(field: string, value: unknown, max: number): string | undefined {
+  if (typeof value !== 'string' || value.length === 0 || value.length > max) {
+    return `${field} must be a string of 1 to ${max} characters`;
+  }
+  return textProblem(field, value);
+}
+
+/** The search id of a queryID (canonical), or the reason naming `field`; undefined when absent. */
+function queryIdOf(field: string, value: unknown): string | undefined | { reason: string } {
+  if (value === undefined) {
+    return undefined;
+  }
+  return typeof value === 'string' && QUERY_ID.test(value)
+    ? canonicalId(value)
+    : { reason: `${field} must be 32 hex characters (the id of the search)` };
+}
+
+interface ObjectData {
+  price?: number;
+  quantity: number;
+  discount: number;
+  searchId?: string;
+}
+
+/** `objectData`: one entry per object id, with price, quantity, discount and queryID each checked. */
+function objectDataOf(value: unknown, objects: number): ObjectData[] | string {
+  if (!Array.isArray(value) || value.length !== objects) {
+    return 'objectData must be an array of the same length as objectIDs';
+  }
+  const data: ObjectData[] = [];
+  for (const [i, raw] of value.entries()) {
+    const field = `objectData[${i}]`;
+    const d = eventObject(raw);
+    if (d === undefined) {
+      return `${field} must be an object`;
+    }
+    const price = d.price === undefined ? undefined : numberOf(d.price);
+    if (d.price !== undefined && (price === undefined || price < 0 || price >= VALUE_LIMIT)) {
+      return `${field}.price must be a number >= 0 and below 1e12 (or such a number as a string)`;
+    }
+    const quantity = d.quantity ?? 1;
+    if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 1 || quantity > 1e6) {
+      return `${field}.quantity must be an integer from 1 to 1000000`;
+    }
+    const discount = d.discount === undefined ? 0 : numberOf(d.discount);
+    if (discount === undefined || discount < 0 || discount >= VALUE_LIMIT) {
+      return `${field}.discount must be a number >= 0 and below 1e12 (or such a number as a string)`;
+    }
+    const searchId = queryIdOf(`${field}.queryID`, d.queryID);
+    if (typeof searchId === 'object') {
+      return searchId.reason;
+    }
+    data.push({ price, quantity, discount, searchId });
+  }
+  return data;
+}
+
+/** Filters as stored: each URI-decoded (search-insights encodes them), as sent when it is not an escape. */
+function filtersOf(value: unknown): string[] | string {
+  const wrong = `filters must be an array of 1 to ${MAX_INSIGHTS_FILTERS} strings of 1 to ${MAX_FILTER_LENGTH} characters`;
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_INSIGHTS_FILTERS) {
+    return wrong;
+  }
+  const filters: string[] = [];
+  for (const f of value) {
+    if (typeof f !== 'string' || f.length === 0 || f.length > MAX_FILTER_LENGTH) {
+      return wrong;
+    }
+    let decoded = f;
+    try {
+      decoded = decodeURIComponent(f);
+    } catch {
+      // kept as sent
+    }
+    const problem = textProblem('filters', decoded);
+    if (problem) {
+      return problem;
+    }
+    filters.push(decoded);
+  }
+  return filters;
+}
+
+function objectIdsOf(value: unknown): string[] | string {
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_INSIGHTS_OBJECTS) {
+    return `objectIDs must be an array of 1 to ${MAX_INSIGHTS_OBJECTS} object ids`;
+  }
+  for (const id of value) {
+    const problem = stringProblem('objectIDs', id, MAX_OBJECT_ID_LENGTH);
+    if (problem) {
+      return problem;
+    }
+  }
+  return value as string[];
+}
+
+function positionsOf(value: unknown, objects: number): number[] | string {
+  if (!Array.isArray(value) || value.length !== objects) {
+    return 'positions must be an array of the same length as objectIDs';
+  }
+  const bad = value.findIndex((p) => typeof p !== 'number' || !Number.isInteger(p) || p < 1 || p > MAX_POSITION);
+  return bad < 0 ? (value as number[]) : `positions[${bad}] must be an integer from 1 to ${MAX_POSITION}`;
+}
+
+/** The two user tokens: optional strings, kept only as hashes. */
+function userTokenProblem(e: Record<string, unknown>): string | undefined {
+  for (const field of ['userToken', 'authenticatedUserToken']) {
+    const value = e[field];
+    if (value !== undefined && (typeof value !== 'string' || value.length === 0 || value.length > MAX_USER_TOKEN_LENGTH)) {
+      return `${field} must be a string of 1 to ${MAX_USER_TOKEN_LENGTH} characters`;
+    }
+  }
+  return undefined;
+}
+
+/** The event's time in ms (its `timestamp`, epoch milliseconds, else the receive time), or the reason naming it. */
+function timestampOf(value: unknown, ctx: ItemOrigin, rules: Pick<EventRules, 'retentionDays'>): number | string {
+  if (value !== undefined && (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)) {
+    return 'timestamp must be epoch milliseconds (a positive integer)';
+  }
+  const ms = eventTime(value, ctx.now, rules.retentionDays);
+  return typeof ms === 'string' ? ms.replace(/^ts /, 'timestamp ') : ms;
+}
+
+interface Conversion {
+  value: number;
+  currency: string;
+}
+
+/**
+ * A conversion's value, counted once per event: `value`, else the sum of price x quantity - discount over its
+ * objects that have a price; 0 without either. Currency is required when there is a value or a price.
+ */
+function conversionOf(e: Record<string, unknown>, data: ObjectData[] | undefined): Conversion | string {
+  const given = e.value === undefined ? undefined : numberOf(e.value);
+  if (e.value !== undefined && (given === undefined || given < 0 || given >= VALUE_LIMIT)) {
+    return 'value must be a number >= 0 and below 1e12 (or such a number as a string)';
+  }
+  if (e.currency !== undefined && (typeof e.currency !== 'string' || !CURRENCY.test(e.currency))) {
+    return 'currency must be three letters (ISO 4217, e.g. EUR)';
+  }
+  const priced = (data ?? []).filter((d) => d.price !== undefined);
+  if ((given !== undefined || priced.length > 0) && e.currency === undefined) {
+    return 'currency is required with value or objectData prices (three letters, e.g. EUR)';
+  }
+  const value = given ?? priced.reduce((sum, d) => sum + (d.price as number) * d.quantity - d.discount, 0);
+  if (value < 0 || value >= VALUE_LIMIT) {
+    return 'value from objectData (price x quantity - discount) must be >= 0 and below 1e12';
+  }
+  return { value: Number(value.toFixed(VALUE_DECIMALS)), currency: typeof e.currency === 'string' ? e.currency.toUpperCase() : '' };
+}
+
+/** The checks of the fields every event has: type, subtype, name, index, tokens. */
+function headProblem(e: Record<string, unknown>): string | undefined {
+  if (!INSIGHTS_EVENT_TYPES.includes(e.eventType as InsightsEventType)) {
+    return 'eventType must be click, conversion or view';
+  }
+  if (e.eventSubtype !== undefined) {
+    if (e.eventType !== 'conversion') {
+      return 'eventSubtype is only for conversions';
+    }
+    if (!CONVERSION_SUBTYPES.includes(e.eventSubtype as ConversionSubtype)) {
+      return 'eventSubtype must be addToCart or purchase';
+    }
+  }
+  return (
+    stringProblem('eventName', e.eventName, MAX_EVENT_NAME_LENGTH) ??
+    stringProblem('index', e.index, MAX_INDEX_NAME_LENGTH) ??
+    userTokenProblem(e)
+  );
+}
+
+interface Objects {
+  ids: string[];
+  positions?: number[];
+  data?: ObjectData[];
+  filters: string[];
+}
+
+/** Either `objectIDs` (with their positions and data) or `filters`. */
+function objectsOf(e: Record<string, unknown>, searchId: string | undefined): Objects | string {
+  if (e.objectIDs === undefined) {
+    if (e.filters === undefined) {
+      return 'objectIDs or filters is required';
+    }
+    const filters = filtersOf(e.filters);
+    return typeof filters === 'string' ? filters : { ids: [''], filters };
+  }
+  if (e.filters !== undefined) {
+    return 'objectIDs and filters cannot both be given';
+  }
+  const ids = objectIdsOf(e.objectIDs);
+  if (typeof ids === 'string') {
+    return ids;
+  }
+  let positions: number[] | string | undefined;
+  if (e.positions !== undefined) {
+    positions = e.eventType === 'click' ? positionsOf(e.positions, ids.length) : 'positions is only for clicks';
+  } else if (e.eventType === 'click' && searchId !== undefined) {
+    positions = 'positions is required for a click with queryID';
+  }
+  if (typeof positions === 'string') {
+    return positions;
+  }
+  const data = e.objectData === undefined ? undefined : objectDataOf(e.objectData, ids.length);
+  return typeof data === 'string' ? data : { ids, positions, data, filters: [] };
+}
+
+/**
+ * Validates one event of the Insights protocol (POST /1/events) into its rows of `interactions`, or the reason of
+ * its rejection, naming the field. Never throws. Unknown fields are ignored (search-insights adds some of its own);
+ * `value`, `price` and `discount` may be numeric strings; a click or conversion without `queryID` is stored with
+ * NO_SEARCH_ID (unattributed), and a per-object `objectData[i].queryID` wins over the event's. A conversion's value
+ * is on its first row only, so it counts once per event. The user tokens are kept only as hashes: `user_token_hash`
+ * of `authenticatedUserToken` when given, else of `userToken`, and `session_hash` of `userToken` when both are given.
+ * `ctx` carries the authenticated customer and instance.
+ */
+export function validateInsightsEvent(input: unknown, ctx: ItemOrigin, rules: Pick<EventRules, 'retentionDays'>): ValidatedInsightsEvent {
+  const e = eventObject(input);
+  if (e === undefined) {
+    return fail('event must be a JSON object');
+  }
+  const head = headProblem(e);
+  if (head) {
+    return fail(head);
+  }
+  const searchId = queryIdOf('queryID', e.queryID);
+  if (typeof searchId === 'object') {
+    return fail(searchId.reason);
+  }
+  const objects = objectsOf(e, searchId);
+  if (typeof objects === 'string') {
+    return fail(objects);
+  }
+  const conversion: Conversion | string = e.eventType === 'conversion' ? conversionOf(e, objects.data) : { value: 0, currency: '' };
+  if (typeof conversion === 'string') {
+    return fail(conversion);
+  }
+  const ts = timestampOf(e.timestamp, ctx, rules);
+  if (typeof ts === 'string') {
+    return fail(ts);
+  }
+  const customer = ctx.customer as string;
+  const authenticated = typeof e.authenticatedUserToken === 'string';
+  const userToken = authenticated ? e.authenticatedUserToken : e.userToken;
+  const common = {
+    customer,
+    instance: ctx.instance as string,
+    ts: chDateTime(ts),
+    type: e.eventType as InsightsEventType,
+    subtype: (e.eventSubtype as ConversionSubtype | undefined) ?? ('' as const),
+    currency: conversion.currency,
+    session_hash: authenticated ? personalHash(customer, e.userToken) : '',
+    user_token_hash: personalHash(customer, userToken),
+    source: ctx.source,
+    topic: '',
+    partition: -1,
+    offset: -1,
+    received_at: chDateTimeOften(ctx.now),
+    origin: 'insights' as const,
+    event_name: e.eventName as string,
+    index_name: e.index as string,
+    filters: objects.filters,
+  };
+  return {
+    ok: true,
+    rows: objects.ids.map((objectId, i) => ({
+      ...common,
+      interaction_id: randomUUID(),
+      search_id: objects.data?.[i].searchId ?? searchId ?? NO_SEARCH_ID,
+      object_id: objectId,
+      object_index: i,
+      position: objects.positions?.[i] ?? 0,
+      value: i === 0 ? conversion.value : 0,
+    })),
+  };
+}
