@@ -2,7 +2,8 @@
  * npm run bench:analytics: the analytics answers (docs/architecture.md) on the query benchmark's data set (10M
  * events over 30 days, Zipf phrases; tmp/bench-query), computed (answer cache off), each as a ratio to the plain
  * list of the same window measured in the same run, requests of the pair alternating so that a noisy machine moves
- * both alike; the same with tz=Europe/Berlin against UTC; and the memory of the CSV export of every zero-result
+ * both alike; the same with tz=Europe/Berlin against UTC; the list with engagement=true (clicks and conversions) against
+ * the list without; and the memory of the CSV export of every zero-result
  * term, sampled from /proc while it streams.
  */
 import { readFileSync } from 'node:fs';
@@ -110,6 +111,13 @@ async function main(): Promise<void> {
       { name: 'term detail (top term), 30d', plain: 'since=30d', path: `/search-terms/${id}?since=30d`, max: 0.5 },
       { name: 'search-stats, 30d', plain: 'since=30d', path: '/search-stats?since=30d', max: 1 },
     ];
+    // Clicks and conversions: the same list with the engagement figures of its terms.
+    const engagement = [7, 30].map((days) => ({
+      name: `engagement=true, ${days}d`,
+      plain: `since=${days}d`,
+      path: `/search-terms?since=${days}d&engagement=true`,
+      max: 1.5,
+    }));
     const utc: number[] = [];
     for (const c of cases) {
       const t = await pair(`${base}/search-terms?${c.plain}`, `${base}${c.path}`);
@@ -120,6 +128,10 @@ async function main(): Promise<void> {
       const t = await pair(`${base}${c.path}`, `${base}${c.path}&tz=Europe/Berlin`);
       const ratio = p50(t.b) / p50(t.a);
       add(`${c.name}, tz=Europe/Berlin`, `${c.name}, UTC (${utc[i].toFixed(1)} ms earlier)`, t, '<= 1.2x', ratio <= 1.2);
+    }
+    for (const c of engagement) {
+      const t = await pair(`${base}/search-terms?${c.plain}`, `${base}${c.path}`);
+      add(c.name, c.plain, t, `<= ${c.max}x`, p50(t.b) / p50(t.a) <= c.max);
     }
     recordFigures('analytics', figures);
     // The same query as a JSON page of 1,000 rows beside it: the engine's own work (aggregating every zero-result

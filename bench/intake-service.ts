@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync } from 'node:fs';
 import * as path from 'node:path';
 import { eventBody, eventHeaders, type Credentials, type Scheme } from './intake-events';
-import { openLoop, type OpenLoopResult } from './open-loop';
+import { openLoop, type OpenLoopResult, type Shot } from './open-loop';
 import { freePort, quantile } from './proc';
 import { InsertSampler, insertsBetween, maxPerSecond } from './storage-inserts';
 
@@ -150,6 +150,12 @@ export interface Scenario {
   label: string;
   /** The body of request `index`; by default `eventBody(name, index)`. */
   body?(index: number): Buffer;
+  /** Another route than POST /events (POST /1/events), with its own headers and its own answer of an accepted item. */
+  route?: {
+    path: string;
+    headers(body: Buffer): Record<string, string>;
+    accepted(shot: Shot): boolean;
+  };
 }
 
 /** How a scenario's requests are sent: connections at most, answers awaited after the last one due, events with ids. */
@@ -181,7 +187,7 @@ export async function runScenario(
   const from = performance.now();
   const run = await openLoop({
     base,
-    path: '/events',
+    path: scenario.route?.path ?? '/events',
     method: 'POST',
     rate: scenario.rate,
     seconds: scenario.seconds,
@@ -189,16 +195,16 @@ export async function runScenario(
     drainMs: loop.drainMs,
     make: (index) => {
       const body = scenario.body?.(index) ?? eventBody(scenario.name, index, loop.ids);
-      return { headers: eventHeaders(scenario.scheme, credentials, body), body };
+      return { headers: scenario.route?.headers(body) ?? eventHeaders(scenario.scheme, credentials, body), body };
     },
   });
   const used = process.cpuUsage(cpu);
   const clientCpuPercent = Math.round(((used.user + used.system) / 1000 / (performance.now() - from)) * 100);
   await quiet(sampler);
   const samples = sampler.between(from, performance.now());
-  const accepted = run.shots
-    .filter((s) => s.status === 202 && (JSON.parse(s.body ?? '{}') as { accepted?: number }).accepted === 1)
-    .map((s) => s.index);
+  const isAccepted = (s: Shot) =>
+    scenario.route ? scenario.route.accepted(s) : s.status === 202 && (JSON.parse(s.body ?? '{}') as { accepted?: number }).accepted === 1;
+  const accepted = run.shots.filter(isAccepted).map((s) => s.index);
   return { scenario, run, accepted, maxInserts: maxPerSecond(samples), inserts: insertsBetween(samples), clientCpuPercent };
 }
 

@@ -18,6 +18,8 @@
  * process and a chdb stand-in server over HTTP, bench/chdb-http.ts; recorded as intake-kafka), --hmac=0.3
  * --basic=0.4 --jwt=0.4 (fractions of the floor), --seconds=20, --low-rate=50, --low-seconds=10, --ids (each event
  * carries an id), --connections=512, --drain=10 (seconds answers are awaited after the last request was due).
+ * --clicks runs bench/intake-clicks.ts instead (`npm run bench:intake-clicks`, recorded as intake-clicks): clicks on
+ * POST /1/events beside search events on POST /events, and click freshness.
  * --mixed runs the other mode instead (bench/intake-mixed.ts, `npm run bench:intake-mixed`, recorded as
  * intake-mixed): 1,000 HMAC events/s beside three analytics clients on a data set of 1M events, with freshness probes.
  * BENCH_ENTRY points it at another checkout's built main.js (the code before a change); such a run prints its
@@ -29,6 +31,7 @@ import { loadavg } from 'node:os';
 import * as path from 'node:path';
 import { recordFigures, type Figure } from './figures';
 import { bearer, createKey, type Credentials, type Scheme } from './intake-events';
+import { clicks } from './intake-clicks';
 import { mixed } from './intake-mixed';
 import { closedLoopMax } from './open-loop';
 import { peakRssMb, tableRow } from './proc';
@@ -271,7 +274,7 @@ async function main(): Promise<string> {
 }
 
 // The exit ends what a failed run may have left (its sampler's timer, a child's pipes).
-(flag('mixed') ? mixed() : main()).then(
+(flag('clicks') ? clicks() : flag('mixed') ? mixed() : main()).then(
   (report) => {
     process.stdout.write(report);
     process.exit(0);

@@ -4,7 +4,7 @@
  */
 import { ClickHouseService, MIGRATIONS, MigratorService } from '@app/clickhouse';
 import { loadConfig } from '@app/config';
-import { loadEvents, storedEvents } from './load-events';
+import { loadEvents, loadInteractions, storedEvents } from './load-events';
 import { quantile } from './proc';
 import { SCENARIOS } from './query-scenarios';
 
@@ -22,11 +22,15 @@ async function main(): Promise<void> {
     await ch.command(`OPTIMIZE TABLE ${ch.table('search_terms_daily')} FINAL`);
     loadSeconds = (performance.now() - started) / 1000;
   }
+  await loadInteractions(ch, 'demo', count);
   const [stats] = await ch.query<Record<string, string | number>>(
     `SELECT (SELECT count() FROM ${ch.table('search_events')}) AS events,
             (SELECT count() FROM ${ch.table('search_terms_hourly')}) AS hourly_rows,
             (SELECT count() FROM ${ch.table('search_terms_daily')}) AS daily_rows,
-            (SELECT uniqExact(phrase) FROM ${ch.table('search_events')}) AS phrases`,
+            (SELECT uniqExact(phrase) FROM ${ch.table('search_events')}) AS phrases,
+            (SELECT countIf(id_sent) FROM ${ch.table('search_events')}) AS searches_with_id,
+            (SELECT countIf(type = 'click') FROM ${ch.table('interactions')}) AS clicks,
+            (SELECT countIf(type = 'conversion') FROM ${ch.table('interactions')}) AS conversions`,
   );
 
   // The raw scan the rollups replace: the same answer from search_events.

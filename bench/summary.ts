@@ -5,7 +5,7 @@
 import { readFigures } from './figures';
 import { tableRow } from './proc';
 
-const BENCHES = ['ingest', 'query', 'analytics', 'ranking', 'fairness', 'attacks', 'intake', 'intake-mixed'];
+const BENCHES = ['ingest', 'query', 'analytics', 'ranking', 'fairness', 'attacks', 'intake', 'intake-mixed', 'intake-clicks'];
 
 function main(): void {
   const all = readFigures();
