@@ -120,7 +120,7 @@ describe('engagement=true (e2e over HTTP)', () => {
       { ...click(a, 'p7', 4, at), type: 'view' },
       { ...conversion(a, '', 0, 1_000_000, at) },
     ]);
-  });
+  }, 60_000);
   afterAll(() => t.close());
 
   it('adds nothing without engagement=true', async () => {
