@@ -50,6 +50,42 @@ describe('structured logs (a real process, stdout)', () => {
       expect(everything).not.toContain(leaked);
     }
   });
+
+  it('never writes an Insights API key (query string or header) nor an erased user token', async () => {
+    const created = await http(`${service.url}/secret`, {
+      method: 'POST',
+      headers: { ...basicHeader('ops', password), 'content-type': 'application/json' },
+      body: JSON.stringify({ description: 'storefront', preset: 'collector' }),
+    });
+    expect(created.status).toBe(201);
+    const key = (created.body as { secret: string }).secret;
+    const body = JSON.stringify({
+      events: [{ eventType: 'view', eventName: 'Viewed', index: 'products', userToken: 'u1', objectIDs: ['a'] }],
+    });
+    const inQuery = await http(`${service.url}/1/events?X-Algolia-Application-Id=demo&X-Algolia-API-Key=${key}`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body,
+    });
+    const inHeaders = await http(`${service.url}/1/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-algolia-application-id': 'demo', 'x-algolia-api-key': key },
+      body,
+    });
+    expect([inQuery.status, inHeaders.status]).toEqual([200, 200]);
+    const shopper = 'shopper-mail@example.com';
+    const erased = await http(`${service.url}/1/usertokens/${encodeURIComponent(shopper)}`, {
+      method: 'DELETE',
+      headers: basicHeader('ops', password),
+    });
+    expect(erased.status).toBe(204);
+    await new Promise((r) => setTimeout(r, 300));
+    const everything = service.stdout() + service.stderr();
+    for (const leaked of [key, shopper, encodeURIComponent(shopper)]) {
+      expect(everything).not.toContain(leaked);
+    }
+    expect(everything).toContain('/1/usertokens/[redacted]');
+  });
 });
 
 describe('structured logs of a process that fails to start', () => {

@@ -13,10 +13,13 @@ export function requestIdFrom(headers: IncomingHttpHeaders): string {
 }
 
 /** Headers that carry credentials: never written to a log. */
-export const REDACTED_HEADERS = ['authorization', 'cookie', 'x-service-hash', 'x-service-nonce'];
+export const REDACTED_HEADERS = ['authorization', 'cookie', 'x-service-hash', 'x-service-nonce', 'x-algolia-api-key'];
 
 /** Query parameters whose values can be credentials (a link with a token, a signed URL): never written to a log. */
-export const REDACTED_QUERY_PARAMETERS = ['token', 'key', 'signature', 'password'];
+export const REDACTED_QUERY_PARAMETERS = ['token', 'key', 'signature', 'password', 'x-algolia-api-key'];
+
+/** Paths whose last segment is personal data (a shopper's user token to erase): never written to a log. */
+const REDACTED_PATH = /^(\/1\/usertokens\/)[^?]*/i;
 
 const CENSOR = '[redacted]';
 
@@ -34,8 +37,12 @@ function isRedactedParameter(sent: string): boolean {
   return REDACTED_QUERY_PARAMETERS.includes(name.split('[')[0].toLowerCase());
 }
 
-/** The URL with the value of every REDACTED_QUERY_PARAMETERS parameter replaced by `[redacted]`, the rest as sent. */
-export function redactUrl(url: string): string {
+/**
+ * The URL with the value of every REDACTED_QUERY_PARAMETERS parameter, and the user token of a REDACTED_PATH, replaced
+ * by `[redacted]`, the rest as sent.
+ */
+export function redactUrl(sent: string): string {
+  const url = sent.replace(REDACTED_PATH, `$1${CENSOR}`);
   const start = url.indexOf('?');
   if (start < 0) {
     return url;
