@@ -433,6 +433,40 @@ describe('engagement figures of what the real client sent, and erasure', () => {
     expect((await http(`${t.url}/1/usertokens/bob`, { method: 'DELETE', headers: basicHeader() })).status).toBe(204);
     expect(await terms()).toEqual([{ ...both, clicks: 1, average_click_position: 1, converted_searches: 0, revenue: {} }]);
   });
+
+  it('erases an event sent with both tokens by either of them', async () => {
+    const body = JSON.stringify({ events: [{ id: QUERY_2, phrase: 'blue hat', language: 'en', hits: 4 }] });
+    expect((await http(`${t.url}/events`, { method: 'POST', headers: hmacHeaders(LEGACY_SECRET, body), body })).status).toBe(202);
+    const event = (userToken: string, authenticatedUserToken: string, objectID: string) => ({
+      eventType: 'click',
+      eventName: 'click',
+      index: 'products',
+      userToken,
+      authenticatedUserToken,
+      queryID: QUERY_2,
+      objectIDs: [objectID],
+      positions: [1],
+    });
+    const sent = await http(`${t.url}/1/events?X-Algolia-Application-Id=demo&X-Algolia-API-Key=${secret}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ events: [event('anon-dora', 'dora-account', 'sku-7'), event('anon-eve', 'eve-account', 'sku-8')] }),
+    });
+    expect(sent.status).toBe(200);
+    const hat = async () => (await terms()).find((term) => term.search_phrase === 'blue hat')?.clicks;
+    expect(await hat()).toBe(2);
+    // Dora erased by her anonymous token, Eve by her account's.
+    for (const token of ['anon-dora', 'eve-account']) {
+      expect((await http(`${t.url}/1/usertokens/${token}`, { method: 'DELETE', headers: basicHeader() })).status).toBe(204);
+    }
+    expect(await hat()).toBe(0);
+    // And their rows go.
+    await t.app.get(UserTokenErasure).purge();
+    const ch = t.app.get(ClickHouseService);
+    const left = () =>
+      ch.query<{ object_id: string }>(`SELECT object_id FROM ${ch.table('interactions')} WHERE object_id IN ('sku-7', 'sku-8')`);
+    expect(await eventually(left, (rows) => rows.length === 0, 10_000)).toEqual([]);
+  });
 });
 
 describe('COLLECT_PER_MINUTE, TRUST_PROXY and CORS_ORIGINS', () => {

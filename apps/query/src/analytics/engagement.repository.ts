@@ -69,16 +69,17 @@ export class EngagementRepository {
   }
 
   /**
-   * Each counted interaction once (clicks and conversions with an object, by identity, erased user tokens left out):
-   * `type, search_id, object_id, position, value, currency, ts`, where `where` holds.
+   * Each counted interaction once (clicks and conversions with an object, by identity, erased user tokens left out:
+   * the user token's hash, and an Insights event's anonymous `userToken`, kept in `session_hash` when it also names
+   * an `authenticatedUserToken`): `type, search_id, object_id, position, value, currency, ts`, where `where` holds.
    */
   private distinctSql(f: AnalyticsFilter, where: string, params: QueryParams): string {
     const tenant = this.tenant(params, f);
+    const erased = `SELECT user_token_hash FROM ${this.ch.table('erased_user_tokens')} WHERE ${tenant}`;
     return `SELECT type, search_id, object_id, position, value, currency, ts FROM ${this.ch.table('interactions')}
       WHERE ${tenant} AND type IN ('click', 'conversion') AND object_id != '' AND ${where}
-        AND (user_token_hash = '' OR user_token_hash NOT IN (
-          SELECT user_token_hash FROM ${this.ch.table('erased_user_tokens')} WHERE ${tenant}
-        ))
+        AND (user_token_hash = '' OR user_token_hash NOT IN (${erased}))
+        AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (${erased}))
       GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash`;
   }
 

@@ -35,12 +35,16 @@ export class UserTokenErasure implements OnApplicationBootstrap, OnApplicationSh
     }
   }
 
-  /** Deletes the interactions of every erased token (each erased within the retention). */
+  /**
+   * Deletes the interactions of every erased token (each erased within the retention): by the user token's hash, and
+   * an Insights event's anonymous `userToken` (kept in `session_hash` beside an `authenticatedUserToken`).
+   */
   async purge(): Promise<void> {
+    const erased = `SELECT customer, instance, user_token_hash FROM ${this.ch.table('erased_user_tokens')}`;
     await this.ch.command(
       `ALTER TABLE ${this.ch.table('interactions')} DELETE
-       WHERE (customer, instance, user_token_hash) IN
-         (SELECT customer, instance, user_token_hash FROM ${this.ch.table('erased_user_tokens')})`,
+       WHERE (customer, instance, user_token_hash) IN (${erased})
+         OR (origin = 'insights' AND (customer, instance, session_hash) IN (${erased}))`,
     );
   }
 

@@ -1027,6 +1027,12 @@ LEFT JOIN (
       WHERE customer = {customer:String}
         AND instance = {instance:String}
     ))
+      AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+      SELECT user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+    ))
     GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
   )
   GROUP BY search_id
@@ -1068,6 +1074,12 @@ FROM (
     )
   ))
     AND (user_token_hash = '' OR user_token_hash NOT IN (
+    SELECT user_token_hash
+    FROM `search_analytics`.`erased_user_tokens`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+  ))
+    AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
     SELECT user_token_hash
     FROM `search_analytics`.`erased_user_tokens`
     WHERE customer = {customer:String}
@@ -1297,6 +1309,12 @@ LEFT JOIN (
       WHERE customer = {customer:String}
         AND instance = {instance:String}
     ))
+      AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+      SELECT user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+    ))
     GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
   )
   GROUP BY search_id
@@ -1338,6 +1356,12 @@ FROM (
     )
   ))
     AND (user_token_hash = '' OR user_token_hash NOT IN (
+    SELECT user_token_hash
+    FROM `search_analytics`.`erased_user_tokens`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+  ))
+    AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
     SELECT user_token_hash
     FROM `search_analytics`.`erased_user_tokens`
     WHERE customer = {customer:String}

@@ -711,6 +711,12 @@ LEFT JOIN (
       WHERE customer = {customer:String}
         AND instance = {instance:String}
     ))
+      AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+      SELECT user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+    ))
     GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
   )
   GROUP BY search_id
@@ -778,6 +784,12 @@ FROM (
     WHERE customer = {customer:String}
       AND instance = {instance:String}
   ))
+    AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+    SELECT user_token_hash
+    FROM `search_analytics`.`erased_user_tokens`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+  ))
   GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
 )
 WHERE type = 'click'
@@ -839,6 +851,12 @@ FROM (
     )
   )
     AND (user_token_hash = '' OR user_token_hash NOT IN (
+    SELECT user_token_hash
+    FROM `search_analytics`.`erased_user_tokens`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+  ))
+    AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
     SELECT user_token_hash
     FROM `search_analytics`.`erased_user_tokens`
     WHERE customer = {customer:String}
