@@ -165,7 +165,16 @@ export class KafkaTransport extends IntakeTransport {
     if (batch.rows.length === 0) {
       return;
     }
-    await this.sends.add({ topic: kind.topic, messages: batch.rows.map((row, i) => kind.message(items[batch.indexes[i]], row)) });
+    // One message per item, made from its first row: an item of several rows (an Insights event's objects) is one
+    // message, one offset, so the ingest app stores its rows together or not at all.
+    const messages: Message[] = [];
+    batch.rows.forEach((row, i) => {
+      const index = batch.indexes[i];
+      if (i === 0 || index !== batch.indexes[i - 1]) {
+        messages.push(kind.message(items[index], row));
+      }
+    });
+    await this.sends.add({ topic: kind.topic, messages });
   }
 
   /** One send (acks=all) of the messages of every request of the round, per topic in the order they came. */
