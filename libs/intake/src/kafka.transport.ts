@@ -15,7 +15,8 @@ import { intakeAnswer, type IntakeView, type ValidatedBatch } from './validate-i
 /** A send that failed may have reached some partitions (kafkajs sends per broker): the answer must not deny it. */
 const PRODUCE_FAILED = {
   'search-event': 'part of this request may have been accepted (events with ids are not counted twice on a retry)',
-  interaction: 'part of this request may have been accepted (events with ids are not counted twice on a retry)',
+  // Interactions of another format (POST /1/events): its events carry no id, so a retry counts once by identity.
+  interaction: 'part of this request may have been accepted (identical events with a timestamp are counted once on a retry)',
   document: 'part of this request may have been accepted (a retry writes the same documents again)',
 } as const;
 
