@@ -2,30 +2,14 @@ import { createInsightsClient } from 'search-insights';
 import { ClickHouseService } from '@app/clickhouse';
 import { personalHash } from '@app/contracts';
 import { UserTokenErasure } from '../apps/query/src/insights/user-token-erasure.service';
+import { createCollectorKey, fetchRequester } from './support/insights';
 import { eventually } from './support/storage';
-import {
-  LEGACY_SECRET,
-  basicHeader,
-  createKey,
-  hmacHeaders,
-  http,
-  jwtHeader,
-  startApp,
-  type HttpResult,
-  type TestApp,
-} from './support/test-app';
+import { LEGACY_SECRET, basicHeader, createKey, hmacHeaders, http, jwtHeader, startApp, type TestApp } from './support/test-app';
 
 const QUERY_1 = '0190c7a45e4f7b6a9c3d2f1e0d9c8b7a';
 const QUERY_2 = 'ABCDEF0123456789ABCDEF0123456789';
 const SHOP = 'https://shop.example';
 const OK = { status: 200, message: 'OK' };
-
-/**
- * The request function search-insights uses in Node with native fetch (its requestWithNativeFetch, which the package
- * does not export): its own node:http requester passes `host:port` as the host name, so it reaches no port but 80/443.
- */
-const fetchRequester = (url: string, data: Record<string, unknown>): Promise<boolean> =>
-  fetch(url, { method: 'POST', body: JSON.stringify(data), headers: { 'Content-Type': 'application/json' } }).then((r) => r.status === 200);
 
 interface StoredRow {
   type: string;
@@ -43,18 +27,6 @@ interface StoredRow {
   instance: string;
   user_token_hash: string;
   intake_token: string;
-}
-
-async function createCollectorKey(
-  url: string,
-  body: Record<string, unknown> = {},
-  headers = basicHeader(),
-): Promise<HttpResult<Record<string, unknown>>> {
-  return http<Record<string, unknown>>(`${url}/secret`, {
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ description: 'storefront', preset: 'collector', ...body }),
-  });
 }
 
 describe('POST /1/events: the Insights protocol (e2e over HTTP)', () => {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { Kafka, Partitioners, logLevel, type Admin, type Producer } from 'kafkajs';
@@ -122,4 +123,58 @@ export async function caughtUp(broker: KafkaBroker, groupId: string, topic: stri
   ]);
   const done = new Map(committed[0]?.partitions.map((p) => [p.partition, Number(p.offset)]) ?? []);
   return ends.every((e) => Number(e.high) === 0 || done.get(e.partition) === Number(e.high));
+}
+
+export interface MixedOptions {
+  customer?: string;
+  /**
+   * Insights events too (InsightsMessage): after every third search a click with two objects on it, after the next a
+   * purchase without queryID.
+   */
+  insights?: boolean;
+}
+
+/**
+ * Messages as producers write them: searches with ids, and after every second one a click on it, after every fifth
+ * a conversion (and with `insights`, the Insights events above).
+ */
+export function mixedMessages(from: number, count: number, options: MixedOptions = {}): Array<{ key: string; value: string }> {
+  const messages: Array<{ key: string; value: string }> = [];
+  const base = { customer: options.customer ?? 'demo', instance: 'live' };
+  for (let n = from; n < from + count; n++) {
+    const id = randomUUID();
+    const add = (value: object) => messages.push({ key: `s-${n}`, value: JSON.stringify(value) });
+    add({ ...base, id, phrase: `term ${n % 31}`, language: 'en', hits: 1 });
+    if (n % 2 === 0) {
+      add({ ...base, id: randomUUID(), type: 'click', searchId: id, objectId: `p-${n}`, position: 1 + (n % 7) });
+    }
+    if (n % 5 === 0) {
+      add({ ...base, type: 'conversion', searchId: id, objectId: `p-${n}`, ts: Date.now() });
+    }
+    const insights = { ...base, type: 'insights', receivedAt: Date.now() };
+    const event = { eventName: `e-${n}`, index: 'products', userToken: `u-${n % 13}` };
+    if (options.insights && n % 3 === 0) {
+      const click = {
+        ...event,
+        eventType: 'click',
+        queryID: id.replaceAll('-', ''),
+        objectIDs: [`i-${n}-a`, `i-${n}-b`],
+        positions: [1, 2],
+      };
+      add({ ...insights, id: randomUUID(), event: click });
+    }
+    if (options.insights && n % 3 === 1) {
+      add({
+        ...insights,
+        event: { ...event, eventType: 'conversion', eventSubtype: 'purchase', objectIDs: [`i-${n}`], value: 5, currency: 'EUR' },
+      });
+    }
+  }
+  return messages;
+}
+
+/** The rows a message of mixedMessages makes in `interactions`: one per object of an Insights event, 1 for a click or conversion. */
+export function interactionRows(message: { value: string }): number {
+  const value = JSON.parse(message.value) as { type?: string; event?: { objectIDs: unknown[] } };
+  return value.type === 'insights' ? value.event!.objectIDs.length : value.type === undefined ? 0 : 1;
 }

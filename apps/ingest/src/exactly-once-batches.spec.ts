@@ -205,3 +205,37 @@ describe('ExactlyOnceBatches with clicks and conversions in the events topic', (
     expect(kafka.commits()).toEqual([`commit ${TOPIC}:0@7`]);
   });
 });
+
+describe('ExactlyOnceBatches with Insights events in the events topic (one message, several rows)', () => {
+  const receivedAt = Date.now() - 60_000;
+  /** An Insights click with three objects, as the query app writes it (InsightsMessage). */
+  const insights = (offset: number, id?: string) => ({
+    ...eventMessage(offset),
+    value: Buffer.from(
+      JSON.stringify({
+        type: 'insights',
+        customer: 'acme',
+        instance: 'shop',
+        id,
+        receivedAt,
+        event: { eventType: 'click', eventName: `e${offset}`, index: 'products', objectIDs: ['a', 'b', 'c'] },
+      }),
+    ),
+  });
+
+  it('stores the rows of a message together once: re-delivered after a crash, or repeated by a producer’s retry', async () => {
+    const { store, kafka, batches, handle } = setup();
+    const eventId = '0190c3a2-7b1e-7c3d-9a4b-000000000002';
+    // 3 repeats 1 (same id: a producer's retry, dropped whole); 2 has no id (its row ids drawn).
+    const batch = [eventMessage(0), insights(1, eventId), insights(2), insights(3, eventId), eventMessage(4)];
+    await handle(batch);
+    await batches.settle();
+    expect(store.storedOffsets(TOPIC, 0)).toEqual([0, 1, 1, 1, 2, 2, 2, 4]);
+    // Delivered again after the rows landed (a crash before the commit), with a later retry of 1 and a new event.
+    batches.joined();
+    await handle([...batch, insights(5, eventId), insights(6)]);
+    await batches.settle();
+    expect(store.storedOffsets(TOPIC, 0)).toEqual([0, 1, 1, 1, 2, 2, 2, 4, 6, 6, 6]);
+    expect(kafka.commits()).toEqual([`commit ${TOPIC}:0@5`, `commit ${TOPIC}:0@7`]);
+  });
+});

@@ -26,6 +26,20 @@ import { BatchAbandonedError, retryUntilDone, settledWithHeartbeats } from './re
 export const batchToken = (topic: string, partition: number, first: number, last: number, hashes: string, written: readonly number[]) =>
   `${topic}:${partition}:${first}-${last}:${hashes}:${createHash('sha256').update(written.join(',')).digest('hex').slice(0, 16)}`;
 
+/** The rows of a partition batch per message: consecutive rows of one offset (an Insights event's objects). */
+export function byMessage<Row extends { offset: number }>(rows: readonly Row[]): Row[][] {
+  const messages: Row[][] = [];
+  for (const row of rows) {
+    const last = messages.at(-1);
+    if (last && last[0].offset === row.offset) {
+      last.push(row);
+    } else {
+      messages.push([row]);
+    }
+  }
+  return messages;
+}
+
 /**
  * Inserts of this process in flight at once, fewer than the store's insert connections (INSERT_CONNECTIONS), so an
  * insert whose membership was just confirmed is sent at once. Batches beyond it wait before the check, not after.
@@ -266,19 +280,25 @@ export class ExactlyOnceBatches {
     const { rows: valid, rejected } = validateItems(kind, items);
     const rows: KafkaRow[] = [];
     const inBatch = new RecentEventIds();
-    for (const row of valid) {
-      const id = kind.eventId?.(row);
-      if (id !== undefined && (recent!.has(row.customer, row.instance, id) || inBatch.has(row.customer, row.instance, id))) {
+    // A message's rows (several for an Insights event) are kept or skipped together: it is a repeat when any of its
+    // ids is recent (they all are, unless the window ends within it).
+    for (const message of byMessage(valid)) {
+      const seen = (row: KafkaRow, id: string) =>
+        recent!.has(row.customer, row.instance, id) || inBatch.has(row.customer, row.instance, id);
+      const ids = kind.eventId ? message.map((row) => kind.eventId!(row)) : undefined;
+      if (ids?.some((id, i) => seen(message[i], id))) {
         verdicts.duplicate++;
         continue;
       }
-      if (id !== undefined) {
-        inBatch.add(row.customer, row.instance, id);
-      }
-      if (versions) {
-        kind.order!(row, versions);
-      }
-      rows.push(row);
+      message.forEach((row, i) => {
+        if (ids) {
+          inBatch.add(row.customer, row.instance, ids[i]);
+        }
+        if (versions) {
+          kind.order!(row, versions);
+        }
+        rows.push(row);
+      });
     }
     this.logVerdicts(`${topic}:${partition}`, messages[0].offset, messages[messages.length - 1].offset, verdicts);
     return { rows, rejected };

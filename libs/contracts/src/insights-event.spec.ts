@@ -1,6 +1,6 @@
 import { BotDetector } from './bot-detector';
 import { personalHash } from './event-fields';
-import { validateInsightsEvent, type InsightsRow } from './insights-event';
+import { insightsRowId, validateInsightsEvent, validateInsightsMessage, type InsightsRow } from './insights-event';
 import { NO_SEARCH_ID } from './interaction-event';
 import type { ValidationContext } from './search-event';
 
@@ -218,5 +218,66 @@ describe('validateInsightsEvent', () => {
 
   it.each([null, [], 'click', 3])('rejects %p: not an object', (event) => {
     expect(reason(event)).toBe('event must be a JSON object');
+  });
+});
+
+describe('validateInsightsMessage (an Insights event on the search events topic)', () => {
+  const ID = '0190c7a4-5e4f-7b6a-9c3d-2f1e0d9c8b70';
+  const kafka = { now: NOW + 60_000, source: 'kafka' as const, topic: 't', partition: 2, offset: 41, timestamp: String(NOW + 30_000) };
+  const message = (fields: Record<string, unknown> = {}) => ({
+    type: 'insights',
+    customer: 'demo',
+    instance: 'live',
+    id: ID,
+    receivedAt: NOW,
+    event: click,
+    ...fields,
+  });
+
+  it('gives the rows POST /1/events stores for the event, with the offset, the message id and receivedAt as receive time', () => {
+    const fromHttp = validateInsightsEvent(click, ctx, rules, ID);
+    const fromKafka = validateInsightsMessage(message(), kafka, rules);
+    if (!fromHttp.ok || !fromKafka.ok) {
+      throw new Error('rejected');
+    }
+    expect(fromKafka.rows).toEqual(fromHttp.rows.map((row) => ({ ...row, source: 'kafka', topic: 't', partition: 2, offset: 41 })));
+    expect(fromKafka.rows.map((r) => r.interaction_id)).toEqual([ID, insightsRowId(ID, 1)]);
+    // The same on every delivery, whenever it is read.
+    expect(validateInsightsMessage(message(), { ...kafka, now: NOW + 3_600_000 }, rules)).toEqual(fromKafka);
+  });
+
+  it('takes the Kafka timestamp as receive time without receivedAt, and draws an id without id', () => {
+    const r = validateInsightsMessage(
+      message({ receivedAt: undefined, id: undefined, event: { ...click, objectIDs: ['a'], positions: [1] } }),
+      kafka,
+      rules,
+    );
+    expect(r).toMatchObject({ ok: true, rows: [{ ts: '2026-11-21 12:00:30.000', received_at: '2026-11-21 12:00:30.000' }] });
+  });
+
+  it('derives distinct UUIDs for the other objects, the same for the same event id', () => {
+    const ids = [1, 2, 19].map((i) => insightsRowId(ID, i));
+    expect(new Set([ID, ...ids]).size).toBe(4);
+    expect(ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id))).toBe(true);
+    expect(insightsRowId(ID, 1)).toBe(ids[0]);
+  });
+
+  it('rejects a wrong envelope naming the field, and a wrong event with its reason', () => {
+    const reasonOf = (m: unknown) => {
+      const r = validateInsightsMessage(m, kafka, rules);
+      return r.ok ? 'accepted' : r.reason;
+    };
+    expect(reasonOf(message({ extra: 1 }))).toBe('unknown field extra');
+    expect(reasonOf(message({ customer: undefined }))).toBe('customer is required (a lower-case name)');
+    expect(reasonOf(message({ id: 'x' }))).toBe('id must be a UUID (with or without dashes)');
+    expect(reasonOf(message({ receivedAt: '1' }))).toBe('receivedAt must be epoch milliseconds (a positive integer)');
+    expect(reasonOf(message({ receivedAt: NOW + 3_600_000 }))).toBe('receivedAt is more than 5 minutes in the future');
+    expect(reasonOf(message({ event: undefined }))).toBe('event is required (the Insights event)');
+    expect(reasonOf(message({ event: { ...click, positions: [0, 1] } }))).toBe('event: positions[0] must be an integer from 1 to 65535');
+    // The event is checked against its receive time, as the query app did.
+    expect(reasonOf(message({ event: { ...click, timestamp: NOW + 4 * 60_000 } }))).toBe('accepted');
+    expect(reasonOf(message({ event: { ...click, timestamp: NOW + 6 * 60_000 } }))).toBe(
+      'event: timestamp is more than 5 minutes in the future',
+    );
   });
 });

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { chDateTime, chDateTimeOften } from './ch-time';
-import { eventObject, eventTime, personalHash } from './event-fields';
+import { eventObject, eventTime, personalHash, tenantAndId } from './event-fields';
 import { canonicalId } from './ids';
 import {
   CONVERSION_SUBTYPES,
@@ -15,7 +15,7 @@ import {
 } from './interaction-event';
 import type { ItemOrigin } from './item-origin';
 import type { EventRules } from './search-event';
-import { textProblem } from './text';
+import { echoedName, textProblem } from './text';
 
 export type InsightsEventType = 'click' | 'conversion' | 'view';
 
@@ -266,15 +266,37 @@ function objectsOf(e: Record<string, unknown>, searchId: string | undefined): Ob
 }
 
 /**
+ * The `interaction_id` of the row of object `index` of an Insights event whose id is `eventId`: the event's id for
+ * its first object, a UUID derived from both for the others, so every delivery of the event's Kafka message gives
+ * its rows the same ids (a producer's retry is then recognised, RecentEventIds in the ingest app).
+ */
+export function insightsRowId(eventId: string, index: number): string {
+  if (index === 0) {
+    return eventId;
+  }
+  const hex = createHash('sha256').update(`${eventId}:${index}`).digest('hex');
+  // A version 8 (custom) UUID, RFC 9562 variant.
+  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
  * Validates one event of the Insights protocol (POST /1/events) into its rows of `interactions`, or the reason of
  * its rejection, naming the field. Never throws. Unknown fields are ignored (search-insights adds some of its own);
  * `value`, `price` and `discount` may be numeric strings; a click or conversion without `queryID` is stored with
  * NO_SEARCH_ID (unattributed), and a per-object `objectData[i].queryID` wins over the event's. A conversion's value
  * is on its first row only, so it counts once per event. The user tokens are kept only as hashes: `user_token_hash`
  * of `authenticatedUserToken` when given, else of `userToken`, and `session_hash` of `userToken` when both are given.
- * `ctx` carries the authenticated customer and instance.
+ * `ctx` carries the customer and instance (authenticated, or of the Kafka message) and, from Kafka, the offset;
+ * `ctx.now` is the receive time (the default timestamp). The rows' ids are `id` (canonical; drawn when absent) and
+ * ids derived from it (insightsRowId).
  */
-export function validateInsightsEvent(input: unknown, ctx: ItemOrigin, rules: Pick<EventRules, 'retentionDays'>): ValidatedInsightsEvent {
+export function validateInsightsEvent(
+  input: unknown,
+  ctx: ItemOrigin,
+  rules: Pick<EventRules, 'retentionDays'>,
+  id: string = randomUUID(),
+): ValidatedInsightsEvent {
   const e = eventObject(input);
   if (e === undefined) {
     return fail('event must be a JSON object');
@@ -312,9 +334,9 @@ export function validateInsightsEvent(input: unknown, ctx: ItemOrigin, rules: Pi
     session_hash: authenticated ? personalHash(customer, e.userToken) : '',
     user_token_hash: personalHash(customer, userToken),
     source: ctx.source,
-    topic: '',
-    partition: -1,
-    offset: -1,
+    topic: ctx.topic ?? '',
+    partition: ctx.partition ?? -1,
+    offset: ctx.offset ?? -1,
     received_at: chDateTimeOften(ctx.now),
     origin: 'insights' as const,
     event_name: e.eventName as string,
@@ -325,7 +347,7 @@ export function validateInsightsEvent(input: unknown, ctx: ItemOrigin, rules: Pi
     ok: true,
     rows: objects.ids.map((objectId, i) => ({
       ...common,
-      interaction_id: randomUUID(),
+      interaction_id: insightsRowId(id, i),
       search_id: objects.data?.[i].searchId ?? searchId ?? NO_SEARCH_ID,
       object_id: objectId,
       object_index: i,
@@ -333,4 +355,74 @@ export function validateInsightsEvent(input: unknown, ctx: ItemOrigin, rules: Pi
       value: i === 0 ? conversion.value : 0,
     })),
   };
+}
+
+/** `type` of a message on the search events topic that carries an Insights event (InsightsMessage). */
+export const INSIGHTS_MESSAGE_TYPE = 'insights';
+
+/**
+ * An event of POST /1/events as a message on the search events topic (docs/architecture.md, "Clicks and
+ * conversions"): the query app on the Kafka transport writes one per event, and producers may write it too. All its
+ * rows come from this one message (one offset): they are stored together or not at all.
+ */
+export interface InsightsMessage {
+  type: typeof INSIGHTS_MESSAGE_TYPE;
+  customer: string;
+  instance: string;
+  /** The event's id (the first row's `interaction_id`; the others derived, insightsRowId); drawn when absent. */
+  id?: string;
+  /** Epoch ms: when the event was received, its default timestamp; absent, the Kafka message's timestamp. */
+  receivedAt?: number;
+  /** The event as the client sent it. */
+  event: unknown;
+}
+
+const MESSAGE_FIELDS = new Set(['type', 'customer', 'instance', 'id', 'receivedAt', 'event']);
+
+/**
+ * `receivedAt` (else the Kafka message's timestamp, else `ctx.now`) in ms, or the reason naming it: like a `ts`, at
+ * most 5 minutes in the future and within the retention.
+ */
+function receivedAtOf(value: unknown, ctx: ItemOrigin, rules: Pick<EventRules, 'retentionDays'>): number | string {
+  if (value === undefined) {
+    const at = ctx.timestamp === undefined ? NaN : Number(ctx.timestamp);
+    return Number.isFinite(at) && at > 0 ? at : ctx.now;
+  }
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
+    return 'receivedAt must be epoch milliseconds (a positive integer)';
+  }
+  const ms = eventTime(value, ctx.now, rules.retentionDays);
+  return typeof ms === 'string' ? ms.replace(/^ts /, 'receivedAt ') : ms;
+}
+
+/**
+ * Validates an InsightsMessage read from Kafka into the rows POST /1/events stores for its event on the embedded
+ * transport (validateInsightsEvent, with the message's tenant and its `receivedAt` as the receive time), so every
+ * delivery of the message gives the same rows. The envelope is strict (an unknown field is refused, as on every
+ * message); the event is read as the Insights protocol reads it (unknown fields ignored).
+ */
+export function validateInsightsMessage(input: unknown, ctx: ItemOrigin, rules: Pick<EventRules, 'retentionDays'>): ValidatedInsightsEvent {
+  const m = eventObject(input);
+  if (m === undefined) {
+    return fail('event must be a JSON object');
+  }
+  for (const field of Object.keys(m)) {
+    if (!MESSAGE_FIELDS.has(field)) {
+      return fail(`unknown field ${echoedName(field)}`);
+    }
+  }
+  const head = tenantAndId(m, ctx);
+  if (typeof head === 'string') {
+    return fail(head);
+  }
+  const { customer, instance, id } = head;
+  const receivedAt = receivedAtOf(m.receivedAt, ctx, rules);
+  if (typeof receivedAt === 'string') {
+    return fail(receivedAt);
+  }
+  if (m.event === undefined) {
+    return fail('event is required (the Insights event)');
+  }
+  const result = validateInsightsEvent(m.event, { ...ctx, customer, instance, now: receivedAt }, rules, id);
+  return result.ok ? result : fail(`event: ${result.reason}`);
 }

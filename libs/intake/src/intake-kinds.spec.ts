@@ -138,8 +138,8 @@ describe('IntakeKinds.events: clicks and conversions', () => {
       ok: false,
       reason: 'type must be search, click or conversion',
     });
-    expect(kinds.events.rejectedKind!({ type: 'conversion' })).toBe('interaction');
-    expect(kinds.events.rejectedKind!({ type: 'view' })).toBe('search-event');
+    expect(kinds.events.rejectedKind!({ type: 'conversion' }, fromHttp)).toBe('interaction');
+    expect(kinds.events.rejectedKind!({ type: 'view' }, fromHttp)).toBe('search-event');
   });
 
   it('sends a click as the item with its tenant, id and time, which the ingest app takes back as the same row', () => {

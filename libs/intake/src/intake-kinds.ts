@@ -7,6 +7,8 @@ import {
   canonicalId,
   fromChDateTime,
   validateDocument,
+  INSIGHTS_MESSAGE_TYPE,
+  validateInsightsMessage,
   validateInteraction,
   validateSearchEvent,
   type DocumentRow,
@@ -51,7 +53,7 @@ export interface IntakeKind<Row extends IngestRow = IngestRow> extends IngestTar
   /** Rejected items leave a notification for their instance (at most one per hour). */
   notifiesRejected: boolean;
   /** The `kind` of a rejected item in rejected_events, when it depends on the item (else the kind's `kind`). */
-  rejectedKind?(value: unknown): RejectedEventRow['kind'];
+  rejectedKind?(value: unknown, origin: ItemOrigin): RejectedEventRow['kind'];
   /**
    * With `targetOf`: the retry token under which a row's table records the request's token (`intake_requests`),
    * so a retried request skips exactly the tables where its rows are stored. Else the token itself.
@@ -77,10 +79,31 @@ export function isInteractionRow(row: object): row is InteractionRow {
   return 'interaction_id' in row;
 }
 
+const typeOf = (value: unknown) => (typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined);
+
 /** An item whose `type` says click or conversion (validated as one, rejected as kind 'interaction'). */
 function isInteractionItem(value: unknown): boolean {
-  const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
+  const type = typeOf(value);
   return type === 'click' || type === 'conversion';
+}
+
+/**
+ * A message of the search events topic carrying an event of POST /1/events (InsightsMessage in libs/contracts): its
+ * rows are interactions, rejected as kind 'interaction'. Only on Kafka; an item of POST /events never is one.
+ */
+function isInsightsMessage(value: unknown, origin: Pick<ItemOrigin, 'source'>): boolean {
+  return origin.source === 'kafka' && typeOf(value) === INSIGHTS_MESSAGE_TYPE;
+}
+
+/** The rows of an InsightsMessage as the events kind gives them: the first, and the others of the same event. */
+function insightsMessageRows(value: unknown, origin: ItemOrigin, rules: { retentionDays: number }): Validated<SearchEventRow> {
+  const result = validateInsightsMessage(value, origin, rules);
+  if (!result.ok) {
+    return result;
+  }
+  // A view is stored like a click (the column is a name), never counted; InteractionRow names only the counted types.
+  const [row, ...more] = result.rows as unknown as SearchEventRow[];
+  return { ok: true, row, more };
 }
 
 /**
@@ -136,6 +159,9 @@ export class IntakeKinds {
       topic: config.kafka.topicSearchEvents,
       notifiesRejected: true,
       validate: (value, origin) => {
+        if (isInsightsMessage(value, origin)) {
+          return insightsMessageRows(value, origin, rules);
+        }
         if (isInteractionItem(value)) {
           // From Kafka without `ts`: the message's timestamp, the same on every delivery (a duplicate stays identical).
           const at = origin.timestamp !== undefined && (value as { ts?: unknown }).ts === undefined ? Number(origin.timestamp) : undefined;
@@ -156,7 +182,7 @@ export class IntakeKinds {
         return result;
       },
       targetOf: (row) => (isInteractionRow(row) ? INTERACTIONS_TARGET : this.events),
-      rejectedKind: (value) => (isInteractionItem(value) ? 'interaction' : 'search-event'),
+      rejectedKind: (value, origin) => (isInteractionItem(value) || isInsightsMessage(value, origin) ? 'interaction' : 'search-event'),
       // The id and time fixed here, and the bot verdict instead of the user agent (which is not passed on), so the
       // ingest app builds the same row. Keyed by session (or event id): one busy shop spreads over all partitions.
       // The item passed validation, so it is a SearchEvent (libs/contracts): the message is one too. A click or a

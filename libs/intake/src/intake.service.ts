@@ -28,8 +28,9 @@ export interface InteractionSource {
    */
   retryToken?(customer: string, instance: string, items: readonly unknown[]): string | undefined;
   /**
-   * Kafka transport only: the message of a row on the search events topic (a native click or conversion, as
-   * IntakeKinds' events take it). Without it, requests are refused (503) when the intake runs through Kafka.
+   * Kafka transport only: the one message of an item on the search events topic, in a form IntakeKinds' events take
+   * back into the same rows (a native click or conversion, or an InsightsMessage); `row` is the item's first row.
+   * Without it, requests are refused (503) when the intake runs through Kafka.
    */
   message?(item: unknown, row: InteractionRow): { key: string; value: string };
 }

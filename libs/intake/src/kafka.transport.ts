@@ -15,7 +15,8 @@ import { intakeAnswer, type IntakeView, type ValidatedBatch } from './validate-i
 /** A send that failed may have reached some partitions (kafkajs sends per broker): the answer must not deny it. */
 const PRODUCE_FAILED = {
   'search-event': 'part of this request may have been accepted (events with ids are not counted twice on a retry)',
-  interaction: 'part of this request may have been accepted (events with ids are not counted twice on a retry)',
+  // Interactions of another format (POST /1/events): its events carry no id, so a retry counts once by identity.
+  interaction: 'part of this request may have been accepted (identical events with a timestamp are counted once on a retry)',
   document: 'part of this request may have been accepted (a retry writes the same documents again)',
 } as const;
 
@@ -165,7 +166,16 @@ export class KafkaTransport extends IntakeTransport {
     if (batch.rows.length === 0) {
       return;
     }
-    await this.sends.add({ topic: kind.topic, messages: batch.rows.map((row, i) => kind.message(items[batch.indexes[i]], row)) });
+    // One message per item, made from its first row: an item of several rows (an Insights event's objects) is one
+    // message, one offset, so the ingest app stores its rows together or not at all.
+    const messages: Message[] = [];
+    batch.rows.forEach((row, i) => {
+      const index = batch.indexes[i];
+      if (i === 0 || index !== batch.indexes[i - 1]) {
+        messages.push(kind.message(items[index], row));
+      }
+    });
+    await this.sends.add({ topic: kind.topic, messages });
   }
 
   /** One send (acks=all) of the messages of every request of the round, per topic in the order they came. */

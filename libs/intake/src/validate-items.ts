@@ -102,7 +102,7 @@ function rejectedItem(kind: IntakeKind<IngestRow>, item: IntakeItem, index: numb
   return {
     customer: name(named.customer),
     instance: name(named.instance),
-    kind: kind.rejectedKind?.(item.value) ?? kind.kind,
+    kind: kind.rejectedKind?.(item.value, origin) ?? kind.kind,
     source: origin.source,
     topic: origin.topic ?? '',
     partition: origin.partition ?? -1,
