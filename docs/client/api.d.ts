@@ -2017,7 +2017,7 @@ export interface operations {
                         authenticatedUserToken?: string;
                         /** @description Epoch milliseconds; default: receive time */
                         timestamp?: number;
-                        /** @description The id of the search; absent: unattributed */
+                        /** @description The id of the search (32 hex characters, or a UUID with dashes; not the nil UUID); absent: unattributed */
                         queryID?: string;
                         objectIDs?: string[];
                         /** @description Clicks: one per object id, the first result is 1 */

@@ -26,3 +26,21 @@ export function canonicalId(value: string): string | undefined {
 export function idProblem(field: string): string {
   return `${field} must be a UUID (with or without dashes)`;
 }
+
+/** The nil UUID: the `search_id` of an interaction that names no search (NO_SEARCH_ID), never a search's id. */
+const NIL_ID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * The search an interaction names (`searchId`, `queryID`): its canonical id; undefined when absent; else the reason
+ * naming `field` (not a UUID, or the nil UUID, which names no search).
+ */
+export function searchIdOf(field: string, value: unknown): string | undefined | { reason: string } {
+  if (value === undefined) {
+    return undefined;
+  }
+  const id = typeof value === 'string' ? canonicalId(value) : undefined;
+  if (id === undefined) {
+    return { reason: idProblem(field) };
+  }
+  return id === NIL_ID ? { reason: `${field} must not be the nil UUID (it names no search)` } : id;
+}

@@ -120,16 +120,22 @@ describe('validateInsightsEvent', () => {
     expect(rows({ ...conversion, objectIDsWithInferredQueryID: ['a'], somethingNew: { x: 1 } })).toHaveLength(1);
   });
 
+  it('takes a queryID written with dashes, in any case, as the same search (ids are one id either way)', () => {
+    for (const queryID of [SEARCH, SEARCH.toUpperCase(), SEARCH.replaceAll('-', '')]) {
+      expect(rows({ ...click, queryID })[0]).toMatchObject({ search_id: SEARCH });
+    }
+  });
+
   // The bad input, each rejected naming its field.
   it.each<[string, Record<string, unknown>, string]>([
     ['an unknown eventType', { ...click, eventType: 'purchase' }, 'eventType must be click, conversion or view'],
     ['no eventType', { ...click, eventType: undefined }, 'eventType must be click, conversion or view'],
-    ['a malformed queryID', { ...click, queryID: 'abc' }, 'queryID must be 32 hex characters (the id of the search)'],
-    ['a dashed queryID', { ...click, queryID: SEARCH }, 'queryID must be 32 hex characters (the id of the search)'],
+    ['a malformed queryID', { ...click, queryID: 'abc' }, 'queryID must be a UUID (with or without dashes)'],
+    ['the nil UUID as queryID', { ...click, queryID: '0'.repeat(32) }, 'queryID must not be the nil UUID (it names no search)'],
     [
       'a malformed objectData queryID',
       { ...conversion, objectData: [{ queryID: 'x' }] },
-      'objectData[0].queryID must be 32 hex characters (the id of the search)',
+      'objectData[0].queryID must be a UUID (with or without dashes)',
     ],
     ['positions of another length', { ...click, positions: [1] }, 'positions must be an array of the same length as objectIDs'],
     ['a position < 1', { ...click, positions: [1, 0] }, 'positions[1] must be an integer from 1 to 65535'],

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { chDateTime, chDateTimeOften } from './ch-time';
 import { eventObject, eventTime, personalHash, tenantAndId } from './event-fields';
-import { canonicalId } from './ids';
+import { searchIdOf } from './ids';
 import {
   CONVERSION_SUBTYPES,
   MAX_OBJECT_ID_LENGTH,
@@ -43,8 +43,6 @@ export const MAX_INDEX_NAME_LENGTH = 256;
 export const MAX_FILTER_LENGTH = 512;
 export const INSIGHTS_EVENT_TYPES: readonly InsightsEventType[] = ['click', 'conversion', 'view'];
 
-/** A queryID as Algolia writes it: 32 hex characters. */
-const QUERY_ID = /^[0-9a-f]{32}$/i;
 const CURRENCY = /^[a-z]{3}$/i;
 /** A number as a string ("59.90"): search-insights passes `value`, `price` and `discount` as the shop gives them. */
 const NUMERIC = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
@@ -62,16 +60,6 @@ function stringProblem(field: string, value: unknown, max: number): string | und
     return `${field} must be a string of 1 to ${max} characters`;
   }
   return textProblem(field, value);
-}
-
-/** The search id of a queryID (canonical), or the reason naming `field`; undefined when absent. */
-function queryIdOf(field: string, value: unknown): string | undefined | { reason: string } {
-  if (value === undefined) {
-    return undefined;
-  }
-  return typeof value === 'string' && QUERY_ID.test(value)
-    ? canonicalId(value)
-    : { reason: `${field} must be 32 hex characters (the id of the search)` };
 }
 
 interface ObjectData {
@@ -105,7 +93,7 @@ function objectDataOf(value: unknown, objects: number): ObjectData[] | string {
     if (discount === undefined || discount < 0 || discount >= VALUE_LIMIT) {
       return `${field}.discount must be a number >= 0 and below 1e12 (or such a number as a string)`;
     }
-    const searchId = queryIdOf(`${field}.queryID`, d.queryID);
+    const searchId = searchIdOf(`${field}.queryID`, d.queryID);
     if (typeof searchId === 'object') {
       return searchId.reason;
     }
@@ -305,7 +293,7 @@ export function validateInsightsEvent(
   if (head) {
     return fail(head);
   }
-  const searchId = queryIdOf('queryID', e.queryID);
+  const searchId = searchIdOf('queryID', e.queryID);
   if (typeof searchId === 'object') {
     return fail(searchId.reason);
   }

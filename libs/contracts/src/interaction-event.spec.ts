@@ -83,6 +83,13 @@ describe('validateInteraction', () => {
     },
   );
 
+  it('rejects the nil UUID as searchId: it names no search (a conversion without one leaves searchId out)', () => {
+    for (const searchId of ['00000000-0000-0000-0000-000000000000', '0'.repeat(32)]) {
+      expect(reason({ ...click, searchId })).toBe('searchId must not be the nil UUID (it names no search)');
+      expect(reason({ ...conversion, searchId })).toBe('searchId must not be the nil UUID (it names no search)');
+    }
+  });
+
   it.each([['abc'], [''], [SEARCH.slice(1)], [`${SEARCH.replaceAll('-', '')}0`], [`{${SEARCH}}`], [7], [null], [true]])(
     'rejects the malformed id %p, as searchId of a click or a conversion and as id',
     (id) => {

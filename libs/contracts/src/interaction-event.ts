@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { chDateTime, chDateTimeOften } from './ch-time';
 import { eventObject, personalHash, sessionTextAndTime, tenantAndId } from './event-fields';
-import { canonicalId, idProblem } from './ids';
+import { searchIdOf } from './ids';
 import type { EventSource, ItemOrigin } from './item-origin';
 import type { EventRules } from './search-event';
 import { echoedName } from './text';
@@ -164,12 +164,12 @@ export function validateInteraction(input: unknown, ctx: ItemOrigin, rules: Even
   }
   const { customer, instance, id } = head;
 
-  const searchId = typeof e.searchId === 'string' ? canonicalId(e.searchId) : undefined;
-  if (e.searchId === undefined && type === 'click') {
+  const searchId = searchIdOf('searchId', e.searchId);
+  if (searchId === undefined && type === 'click') {
     return fail('searchId is required for a click (the id of the search)');
   }
-  if (e.searchId !== undefined && searchId === undefined) {
-    return fail(idProblem('searchId'));
+  if (typeof searchId === 'object') {
+    return fail(searchId.reason);
   }
   const objectProblem = lengthProblem('objectId', e.objectId, MAX_OBJECT_ID_LENGTH) ?? typeFieldsProblem(e, type);
   const ts =

@@ -14,6 +14,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { Auth, COLLECTOR_AGENT, CredentialsGate, Public, RequireCollectorKey, RequirePermission, type AuthContext } from '@app/auth';
+import { ID_PATTERN } from '@app/contracts';
 import { ApiErrors, DomainError } from '@app/errors';
 import { EVENTS_ACCEPTED_HEADER, EVENTS_REJECTED_HEADER, answerPreflight } from '@app/http';
 import { IntakeService, type IntakeView } from '@app/intake';
@@ -115,7 +116,11 @@ export class InsightsController {
               userToken: { type: 'string', maxLength: 200, description: 'Kept only as a hash' },
               authenticatedUserToken: { type: 'string', maxLength: 200, description: 'Kept only as a hash; the user token when given' },
               timestamp: { type: 'integer', description: 'Epoch milliseconds; default: receive time' },
-              queryID: { type: 'string', pattern: '^[0-9a-fA-F]{32}$', description: 'The id of the search; absent: unattributed' },
+              queryID: {
+                type: 'string',
+                pattern: ID_PATTERN,
+                description: 'The id of the search (32 hex characters, or a UUID with dashes; not the nil UUID); absent: unattributed',
+              },
               objectIDs: { type: 'array', minItems: 1, maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 200 } },
               positions: {
                 type: 'array',
@@ -131,7 +136,7 @@ export class InsightsController {
                     price: { oneOf: [{ type: 'number', minimum: 0 }, { type: 'string' }] },
                     quantity: { type: 'integer', minimum: 1 },
                     discount: { oneOf: [{ type: 'number', minimum: 0 }, { type: 'string' }] },
-                    queryID: { type: 'string', pattern: '^[0-9a-fA-F]{32}$' },
+                    queryID: { type: 'string', pattern: ID_PATTERN },
                   },
                 },
               },
