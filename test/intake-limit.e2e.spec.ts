@@ -64,7 +64,11 @@ describe('INTAKE_PER_MINUTE small', () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
-    expect(limited.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });
+    expect(limited.body).toMatchObject({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: expect.stringMatching(/^Too many requests: at most \d+ a minute for this customer \(INTAKE_PER_MINUTE\)/) as unknown,
+    });
     expect(await statusesOf(10, c.searchTerms)).toEqual(repeated(200, 10));
     expect(await statusesOf(10, c.documents)).toEqual(repeated(202, 10));
   });

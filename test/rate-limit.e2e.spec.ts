@@ -25,7 +25,10 @@ describe('rate limiting per customer', () => {
     const limited = await get(shop1);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    expect(limited.body).toMatchObject({ statusCode: 429 });
+    expect(limited.body).toMatchObject({
+      statusCode: 429,
+      message: 'Too many requests: at most 5 a minute for this customer (RATE_LIMIT_PER_MINUTE); retry after Retry-After seconds',
+    });
     expect((await get(shop2)).status).toBe(200);
   });
 

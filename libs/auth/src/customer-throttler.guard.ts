@@ -1,6 +1,12 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ThrottlerGuard, type ThrottlerModuleOptions, type ThrottlerRequest, type ThrottlerStorage } from '@nestjs/throttler';
+import {
+  ThrottlerGuard,
+  type ThrottlerLimitDetail,
+  type ThrottlerModuleOptions,
+  type ThrottlerRequest,
+  type ThrottlerStorage,
+} from '@nestjs/throttler';
 import type { IncomingMessage } from 'http';
 import { AppConfig } from '@app/config';
 import { COLLECTOR_KEY, INTAKE_LIMIT_KEY, PUBLIC_KEY } from './auth.decorators';
@@ -46,13 +52,25 @@ export class CustomerThrottlerGuard extends ThrottlerGuard {
     return super.handleRequest({ ...request, limit: this.limitOf(request.context) });
   }
 
-  /** Requests per customer and minute the route allows. */
+  /** The 429's message: the limit, whom it counts and the variable that sets it. */
+  protected override getErrorMessage(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<string> {
+    const { variable, per } = this.budgetOf(context);
+    return Promise.resolve(`Too many requests: at most ${detail.limit} a minute ${per} (${variable}); retry after Retry-After seconds`);
+  }
+
+  /** Requests per customer (or client address) and minute the route allows. */
   private limitOf(context: ExecutionContext): number {
+    return this.config[this.budgetOf(context).setting];
+  }
+
+  /** The route's budget: its setting, the variable that sets it, and whom it counts. */
+  private budgetOf(context: ExecutionContext) {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(COLLECTOR_KEY, targets)) {
-      return this.config.collectPerMinute;
+      return { setting: 'collectPerMinute', variable: 'COLLECT_PER_MINUTE', per: 'from this address' } as const;
     }
-    const intake = this.reflector.getAllAndOverride<boolean>(INTAKE_LIMIT_KEY, targets);
-    return intake ? this.config.intakePerMinute : this.config.rateLimitPerMinute;
+    return this.reflector.getAllAndOverride<boolean>(INTAKE_LIMIT_KEY, targets)
+      ? ({ setting: 'intakePerMinute', variable: 'INTAKE_PER_MINUTE', per: 'for this customer' } as const)
+      : ({ setting: 'rateLimitPerMinute', variable: 'RATE_LIMIT_PER_MINUTE', per: 'for this customer' } as const);
   }
 }
