@@ -6,7 +6,8 @@ import {
   CONVERSION_SUBTYPES,
   MAX_OBJECT_ID_LENGTH,
   MAX_POSITION,
-  MAX_USER_TOKEN_LENGTH,
+  currencyProblem,
+  userTokenProblem,
   NO_SEARCH_ID,
   VALUE_DECIMALS,
   VALUE_LIMIT,
@@ -43,7 +44,6 @@ export const MAX_INDEX_NAME_LENGTH = 256;
 export const MAX_FILTER_LENGTH = 512;
 export const INSIGHTS_EVENT_TYPES: readonly InsightsEventType[] = ['click', 'conversion', 'view'];
 
-const CURRENCY = /^[a-z]{3}$/i;
 /** A number as a string ("59.90"): search-insights passes `value`, `price` and `discount` as the shop gives them. */
 const NUMERIC = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 
@@ -150,14 +150,8 @@ function positionsOf(value: unknown, objects: number): number[] | string {
 }
 
 /** The two user tokens: optional strings, kept only as hashes. */
-function userTokenProblem(e: Record<string, unknown>): string | undefined {
-  for (const field of ['userToken', 'authenticatedUserToken']) {
-    const value = e[field];
-    if (value !== undefined && (typeof value !== 'string' || value.length === 0 || value.length > MAX_USER_TOKEN_LENGTH)) {
-      return `${field} must be a string of 1 to ${MAX_USER_TOKEN_LENGTH} characters`;
-    }
-  }
-  return undefined;
+function userTokensProblem(e: Record<string, unknown>): string | undefined {
+  return userTokenProblem('userToken', e.userToken) ?? userTokenProblem('authenticatedUserToken', e.authenticatedUserToken);
 }
 
 /** The event's time in ms (its `timestamp`, epoch milliseconds, else the receive time), or the reason naming it. */
@@ -183,8 +177,9 @@ function conversionOf(e: Record<string, unknown>, data: ObjectData[] | undefined
   if (e.value !== undefined && (given === undefined || given < 0 || given >= VALUE_LIMIT)) {
     return 'value must be a number >= 0 and below 1e12 (or such a number as a string)';
   }
-  if (e.currency !== undefined && (typeof e.currency !== 'string' || !CURRENCY.test(e.currency))) {
-    return 'currency must be three letters (ISO 4217, e.g. EUR)';
+  const currency = currencyProblem(e.currency);
+  if (currency !== undefined) {
+    return currency;
   }
   const priced = (data ?? []).filter((d) => d.price !== undefined);
   if ((given !== undefined || priced.length > 0) && e.currency === undefined) {
@@ -213,7 +208,7 @@ function headProblem(e: Record<string, unknown>): string | undefined {
   return (
     stringProblem('eventName', e.eventName, MAX_EVENT_NAME_LENGTH) ??
     stringProblem('index', e.index, MAX_INDEX_NAME_LENGTH) ??
-    userTokenProblem(e)
+    userTokensProblem(e)
   );
 }
 

@@ -124,8 +124,9 @@ function typeFieldsProblem(e: Record<string, unknown>, type: InteractionType): s
   if (e.value !== undefined && (typeof e.value !== 'number' || !Number.isFinite(e.value) || e.value < 0 || e.value >= VALUE_LIMIT)) {
     return 'value must be a number >= 0 and below 1e12';
   }
-  if (e.currency !== undefined && (typeof e.currency !== 'string' || !CURRENCY.test(e.currency))) {
-    return 'currency must be three letters (ISO 4217, e.g. EUR)';
+  const currency = currencyProblem(e.currency);
+  if (currency !== undefined) {
+    return currency;
   }
   if (e.value !== undefined && e.currency === undefined) {
     return 'currency is required with value (three letters, e.g. EUR)';
@@ -133,9 +134,17 @@ function typeFieldsProblem(e: Record<string, unknown>, type: InteractionType): s
   return undefined;
 }
 
-function userTokenProblem(value: unknown): string | undefined {
+/** The problem with a `currency` (three letters, any case), else undefined; shared with the Insights events. */
+export function currencyProblem(value: unknown): string | undefined {
+  return value !== undefined && (typeof value !== 'string' || !CURRENCY.test(value))
+    ? 'currency must be three letters (ISO 4217, e.g. EUR)'
+    : undefined;
+}
+
+/** The problem with a user token named `field` (a string of 1 to MAX_USER_TOKEN_LENGTH), else undefined. */
+export function userTokenProblem(field: string, value: unknown): string | undefined {
   return value !== undefined && (typeof value !== 'string' || value.length === 0 || value.length > MAX_USER_TOKEN_LENGTH)
-    ? `userToken must be a string of 1 to ${MAX_USER_TOKEN_LENGTH} characters`
+    ? `${field} must be a string of 1 to ${MAX_USER_TOKEN_LENGTH} characters`
     : undefined;
 }
 
@@ -174,7 +183,7 @@ export function validateInteraction(input: unknown, ctx: ItemOrigin, rules: Even
   const objectProblem = lengthProblem('objectId', e.objectId, MAX_OBJECT_ID_LENGTH) ?? typeFieldsProblem(e, type);
   const ts =
     objectProblem ??
-    userTokenProblem(e.userToken) ??
+    userTokenProblem('userToken', e.userToken) ??
     sessionTextAndTime(e, ['objectId', 'sessionId', 'userToken'], ctx.now, rules.retentionDays);
   if (typeof ts === 'string') {
     return fail(ts);
