@@ -145,6 +145,15 @@ describe('the OpenAPI document (/docs-json) and UI (/docs)', () => {
     }
   });
 
+  it("states POST /1/events' answer as Algolia does: EventsResponse allows no other property", () => {
+    const { schemas } = (doc as { components: { schemas: Record<string, unknown> } }).components;
+    expect(schemas.EventsResponse).toMatchObject({
+      type: 'object',
+      required: ['status', 'message'],
+      additionalProperties: false,
+    });
+  });
+
   it('documents the query parameters and X-Total-Count of the lists', () => {
     const terms = doc.paths['/search-terms'].get;
     expect(

@@ -94,7 +94,13 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
 }
 
 /**
- * What holds for every operation and is written once here:
+ * Schemas that allow no other property, as the protocol they follow defines them: Algolia's EventsResponse (POST
+ * /1/events), which clients generated from Algolia's document check.
+ */
+const CLOSED_SCHEMAS = ['EventsResponse'];
+
+/**
+ * What holds for every operation and is written once here (and the CLOSED_SCHEMAS closed):
  * - the HMAC and instance headers become reusable parameters (components.parameters), referenced by each operation;
  * - every answer carries X-Request-Id (the onRequest hook of createHttpApp sets it);
  * - an operation with input (a path or query parameter, or a body: every method but GET) can answer 400, the others
@@ -108,6 +114,12 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
  */
 function refine(document: OpenAPIObject): OpenAPIObject {
   const components = document.components ?? (document.components = {});
+  for (const name of CLOSED_SCHEMAS) {
+    const schema = components.schemas?.[name];
+    if (schema !== undefined && !('$ref' in schema)) {
+      schema.additionalProperties = false;
+    }
+  }
   components.parameters = Object.fromEntries(AUTH_HEADERS.map((h) => [h.name, { in: 'header', ...h }]));
   components.headers = { 'X-Request-Id': REQUEST_ID };
   const authHeaders = new Set(AUTH_HEADERS.map((h) => h.name));
