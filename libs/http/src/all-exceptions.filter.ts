@@ -35,7 +35,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const { status } = described;
     // POST /1/events answers as Algolia's Insights API does: `{ status, message }` and nothing more (EventsResponse).
     const url = host.switchToHttp().getRequest<{ url?: string }>()?.url ?? '';
-    const body = isInsightsEventsUrl(url) ? { status, message: String(described.body.message) } : described.body;
+    const body = isInsightsEventsUrl(url) ? { status, message: insightsMessage(described.body) } : described.body;
     if (exception instanceof RetryLaterError) {
       this.adapterHost.httpAdapter.setHeader(res, 'Retry-After', String(exception.retryAfterSeconds));
     }
@@ -68,6 +68,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
     this.logger.error(`unhandled error ${correlationId}: ${(exception as Error)?.stack ?? String(exception)}`);
     return { status: 500, body: { ...errorBody(500, 'Internal server error'), correlationId } };
   }
+}
+
+/** The message of an EventsResponse: the error's, with the correlation id of a 500 (it has no field of its own). */
+function insightsMessage(body: Record<string, unknown>): string {
+  const message = String(body.message);
+  return typeof body.correlationId === 'string' ? `${message} (correlation id ${body.correlationId})` : message;
 }
 
 /** POST /1/events (and its query string). */
