@@ -2,6 +2,7 @@ import { createInsightsClient } from 'search-insights';
 import { ClickHouseService } from '@app/clickhouse';
 import { personalHash } from '@app/contracts';
 import { UserTokenErasure } from '../apps/query/src/insights/user-token-erasure.service';
+import { announce } from './support/announce';
 import { createCollectorKey, fetchRequester } from './support/insights';
 import { eventually } from './support/storage';
 import { LEGACY_SECRET, basicHeader, createKey, hmacHeaders, http, jwtHeader, startApp, type TestApp } from './support/test-app';
@@ -474,6 +475,16 @@ describe('COLLECT_PER_MINUTE, TRUST_PROXY and CORS_ORIGINS', () => {
     expect((await send('2001:db8:1:2::1')).status).toBe(200);
     expect((await send('2001:db8:1:2::2')).status).toBe(200);
     expect((await send('2001:db8:1:2:ffff::3')).status).toBe(429);
+  });
+
+  it('refuses a request over the limit before reading its body', async () => {
+    expect((await send('203.0.113.20')).status).toBe(200);
+    expect((await send('203.0.113.20')).status).toBe(200);
+    const path = `/1/events?X-Algolia-Application-Id=demo&X-Algolia-API-Key=${secret}`;
+    const res = await announce(t.url, 'POST', path, 500_000, { 'X-Forwarded-For': '203.0.113.20' });
+    expect(res.status).toBe(429);
+    expect(res.head).toMatch(/\r\nretry-after: \d+\r\n/i);
+    expect(res.head).toMatch(/\r\nconnection: close\r\n/i);
   });
 
   it("never grants CORS_ORIGINS' origins on /1/events: the key's origins decide", async () => {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { InjectThrottlerStorage, type ThrottlerStorage } from '@nestjs/throttler';
 import type { IncomingMessage } from 'http';
 import { AppConfig } from '@app/config';
 import { NAME_PATTERN } from '@app/contracts';
@@ -13,7 +14,8 @@ import {
   type Principal,
 } from './authenticators';
 import { CustomersRepository, type Customer } from './customers.repository';
-import { clientAddress, FailedAuthLimiter } from './failed-auth.limiter';
+import { COLLECT_BUDGET, tooManyMessage } from './customer-throttler.guard';
+import { clientAddress, clientKey, FailedAuthLimiter } from './failed-auth.limiter';
 import { ProvisioningService } from './provisioning.service';
 
 /** The customer a request addresses: SERVICE_CUSTOMER, or with BASE_DOMAIN the Host's label left of it. */
@@ -59,6 +61,9 @@ export function collectorParam(req: IncomingMessage, name: string): string | und
   return (Array.isArray(header) ? header[0] : header) || undefined;
 }
 
+/** The window of COLLECT_PER_MINUTE. */
+const MINUTE_MS = 60_000;
+
 declare module 'http' {
   interface IncomingMessage {
     admission?: Admission;
@@ -84,6 +89,7 @@ export class CredentialsGate {
     private readonly collector: CollectorAuthenticator,
     private readonly failures: FailedAuthLimiter,
     private readonly provisioning: ProvisioningService,
+    @InjectThrottlerStorage() private readonly throttles: ThrottlerStorage,
   ) {}
 
   async admit(req: IncomingMessage): Promise<Admission> {
@@ -157,8 +163,31 @@ export class CredentialsGate {
       }
       return { customer, principal, corsOrigin: origin };
     });
+    await this.countCollected(address);
     req.admission = admission;
     return admission;
+  }
+
+  /**
+   * Counts an admitted request against COLLECT_PER_MINUTE for its client address (IPv6: per /64) before its body is
+   * read: beyond the limit, 429 with Retry-After, and the connection closes unread (the throttler's storage, where
+   * CustomerThrottlerGuard counts every other route).
+   */
+  private async countCollected(address: string | undefined): Promise<void> {
+    const limit = this.config.collectPerMinute;
+    if (limit === 0) {
+      return;
+    }
+    const { isBlocked, timeToBlockExpire } = await this.throttles.increment(
+      `collect:${clientKey(address)}`,
+      MINUTE_MS,
+      limit,
+      MINUTE_MS,
+      'default',
+    );
+    if (isBlocked) {
+      throw new RetryLaterError(tooManyMessage(limit, COLLECT_BUDGET), Math.max(1, timeToBlockExpire));
+    }
   }
 
   /**

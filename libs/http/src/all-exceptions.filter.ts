@@ -77,7 +77,7 @@ function insightsMessage(body: Record<string, unknown>): string {
 }
 
 /** POST /1/events (and its query string). */
-export function isInsightsEventsUrl(url: string): boolean {
+function isInsightsEventsUrl(url: string): boolean {
   return url === '/1/events' || url.startsWith('/1/events?');
 }
 
