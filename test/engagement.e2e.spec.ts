@@ -274,4 +274,24 @@ describe('engagement=true (e2e over HTTP)', () => {
     const plain = await get<object>(`/search-terms/${termId(CUSTOMER, INSTANCE, 'shoes')}`);
     expect(Object.keys(plain.body).sort()).toEqual(['count', 'id', 'search_phrase', 'series', 'status', 'variants', 'zero_hit_count']);
   });
+  it('counts a search id stored again later in the window of its first copy only', async () => {
+    const y = id();
+    await addSearches([
+      search({ id: y, phrase: 'mantel', language: 'fr', ts: now - 30 * HOUR }),
+      search({ id: y, phrase: 'mantel neu', language: 'fr', ts: now - 2 * HOUR }),
+    ]);
+    await addInteractions([click(y, 'p1', 2, now - MINUTE)]);
+    const terms = async (since: string) =>
+      Object.fromEntries(
+        (await get<Term[]>(`/search-terms?language=fr&since=${since}&engagement=true`)).body.map((x) => [
+          x.search_phrase,
+          [x.count, x.tracked_searches, x.clicks],
+        ]),
+      );
+    // Within a day only the later copy lies: a search, but not a tracked one (it was tracked the day before).
+    expect(await terms('1d')).toEqual({ 'mantel neu': [1, 0, 0] });
+    expect(await terms('2d')).toEqual({ mantel: [1, 1, 1], 'mantel neu': [1, 0, 0] });
+    const stats = await get<{ totals: Totals }>('/search-stats?language=fr&since=1d&engagement=true');
+    expect(stats.body.totals).toMatchObject({ searches: 1, tracked_searches: 0, clicks: 0 });
+  });
 });

@@ -1657,33 +1657,40 @@ LEFT JOIN (
   FROM (
     SELECT search_id, toStartOfHour(ts) AS hour, phrase
     FROM (
-      SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
-      FROM (
-        SELECT customer, instance, search_id, min(first) AS f
-        FROM `search_analytics`.`search_ids`
-        WHERE customer = {customer:String}
-          AND instance = {instance:String}
-          AND search_id IN (
-          SELECT event_id
-          FROM `search_analytics`.`search_events`
-          WHERE customer = {customer:String}
-            AND instance = {instance:String}
-            AND id_sent
-            AND sign > 0
-            AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-            AND ts < toDateTime({e_to:UInt32}, 'UTC')
-        )
-        GROUP BY customer, instance, search_id
-      )
+      SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+      FROM `search_analytics`.`search_events`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND id_sent
+        AND sign > 0
+        AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+        AND ts < toDateTime({e_to:UInt32}, 'UTC')
+      ORDER BY search_id, ts, phrase, language, bot, hits
+      LIMIT 1 BY search_id
     )
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND bot IN {bots:Array(UInt8)}
       AND language = {language:String}
       AND hits > 0
-      AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-      AND ts < toDateTime({e_to:UInt32}, 'UTC')
       AND search_id != toUUID({no_search:String})
+      AND search_id NOT IN (
+      SELECT search_id
+      FROM `search_analytics`.`search_ids`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND first.1 < toDateTime({e_from:UInt32}, 'UTC')
+        AND search_id IN (
+        SELECT event_id
+        FROM `search_analytics`.`search_events`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND id_sent
+          AND sign > 0
+          AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e_to:UInt32}, 'UTC')
+      ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+    )
   ) AS s
   LEFT JOIN (
     SELECT search_id,
@@ -1699,38 +1706,14 @@ LEFT JOIN (
         AND type IN ('click', 'conversion')
         AND object_id != ''
         AND search_id IN (
-        SELECT search_id
-        FROM (
-          SELECT search_id, toStartOfHour(ts) AS hour, phrase
-          FROM (
-            SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
-            FROM (
-              SELECT customer, instance, search_id, min(first) AS f
-              FROM `search_analytics`.`search_ids`
-              WHERE customer = {customer:String}
-                AND instance = {instance:String}
-                AND search_id IN (
-                SELECT event_id
-                FROM `search_analytics`.`search_events`
-                WHERE customer = {customer:String}
-                  AND instance = {instance:String}
-                  AND id_sent
-                  AND sign > 0
-                  AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-                  AND ts < toDateTime({e_to:UInt32}, 'UTC')
-              )
-              GROUP BY customer, instance, search_id
-            )
-          )
-          WHERE customer = {customer:String}
-            AND instance = {instance:String}
-            AND bot IN {bots:Array(UInt8)}
-            AND language = {language:String}
-            AND hits > 0
-            AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-            AND ts < toDateTime({e_to:UInt32}, 'UTC')
-            AND search_id != toUUID({no_search:String})
-        )
+        SELECT event_id
+        FROM `search_analytics`.`search_events`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND id_sent
+          AND sign > 0
+          AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e_to:UInt32}, 'UTC')
       )
         AND (user_token_hash = '' OR user_token_hash NOT IN (
         SELECT user_token_hash
@@ -1847,32 +1830,39 @@ LEFT JOIN (
   FROM (
     SELECT search_id, toStartOfHour(ts) AS hour, phrase
     FROM (
-      SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
-      FROM (
-        SELECT customer, instance, search_id, min(first) AS f
-        FROM `search_analytics`.`search_ids`
-        WHERE customer = {customer:String}
-          AND instance = {instance:String}
-          AND search_id IN (
-          SELECT event_id
-          FROM `search_analytics`.`search_events`
-          WHERE customer = {customer:String}
-            AND instance = {instance:String}
-            AND id_sent
-            AND sign > 0
-            AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-            AND ts < toDateTime({e_to:UInt32}, 'UTC')
-        )
-        GROUP BY customer, instance, search_id
-      )
+      SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+      FROM `search_analytics`.`search_events`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND id_sent
+        AND sign > 0
+        AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+        AND ts < toDateTime({e_to:UInt32}, 'UTC')
+      ORDER BY search_id, ts, phrase, language, bot, hits
+      LIMIT 1 BY search_id
     )
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND bot IN {bots:Array(UInt8)}
       AND hits > 0
-      AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-      AND ts < toDateTime({e_to:UInt32}, 'UTC')
       AND search_id != toUUID({no_search:String})
+      AND search_id NOT IN (
+      SELECT search_id
+      FROM `search_analytics`.`search_ids`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND first.1 < toDateTime({e_from:UInt32}, 'UTC')
+        AND search_id IN (
+        SELECT event_id
+        FROM `search_analytics`.`search_events`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND id_sent
+          AND sign > 0
+          AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e_to:UInt32}, 'UTC')
+      ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+    )
   ) AS s
   LEFT JOIN (
     SELECT search_id,
@@ -1888,37 +1878,14 @@ LEFT JOIN (
         AND type IN ('click', 'conversion')
         AND object_id != ''
         AND search_id IN (
-        SELECT search_id
-        FROM (
-          SELECT search_id, toStartOfHour(ts) AS hour, phrase
-          FROM (
-            SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
-            FROM (
-              SELECT customer, instance, search_id, min(first) AS f
-              FROM `search_analytics`.`search_ids`
-              WHERE customer = {customer:String}
-                AND instance = {instance:String}
-                AND search_id IN (
-                SELECT event_id
-                FROM `search_analytics`.`search_events`
-                WHERE customer = {customer:String}
-                  AND instance = {instance:String}
-                  AND id_sent
-                  AND sign > 0
-                  AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-                  AND ts < toDateTime({e_to:UInt32}, 'UTC')
-              )
-              GROUP BY customer, instance, search_id
-            )
-          )
-          WHERE customer = {customer:String}
-            AND instance = {instance:String}
-            AND bot IN {bots:Array(UInt8)}
-            AND hits > 0
-            AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-            AND ts < toDateTime({e_to:UInt32}, 'UTC')
-            AND search_id != toUUID({no_search:String})
-        )
+        SELECT event_id
+        FROM `search_analytics`.`search_events`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND id_sent
+          AND sign > 0
+          AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e_to:UInt32}, 'UTC')
       )
         AND (user_token_hash = '' OR user_token_hash NOT IN (
         SELECT user_token_hash
@@ -2077,32 +2044,39 @@ FROM (
     FROM (
       SELECT search_id, toStartOfHour(ts) AS hour, phrase
       FROM (
-        SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
-        FROM (
-          SELECT customer, instance, search_id, min(first) AS f
-          FROM `search_analytics`.`search_ids`
-          WHERE customer = {customer:String}
-            AND instance = {instance:String}
-            AND search_id IN (
-            SELECT event_id
-            FROM `search_analytics`.`search_events`
-            WHERE customer = {customer:String}
-              AND instance = {instance:String}
-              AND id_sent
-              AND sign > 0
-              AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-              AND ts < toDateTime({e_to:UInt32}, 'UTC')
-          )
-          GROUP BY customer, instance, search_id
-        )
+        SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+        FROM `search_analytics`.`search_events`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND id_sent
+          AND sign > 0
+          AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e_to:UInt32}, 'UTC')
+        ORDER BY search_id, ts, phrase, language, bot, hits
+        LIMIT 1 BY search_id
       )
       WHERE customer = {customer:String}
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
         AND hits > 0
-        AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-        AND ts < toDateTime({e_to:UInt32}, 'UTC')
         AND search_id != toUUID({no_search:String})
+        AND search_id NOT IN (
+        SELECT search_id
+        FROM `search_analytics`.`search_ids`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND first.1 < toDateTime({e_from:UInt32}, 'UTC')
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e_to:UInt32}, 'UTC')
+        ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+      )
     ) AS s
     LEFT JOIN (
       SELECT search_id,
@@ -2118,37 +2092,14 @@ FROM (
           AND type IN ('click', 'conversion')
           AND object_id != ''
           AND search_id IN (
-          SELECT search_id
-          FROM (
-            SELECT search_id, toStartOfHour(ts) AS hour, phrase
-            FROM (
-              SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
-              FROM (
-                SELECT customer, instance, search_id, min(first) AS f
-                FROM `search_analytics`.`search_ids`
-                WHERE customer = {customer:String}
-                  AND instance = {instance:String}
-                  AND search_id IN (
-                  SELECT event_id
-                  FROM `search_analytics`.`search_events`
-                  WHERE customer = {customer:String}
-                    AND instance = {instance:String}
-                    AND id_sent
-                    AND sign > 0
-                    AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-                    AND ts < toDateTime({e_to:UInt32}, 'UTC')
-                )
-                GROUP BY customer, instance, search_id
-              )
-            )
-            WHERE customer = {customer:String}
-              AND instance = {instance:String}
-              AND bot IN {bots:Array(UInt8)}
-              AND hits > 0
-              AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-              AND ts < toDateTime({e_to:UInt32}, 'UTC')
-              AND search_id != toUUID({no_search:String})
-          )
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e_to:UInt32}, 'UTC')
         )
           AND (user_token_hash = '' OR user_token_hash NOT IN (
           SELECT user_token_hash
@@ -2302,32 +2253,39 @@ FROM (
     FROM (
       SELECT search_id, toStartOfHour(ts) AS hour, phrase
       FROM (
-        SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
-        FROM (
-          SELECT customer, instance, search_id, min(first) AS f
-          FROM `search_analytics`.`search_ids`
-          WHERE customer = {customer:String}
-            AND instance = {instance:String}
-            AND search_id IN (
-            SELECT event_id
-            FROM `search_analytics`.`search_events`
-            WHERE customer = {customer:String}
-              AND instance = {instance:String}
-              AND id_sent
-              AND sign > 0
-              AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-              AND ts < toDateTime({e_to:UInt32}, 'UTC')
-          )
-          GROUP BY customer, instance, search_id
-        )
+        SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+        FROM `search_analytics`.`search_events`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND id_sent
+          AND sign > 0
+          AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e_to:UInt32}, 'UTC')
+        ORDER BY search_id, ts, phrase, language, bot, hits
+        LIMIT 1 BY search_id
       )
       WHERE customer = {customer:String}
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
         AND hits > 0
-        AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-        AND ts < toDateTime({e_to:UInt32}, 'UTC')
         AND search_id != toUUID({no_search:String})
+        AND search_id NOT IN (
+        SELECT search_id
+        FROM `search_analytics`.`search_ids`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND first.1 < toDateTime({e_from:UInt32}, 'UTC')
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e_to:UInt32}, 'UTC')
+        ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+      )
     ) AS s
     LEFT JOIN (
       SELECT search_id,
@@ -2343,37 +2301,14 @@ FROM (
           AND type IN ('click', 'conversion')
           AND object_id != ''
           AND search_id IN (
-          SELECT search_id
-          FROM (
-            SELECT search_id, toStartOfHour(ts) AS hour, phrase
-            FROM (
-              SELECT customer, instance, search_id, f.1 AS ts, f.2 AS phrase, f.3 AS language, f.4 AS bot, f.5 AS hits
-              FROM (
-                SELECT customer, instance, search_id, min(first) AS f
-                FROM `search_analytics`.`search_ids`
-                WHERE customer = {customer:String}
-                  AND instance = {instance:String}
-                  AND search_id IN (
-                  SELECT event_id
-                  FROM `search_analytics`.`search_events`
-                  WHERE customer = {customer:String}
-                    AND instance = {instance:String}
-                    AND id_sent
-                    AND sign > 0
-                    AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-                    AND ts < toDateTime({e_to:UInt32}, 'UTC')
-                )
-                GROUP BY customer, instance, search_id
-              )
-            )
-            WHERE customer = {customer:String}
-              AND instance = {instance:String}
-              AND bot IN {bots:Array(UInt8)}
-              AND hits > 0
-              AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-              AND ts < toDateTime({e_to:UInt32}, 'UTC')
-              AND search_id != toUUID({no_search:String})
-          )
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e_to:UInt32}, 'UTC')
         )
           AND (user_token_hash = '' OR user_token_hash NOT IN (
           SELECT user_token_hash
