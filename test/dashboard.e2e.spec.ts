@@ -89,6 +89,13 @@ describeBrowser('the dashboard in Chromium', () => {
       body: JSON.stringify({ searchPhrases: ['socks'] }),
     });
     expect(saved.status).toBe(201);
+    // 'winter coat' found nothing in de; this entity handles it in en only.
+    const english = await http(`${t.url}/entities/landingpage/lp-coats`, {
+      method: 'PUT',
+      headers: { ...basicHeader(), 'content-type': 'application/json' },
+      body: JSON.stringify({ searchPhrases: ['winter coat'], language: 'en' }),
+    });
+    expect(english.status).toBe(201);
     browser = await launchBrowser();
   }, 60_000);
   afterAll(async () => {
@@ -190,6 +197,7 @@ describeBrowser('the dashboard in Chromium', () => {
     ).body;
     expect((await rows()).map((r) => [r[0], Number(r[1])])).toEqual(all.map((x) => [x.search_phrase, x.count]));
     expect((await rows()).find((r) => r[0] === 'socks')?.[2]).toBe('synonym: syn-socks');
+    expect((await rows()).find((r) => r[0] === 'winter coat')?.[2]).toBe('landingpage: lp-coats; not handled in de');
     await page.click('#unhandled');
     await page.waitForFunction(() => location.search.includes('unhandled=true'));
     await page.waitForSelector('#unhandled:checked');
@@ -197,6 +205,7 @@ describeBrowser('the dashboard in Chromium', () => {
       .body;
     expect((await rows()).map((r) => r[0])).toEqual(unhandled.map((x) => x.search_phrase));
     expect((await rows()).map((r) => r[0])).not.toContain('socks');
+    expect((await rows()).map((r) => r[0])).toContain('winter coat');
     expect(errors).toEqual([]);
   });
 

@@ -4,7 +4,7 @@ interface Term {
   id: string;
   search_phrase: string;
   count: number;
-  status: { handled: boolean; handlers: Array<{ type: string; id: string }> } | null;
+  status: { handled: boolean; handlers: Array<{ type: string; id: string }>; unhandled_languages?: string[] } | null;
 }
 
 const HOUR = 3_600_000;
@@ -136,14 +136,80 @@ describe('GET /search-terms (e2e over HTTP)', () => {
       'winter boots': { handled: true, handlers: [{ type: 'synonym', id: 'syn-1' }] },
       'snow shoes': { handled: false, handlers: [] }, // handled in English only
     });
+    // Across languages it is still unhandled: it found nothing in zr, and the entity is for en.
     expect((await status('?hits=false&_end=1000'))['snow shoes']).toEqual({
-      handled: true,
+      handled: false,
       handlers: [{ type: 'landingpage', id: 'lp-en' }],
+      unhandled_languages: ['zr'],
     });
     await save('/entities/synonym/syn-1?autosave=true', { searchPhrases: [] });
     expect((await status())['winter boots']?.handled).toBe(true);
     expect((await http(`${t.url}/entities/synonym/syn-1`, { method: 'DELETE', headers: basicHeader() })).status).toBe(200);
     expect((await status())['winter boots']).toEqual({ handled: false, handlers: [] });
+  });
+
+  it('without a language filter, a term is handled only in the languages an entity covers: unhandled_languages', async () => {
+    const unhandledTotal = async () => Number((await terms('?hits=false&handled=false&_end=1')).headers['x-total-count']);
+    const before = await unhandledTotal();
+    await send([
+      ...many(2, { phrase: 'jacke', language: 'de', hits: 0 }),
+      { phrase: 'jacke', language: 'de-ch', hits: 0 },
+      // Found results in de-ch: only its zero-result language counts.
+      { phrase: 'mantel', language: 'de', hits: 0 },
+      { phrase: 'mantel', language: 'de-ch', hits: 3 },
+      { phrase: 'schal', language: 'de-ch', hits: 0 },
+      { phrase: 'muetze', language: 'de', hits: 0 },
+      { phrase: 'muetze', language: 'de-ch', hits: 0 },
+      // No entity at all: every language it found nothing in.
+      { phrase: 'handschuh', language: 'de-ch', hits: 0 },
+      { phrase: 'handschuh', language: 'de', hits: 0 },
+    ]);
+    expect(await unhandledTotal()).toBe(before + 5);
+    const save = (path: string, body: object) =>
+      http(`${t.url}${path}`, {
+        method: 'PUT',
+        headers: { ...basicHeader(), 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await save('/entities/synonym/syn-de', { searchPhrases: ['jacke', 'mantel', 'schal'], language: 'de' })).status).toBe(201);
+    expect((await save('/entities/synonym/syn-all', { searchPhrases: ['muetze'] })).status).toBe(201);
+    const statuses = async (query: string) =>
+      Object.fromEntries(
+        (await terms(`${query}&_end=1000`)).body
+          .filter((x) => ['jacke', 'mantel', 'schal', 'muetze', 'handschuh'].includes(x.search_phrase))
+          .map((x) => [x.search_phrase, x.status]),
+      );
+    const de = [{ type: 'synonym', id: 'syn-de' }];
+    const all = [{ type: 'synonym', id: 'syn-all' }];
+    expect(await statuses('?hits=false')).toEqual({
+      jacke: { handled: false, handlers: de, unhandled_languages: ['de-ch'] },
+      mantel: { handled: true, handlers: de, unhandled_languages: [] },
+      schal: { handled: false, handlers: de, unhandled_languages: ['de-ch'] },
+      muetze: { handled: true, handlers: all, unhandled_languages: [] },
+      handschuh: { handled: false, handlers: [], unhandled_languages: ['de', 'de-ch'] },
+    });
+    // handled=false lists exactly the terms with unhandled languages, handled=true the others.
+    expect(await unhandledTotal()).toBe(before + 3);
+    expect(Object.keys(await statuses('?hits=false&handled=false')).sort()).toEqual(['handschuh', 'jacke', 'schal']);
+    expect(Object.keys(await statuses('?hits=false&handled=true')).sort()).toEqual(['mantel', 'muetze']);
+    // With a language filter, the status of that language alone, as before.
+    expect(await statuses('?hits=false&language=de-ch')).toEqual({
+      jacke: { handled: false, handlers: [] },
+      schal: { handled: false, handlers: [] },
+      muetze: { handled: true, handlers: all },
+      handschuh: { handled: false, handlers: [] },
+    });
+    // The CSV says the same.
+    const csv = await http<string>(`${t.url}/search-terms?hits=false&handled=false&format=csv&_end=1000`, { headers: basicHeader() });
+    expect(csv.body.split('\r\n').filter((line) => /^(jacke|schal|mantel|muetze|handschuh),/.test(line))).toEqual([
+      'jacke,3,false,synonym:syn-de',
+      'handschuh,2,false,',
+      'schal,1,false,synonym:syn-de',
+    ]);
+    // The term's detail too.
+    const id = (await terms('?hits=false&_end=1000')).body.find((x) => x.search_phrase === 'jacke')!.id;
+    const detail = await http<{ status: object }>(`${t.url}/search-terms/${id}`, { headers: basicHeader() });
+    expect(detail.body.status).toEqual({ handled: false, handlers: de, unhandled_languages: ['de-ch'] });
   });
 
   it.each([

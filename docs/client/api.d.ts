@@ -888,10 +888,17 @@ export interface components {
             id: string;
         };
         SearchTermStatus: {
-            /** @description true when at least one entity handles the phrase */
+            /** @description true when at least one entity handles the phrase (of the language filter, or of none) and, without a language filter, unhandled_languages is empty */
             handled: boolean;
-            /** @description The entities that handle the phrase */
+            /** @description The entities that handle the phrase, in any language without a language filter */
             handlers: components["schemas"]["SearchTermHandler"][];
+            /**
+             * @description Only without a language filter: the languages of the window in which the phrase was searched and found nothing that no entity handles (one of that language, or of none), sorted
+             * @example [
+             *       "de-ch"
+             *     ]
+             */
+            unhandled_languages?: string[];
         };
         SearchTermView: {
             /**

@@ -2,7 +2,7 @@ import { ApiError, getJson, type TermDetail } from '../api';
 import { barChart, bucketStates, intervalOf, timeChart } from '../chart';
 import { el, formatNullableRate, formatNumber, formatPosition, formatRate, kpi, scrollBox } from '../dom';
 import { apiWindow, windowOf, type Filters } from '../filters';
-import { handlerText } from './term-table';
+import { handlerText, unhandledText } from './term-table';
 
 /** The term's searches over time: all of them and those without results. */
 function termChart(f: Filters, t: TermDetail): HTMLElement {
@@ -106,9 +106,13 @@ export async function termView(f: Filters): Promise<HTMLElement> {
     }
     return el('p', { class: 'empty' }, 'This term was not searched in this period. Choose a longer period.');
   }
-  const handlers = t.status.handled
-    ? el('ul', {}, ...t.status.handlers.map((h) => el('li', {}, handlerText(h))))
-    : el('p', {}, 'No entity handles this term.');
+  const unhandled = unhandledText(t.status);
+  const handlers = [
+    t.status.handlers.length > 0
+      ? el('ul', {}, ...t.status.handlers.map((h) => el('li', {}, handlerText(h))))
+      : el('p', {}, 'No entity handles this term.'),
+    ...(unhandled ? [el('p', { class: 'unhandled' }, `Searched without results and ${unhandled}.`)] : []),
+  ];
   return el(
     'section',
     { 'aria-labelledby': 'term-title' },
@@ -124,6 +128,6 @@ export async function termView(f: Filters): Promise<HTMLElement> {
     spellings(t),
     ...engagement(t),
     el('h3', {}, 'Handled by'),
-    handlers,
+    ...handlers,
   );
 }

@@ -11,11 +11,23 @@ function termLink(f: Filters, t: { id: string; search_phrase: string }, navigate
 
 export const handlerText = (h: { type: string; id: string }) => `${h.type}: ${h.id}`;
 
+/** Languages a term found nothing in that no entity handles: `not handled in de-ch` ('' when there are none). */
+export function unhandledText(status: { unhandled_languages?: string[] }): string {
+  const languages = status.unhandled_languages ?? [];
+  return languages.length > 0 ? `not handled in ${languages.map((l) => l || '(no language)').join(', ')}` : '';
+}
+
+/** Its handlers, and the languages still unhandled; `unhandled` when no entity handles it. */
 function handlersText(t: { status: Term['status'] }): string {
   if (!t.status) {
     return '';
   }
-  return t.status.handled ? t.status.handlers.map(handlerText).join(', ') : 'unhandled';
+  const handlers = t.status.handlers.map(handlerText).join(', ');
+  const unhandled = unhandledText(t.status);
+  if (!handlers) {
+    return 'unhandled';
+  }
+  return unhandled ? `${handlers}; ${unhandled}` : handlers;
 }
 
 /** What a list's count counts: the top terms count searches that found results, the zero-result terms the others. */

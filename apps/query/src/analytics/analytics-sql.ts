@@ -21,8 +21,8 @@ export function hourRangeSql(r: HourRange, name: string, params: QueryParams): s
  * The rollups of phrase counts a filter reads: without a language filter those without the language dimension
  * (0011, a phrase has one row per hour or day instead of one per language), else those with it.
  */
-function termTables(ch: ClickHouseService, f: AnalyticsFilter): { hourly: string; daily: string } {
-  return f.language
+function termTables(ch: ClickHouseService, f: AnalyticsFilter, byLanguage: boolean): { hourly: string; daily: string } {
+  return f.language || byLanguage
     ? { hourly: ch.table('search_terms_hourly'), daily: ch.table('search_terms_daily') }
     : { hourly: ch.table('search_phrases_hourly'), daily: ch.table('search_phrases_daily') };
 }
@@ -40,6 +40,10 @@ export interface TermRowsOptions {
    * searched in the window, for a caller that counts phrases without summing; default true.
    */
   subtract?: boolean;
+  /** Rows per phrase and language (`phrase, language, signed, cur`), whatever the filter. */
+  byLanguage?: boolean;
+  /** Only the rows of the phrases where this condition on `phrase` holds (read first, as a PREWHERE). */
+  phrases?: string;
 }
 
 /**
@@ -57,9 +61,10 @@ export function termRowsSql(
   options: TermRowsOptions,
 ): string {
   const { days, hours, minus } = windowParts(window, options.now, options.subtract ?? true);
-  const tables = termTables(ch, f);
+  const tables = termTables(ch, f, options.byLanguage ?? false);
+  const columns = options.byLanguage ? 'phrase, language' : 'phrase';
   const kind = options.zeroHits === undefined ? '' : `AND zero_hits = ${options.zeroHits ? 1 : 0}`;
-  const where = `${filterSql(f, params)} ${kind}`;
+  const where = `${filterSql(f, params)} ${kind} ${options.phrases ? `AND ${options.phrases}` : ''}`;
   // One read of the hourly rollup for the hours added and those subtracted (each source of rows costs ~2 ms).
   const inHours = (ranges: HourRange[], name: string) => ranges.map((h, i) => hourRangeSql(h, `w${tag}_${name}${i}`, params)).join(' OR ');
   const parts: string[] = [];
@@ -67,11 +72,11 @@ export function termRowsSql(
     const subtracted = minus.length > 0 ? inHours(minus, 'm') : undefined;
     const signed = subtracted ? `if(${subtracted}, -toInt64(searches), toInt64(searches))` : 'toInt64(searches)';
     const read = [hours.length > 0 ? inHours(hours, 'h') : undefined, subtracted].filter(Boolean).join(' OR ');
-    parts.push(`SELECT phrase, ${signed} AS signed, ${tag} AS cur FROM ${tables.hourly} WHERE ${where} AND (${read})`);
+    parts.push(`SELECT ${columns}, ${signed} AS signed, ${tag} AS cur FROM ${tables.hourly} WHERE ${where} AND (${read})`);
   }
   if (days) {
     Object.assign(params, { [`w${tag}_day_from`]: days.from, [`w${tag}_day_to`]: days.to });
-    parts.push(`SELECT phrase, toInt64(searches) AS signed, ${tag} AS cur FROM ${tables.daily}
+    parts.push(`SELECT ${columns}, toInt64(searches) AS signed, ${tag} AS cur FROM ${tables.daily}
       WHERE ${where} AND day >= {w${tag}_day_from:Date} AND day < {w${tag}_day_to:Date}`);
   }
   // A window always has at least one hour, so at least one part.
@@ -79,16 +84,44 @@ export function termRowsSql(
 }
 
 /**
- * `phrase, handlers` for every phrase some current entity handles: the newest saved version of each entity, not
- * deleted, whose language is the filter's or none (any language without a filter); handlers as sorted (type, id).
+ * `phrase, handlers, covered` for every phrase some current entity handles: the newest saved version of each entity,
+ * not deleted, whose language is the filter's or none (any language without a filter); handlers as sorted (type, id),
+ * `covered` the sorted languages of those entities ('' for an entity of every language).
  */
 export function handlersSql(ch: ClickHouseService, f: AnalyticsFilter, params: QueryParams): string {
   Object.assign(params, { customer: f.customer, instance: f.instance, language: f.language ?? '' });
-  return `SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers FROM (
-      SELECT type, id, arrayJoin(handled_phrases) AS phrase FROM (
+  return `SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers, arraySort(groupUniqArray(language)) AS covered FROM (
+      SELECT type, id, language, arrayJoin(handled_phrases) AS phrase FROM (
         SELECT type, id, handled_phrases, language, deleted FROM ${ch.table('entities')}
         WHERE customer = {customer:String} AND instance = {instance:String} AND kind = 'save'
         ORDER BY type, id, version DESC LIMIT 1 BY type, id
       ) WHERE NOT deleted ${f.language ? "AND (language = '' OR language = {language:String})" : ''}
     ) GROUP BY phrase`;
+}
+
+/**
+ * `phrase, languages`: the sorted languages in which each phrase where `phrases` holds (a condition on `phrase`) was
+ * searched and found nothing in `window` (zero-result rollup rows per language, whatever the filter's language).
+ */
+export function zeroResultLanguagesSql(
+  ch: ClickHouseService,
+  f: AnalyticsFilter,
+  window: HourRange,
+  phrases: string,
+  params: QueryParams,
+  now?: number,
+): string {
+  const rows = termRowsSql(ch, f, window, 1, params, { zeroHits: true, now, byLanguage: true, phrases });
+  return `SELECT phrase, arraySort(groupArray(language)) AS languages FROM (
+      SELECT phrase, language, sum(signed) AS searches FROM (${rows})
+      GROUP BY phrase, language HAVING searches > 0
+    ) GROUP BY phrase`;
+}
+
+/**
+ * The languages of `languages` (an expression) that no entity of `covered` handles: none when one handles every
+ * language (''). Without a language filter, a zero-result term is handled when this is empty.
+ */
+export function unhandledSql(languages: string, covered: string): string {
+  return `if(has(${covered}, ''), [], arrayFilter(l -> NOT has(${covered}, l), ${languages}))`;
 }

@@ -5,6 +5,7 @@ import { filterOf, type AnalyticsScope } from '../analytics/analytics-scope';
 import { AnalyticsSlots } from '../analytics/analytics-slots';
 import { AnswerCache } from '../analytics/answer-cache';
 import { engagementFields } from '../analytics/engagement';
+import { statusOf } from '../analytics/search-term-status.dto';
 import { comparedWindow, resolveWindow } from '../analytics/window';
 import { csvAnswer, csvHeader } from './search-terms.csv';
 import { SearchTermsRepository, type TermRow, type TermsRequest } from './search-terms.repository';
@@ -49,7 +50,7 @@ function view(scope: AnalyticsScope, r: TermRow): SearchTermView {
     id: termId(scope.customer, scope.instance, r.phrase),
     search_phrase: r.phrase,
     count: r.count,
-    status: r.handlers ? { handled: r.handlers.length > 0, handlers: r.handlers.map(([type, id]) => ({ type, id })) } : null,
+    status: r.handlers ? statusOf(r.handlers, r.unhandled_languages) : null,
   };
   if (r.previous_count !== undefined) {
     item.previous_count = r.previous_count;

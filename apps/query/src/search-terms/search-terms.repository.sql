@@ -793,7 +793,7 @@ WHERE customer = {customer:String}
 
 -- ====================================================================================================================
 
--- zero-result terms (hits=false) (1/2): SearchTermsRepository.terms
+-- zero-result terms (hits=false) (1/3): SearchTermsRepository.terms
 -- GET /search-terms?since=7d&hits=false
 -- params:
 --   bots = [0]
@@ -808,7 +808,12 @@ WHERE customer = {customer:String}
 --   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
 --   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
 --   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
-SELECT phrase, count, previous_count, handlers, count() OVER () AS total
+SELECT phrase,
+  count,
+  previous_count,
+  handlers,
+  if(has(covered, ''), [], arrayFilter(l -> NOT has(covered, l), languages)) AS unhandled_languages,
+  count() OVER () AS total
 FROM (
   SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
   FROM (
@@ -842,9 +847,9 @@ FROM (
   HAVING count > 0
 ) AS terms
 LEFT JOIN (
-  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers, arraySort(groupUniqArray(language)) AS covered
   FROM (
-    SELECT type, id, arrayJoin(handled_phrases) AS phrase
+    SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
     FROM (
       SELECT type, id, handled_phrases, language, deleted
       FROM `search_analytics`.`entities`
@@ -858,10 +863,91 @@ LEFT JOIN (
   )
   GROUP BY phrase
 ) AS h USING (phrase)
+LEFT JOIN (
+  SELECT phrase, arraySort(groupArray(language)) AS languages
+  FROM (
+    SELECT phrase, language, sum(signed) AS searches
+    FROM (
+      SELECT phrase,
+        language,
+        if(
+          (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+          -toInt64(searches),
+          toInt64(searches)
+        ) AS signed,
+        1 AS cur
+      FROM `search_analytics`.`search_terms_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND phrase IN (
+        SELECT phrase
+        FROM (
+          SELECT phrase,
+            arraySort(groupUniqArray((type, id))) AS handlers,
+            arraySort(groupUniqArray(language)) AS covered
+          FROM (
+            SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
+            FROM (
+              SELECT type, id, handled_phrases, language, deleted
+              FROM `search_analytics`.`entities`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND kind = 'save'
+              ORDER BY type, id, version DESC
+              LIMIT 1 BY type, id
+            )
+            WHERE NOT deleted
+          )
+          GROUP BY phrase
+        )
+      )
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_terms_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND phrase IN (
+        SELECT phrase
+        FROM (
+          SELECT phrase,
+            arraySort(groupUniqArray((type, id))) AS handlers,
+            arraySort(groupUniqArray(language)) AS covered
+          FROM (
+            SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
+            FROM (
+              SELECT type, id, handled_phrases, language, deleted
+              FROM `search_analytics`.`entities`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND kind = 'save'
+              ORDER BY type, id, version DESC
+              LIMIT 1 BY type, id
+            )
+            WHERE NOT deleted
+          )
+          GROUP BY phrase
+        )
+      )
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+    )
+    GROUP BY phrase, language
+    HAVING searches > 0
+  )
+  GROUP BY phrase
+) AS l USING (phrase)
 ORDER BY count DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
--- zero-result terms (hits=false) (2/2): SearchTermsRepository.newestEvent
+-- zero-result terms (hits=false) (2/3): SearchTermsRepository.newestEvent
 -- GET /search-terms?since=7d&hits=false
 -- params:
 --   bots = [0]
@@ -877,10 +963,62 @@ WHERE customer = {customer:String}
   AND bot IN {bots:Array(UInt8)}
   AND zero_hits = 1
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- zero-result terms (hits=false) (3/3): SearchTermsRepository.languagesOfUnhandled
+-- GET /search-terms?since=7d&hits=false
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   phrases = ["summer dress"]
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT phrase, arraySort(groupArray(language)) AS languages
+FROM (
+  SELECT phrase, language, sum(signed) AS searches
+  FROM (
+    SELECT phrase,
+      language,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_terms_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 1
+      AND phrase IN {phrases:Array(String)}
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_terms_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 1
+      AND phrase IN {phrases:Array(String)}
+      AND day >= {w1_day_from:Date}
+      AND day < {w1_day_to:Date}
+  )
+  GROUP BY phrase, language
+  HAVING searches > 0
+)
+GROUP BY phrase;
 
 -- ====================================================================================================================
 
--- zero-result terms, handled=true (1/2): SearchTermsRepository.terms
+-- zero-result terms, handled=true (1/3): SearchTermsRepository.terms
 -- GET /search-terms?since=7d&hits=false&handled=true
 -- params:
 --   bots = [0]
@@ -895,7 +1033,12 @@ WHERE customer = {customer:String}
 --   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
 --   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
 --   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
-SELECT phrase, count, previous_count, handlers, count() OVER () AS total
+SELECT phrase,
+  count,
+  previous_count,
+  handlers,
+  if(has(covered, ''), [], arrayFilter(l -> NOT has(covered, l), languages)) AS unhandled_languages,
+  count() OVER () AS total
 FROM (
   SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
   FROM (
@@ -929,9 +1072,9 @@ FROM (
   HAVING count > 0
 ) AS terms
 LEFT JOIN (
-  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers, arraySort(groupUniqArray(language)) AS covered
   FROM (
-    SELECT type, id, arrayJoin(handled_phrases) AS phrase
+    SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
     FROM (
       SELECT type, id, handled_phrases, language, deleted
       FROM `search_analytics`.`entities`
@@ -945,11 +1088,92 @@ LEFT JOIN (
   )
   GROUP BY phrase
 ) AS h USING (phrase)
-WHERE notEmpty(handlers)
+LEFT JOIN (
+  SELECT phrase, arraySort(groupArray(language)) AS languages
+  FROM (
+    SELECT phrase, language, sum(signed) AS searches
+    FROM (
+      SELECT phrase,
+        language,
+        if(
+          (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+          -toInt64(searches),
+          toInt64(searches)
+        ) AS signed,
+        1 AS cur
+      FROM `search_analytics`.`search_terms_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND phrase IN (
+        SELECT phrase
+        FROM (
+          SELECT phrase,
+            arraySort(groupUniqArray((type, id))) AS handlers,
+            arraySort(groupUniqArray(language)) AS covered
+          FROM (
+            SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
+            FROM (
+              SELECT type, id, handled_phrases, language, deleted
+              FROM `search_analytics`.`entities`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND kind = 'save'
+              ORDER BY type, id, version DESC
+              LIMIT 1 BY type, id
+            )
+            WHERE NOT deleted
+          )
+          GROUP BY phrase
+        )
+      )
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_terms_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND phrase IN (
+        SELECT phrase
+        FROM (
+          SELECT phrase,
+            arraySort(groupUniqArray((type, id))) AS handlers,
+            arraySort(groupUniqArray(language)) AS covered
+          FROM (
+            SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
+            FROM (
+              SELECT type, id, handled_phrases, language, deleted
+              FROM `search_analytics`.`entities`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND kind = 'save'
+              ORDER BY type, id, version DESC
+              LIMIT 1 BY type, id
+            )
+            WHERE NOT deleted
+          )
+          GROUP BY phrase
+        )
+      )
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+    )
+    GROUP BY phrase, language
+    HAVING searches > 0
+  )
+  GROUP BY phrase
+) AS l USING (phrase)
+WHERE (notEmpty(handlers) AND empty(unhandled_languages))
 ORDER BY count DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
--- zero-result terms, handled=true (2/2): SearchTermsRepository.newestEvent
+-- zero-result terms, handled=true (2/3): SearchTermsRepository.newestEvent
 -- GET /search-terms?since=7d&hits=false&handled=true
 -- params:
 --   bots = [0]
@@ -965,6 +1189,58 @@ WHERE customer = {customer:String}
   AND bot IN {bots:Array(UInt8)}
   AND zero_hits = 1
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- zero-result terms, handled=true (3/3): SearchTermsRepository.languagesOfUnhandled
+-- GET /search-terms?since=7d&hits=false&handled=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   phrases = ["summer dress"]
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-03"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT phrase, arraySort(groupArray(language)) AS languages
+FROM (
+  SELECT phrase, language, sum(signed) AS searches
+  FROM (
+    SELECT phrase,
+      language,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_terms_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 1
+      AND phrase IN {phrases:Array(String)}
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_terms_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 1
+      AND phrase IN {phrases:Array(String)}
+      AND day >= {w1_day_from:Date}
+      AND day < {w1_day_to:Date}
+  )
+  GROUP BY phrase, language
+  HAVING searches > 0
+)
+GROUP BY phrase;
 
 -- ====================================================================================================================
 
@@ -1019,9 +1295,9 @@ FROM (
   HAVING count > 0
 ) AS terms
 LEFT JOIN (
-  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers, arraySort(groupUniqArray(language)) AS covered
   FROM (
-    SELECT type, id, arrayJoin(handled_phrases) AS phrase
+    SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
     FROM (
       SELECT type, id, handled_phrases, language, deleted
       FROM `search_analytics`.`entities`
@@ -1036,7 +1312,7 @@ LEFT JOIN (
   )
   GROUP BY phrase
 ) AS h USING (phrase)
-WHERE empty(handlers)
+WHERE NOT (notEmpty(handlers))
 ORDER BY count DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
@@ -1412,9 +1688,9 @@ FROM (
     HAVING count > 0
   ) AS terms
   LEFT JOIN (
-    SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+    SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers, arraySort(groupUniqArray(language)) AS covered
     FROM (
-      SELECT type, id, arrayJoin(handled_phrases) AS phrase
+      SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
       FROM (
         SELECT type, id, handled_phrases, language, deleted
         FROM `search_analytics`.`entities`
@@ -1557,9 +1833,9 @@ FROM (
     HAVING count > 0
   ) AS terms
   LEFT JOIN (
-    SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+    SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers, arraySort(groupUniqArray(language)) AS covered
     FROM (
-      SELECT type, id, arrayJoin(handled_phrases) AS phrase
+      SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
       FROM (
         SELECT type, id, handled_phrases, language, deleted
         FROM `search_analytics`.`entities`

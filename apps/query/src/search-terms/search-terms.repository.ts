@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { ClickHouseService, type QueryParams } from '@app/clickhouse';
 import type { AnalyticsScope } from '../analytics/analytics-scope';
-import { filterSql, handlersSql, hourRangeSql, termRowsSql } from '../analytics/analytics-sql';
+import { filterSql, handlersSql, hourRangeSql, termRowsSql, unhandledSql, zeroResultLanguagesSql } from '../analytics/analytics-sql';
 import { countsOf, type EngagementCounts, type EngagementRaw } from '../analytics/engagement';
 import { ENGAGEMENT_COLUMNS, EngagementRepository } from '../analytics/engagement.repository';
 import { newestIso, type HourRange } from '../analytics/window';
@@ -30,6 +30,11 @@ export interface TermRow {
   previous_count?: number;
   /** With zeroHits: the entities that handle the phrase, as sorted [type, id]. */
   handlers?: Array<[string, string]>;
+  /**
+   * With zeroHits and no language filter: the languages of its zero-result searches no entity handles, sorted
+   * (in SQL only for terms with a handler; those without get theirs from languagesOfUnhandled).
+   */
+  unhandled_languages?: string[];
   /** With engagement. */
   engagement?: EngagementCounts;
 }
@@ -39,6 +44,7 @@ type RawRow = Partial<EngagementRaw> & {
   count: string | number;
   previous_count: string | number;
   handlers?: Array<[string, string]>;
+  unhandled_languages?: string[];
   total: string | number;
 };
 
@@ -61,7 +67,25 @@ export class SearchTermsRepository {
     const rows = await this.ch.query<RawRow>(`${this.termsSql(r, now, params)} LIMIT {limit:UInt32} OFFSET {start:UInt32}`, params);
     // A page past the end has no row to carry the total.
     const total = rows.length > 0 || r.start === 0 ? Number(rows[0]?.total ?? 0) : await this.total(r, now);
-    return { rows: rows.map((row) => this.row(row, r)), total };
+    const unhandled = r.zeroHits && !r.scope.language ? await this.languagesOfUnhandled(r, rows, now) : undefined;
+    return { rows: rows.map((row) => this.row(row, r, unhandled)), total };
+  }
+
+  /**
+   * The zero-result languages of the page's terms that no entity handles at all (all their languages are
+   * unhandled): the list's query reads languages only for terms with a handler, as only those need them to decide.
+   */
+  private async languagesOfUnhandled(r: TermsRequest, rows: RawRow[], now: number): Promise<Map<string, string[]>> {
+    const phrases = rows.filter((row) => (row.handlers ?? []).length === 0).map((row) => row.phrase);
+    if (phrases.length === 0) {
+      return new Map();
+    }
+    const params: QueryParams = { phrases };
+    const found = await this.ch.query<{ phrase: string; languages: string[] }>(
+      zeroResultLanguagesSql(this.ch, r.scope, r.scope.window, 'phrase IN {phrases:Array(String)}', params, now),
+      params,
+    );
+    return new Map(found.map((row) => [row.phrase, row.languages]));
   }
 
   /** The number of terms of the list (after the handled filter). */
@@ -93,10 +117,7 @@ export class SearchTermsRepository {
       fields.push('toString(previous_count)', "if(previous_count = 0, '', toString(count / previous_count - 1))");
     }
     if (r.zeroHits) {
-      fields.push(
-        `if(notEmpty(handlers), 'true', 'false')`,
-        text("arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|')"),
-      );
+      fields.push(`if(${handledSql(r)}, 'true', 'false')`, text("arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|')"));
     }
     if (r.engagement) {
       // As the JSON answer: rates and the mean position empty on a zero denominator, currencies ascending.
@@ -137,7 +158,10 @@ export class SearchTermsRepository {
     if (r.previous) {
       sources.push(termRowsSql(this.ch, scope, r.previous, 0, params, options));
     }
-    const handled = r.handled === undefined ? '' : `WHERE ${r.handled ? 'notEmpty' : 'empty'}(handlers)`;
+    const handled = r.handled === undefined ? '' : `WHERE ${r.handled ? '' : 'NOT'} (${handledSql(r)})`;
+    const perLanguage = r.zeroHits && !scope.language;
+    // Only a term with a handler needs its languages to decide whether it is handled (languagesOfUnhandled).
+    const withHandlers = `phrase IN (SELECT phrase FROM (${handlersSql(this.ch, scope, params)}))`;
     const order = {
       count: 'count DESC, phrase ASC',
       rising: 'toInt64(count) - toInt64(previous_count) DESC, phrase ASC',
@@ -146,25 +170,36 @@ export class SearchTermsRepository {
     const engagement = r.engagement
       ? `LEFT JOIN (${this.engagement.groupSql(scope, scope.window, 'phrase', params)}) AS e USING (phrase)`
       : '';
-    return `SELECT phrase, count, previous_count ${r.zeroHits ? ', handlers' : ''}, count() OVER () AS total
+    return `SELECT phrase, count, previous_count ${r.zeroHits ? ', handlers' : ''}
+        ${perLanguage ? `, ${unhandledSql('languages', 'covered')} AS unhandled_languages` : ''}, count() OVER () AS total
         ${r.engagement ? `, ${ENGAGEMENT_COLUMNS}` : ''}
       FROM (
         SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
         FROM (${sources.join(' UNION ALL ')}) GROUP BY phrase HAVING count > 0
       ) AS terms
       ${r.zeroHits ? `LEFT JOIN (${handlersSql(this.ch, scope, params)}) AS h USING (phrase)` : ''}
+      ${perLanguage ? `LEFT JOIN (${zeroResultLanguagesSql(this.ch, scope, scope.window, withHandlers, params, now)}) AS l USING (phrase)` : ''}
       ${engagement}
       ${handled}
       ORDER BY ${order}`;
   }
 
-  private row(raw: RawRow, r: TermsRequest): TermRow {
+  private row(raw: RawRow, r: TermsRequest, unhandled?: Map<string, string[]>): TermRow {
     return {
       phrase: raw.phrase,
       count: Number(raw.count),
       previous_count: r.previous ? Number(raw.previous_count) : undefined,
       handlers: r.zeroHits ? (raw.handlers ?? []) : undefined,
+      unhandled_languages: unhandled && ((raw.handlers ?? []).length === 0 ? (unhandled.get(raw.phrase) ?? []) : raw.unhandled_languages),
       engagement: r.engagement ? countsOf(raw as EngagementRaw) : undefined,
     };
   }
+}
+
+/**
+ * Whether a row of a zero-result list is handled: some entity handles it and, without a language filter, every
+ * language it found nothing in (unhandled_languages empty).
+ */
+function handledSql(r: TermsRequest): string {
+  return r.scope.language ? 'notEmpty(handlers)' : 'notEmpty(handlers) AND empty(unhandled_languages)';
 }

@@ -17,11 +17,16 @@ describe('TermDetailHandler: repository rows to the answer', () => {
   // now: 2026-04-02T10:20:00Z (FIXED_NOW).
   fixedClock();
 
-  function detail(hours: TermHour[], handlers: Array<[string, string]> = [], variants = [{ phrase: 'Summer Dress', count: 3 }]) {
+  function detail(
+    hours: TermHour[],
+    handlers: Array<[string, string]> = [],
+    variants = [{ phrase: 'Summer Dress', count: 3 }],
+    unhandled: string[] = [],
+  ) {
     const repository = {
       hours: jest.fn().mockResolvedValue(hours),
       variants: jest.fn().mockResolvedValue(variants),
-      handlers: jest.fn().mockResolvedValue(handlers),
+      handlers: jest.fn().mockResolvedValue({ handlers, unhandled }),
     };
     const handler = new TermDetailHandler(repository as unknown as TermDetailRepository, computingCache(), analyticsConfig());
     const get = (query: Record<string, string>) => handler.execute(detailQueryOf(ID, query));
@@ -55,6 +60,7 @@ describe('TermDetailHandler: repository rows to the answer', () => {
           { type: 'category', id: 'dresses' },
           { type: 'productfeed', id: 'p-1' },
         ],
+        unhandled_languages: [],
       },
     });
     expect(view.series).toHaveLength(25);
@@ -67,10 +73,16 @@ describe('TermDetailHandler: repository rows to the answer', () => {
     expect(repository.handlers).toHaveBeenCalledWith(expect.objectContaining({ customer: 'acme', instance: 'shop' }), 'summer dress');
   });
 
+  it('says not handled while a language it found nothing in has no entity, handlers or not', async () => {
+    const { get } = detail([hour('2026-04-01T12:00:00Z', 2, 1)], [['synonym', 'jacke']], undefined, ['de-ch']);
+    const { view } = await get({});
+    expect(view.status).toStrictEqual({ handled: false, handlers: [{ type: 'synonym', id: 'jacke' }], unhandled_languages: ['de-ch'] });
+  });
+
   it('says not handled, with no handlers, when no entity handles the phrase; days in tz with their offsets', async () => {
     const { get } = detail([hour('2026-03-28T23:00:00Z', 1, 1)]);
     const { view } = await get({ from: '2026-03-28', to: '2026-03-31', tz: 'Europe/Berlin' });
-    expect(view.status).toStrictEqual({ handled: false, handlers: [] });
+    expect(view.status).toStrictEqual({ handled: false, handlers: [], unhandled_languages: [] });
     expect(view.series).toStrictEqual([
       { start: '2026-03-28T00:00:00+01:00', count: 0, zero_hit_count: 0 },
       { start: '2026-03-29T00:00:00+01:00', count: 1, zero_hit_count: 1 },

@@ -5,6 +5,7 @@ import { filterOf, type AnalyticsScope } from '../analytics/analytics-scope';
 import { AnswerCache } from '../analytics/answer-cache';
 import { emptyCounts, engagementFields } from '../analytics/engagement';
 import { LAST_POSITION } from '../analytics/engagement.repository';
+import { statusOf } from '../analytics/search-term-status.dto';
 import { bucketBounds, defaultInterval, foldIntoBuckets, isoInZone, resolveWindow, newestIso } from '../analytics/window';
 import { TermDetailRepository } from './term-detail.repository';
 import { TermDetailQuery, type TermDetail } from './term-detail.query';
@@ -45,7 +46,7 @@ export class TermDetailHandler implements IQueryHandler<TermDetailQuery> {
       }
       const phrase = hours[0].phrase;
       const variants = await this.repository.variants(scope, id, MAX_VARIANTS);
-      const handlers = await this.repository.handlers(scope, phrase);
+      const { handlers, unhandled } = await this.repository.handlers(scope, phrase);
       const series = foldIntoBuckets(bounds, hours, ['count', 'zero_hit_count']);
       return {
         view: {
@@ -55,7 +56,7 @@ export class TermDetailHandler implements IQueryHandler<TermDetailQuery> {
           zero_hit_count: hours.reduce((sum, h) => sum + h.zero_hit_count, 0),
           series: series.map((b) => ({ start: isoInZone(b.start, window.tz), count: b.count, zero_hit_count: b.zero_hit_count })),
           variants,
-          status: { handled: handlers.length > 0, handlers: handlers.map(([type, handlerId]) => ({ type, id: handlerId })) },
+          status: statusOf(handlers, unhandled),
           ...(engagement ? await this.engagement(scope, phrase) : {}),
         },
         updatedAt: newestIso(hours.map((h) => h.newest)),

@@ -54,15 +54,23 @@ LIMIT {limit:UInt32};
 -- default window (since=1d), UTC (3/3): TermDetailRepository.handlers
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb
 -- params:
+--   bots = [0]
 --   customer = "acme"
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   phrase = "summer dress"
-SELECT handlers
+--   w1_h0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w1_h0_to = 1775088000 (2026-04-02T00:00:00Z)
+--   w1_h1_from = 1775088000 (2026-04-02T00:00:00Z)
+--   w1_h1_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT handlers, if(has(covered, ''), [], arrayFilter(l -> NOT has(covered, l), languages)) AS unhandled
 FROM (
-  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+  SELECT {phrase:String} AS phrase
+) AS t
+LEFT JOIN (
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers, arraySort(groupUniqArray(language)) AS covered
   FROM (
-    SELECT type, id, arrayJoin(handled_phrases) AS phrase
+    SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
     FROM (
       SELECT type, id, handled_phrases, language, deleted
       FROM `search_analytics`.`entities`
@@ -75,8 +83,29 @@ FROM (
     WHERE NOT deleted
   )
   GROUP BY phrase
-)
-WHERE phrase = {phrase:String};
+) AS h USING (phrase)
+LEFT JOIN (
+  SELECT phrase, arraySort(groupArray(language)) AS languages
+  FROM (
+    SELECT phrase, language, sum(signed) AS searches
+    FROM (
+      SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_terms_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND phrase = {phrase:String}
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h1_to:UInt32}, 'UTC'))
+        )
+    )
+    GROUP BY phrase, language
+    HAVING searches > 0
+  )
+  GROUP BY phrase
+) AS l USING (phrase);
 
 -- ====================================================================================================================
 
@@ -128,15 +157,25 @@ LIMIT {limit:UInt32};
 -- since=7d, Europe/Berlin (3/3): TermDetailRepository.handlers
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&tz=Europe/Berlin
 -- params:
+--   bots = [0]
 --   customer = "acme"
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   phrase = "summer dress"
-SELECT handlers
+--   w1_day_from = "2026-03-27"
+--   w1_day_to = "2026-04-02"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_h1_from = 1775088000 (2026-04-02T00:00:00Z)
+--   w1_h1_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT handlers, if(has(covered, ''), [], arrayFilter(l -> NOT has(covered, l), languages)) AS unhandled
 FROM (
-  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+  SELECT {phrase:String} AS phrase
+) AS t
+LEFT JOIN (
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers, arraySort(groupUniqArray(language)) AS covered
   FROM (
-    SELECT type, id, arrayJoin(handled_phrases) AS phrase
+    SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
     FROM (
       SELECT type, id, handled_phrases, language, deleted
       FROM `search_analytics`.`entities`
@@ -149,8 +188,39 @@ FROM (
     WHERE NOT deleted
   )
   GROUP BY phrase
-)
-WHERE phrase = {phrase:String};
+) AS h USING (phrase)
+LEFT JOIN (
+  SELECT phrase, arraySort(groupArray(language)) AS languages
+  FROM (
+    SELECT phrase, language, sum(signed) AS searches
+    FROM (
+      SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_terms_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND phrase = {phrase:String}
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h1_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_terms_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND phrase = {phrase:String}
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+    )
+    GROUP BY phrase, language
+    HAVING searches > 0
+  )
+  GROUP BY phrase
+) AS l USING (phrase);
 
 -- ====================================================================================================================
 
@@ -202,15 +272,25 @@ LIMIT {limit:UInt32};
 -- since=30d, interval=day (3/3): TermDetailRepository.handlers
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=30d&interval=day
 -- params:
+--   bots = [0]
 --   customer = "acme"
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   phrase = "summer dress"
-SELECT handlers
+--   w1_day_from = "2026-03-04"
+--   w1_day_to = "2026-04-02"
+--   w1_h0_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w1_h0_to = 1772582400 (2026-03-04T00:00:00Z)
+--   w1_h1_from = 1775088000 (2026-04-02T00:00:00Z)
+--   w1_h1_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT handlers, if(has(covered, ''), [], arrayFilter(l -> NOT has(covered, l), languages)) AS unhandled
 FROM (
-  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+  SELECT {phrase:String} AS phrase
+) AS t
+LEFT JOIN (
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers, arraySort(groupUniqArray(language)) AS covered
   FROM (
-    SELECT type, id, arrayJoin(handled_phrases) AS phrase
+    SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
     FROM (
       SELECT type, id, handled_phrases, language, deleted
       FROM `search_analytics`.`entities`
@@ -223,8 +303,39 @@ FROM (
     WHERE NOT deleted
   )
   GROUP BY phrase
-)
-WHERE phrase = {phrase:String};
+) AS h USING (phrase)
+LEFT JOIN (
+  SELECT phrase, arraySort(groupArray(language)) AS languages
+  FROM (
+    SELECT phrase, language, sum(signed) AS searches
+    FROM (
+      SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_terms_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND phrase = {phrase:String}
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h1_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_terms_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND phrase = {phrase:String}
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+    )
+    GROUP BY phrase, language
+    HAVING searches > 0
+  )
+  GROUP BY phrase
+) AS l USING (phrase);
 
 -- ====================================================================================================================
 
@@ -276,15 +387,21 @@ LIMIT {limit:UInt32};
 -- from/to whole days, UTC (3/3): TermDetailRepository.handlers
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?from=2026-03-20&to=2026-03-27
 -- params:
+--   bots = [0]
 --   customer = "acme"
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   phrase = "summer dress"
-SELECT handlers
+--   w1_day_from = "2026-03-20"
+--   w1_day_to = "2026-03-27"
+SELECT handlers, if(has(covered, ''), [], arrayFilter(l -> NOT has(covered, l), languages)) AS unhandled
 FROM (
-  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+  SELECT {phrase:String} AS phrase
+) AS t
+LEFT JOIN (
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers, arraySort(groupUniqArray(language)) AS covered
   FROM (
-    SELECT type, id, arrayJoin(handled_phrases) AS phrase
+    SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
     FROM (
       SELECT type, id, handled_phrases, language, deleted
       FROM `search_analytics`.`entities`
@@ -297,8 +414,27 @@ FROM (
     WHERE NOT deleted
   )
   GROUP BY phrase
-)
-WHERE phrase = {phrase:String};
+) AS h USING (phrase)
+LEFT JOIN (
+  SELECT phrase, arraySort(groupArray(language)) AS languages
+  FROM (
+    SELECT phrase, language, sum(signed) AS searches
+    FROM (
+      SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_terms_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND phrase = {phrase:String}
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+    )
+    GROUP BY phrase, language
+    HAVING searches > 0
+  )
+  GROUP BY phrase
+) AS l USING (phrase);
 
 -- ====================================================================================================================
 
@@ -350,15 +486,25 @@ LIMIT {limit:UInt32};
 -- from/to whole days, Europe/Berlin (across the switch to summer time) (3/3): TermDetailRepository.handlers
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
 -- params:
+--   bots = [0]
 --   customer = "acme"
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   phrase = "summer dress"
-SELECT handlers
+--   w1_day_from = "2026-03-26"
+--   w1_day_to = "2026-04-02"
+--   w1_h0_from = 1774479600 (2026-03-25T23:00:00Z)
+--   w1_h0_to = 1774483200 (2026-03-26T00:00:00Z)
+--   w1_m0_from = 1775080800 (2026-04-01T22:00:00Z)
+--   w1_m0_to = 1775088000 (2026-04-02T00:00:00Z)
+SELECT handlers, if(has(covered, ''), [], arrayFilter(l -> NOT has(covered, l), languages)) AS unhandled
 FROM (
-  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+  SELECT {phrase:String} AS phrase
+) AS t
+LEFT JOIN (
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers, arraySort(groupUniqArray(language)) AS covered
   FROM (
-    SELECT type, id, arrayJoin(handled_phrases) AS phrase
+    SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
     FROM (
       SELECT type, id, handled_phrases, language, deleted
       FROM `search_analytics`.`entities`
@@ -371,8 +517,46 @@ FROM (
     WHERE NOT deleted
   )
   GROUP BY phrase
-)
-WHERE phrase = {phrase:String};
+) AS h USING (phrase)
+LEFT JOIN (
+  SELECT phrase, arraySort(groupArray(language)) AS languages
+  FROM (
+    SELECT phrase, language, sum(signed) AS searches
+    FROM (
+      SELECT phrase,
+        language,
+        if(
+          (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+          -toInt64(searches),
+          toInt64(searches)
+        ) AS signed,
+        1 AS cur
+      FROM `search_analytics`.`search_terms_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND phrase = {phrase:String}
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_terms_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND phrase = {phrase:String}
+        AND day >= {w1_day_from:Date}
+        AND day < {w1_day_to:Date}
+    )
+    GROUP BY phrase, language
+    HAVING searches > 0
+  )
+  GROUP BY phrase
+) AS l USING (phrase);
 
 -- ====================================================================================================================
 
@@ -432,9 +616,9 @@ LIMIT {limit:UInt32};
 --   phrase = "summer dress"
 SELECT handlers
 FROM (
-  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers, arraySort(groupUniqArray(language)) AS covered
   FROM (
-    SELECT type, id, arrayJoin(handled_phrases) AS phrase
+    SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
     FROM (
       SELECT type, id, handled_phrases, language, deleted
       FROM `search_analytics`.`entities`
@@ -509,9 +693,9 @@ LIMIT {limit:UInt32};
 --   phrase = "summer dress"
 SELECT handlers
 FROM (
-  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers, arraySort(groupUniqArray(language)) AS covered
   FROM (
-    SELECT type, id, arrayJoin(handled_phrases) AS phrase
+    SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
     FROM (
       SELECT type, id, handled_phrases, language, deleted
       FROM `search_analytics`.`entities`
@@ -586,9 +770,9 @@ LIMIT {limit:UInt32};
 --   phrase = "summer dress"
 SELECT handlers
 FROM (
-  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers, arraySort(groupUniqArray(language)) AS covered
   FROM (
-    SELECT type, id, arrayJoin(handled_phrases) AS phrase
+    SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
     FROM (
       SELECT type, id, handled_phrases, language, deleted
       FROM `search_analytics`.`entities`

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ClickHouseService, type QueryParams } from '@app/clickhouse';
 import type { AnalyticsScope } from '../analytics/analytics-scope';
-import { filterSql, handlersSql, hourRangeSql } from '../analytics/analytics-sql';
+import { filterSql, handlersSql, hourRangeSql, unhandledSql, zeroResultLanguagesSql } from '../analytics/analytics-sql';
 import { EngagementRepository } from '../analytics/engagement.repository';
 
 export interface TermHour {
@@ -64,13 +64,26 @@ export class TermDetailRepository {
     return rows.map((r) => ({ phrase: r.spelling, count: Number(r.n) }));
   }
 
-  /** The entities that handle the phrase, as sorted [type, id]. */
-  async handlers(scope: AnalyticsScope, phrase: string): Promise<Array<[string, string]>> {
+  /**
+   * The entities that handle the phrase, as sorted [type, id], and without a language filter the languages of the
+   * window in which it was searched and found nothing that none of them handles (unhandledSql).
+   */
+  async handlers(scope: AnalyticsScope, phrase: string): Promise<{ handlers: Array<[string, string]>; unhandled?: string[] }> {
     const params: QueryParams = { phrase };
-    const rows = await this.ch.query<{ handlers: Array<[string, string]> }>(
-      `SELECT handlers FROM (${handlersSql(this.ch, scope, params)}) WHERE phrase = {phrase:String}`,
+    if (scope.language) {
+      const rows = await this.ch.query<{ handlers: Array<[string, string]> }>(
+        `SELECT handlers FROM (${handlersSql(this.ch, scope, params)}) WHERE phrase = {phrase:String}`,
+        params,
+      );
+      return { handlers: rows[0]?.handlers ?? [] };
+    }
+    const [row] = await this.ch.query<{ handlers: Array<[string, string]>; unhandled: string[] }>(
+      `SELECT handlers, ${unhandledSql('languages', 'covered')} AS unhandled
+       FROM (SELECT {phrase:String} AS phrase) AS t
+       LEFT JOIN (${handlersSql(this.ch, scope, params)}) AS h USING (phrase)
+       LEFT JOIN (${zeroResultLanguagesSql(this.ch, scope, scope.window, 'phrase = {phrase:String}', params)}) AS l USING (phrase)`,
       params,
     );
-    return rows[0]?.handlers ?? [];
+    return { handlers: row?.handlers ?? [], unhandled: row?.unhandled ?? [] };
   }
 }
