@@ -162,6 +162,9 @@ export class SearchTermsRepository {
     const perLanguage = r.zeroHits && !scope.language;
     // Only a term with a handler needs its languages to decide whether it is handled (languagesOfUnhandled).
     const withHandlers = `phrase IN (SELECT phrase FROM (${handlersSql(this.ch, scope, params)}))`;
+    const languages = perLanguage
+      ? `LEFT JOIN (${zeroResultLanguagesSql(this.ch, scope, scope.window, withHandlers, params, now)}) AS l USING (phrase)`
+      : '';
     const order = {
       count: 'count DESC, phrase ASC',
       rising: 'toInt64(count) - toInt64(previous_count) DESC, phrase ASC',
@@ -178,7 +181,7 @@ export class SearchTermsRepository {
         FROM (${sources.join(' UNION ALL ')}) GROUP BY phrase HAVING count > 0
       ) AS terms
       ${r.zeroHits ? `LEFT JOIN (${handlersSql(this.ch, scope, params)}) AS h USING (phrase)` : ''}
-      ${perLanguage ? `LEFT JOIN (${zeroResultLanguagesSql(this.ch, scope, scope.window, withHandlers, params, now)}) AS l USING (phrase)` : ''}
+      ${languages}
       ${engagement}
       ${handled}
       ORDER BY ${order}`;
