@@ -50,6 +50,39 @@ export function personalHash(customer: string, value: unknown): string {
   return typeof value === 'string' ? createHash('sha256').update(`${customer}:${value}`).digest('hex') : '';
 }
 
+/** The fields of an event (or of a Kafka message's `event`) that name a shopper: kept only as their hash. */
+const PERSONAL_FIELDS = ['sessionId', 'userToken', 'authenticatedUserToken'] as const;
+
+/**
+ * A rejected item as it is kept (rejected_events.raw): the same, but each personal field that is a string replaced
+ * by `sha256:<its personalHash>`, at the top and in a Kafka message's `event`, so that no shopper's token is stored
+ * as sent and DELETE /1/usertokens finds it. The same object when it has none.
+ */
+export function withHashedPersonalFields(customer: string, value: object): object {
+  const record = value as Record<string, unknown>;
+  const hashed = (r: Record<string, unknown>): Record<string, unknown> => {
+    const found = PERSONAL_FIELDS.filter((f) => typeof r[f] === 'string');
+    return found.length === 0 ? r : { ...r, ...Object.fromEntries(found.map((f) => [f, `sha256:${personalHash(customer, r[f])}`])) };
+  };
+  const inner = eventObject(record.event);
+  const outer = hashed(record);
+  if (inner === undefined || Array.isArray(value)) {
+    return outer;
+  }
+  const event = hashed(inner);
+  return event === inner ? outer : { ...outer, event };
+}
+
+/** A reason for a field that is not a string of 1 to `max` characters (code points), else undefined. */
+export function lengthProblem(field: string, value: unknown, max: number): string | undefined {
+  const wrong = `${field} must be a string of 1 to ${max} characters`;
+  if (typeof value !== 'string' || value.length === 0) {
+    return wrong;
+  }
+  // Characters (code points) are counted only where UTF-16 units could exceed the limit.
+  return value.length > max && (value.length > max * 2 || [...value].length > max) ? wrong : undefined;
+}
+
 /** The body of an event as a record, or undefined when it is not a JSON object. */
 export function eventObject(input: unknown): Record<string, unknown> | undefined {
   return typeof input !== 'object' || input === null || Array.isArray(input) ? undefined : (input as Record<string, unknown>);

@@ -28,6 +28,10 @@ const reason = (input: unknown) => {
 };
 
 describe('validateInsightsEvent', () => {
+  it('counts an object id in characters (code points), as a native objectId: 200 emoji fit', () => {
+    expect(rows({ ...conversion, objectIDs: ['👟'.repeat(200)] })[0].object_id).toBe('👟'.repeat(200));
+  });
+
   it('makes one click row per object id, with its position and the canonical search id', () => {
     const [a, b] = rows(click);
     expect(a).toEqual({
@@ -140,7 +144,21 @@ describe('validateInsightsEvent', () => {
     ['positions of another length', { ...click, positions: [1] }, 'positions must be an array of the same length as objectIDs'],
     ['a position < 1', { ...click, positions: [1, 0] }, 'positions[1] must be an integer from 1 to 65535'],
     ['a position that is no integer', { ...click, positions: [1.5, 2] }, 'positions[0] must be an integer from 1 to 65535'],
-    ['a click with queryID and no positions', { ...click, positions: undefined }, 'positions is required for a click with queryID'],
+    [
+      'a click with queryID and no positions',
+      { ...click, positions: undefined },
+      'positions is required for a click with queryID (or objectData[i].queryID)',
+    ],
+    [
+      'a click without positions whose objectData names a search (it would count at position 0)',
+      { ...click, queryID: undefined, positions: undefined, objectData: [{ queryID: QUERY }, {}] },
+      'positions is required for a click with queryID (or objectData[i].queryID)',
+    ],
+    [
+      'an object id of 201 characters',
+      { ...conversion, objectIDs: ['x'.repeat(201)] },
+      'objectIDs must be a string of 1 to 200 characters',
+    ],
     ['positions on a conversion', { ...conversion, positions: [1] }, 'positions is only for clicks'],
     [
       'a negative value',

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { chDateTime, chDateTimeOften } from './ch-time';
-import { eventObject, eventTime, personalHash, tenantAndId } from './event-fields';
+import { eventObject, eventTime, lengthProblem, personalHash, tenantAndId } from './event-fields';
 import { searchIdOf } from './ids';
 import {
   CONVERSION_SUBTYPES,
@@ -56,10 +56,7 @@ function numberOf(value: unknown): number | undefined {
 }
 
 function stringProblem(field: string, value: unknown, max: number): string | undefined {
-  if (typeof value !== 'string' || value.length === 0 || value.length > max) {
-    return `${field} must be a string of 1 to ${max} characters`;
-  }
-  return textProblem(field, value);
+  return lengthProblem(field, value, max) ?? textProblem(field, value as string);
 }
 
 interface ObjectData {
@@ -235,17 +232,21 @@ function objectsOf(e: Record<string, unknown>, searchId: string | undefined): Ob
   if (typeof ids === 'string') {
     return ids;
   }
+  const data = e.objectData === undefined ? undefined : objectDataOf(e.objectData, ids.length);
+  if (typeof data === 'string') {
+    return data;
+  }
   let positions: number[] | string | undefined;
   if (e.positions !== undefined) {
     positions = e.eventType === 'click' ? positionsOf(e.positions, ids.length) : 'positions is only for clicks';
-  } else if (e.eventType === 'click' && searchId !== undefined) {
-    positions = 'positions is required for a click with queryID';
+  } else if (e.eventType === 'click' && (searchId !== undefined || data?.some((d) => d.searchId !== undefined))) {
+    // A click counted for a search counts its position; one without a position would be counted at 0.
+    positions = 'positions is required for a click with queryID (or objectData[i].queryID)';
   }
   if (typeof positions === 'string') {
     return positions;
   }
-  const data = e.objectData === undefined ? undefined : objectDataOf(e.objectData, ids.length);
-  return typeof data === 'string' ? data : { ids, positions, data, filters: [] };
+  return { ids, positions, data, filters: [] };
 }
 
 /**

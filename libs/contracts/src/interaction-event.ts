@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { chDateTime, chDateTimeOften } from './ch-time';
-import { eventObject, personalHash, sessionTextAndTime, tenantAndId } from './event-fields';
+import { eventObject, lengthProblem, personalHash, sessionTextAndTime, tenantAndId } from './event-fields';
 import { searchIdOf } from './ids';
 import type { EventSource, ItemOrigin } from './item-origin';
 import type { EventRules } from './search-event';
@@ -99,16 +99,6 @@ const ALL_FIELDS = new Set([...FIELDS.click, ...FIELDS.conversion]);
 const CURRENCY = /^[a-z]{3}$/i;
 
 const fail = (reason: string): ValidatedInteraction => ({ ok: false, reason });
-
-/** A reason for a field that is not a string of 1 to `max` characters (code points), else undefined. */
-function lengthProblem(field: string, value: unknown, max: number): string | undefined {
-  const wrong = `${field} must be a string of 1 to ${max} characters`;
-  if (typeof value !== 'string' || value.length === 0) {
-    return wrong;
-  }
-  // Characters (code points) are counted only where UTF-16 units could exceed the limit.
-  return value.length > max && (value.length > max * 2 || [...value].length > max) ? wrong : undefined;
-}
 
 /** The problem with the fields only one type has, naming the first one; undefined when there is none. */
 function typeFieldsProblem(e: Record<string, unknown>, type: InteractionType): string | undefined {
