@@ -423,9 +423,21 @@ describe('engagement figures of what the real client sent, and erasure', () => {
     const sent = await http(`${t.url}/1/events?X-Algolia-Application-Id=demo&X-Algolia-API-Key=${secret}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ events: [event('anon-dora', 'dora-account', 'sku-7'), event('anon-eve', 'eve-account', 'sku-8')] }),
+      body: JSON.stringify({
+        events: [
+          event('anon-dora', 'dora-account', 'sku-7'),
+          event('anon-eve', 'eve-account', 'sku-8'),
+          // Rejected (no position): kept with Dora's tokens hashed, and erased with her.
+          { ...event('anon-dora', 'dora-account', 'sku-9'), positions: undefined },
+        ],
+      }),
     });
     expect(sent.status).toBe(200);
+    const ch = t.app.get(ClickHouseService);
+    const rejected = () => ch.query<{ raw: string }>(`SELECT raw FROM ${ch.table('rejected_events')} WHERE raw LIKE '%sku-9%'`);
+    const [kept] = await rejected();
+    expect(kept.raw).toContain(`"authenticatedUserToken":"sha256:${personalHash('demo', 'dora-account')}"`);
+    expect(kept.raw).not.toContain('dora');
     const hat = async () => (await terms()).find((term) => term.search_phrase === 'blue hat')?.clicks;
     expect(await hat()).toBe(2);
     // Dora erased by her anonymous token, Eve by her account's.
@@ -435,10 +447,10 @@ describe('engagement figures of what the real client sent, and erasure', () => {
     expect(await hat()).toBe(0);
     // And their rows go.
     await t.app.get(UserTokenErasure).purge();
-    const ch = t.app.get(ClickHouseService);
     const left = () =>
       ch.query<{ object_id: string }>(`SELECT object_id FROM ${ch.table('interactions')} WHERE object_id IN ('sku-7', 'sku-8')`);
     expect(await eventually(left, (rows) => rows.length === 0, 10_000)).toEqual([]);
+    expect(await eventually(rejected, (rows) => rows.length === 0, 10_000)).toEqual([]);
   });
 });
 
@@ -485,6 +497,24 @@ describe('COLLECT_PER_MINUTE, TRUST_PROXY and CORS_ORIGINS', () => {
     expect(res.status).toBe(429);
     expect(res.head).toMatch(/\r\nretry-after: \d+\r\n/i);
     expect(res.head).toMatch(/\r\nconnection: close\r\n/i);
+  });
+
+  it("grants the key's origin its 429 too (the page can read Retry-After), and never counts a refused origin as a failure", async () => {
+    const fromShop = (origin: string) =>
+      http(`${t.url}/1/events?X-Algolia-Application-Id=demo&X-Algolia-API-Key=${shopKey}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin, 'x-forwarded-for': '203.0.113.30' },
+        body: JSON.stringify({ events: [{ eventType: 'view', eventName: 'v', index: 'i', objectIDs: ['a'] }] }),
+      });
+    // More refused origins than AUTH_FAILURES_PER_MINUTE (60) allows failures: none counts, nor against the limit.
+    for (let i = 0; i < 61; i++) {
+      expect((await fromShop('https://staging.example')).status).toBe(403);
+    }
+    expect((await fromShop(SHOP)).status).toBe(200);
+    expect((await fromShop(SHOP)).status).toBe(200);
+    const limited = await fromShop(SHOP);
+    expect([limited.status, limited.headers['access-control-allow-origin']]).toEqual([429, SHOP]);
+    expect(limited.headers['access-control-expose-headers']).toContain('Retry-After');
   });
 
   it("never grants CORS_ORIGINS' origins on /1/events: the key's origins decide", async () => {

@@ -141,12 +141,13 @@ export class CredentialsGate {
   /**
    * POST /1/events (the Insights protocol): a collector key, the only credential accepted there (401 for anything
    * else: an HMAC key's secret, Basic, a JWT), of the customer the application id names (with BASE_DOMAIN it must be
-   * the Host's). An Origin the key does not list: 403, and no CORS grant. Failures count against the address.
+   * the Host's). An Origin the key does not list: 403, and no CORS grant. A failed key counts against the address, a
+   * refused origin does not (a page the shop forgot to list, not a guess).
    */
   async admitCollector(req: IncomingMessage): Promise<Admission> {
     const address = clientAddress(req);
     this.checkFailures(address);
-    const admission = await this.counted(address, async (): Promise<Admission> => {
+    const { customer, principal } = await this.counted(address, async () => {
       const appId = collectorParam(req, COLLECTOR_APP_ID);
       const apiKey = collectorParam(req, COLLECTOR_API_KEY);
       if (!appId || !apiKey) {
@@ -156,14 +157,14 @@ export class CredentialsGate {
       if (!customer) {
         throw refused('collectorApplication');
       }
-      const principal = await this.collector.authenticate(apiKey, customer);
-      const origin = req.headers.origin;
-      if (origin !== undefined && principal.origins.length > 0 && !principal.origins.includes(origin)) {
-        throw new AuthError('forbidden', 'origin not allowed', 'Origin not allowed: this collector key is for pages of other origins');
-      }
-      return { customer, principal, corsOrigin: origin };
+      return { customer, principal: await this.collector.authenticate(apiKey, customer) };
     });
-    await this.countCollected(address);
+    // A page of an origin the key does not list is the shop's setting, not a guess: not counted as a failure.
+    const origin = req.headers.origin;
+    if (origin !== undefined && principal.origins.length > 0 && !principal.origins.includes(origin)) {
+      throw new AuthError('forbidden', 'origin not allowed', 'Origin not allowed: this collector key is for pages of other origins');
+    }
+    const admission: Admission = { customer, principal, corsOrigin: origin };
     req.admission = admission;
     return admission;
   }
@@ -171,9 +172,11 @@ export class CredentialsGate {
   /**
    * Counts an admitted request against COLLECT_PER_MINUTE for its client address (IPv6: per /64) before its body is
    * read: beyond the limit, 429 with Retry-After, and the connection closes unread (the throttler's storage, where
-   * CustomerThrottlerGuard counts every other route).
+   * CustomerThrottlerGuard counts every other route). Called once the request's CORS grant is set, so that the page
+   * can read the 429's Retry-After.
    */
-  private async countCollected(address: string | undefined): Promise<void> {
+  async countCollected(req: IncomingMessage): Promise<void> {
+    const address = clientAddress(req);
     const limit = this.config.collectPerMinute;
     if (limit === 0) {
       return;

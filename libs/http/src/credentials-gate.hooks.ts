@@ -152,6 +152,7 @@ export function registerCredentialsGate(fastify: FastifyInstance, config: AppCon
       if (gated && access === 'collector') {
         const { corsOrigin } = await gate.admitCollector(asSeenByGuards(req));
         grantCors(reply, corsOrigin);
+        await gate.countCollected(asSeenByGuards(req));
       } else if (gated) {
         await gate.admit(asSeenByGuards(req));
       }

@@ -1,5 +1,5 @@
 import type { IngestRow } from './ingest-writer';
-import type { ItemOrigin } from '@app/contracts';
+import { personalHash, type ItemOrigin } from '@app/contracts';
 import type { IntakeKind } from './intake-kinds';
 import { httpItems, intakeAnswer, validateItems, type IntakeItem, type ValidatedBatch } from './validate-items';
 
@@ -69,6 +69,16 @@ describe('validateItems', () => {
     ]);
   });
 
+  it("keeps no shopper's token as sent: sessionId, userToken and authenticatedUserToken as their hash", () => {
+    const batch = validateItems(kindOf('interaction'), http([{ objectId: 'p1', userToken: 'ann', sessionId: 's-1', position: 'x' }]));
+    expect(JSON.parse(batch.rejected[0].raw)).toEqual({
+      objectId: 'p1',
+      userToken: `sha256:${personalHash('acme', 'ann')}`,
+      sessionId: `sha256:${personalHash('acme', 's-1')}`,
+      position: 'x',
+    });
+  });
+
   it('keeps an item that JSON cannot represent as raw "undefined"', () => {
     const batch = validateItems(numbers, http([undefined]));
     expect(batch.rejected[0]).toMatchObject({ item_index: 0, raw: 'undefined', reason: 'not a number: undefined' });
@@ -117,6 +127,12 @@ describe('validateItems on Kafka messages', () => {
     ]);
     expect(batch.rejected).toEqual([{ ...rejectedBase, customer: '', instance: '', raw: '{"customer":"acme",', reason: 'not JSON' }]);
     expect(validate).not.toHaveBeenCalled();
+  });
+
+  it("hashes the tokens of a rejected Kafka message, also in an Insights message's event", () => {
+    const value = { type: 'insights', customer: 'acme', instance: 'shop', event: { authenticatedUserToken: 'bob@example.com', x: 1 } };
+    const kept = JSON.parse(validateItems(numbers, [message(value)]).rejected[0].raw) as typeof value;
+    expect(kept).toEqual({ ...value, event: { authenticatedUserToken: `sha256:${personalHash('acme', 'bob@example.com')}`, x: 1 } });
   });
 
   it('keeps the customer and instance a rejected message names when they are well-formed strings', () => {

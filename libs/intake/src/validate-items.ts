@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { chDateTime, type ItemOrigin, type RejectedEventRow } from '@app/contracts';
+import { chDateTime, withHashedPersonalFields, type ItemOrigin, type RejectedEventRow } from '@app/contracts';
 import { sameItem, type IngestRow, type Refused } from './ingest-writer';
 import type { IntakeKind } from './intake-kinds';
 
@@ -108,11 +108,22 @@ function rejectedItem(kind: IntakeKind<IngestRow>, item: IntakeItem, index: numb
     partition: origin.partition ?? -1,
     offset: origin.offset ?? -1,
     item_index: origin.source === 'http' ? index : -1,
-    raw: item.raw ?? JSON.stringify(item.value) ?? 'undefined',
+    raw: keptRaw(item, name(named.customer)),
     reason,
     received_at: chDateTime(origin.now),
     message_hash: item.messageHash,
   };
+}
+
+/** What a rejected item keeps: as received, unless it names a shopper (then as JSON with the tokens hashed). */
+function keptRaw(item: IntakeItem, customer: string): string {
+  if (typeof item.value === 'object' && item.value !== null) {
+    const kept = withHashedPersonalFields(customer, item.value);
+    if (kept !== item.value) {
+      return JSON.stringify(kept);
+    }
+  }
+  return item.raw ?? JSON.stringify(item.value) ?? 'undefined';
 }
 
 /**

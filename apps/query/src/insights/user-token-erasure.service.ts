@@ -8,8 +8,9 @@ export const ERASURE_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 /**
  * DELETE /1/usertokens/{userToken}: the token's hash goes into `erased_user_tokens`, which every engagement answer
- * leaves out at once; a job at start and then daily deletes the erased tokens' rows of `interactions` (ALTER TABLE
- * ... DELETE, a mutation ClickHouse applies in the background), so they are gone within 24 hours.
+ * leaves out at once; a job at start and then daily deletes the erased tokens' rows of `interactions` and the
+ * rejected items that name them (ALTER TABLE ... DELETE, a mutation ClickHouse applies in the background), so they
+ * go within a day of the next run.
  */
 @Injectable()
 export class UserTokenErasure implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -45,6 +46,12 @@ export class UserTokenErasure implements OnApplicationBootstrap, OnApplicationSh
       `ALTER TABLE ${this.ch.table('interactions')} DELETE
        WHERE (customer, instance, user_token_hash) IN (${erased})
          OR (origin = 'insights' AND (customer, instance, session_hash) IN (${erased}))`,
+    );
+    // Rejected items keep a token as `sha256:<its hash>` (withHashedPersonalFields); a hash names its customer.
+    await this.ch.command(
+      `ALTER TABLE ${this.ch.table('rejected_events')} DELETE
+       WHERE hasAny(extractAll(raw, 'sha256:([0-9a-f]{64})'),
+         (SELECT groupArray(user_token_hash) FROM ${this.ch.table('erased_user_tokens')}))`,
     );
   }
 
