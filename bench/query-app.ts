@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '../..');
-const DATA_DIR = process.env.BENCH_DATA_DIR ?? path.join(ROOT, 'tmp', 'bench-query');
+export const DATA_DIR = process.env.BENCH_DATA_DIR ?? path.join(ROOT, 'tmp', 'bench-query');
 const BASIC = 'bench:bench-password-1';
 export const AUTHORIZATION = `Basic ${Buffer.from(BASIC).toString('base64')}`;
 const env = {

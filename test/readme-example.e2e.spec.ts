@@ -72,6 +72,7 @@ describe('the README signed example', () => {
     expect(stdout).toContain('"totals":{"searches":3,"zero_hit_searches":2');
     expect(stdout).toContain('"previous":{"searches":0');
     expect(stdout).toContain('{"instances":["live"]}');
+    expect(stdout).toContain('{"suggestions":[]}');
     // engagement=true: these searches were sent without ids, so none is tracked and every rate is null.
     expect(stdout).toContain('"tracked_searches":0,"clicked_searches":0,"click_through_rate":null,"clicks":0');
     expect(stdout).toContain('"positions":[{"position":1,"clicks":0}');

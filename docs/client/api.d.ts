@@ -320,6 +320,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/search-terms/{id}/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Terms that found results and are close to a term: the likely fix of a zero-result term
+         * @description Terms of the window (same window and filters as the list) that found results at least once and whose normalised phrase is within Damerau-Levenshtein distance 2 of the term (optimal string alignment, over code points: `fur`/`für` is 1), or equal to it once spaces and hyphens are removed (distance 0). At most 5, most searched first, then by distance, then by phrase; never the term itself.
+         */
+        get: operations["getSearchTermSuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/search-stats": {
         parameters: {
             query?: never;
@@ -1107,6 +1127,27 @@ export interface components {
             positions?: components["schemas"]["PositionClicksView"][];
             /** @description With engagement=true: the 10 objects clicked most from the tracked searches of the term, ties by object_id ascending */
             objects?: components["schemas"]["ObjectEngagementView"][];
+        };
+        SuggestionView: {
+            /**
+             * @description A normalised phrase of the window that found results, close to the term
+             * @example sneaker
+             */
+            search_phrase: string;
+            /**
+             * @description Its searches with results in the window
+             * @example 74
+             */
+            count: number;
+            /**
+             * @description Damerau-Levenshtein distance (optimal string alignment) to the term over code points; 0 when the two are equal once spaces and hyphens are removed
+             * @example 1
+             */
+            distance: number;
+        };
+        SuggestionsView: {
+            /** @description At most 5, most searched first, then by distance, then by phrase; never the term itself */
+            suggestions: components["schemas"]["SuggestionView"][];
         };
         SearchTotalsView: {
             /**
@@ -3486,6 +3527,124 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SearchTermDetailView"];
+                };
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks search:read (JWT: search.read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No search of the term in the window (under the filters) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSearchTermSuggestions: {
+        parameters: {
+            query?: {
+                /** @description Look-back in whole days, up to RETENTION_DAYS, ending with the current hour; default 1d. Not with from/to */
+                since?: string;
+                /** @description Start of the window (inclusive, rounded down to the hour), with to; a date is midnight in tz, a date-time without offset is in tz */
+                from?: string;
+                /** @description End of the window (exclusive, rounded up to the hour), with from; read as from */
+                to?: string;
+                /** @description IANA time zone: where days begin, how from/to without offset are read, the offset of times in the answer. Whole-hour offsets only */
+                tz?: string;
+                /** @description Shop language, e.g. de; all when omitted */
+                language?: string;
+                /** @description Include detected bot traffic */
+                includeBotTraffic?: "true" | "false";
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path: {
+                /** @description The id of a GET /search-terms entry */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The suggestions (an empty list when there are none) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuggestionsView"];
                 };
             };
             /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */

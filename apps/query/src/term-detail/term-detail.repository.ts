@@ -32,6 +32,17 @@ export class TermDetailRepository {
     return `${filterSql(scope, params)} AND term_id = unhex({id:String}) AND ${hourRangeSql(scope.window, 'w', params)}`;
   }
 
+  /** The term's phrase, when it was searched in the window. */
+  async phraseOf(scope: AnalyticsScope, id: string): Promise<string | undefined> {
+    const params: QueryParams = {};
+    const [row] = await this.ch.query<{ term: string }>(
+      `SELECT any(phrase) AS term FROM ${this.ch.table('search_term_spellings_hourly')} WHERE ${this.where(scope, id, params)}
+       HAVING count() > 0`,
+      params,
+    );
+    return row?.term;
+  }
+
   /** The term's searches per hour of the window (hours without any are left out). */
   async hours(scope: AnalyticsScope, id: string): Promise<TermHour[]> {
     const params: QueryParams = {};
