@@ -7,7 +7,7 @@
  * most (`phrse 77`) and the worst of this data set (`phrase 1234`: all its phrases are `phrase <n>`).
  */
 import { Session } from 'chdb';
-import { compact, damerauLevenshtein } from '../apps/query/src/suggestions/distance';
+import { compact, damerauLevenshtein } from '../apps/query/src/term-detail/distance';
 import { quantile, tableRow } from './proc';
 import { DATA_DIR, loadDataSet } from './query-app';
 

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AnalyticsModule } from '../analytics/analytics.module';
-import { SuggestionsController } from '../suggestions/suggestions.controller';
-import { SuggestionsHandler } from '../suggestions/suggestions.handler';
-import { SuggestionsRepository } from '../suggestions/suggestions.repository';
+import { SuggestionsController } from './suggestions.controller';
+import { SuggestionsHandler } from './suggestions.handler';
+import { SuggestionsRepository } from './suggestions.repository';
 import { TermDetailController } from './term-detail.controller';
 import { TermDetailHandler } from './term-detail.handler';
 import { TermDetailRepository } from './term-detail.repository';

@@ -4,7 +4,7 @@ import { DomainError } from '@app/errors';
 import { filterOf } from '../analytics/analytics-scope';
 import { AnswerCache } from '../analytics/answer-cache';
 import { resolveWindow } from '../analytics/window';
-import { TermDetailRepository } from '../term-detail/term-detail.repository';
+import { TermDetailRepository } from './term-detail.repository';
 import { compact, damerauLevenshtein } from './distance';
 import type { SuggestionView, SuggestionsView } from './suggestions.dto';
 import { SuggestionsQuery } from './suggestions.query';

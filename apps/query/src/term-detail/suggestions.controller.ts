@@ -4,7 +4,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
 import { ApiErrors } from '@app/errors';
 import { AnalyticsFiltersDto } from '../analytics/analytics.dto';
-import { TermIdPipe } from '../term-detail/term-id.pipe';
+import { TermIdPipe } from './term-id.pipe';
 import { SuggestionsView } from './suggestions.dto';
 import { SuggestionsQuery } from './suggestions.query';
 
