@@ -183,7 +183,7 @@ describe('analytics over HTTP', () => {
     it('filters zero-result terms by handled status, X-Total-Count counting after the filter', async () => {
       const handled = await get<Term[]>(`/search-terms?${BERLIN_SUNDAY}&hits=false&handled=true`);
       expect(handled.body.map((x) => [x.search_phrase, x.status])).toEqual([
-        ['blue hat', { handled: true, handlers: [{ type: 'synonym', id: 'syn-blue' }] }],
+        ['blue hat', { handled: true, handlers: [{ type: 'synonym', id: 'syn-blue' }], unhandled_languages: [] }],
       ]);
       expect(handled.headers['x-total-count']).toBe('1');
       const unhandled = await get<Term[]>(`/search-terms?${BERLIN_SUNDAY}&hits=false&handled=false&_end=2`);
@@ -265,7 +265,7 @@ describe('analytics over HTTP', () => {
           { phrase: 'SUMMER  DRESS', count: 1 },
           { phrase: 'Summer Dress', count: 1 },
         ],
-        status: { handled: false, handlers: [] },
+        status: { handled: false, handlers: [], unhandled_languages: ['de'] },
       });
       expect(res.headers['x-data-updated-at']).toBe(iso(at(23.75)));
     });
