@@ -33,8 +33,10 @@ const libraryRules = Object.entries(LAYERS).map(([lib, allowed]) => ({
 // and one module). Anything the features share beyond that goes to `common/` or to libs/contracts.
 const FEATURE = '^apps/query/src/[^/]+/';
 const SHARED = {
-  analytics: { users: ['search-terms', 'search-stats', 'term-detail'], entry: '' },
-  webhooks: { users: ['configuration', 'entities'], entry: 'index\\.ts$' },
+  // annotations: its list takes the analytics window (the same parameters and rules, so a chart's annotations match it).
+  analytics: { users: ['search-terms', 'search-stats', 'term-detail', 'alerts', 'annotations'], entry: '' },
+  webhooks: { users: ['configuration', 'entities', 'alerts'], entry: 'index\\.ts$' },
+  alerts: { users: ['configuration'], entry: 'index\\.ts$' },
 };
 
 const featureRules = [

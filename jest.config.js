@@ -10,5 +10,6 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
   moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
   testTimeout: 30000,
+  setupFilesAfterEnv: ['<rootDir>/test/support/drop-earlier-databases.ts'],
   maxWorkers: 2,
 };

@@ -6,9 +6,8 @@
  * the list without; and the memory of the CSV export of every zero-result
  * term, sampled from /proc while it streams.
  */
-import { readFileSync } from 'node:fs';
 import { recordFigures, type Figure } from './figures';
-import { quantile, tableRow } from './proc';
+import { quantile, rssMb, tableRow } from './proc';
 import { AUTHORIZATION, loadDataSet, startApp, stopApp } from './query-app';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
@@ -37,11 +36,6 @@ async function pair(a: string, b: string): Promise<{ a: number[]; b: number[] }>
   times.a.sort((x, y) => x - y);
   times.b.sort((x, y) => x - y);
   return times;
-}
-
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : 0;
 }
 
 /** Downloads an answer while sampling the app's RSS every 10 ms: rows, MB sent, RSS before and peak during. */

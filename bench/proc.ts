@@ -11,6 +11,16 @@ export function peakRssMb(pid: number): number {
   }
 }
 
+/** Resident set size of a process now (VmRSS), in MB; 0 when it cannot be read (it has ended). */
+export function rssMb(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
 export function quantile(sorted: number[], q: number): number {
   if (sorted.length === 0) {
     return NaN;

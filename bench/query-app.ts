@@ -16,42 +16,68 @@ const env = {
   BENCH_EVENTS: process.env.BENCH_EVENTS ?? '10000000',
 };
 
-export function run(script: string, extraEnv: Record<string, string> = {}) {
-  return spawn(process.execPath, [script], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
+export function run(script: string, extraEnv: Record<string, string> = {}, args: string[] = []) {
+  return spawn(process.execPath, [script, ...args], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
 }
 
-/** Loads (or reuses) the data set; the worker also times raw scans unless BENCH_SKIP_RAW is set. Returns its RESULT. */
-export async function loadDataSet<T>(extraEnv: Record<string, string> = {}): Promise<T> {
-  const worker = run(path.join(__dirname, 'query-worker.js'), extraEnv);
+/** Runs a worker script (with the benchmark's environment) to its end and returns what it printed as `RESULT {json}`. */
+export async function runWorker<T>(script: string, extraEnv: Record<string, string> = {}): Promise<T> {
+  const worker = run(script, extraEnv);
   let out = '';
   worker.stdout.on('data', (c: Buffer) => (out += c.toString()));
   const code = await new Promise((r) => worker.once('exit', r));
   const result = /RESULT (.*)/.exec(out);
   if (code !== 0 || !result) {
-    throw new Error(`the data set worker failed (exit ${String(code)})`);
+    throw new Error(`${path.basename(script)} failed (exit ${String(code)})`);
   }
   return JSON.parse(result[1]) as T;
 }
 
+/** Loads (or reuses) the data set; the worker also times raw scans unless BENCH_SKIP_RAW is set. Returns its RESULT. */
+export function loadDataSet<T>(extraEnv: Record<string, string> = {}): Promise<T> {
+  return runWorker<T>(path.join(__dirname, 'query-worker.js'), extraEnv);
+}
+
+/**
+ * Starts the query app and waits until it answers, and until its first pass computing the engagement figures ahead
+ * (ENGAGEMENT_REFRESH_MS) is complete: the answers are then measured as a running service gives them.
+ */
 export async function startApp(
   cacheMs: string,
   extraEnv: Record<string, string> = {},
 ): Promise<{ app: ReturnType<typeof run>; base: string }> {
   const port = 3900 + Math.floor(Math.random() * 90);
+  const launched = Date.now();
   const app = run(path.join(ROOT, 'dist/apps/standalone/src/main.js'), { PORT: String(port), SEARCH_TERMS_CACHE_MS: cacheMs, ...extraEnv });
   app.stdout.resume();
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 3000; i++) {
+  const refresh = extraEnv.ENGAGEMENT_REFRESH_MS !== '0';
+  // Up to 5 minutes to start (a first start backfills new tables from the data set), 30 for the first pass.
+  for (let i = 0; i < 3000 + 18_000; i++) {
     try {
-      if ((await fetch(`${base}/health`)).ok) {
+      if ((await fetch(`${base}/health`)).ok && (!refresh || (await lastEngagementPass(base)) >= launched / 1000)) {
         return { app, base };
       }
     } catch {
-      /* starting (a first start backfills new rollups from the data set) */
+      /* starting */
+    }
+    if (
+      i === 3000 &&
+      !(await fetch(`${base}/health`)
+        .then((r) => r.ok)
+        .catch(() => false))
+    ) {
+      break;
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('the app did not start');
+  throw new Error('the app did not start, or its first engagement pass did not end');
+}
+
+/** engagement_refresh_last_pass_seconds of /metrics: when the last complete engagement pass began (0: none yet). */
+async function lastEngagementPass(base: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  return Number(/^engagement_refresh_last_pass_seconds (\S+)$/m.exec(text)?.[1] ?? 0);
 }
 
 export async function stopApp(app: ReturnType<typeof run>): Promise<void> {

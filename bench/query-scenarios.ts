@@ -20,3 +20,17 @@ export const SCENARIOS: Scenario[] = [
 export function queryString(s: Scenario): string {
   return `since=${s.days}d&hits=${s.hits}${s.language ? `&language=${s.language}` : ''}`;
 }
+
+/**
+ * The raw scan the rollups replace, for a scenario: its answer counted per phrase from `search_events` (the table's
+ * full name), with the parameters to pass. The query benchmark and the growth benchmark (scale.bench.ts) time it.
+ */
+export function rawScan(searchEvents: string, s: Scenario): { sql: string; params: Record<string, unknown> } {
+  return {
+    sql: `SELECT phrase, sum(sign) AS c, count() OVER () AS total FROM ${searchEvents}
+         WHERE customer = 'demo' AND instance = 'live' AND ts >= toStartOfHour(now() - toIntervalDay({days:UInt32}))
+           AND (hits = 0) = {zero:Bool} AND NOT bot ${s.language ? 'AND language = {language:String}' : ''}
+         GROUP BY phrase ORDER BY c DESC, phrase LIMIT 10`,
+    params: { days: s.days, zero: !s.hits, language: s.language ?? '' },
+  };
+}

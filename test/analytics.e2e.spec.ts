@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { DateTime } from 'luxon';
 import { LEGACY_SECRET, basicHeader, hmacHeaders, http, jwtHeader, startApp, type TestApp } from './support/test-app';
+import { PERMISSIONS } from '@app/auth';
 
 /**
  * The analytics (docs/architecture.md) over HTTP, on known events with fixed timestamps around the day Europe/Berlin
@@ -380,10 +381,10 @@ describe('analytics over HTTP', () => {
 
   describe('GET /instances', () => {
     it('lists the instances of the credential, the default first, without any permission', async () => {
-      expect((await get('/instances')).body).toEqual({ instances: ['live', 'stage'] });
-      expect((await get('/instances', jwtHeader({ permissions: [] }))).body).toEqual({ instances: ['live', 'stage'] });
-      const narrowed = await get('/instances', jwtHeader({ permissions: [], instances: ['stage'] }));
-      expect([narrowed.status, narrowed.body]).toEqual([200, { instances: ['stage'] }]);
+      expect((await get('/instances')).body).toEqual({ instances: ['live', 'stage'], permissions: PERMISSIONS });
+      expect((await get('/instances', jwtHeader({ permissions: [] }))).body).toEqual({ instances: ['live', 'stage'], permissions: [] });
+      const narrowed = await get('/instances', jwtHeader({ permissions: ['entities.write', 'search.read'], instances: ['stage'] }));
+      expect([narrowed.status, narrowed.body]).toEqual([200, { instances: ['stage'], permissions: ['search:read', 'entities:write'] }]);
       expect((await get('/instances', { authorization: 'Basic d3Jvbmc6d3Jvbmc=' })).status).toBe(401);
       expect((await get('/instances', { ...basicHeader(), 'x-service-instance': 'nope' })).status).toBe(401);
     });

@@ -27,6 +27,9 @@ const ROUTES: Route[] = [
   { method: 'DELETE', path: '/entities/menu/m1', permission: 'entities:write' },
   { method: 'DELETE', path: '/entities/menu?ids[]=m2', permission: 'entities:write' },
   { method: 'DELETE', path: '/1/usertokens/shopper-1', permission: 'events:delete' },
+  { method: 'POST', path: '/annotations', permission: 'annotations:write', body: { text: 'matrix' } },
+  { method: 'GET', path: '/annotations', permission: 'annotations:read' },
+  { method: 'DELETE', path: '/annotations/00000000-0000-4000-8000-000000000000', permission: 'annotations:write' },
 ];
 
 type Scheme = 'hmac' | 'basic' | 'jwt';

@@ -29,7 +29,7 @@ describe('PUT /configuration and notifications (private networks not allowed)', 
     it('stores and returns the URL, signed with HMAC as docs/hmac.md shows', async () => {
       const res = await putConfig('https://hooks.example.com/in?token=abc');
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ webhookConfig: { url: 'https://hooks.example.com/in?token=abc' } });
+      expect(res.body).toEqual({ webhookConfig: { url: 'https://hooks.example.com/in?token=abc' }, alertConfig: null });
       expect(await storedUrl()).toBe('https://hooks.example.com/in?token=abc');
     });
 
@@ -47,6 +47,22 @@ describe('PUT /configuration and notifications (private networks not allowed)', 
       const res = await putConfig(url);
       expect(res.status).toBe(400);
       expect(res.body.message).toContain(message);
+      expect(await storedUrl()).toBe(before);
+    });
+
+    it.each([
+      ['http://10.0.0.1/alerts', 'alertConfig.url points to a loopback, private or link-local address'],
+      ['http://[::1]/alerts', 'alertConfig.url points to a loopback, private or link-local address'],
+      ['mailto:ops@example.com', 'alertConfig.url must be an absolute http(s) URL or ""'],
+    ])('answers 400 for the alert URL %p under the webhook address rules, and stores nothing', async (url, message) => {
+      const before = await storedUrl();
+      const body = JSON.stringify({ webhookConfig: { url: 'https://hooks.example.com/other' }, alertConfig: { url } });
+      const res = await http<{ message: string }>(`${t.url}/configuration`, {
+        method: 'PUT',
+        headers: hmacHeaders(writer.secret, body),
+        body,
+      });
+      expect([res.status, res.body.message]).toEqual([400, message]);
       expect(await storedUrl()).toBe(before);
     });
 

@@ -56,13 +56,17 @@ describe('credentials from memory (GET /instances, warm caches)', () => {
       expect(await instances(headers())).toBe(200);
       await new Promise((r) => setTimeout(r, CREDENTIALS_MAX_AGE_MS + 100));
       const before = engineCalls().length;
+      const started = Date.now();
       const statuses = await Promise.all(Array.from({ length: 50 }, () => instances(headers())));
+      const elapsed = Date.now() - started;
       expect(statuses).toEqual(Array<number>(50).fill(200));
-      expect(engineCalls().slice(before).length).toBeLessThanOrEqual(entries);
+      // One read per entry for all 50; on a slow machine whose 50 answers outlast CREDENTIALS_REFRESH_MS, the entry is
+      // read again in the background as designed (once per refresh time, never per request).
+      expect(engineCalls().slice(before).length).toBeLessThanOrEqual(entries * (1 + Math.floor(elapsed / CREDENTIALS_REFRESH_MS)));
     },
   );
 
-  it('HMAC: a request every 100 ms for 3 s never waits for a credentials read, even when storage answers slowly', async () => {
+  it('HMAC: a request every 100 ms for 6 s never waits for a credentials read, even when storage answers slowly', async () => {
     const ch = t.app.get(ClickHouseService);
     // The spy set in beforeAll replaced ch.query: the original is the class's.
     const through = (sql: string, params?: Record<string, unknown>) => ClickHouseService.prototype.query.call(ch, sql, params);
@@ -79,15 +83,18 @@ describe('credentials from memory (GET /instances, warm caches)', () => {
       const started = Date.now();
       const before = engineCalls().length;
       const latencies: number[] = [];
-      while (Date.now() - started < 3_000) {
+      while (Date.now() - started < 6_000) {
         const sent = Date.now();
         expect(await instances(hmacHeaders(keySecret))).toBe(200);
         latencies.push(Date.now() - sent);
         await new Promise((r) => setTimeout(r, 100));
       }
-      // The entries were read again meanwhile (3 s is past their maximum age), but never while a request waited.
+      // The entries were read again meanwhile (6 s is thrice their maximum age), but never while a request waited.
       expect(engineCalls().length - before).toBeGreaterThanOrEqual(2);
-      expect(Math.max(...latencies)).toBeLessThan(SLOW_MS);
+      // A request that waited for a read takes SLOW_MS or more. Without the refresh ahead of need, a request would
+      // wait each time the entries pass their maximum age, 2 or 3 times in these 6 s; one slow request is left to a
+      // stall of a loaded machine (CI measured 1,054 ms once, with nothing waiting on a read).
+      expect(latencies.filter((ms) => ms >= SLOW_MS).length).toBeLessThanOrEqual(1);
     } finally {
       query.mockImplementation(through);
     }

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { ClickHouseService } from '@app/clickhouse';
 import { NO_SEARCH_ID } from '@app/contracts';
 import { DataVersions } from '@app/intake';
+import { EngagementRefresh } from '../apps/query/src/analytics/engagement-refresh';
 import { termId } from '../apps/query/src/search-terms/term-id';
 import {
   CUSTOMER,
@@ -103,7 +104,11 @@ type Totals = Fields & { unattributed_clicks: number; unattributed_conversions: 
 
 const bytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
-describe('engagement figures equal a raw computation over the stored rows (property, fast-check)', () => {
+describe.each([
+  ['computed at every request', '0'],
+  // A timer that never fires during the run: each run computes its hours by calling the refresh.
+  ['computed ahead (ENGAGEMENT_REFRESH_MS)', '3600000'],
+])('engagement figures equal a raw computation over the stored rows (property, fast-check), %s', (_, refreshMs) => {
   let t: TestApp;
   let ch: ClickHouseService;
   /** Everything written so far (every run adds to the same storage). */
@@ -112,7 +117,7 @@ describe('engagement figures equal a raw computation over the stored rows (prope
   const erased = new Set<string>();
 
   beforeAll(async () => {
-    t = await startApp();
+    t = await startApp({ ENGAGEMENT_REFRESH_MS: refreshMs });
     ch = t.app.get(ClickHouseService);
   });
   afterAll(() => t.close());
@@ -181,6 +186,9 @@ describe('engagement figures equal a raw computation over the stored rows (prope
         if (erase !== undefined) {
           await eraseUserToken(ch, erase);
           erased.add(erase);
+        }
+        if (refreshMs !== '0') {
+          await t.app.get(EngagementRefresh).refresh();
         }
         t.app.get(DataVersions).bump(CUSTOMER, INSTANCE);
         const counted = countedInteractions(interactions, erased);

@@ -36,10 +36,12 @@ describeKafka('faults under load: the broker goes down and comes back while even
     producing = false;
     await producer;
 
+    // The recovery is reported, not a target (kafkajs backs off while the broker is away): in CI runs it took
+    // 25 s to 62 s, so the wait allows 90 s.
     const counts = await eventually(
       () => storedCounts(t, 'faults'),
       (c) => c.events >= acked,
-      60_000,
+      90_000,
     );
     const recoveryMs = Date.now() - upAt;
     process.stderr.write(`broker fault: ${acked} acknowledged events; all stored ${recoveryMs} ms after the broker came back\n`);
@@ -53,5 +55,5 @@ describeKafka('faults under load: the broker goes down and comes back while even
     expect(inLog).toBeGreaterThanOrEqual(acked);
     expect(final.rollup).toBe(final.events);
     expect(counts.events).toBeGreaterThanOrEqual(acked);
-  }, 120_000);
+  }, 150_000);
 });

@@ -12,6 +12,7 @@ const ROLLUPS = [
   'search_terms_daily',
   'search_phrases_hourly',
   'search_phrases_daily',
+  'search_phrases_weekly',
   'search_totals_hourly',
   'search_term_spellings_hourly',
 ];

@@ -79,6 +79,9 @@ describe('migrations started by several processes at once, with events arriving'
       // The rollups without the language (0011).
       const phrasesDaily = await perDayAndPhrase('search_phrases_daily', 'day', 'sum(searches)');
       const phrasesHourly = await perDayAndPhrase('search_phrases_hourly', 'toDate(hour)', 'sum(searches)');
+      // The weekly one (0021), per week.
+      const phrasesWeekly = await perDayAndPhrase('search_phrases_weekly', 'week', 'sum(searches)');
+      const rawWeekly = await perDayAndPhrase('search_events', 'toMonday(ts)', 'count()');
       const totals = await ch.query<{ day: string; c: string }>(
         `SELECT toString(toDate(hour)) AS day, toString(sum(searches)) AS c FROM ${ch.table('search_totals_hourly')}
          GROUP BY day ORDER BY day`,
@@ -92,6 +95,7 @@ describe('migrations started by several processes at once, with events arriving'
       expect(spellings).toEqual(raw);
       expect(phrasesDaily).toEqual(raw);
       expect(phrasesHourly).toEqual(raw);
+      expect(phrasesWeekly).toEqual(rawWeekly);
       expect(totals).toEqual(rawTotals);
       // Every migration ran in exactly one of the two processes; the other waited and found it recorded.
       expect(runs.flat().sort()).toEqual(MIGRATIONS.map((m) => m.id).sort());

@@ -1,6 +1,6 @@
-// npm run screenshots: the dashboard's overview, zero-result table and searches without clicks in headless Chromium
-// on seeded data, written to docs/ for the README. Starts the built service in this process on a fresh embedded
-// database; nothing else is written.
+// npm run screenshots: the dashboard's overview (with an annotation and an alert), zero-result table, the Handle
+// form and searches without clicks in headless Chromium on seeded data, written to docs/ for the README. Starts the
+// built service in this process on a fresh embedded database; nothing else is written.
 require('reflect-metadata');
 const { randomUUID } = require('node:crypto');
 const { mkdtempSync, rmSync } = require('node:fs');
@@ -16,6 +16,7 @@ const { chDateTime, normalisePhrase } = require('../../dist/libs/contracts/src')
 const { createHttpApp } = require('../../dist/libs/http/src');
 const { DataVersions } = require('../../dist/libs/intake/src');
 const { StandaloneModule } = require('../../dist/apps/standalone/src/standalone.module');
+const { AlertsService } = require('../../dist/apps/query/src/alerts/alerts.service');
 
 const ROOT = path.resolve(__dirname, '../..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -48,6 +49,7 @@ const TERMS = [
   ['sale', 8, 0.2],
   ['festival outfit', 6, 1],
   ['size 47 sneakers', 5, 1],
+  ['sneakres', 5, 1],
 ];
 const SPELLINGS = { sneakers: ['sneakers', 'Sneakers', 'sneaker s'], 'rain jacket': ['rain jacket', 'Rain Jacket', 'rainjacket'] };
 // The share of a term's tracked searches that get a click (0.35 unless named): a few whose results shoppers skip.
@@ -144,6 +146,18 @@ async function seed(app, config) {
       throw new Error(`saving ${type}/${id} failed: ${saved.status}`);
     }
   }
+  const post = (route, body, method = 'POST') =>
+    fetch(`${BASE}${route}`, { method, headers: { authorization: AUTH, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const annotated = await post('/annotations', {
+    ts: new Date(Date.now() - 4 * 24 * HOUR).toISOString(),
+    text: 'Black Friday banner live',
+  });
+  const configured = await post('/configuration', { webhookConfig: { url: '' }, alertConfig: { minSearches: 5 } }, 'PUT');
+  if (annotated.status !== 201 || configured.status !== 200) {
+    throw new Error(`annotation ${annotated.status}, alert configuration ${configured.status}`);
+  }
+  // The alert evaluation of the last complete hour, as the minute timer would run it.
+  await app.get(AlertsService).tick();
 }
 
 async function main() {
@@ -167,12 +181,20 @@ async function main() {
     await page.click('nav a:nth-of-type(3)');
     await page.waitForSelector('#unhandled');
     await page.screenshot({ path: path.join(ROOT, 'docs/dashboard-zero-results.png'), fullPage: true });
+    // The Handle form of the misspelt term, its suggestion picked.
+    const row = await page.waitForSelector('xpath/.//tr[td[contains(., "sneakres")]]');
+    await (await row.waitForSelector('xpath/.//button[normalize-space()="Handle"]')).click();
+    await page.waitForSelector('dialog.modal input[type=radio][value="sneakers"]');
+    await page.click('dialog.modal input[type=radio][value="sneakers"]');
+    await new Promise((r) => setTimeout(r, 300));
+    await page.screenshot({ path: path.join(ROOT, 'docs/dashboard-handle.png') });
+    await page.keyboard.press('Escape');
     await page.click('nav a:nth-of-type(4)');
     await page.waitForFunction("new URL(location.href).searchParams.get('view') === 'noclicks'");
     await page.waitForSelector('main table');
     await page.screenshot({ path: path.join(ROOT, 'docs/dashboard-no-clicks.png'), fullPage: true });
     await browser.close();
-    console.log('wrote docs/dashboard-overview.png, docs/dashboard-zero-results.png and docs/dashboard-no-clicks.png');
+    console.log('wrote docs/dashboard-overview.png, -zero-results.png, -handle.png and -no-clicks.png');
   } finally {
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });

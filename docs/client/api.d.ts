@@ -188,12 +188,12 @@ export interface paths {
         };
         /**
          * Read the instance's configuration
-         * @description The webhook URL ("" when none is set).
+         * @description The webhook URL ("" when none is set) and the alert configuration (null when alerts are off).
          */
         get: operations["getConfiguration"];
         /**
          * Set the instance's configuration
-         * @description Sets, changes or (with an empty url) disables the webhook delivery URL. The URL must be absolute http(s) and, unless WEBHOOK_ALLOW_PRIVATE_NETWORKS is set, resolve to a public address.
+         * @description Sets, changes or (with an empty url) disables the webhook delivery URL. The URL must be absolute http(s) and, unless WEBHOOK_ALLOW_PRIVATE_NETWORKS is set, resolve to a public address. `alertConfig` sets the alerts (docs/alerts.md); null turns them off, absent keeps them.
          */
         put: operations["updateConfiguration"];
         post?: never;
@@ -242,7 +242,7 @@ export interface paths {
         get: operations["getEntity"];
         /**
          * Create or update one entity
-         * @description Calls the instance's webhook (action create or update) before answering, unless `autosave=true`.
+         * @description Calls the instance's webhook (action create or update) before answering, unless `autosave=true`. With If-Match (or If-None-Match) it saves only if the entity is still as read, also against saves at other query processes.
          */
         put: operations["saveEntity"];
         post?: never;
@@ -265,7 +265,7 @@ export interface paths {
         };
         /**
          * List the notifications
-         * @description The instance's notifications (failed webhook calls, rejected events), newest first.
+         * @description The instance's notifications (failed webhook calls, rejected events, alerts), newest first; `type` keeps one kind.
          */
         get: operations["listNotifications"];
         put?: never;
@@ -355,6 +355,47 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/annotations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the annotations of a window
+         * @description The annotations whose `ts` lies in the window (the window parameters and their rules are those of GET /search-terms), oldest first (then by id).
+         */
+        get: operations["listAnnotations"];
+        put?: never;
+        /**
+         * Annotate a moment
+         * @description A note at `ts` (default now) that the dashboard draws on its charts. 400 naming `text` or `ts` when either is not valid.
+         */
+        post: operations["createAnnotation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/annotations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an annotation */
+        delete: operations["deleteAnnotation"];
         options?: never;
         head?: never;
         patch?: never;
@@ -480,7 +521,7 @@ export interface components {
          * @description Colon notation; only permissions the caller holds. With `preset` the union of both; at least one in all
          * @enum {string}
          */
-        Permission: "search:read" | "search:write" | "persistence:write" | "ranking-mix:read" | "notifications:read" | "notifications:write" | "configuration:read" | "configuration:write" | "secret:read" | "secret:write" | "entities:read" | "entities:write" | "events:collect" | "events:delete";
+        Permission: "search:read" | "search:write" | "persistence:write" | "ranking-mix:read" | "notifications:read" | "notifications:write" | "configuration:read" | "configuration:write" | "secret:read" | "secret:write" | "entities:read" | "entities:write" | "events:collect" | "events:delete" | "annotations:read" | "annotations:write";
         CreateSecretDto: {
             /** @example shop connector */
             description: string;
@@ -761,6 +802,17 @@ export interface components {
              */
             message: string;
         };
+        AlertConfigView: {
+            /**
+             * @description "" when alerts are notifications only
+             * @example https://hooks.example.com/alerts
+             */
+            url: string;
+            /** @example 20 */
+            minSearches: number;
+            /** @example 0.1 */
+            zeroHitRateJump: number;
+        };
         WebhookConfigDto: {
             /**
              * @description Absolute http(s) URL, or "" to disable the webhook
@@ -768,8 +820,32 @@ export interface components {
              */
             url: string;
         };
+        ConfigurationView: {
+            webhookConfig: components["schemas"]["WebhookConfigDto"];
+            /** @description null: alerts are off */
+            alertConfig: components["schemas"]["AlertConfigView"] | (never | null);
+        };
+        AlertConfigDto: {
+            /**
+             * @description Where each alert is also POSTed, under the webhook address rules; "" or absent: notifications only
+             * @example https://hooks.example.com/alerts
+             */
+            url?: string;
+            /**
+             * @description The fewest searches a rule looks at
+             * @default 20
+             */
+            minSearches: number;
+            /**
+             * @description How far above the same hour's median of the 7 days before the zero-hit rate must be, in (0, 1]
+             * @default 0.1
+             */
+            zeroHitRateJump: number;
+        };
         ConfigurationDto: {
             webhookConfig: components["schemas"]["WebhookConfigDto"];
+            /** @description Alerts (docs/alerts.md): null turns them off (the default); absent keeps what is stored */
+            alertConfig?: components["schemas"]["AlertConfigDto"] | (never | null);
         };
         /** @enum {string} */
         EntityType: "landingpage" | "component" | "menu" | "stream" | "filter" | "banner" | "category" | "synonym" | "antonym" | "recommendation" | "productfeed";
@@ -862,18 +938,25 @@ export interface components {
             deleted: string[];
         };
         /**
-         * @description webhook-failed: a webhook call failed (it is not retried); events-rejected: search events were rejected
+         * @description webhook-failed: a webhook (or alert) call failed (it is not retried); events-rejected: search events were rejected; alert: an alert was raised (its figures are in details and beside type)
          * @enum {string}
          */
-        NotificationKind: "webhook-failed" | "events-rejected";
+        NotificationKind: "webhook-failed" | "events-rejected" | "alert";
+        /**
+         * @description Alerts only: which rule raised it
+         * @enum {string}
+         */
+        AlertName: "unhandled-zero-result-term" | "zero-hit-rate-spike";
         NotificationView: {
             /**
              * @description Opaque; pass it to DELETE /notifications
              * @example 6c1d2a7e-8f0b-4b8e-9a55-2f7d3c9e1b40
              */
             id: string;
-            /** @description webhook-failed: a webhook call failed (it is not retried); events-rejected: search events were rejected */
+            /** @description webhook-failed: a webhook (or alert) call failed (it is not retried); events-rejected: search events were rejected; alert: an alert was raised (its figures are in details and beside type) */
             kind: components["schemas"]["NotificationKind"];
+            /** @description The same as kind: the name alerts carry everywhere */
+            type: components["schemas"]["NotificationKind"];
             /** @example Webhook delivery to https://hooks.example.com failed: HTTP 500 */
             message: string;
             /**
@@ -894,6 +977,47 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
+            /** @description Alerts only: which rule raised it */
+            alert?: components["schemas"]["AlertName"];
+            /**
+             * @description unhandled-zero-result-term: the normalised term
+             * @example sneker
+             */
+            search_phrase?: string;
+            /**
+             * @description unhandled-zero-result-term: its unhandled languages
+             * @example [
+             *       "de",
+             *       "de-ch"
+             *     ]
+             */
+            languages?: string[];
+            /**
+             * @description unhandled-zero-result-term: its zero-result searches of the last 24 h in those languages
+             * @example 74
+             */
+            zero_result_searches?: number;
+            /**
+             * Format: date-time
+             * @description zero-hit-rate-spike: the hour (its start, UTC)
+             * @example 2026-11-27T14:00:00.000Z
+             */
+            hour?: string;
+            /**
+             * @description zero-hit-rate-spike: the searches of the hour
+             * @example 412
+             */
+            searches?: number;
+            /**
+             * @description zero-hit-rate-spike: the share of those that found nothing
+             * @example 0.31
+             */
+            zero_hit_rate?: number;
+            /**
+             * @description zero-hit-rate-spike: the median rate of the same hour on the 7 days before
+             * @example 0.12
+             */
+            baseline_rate?: number;
         };
         SearchTermHandler: {
             /**
@@ -1331,6 +1455,44 @@ export interface components {
             /** @description The languages searched in the window, most searched first, ties by language ascending; empty without searches. Counted as the totals (bots only with includeBotTraffic), but over every language: the `language` filter does not narrow this list, so that a language select can offer all languages of the window. */
             languages: components["schemas"]["LanguageSearchesView"][];
         };
+        CreateAnnotationDto: {
+            /**
+             * Format: date-time
+             * @description The moment it marks: a date-time with Z or an offset, such as 2026-11-20T09:00:00Z, from 2000-01-01T00:00:00Z to at most 24 hours after now; default now
+             * @example 2026-11-20T09:00:00Z
+             */
+            ts?: string;
+            /**
+             * @description 1-200 characters (Unicode code points); no NUL, no lone surrogate
+             * @example Winter campaign started
+             */
+            text: string;
+        };
+        AnnotationView: {
+            /**
+             * Format: uuid
+             * @description Pass it to DELETE /annotations/{id}
+             * @example 0f8a3c7e-5b1d-4e2a-9c6f-1d2e3f4a5b6c
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The moment it marks, in UTC
+             * @example 2026-11-20T09:00:00.000Z
+             */
+            ts: string;
+            /**
+             * @description The note, as sent
+             * @example Winter campaign started
+             */
+            text: string;
+            /**
+             * Format: date-time
+             * @description When it was created, in UTC
+             * @example 2026-11-20T09:05:12.345Z
+             */
+            createdAt: string;
+        };
         InstancesView: {
             /**
              * @description The instances the credential may use (X-Service-Instance), in the customer's order: the default first
@@ -1340,6 +1502,14 @@ export interface components {
              *     ]
              */
             instances: string[];
+            /**
+             * @description The credential's permissions, in colon notation: the dashboard shows only the actions they allow
+             * @example [
+             *       "search:read",
+             *       "entities:read"
+             *     ]
+             */
+            permissions: components["schemas"]["Permission"][];
         };
         CatalogueDocumentItem: {
             /** @description If present, must equal the authenticated customer */
@@ -1694,7 +1864,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1800,7 +1970,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -1915,7 +2085,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2021,7 +2191,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2277,7 +2447,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2314,7 +2484,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ConfigurationDto"];
+                    "application/json": components["schemas"]["ConfigurationView"];
                 };
             };
             /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
@@ -2359,7 +2529,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2400,7 +2570,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ConfigurationDto"];
+                    "application/json": components["schemas"]["ConfigurationView"];
                 };
             };
             /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
@@ -2465,7 +2635,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2567,7 +2737,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2679,7 +2849,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2787,7 +2957,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2824,6 +2994,8 @@ export interface operations {
             /** @description The entity */
             200: {
                 headers: {
+                    /** @description The version of its saved state, strong: send it as If-Match to save only if it is unchanged */
+                    ETag: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2893,7 +3065,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -2914,6 +3086,10 @@ export interface operations {
                 autosave?: "true" | "false";
             };
             header?: {
+                /** @description Save only if the entity exists and its ETag is one of these (strong comparison), or `*` for any existing entity; otherwise 412 and nothing is written (no row, no webhook call). For read-merge-write: send the ETag of the GET */
+                "If-Match"?: string;
+                /** @description With `*`: save only if the entity does not exist (create only); otherwise 412 and nothing is written */
+                "If-None-Match"?: string;
                 /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
                 "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
                 /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
@@ -2937,6 +3113,8 @@ export interface operations {
             /** @description Updated (or stored as an autosave revision) */
             200: {
                 headers: {
+                    /** @description The ETag of the saved state (not sent for an autosave, which changes no state) */
+                    ETag?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2947,6 +3125,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The ETag of the saved state */
+                    ETag: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -2976,6 +3156,16 @@ export interface operations {
             };
             /** @description The credential lacks entities:write (JWT: entities.write) */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description If-Match or If-None-Match does not hold (the entity changed since it was read, or does not exist): nothing was written */
+            412: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -3016,7 +3206,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -3132,7 +3322,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -3153,6 +3343,8 @@ export interface operations {
                 _start?: number;
                 /** @description End index, exclusive; at most 1,000 above _start */
                 _end?: number;
+                /** @description Only notifications of this kind */
+                type?: components["schemas"]["NotificationKind"];
             };
             header?: {
                 /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
@@ -3231,7 +3423,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -3336,7 +3528,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -3467,7 +3659,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -3591,7 +3783,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -3709,7 +3901,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -3822,7 +4014,335 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listAnnotations: {
+        parameters: {
+            query?: {
+                /** @description Look-back in whole days, up to RETENTION_DAYS, ending with the current hour; default 1d. Not with from/to */
+                since?: string;
+                /** @description Start of the window (inclusive, rounded down to the hour), with to; a date is midnight in tz, a date-time without offset is in tz */
+                from?: string;
+                /** @description End of the window (exclusive, rounded up to the hour), with from; read as from */
+                to?: string;
+                /** @description IANA time zone: where days begin, how from/to without offset are read, the offset of times in the answer. Whole-hour offsets only */
+                tz?: string;
+                /** @description Offset of the first item */
+                _start?: number;
+                /** @description End index, exclusive; at most 1,000 above _start */
+                _end?: number;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the annotations of the window; X-Total-Count holds their number */
+            200: {
+                headers: {
+                    /** @description Number of items before pagination */
+                    "X-Total-Count": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnotationView"][];
+                };
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks annotations:read (JWT: annotations.read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createAnnotation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAnnotationDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnotationView"];
+                };
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks annotations:write (JWT: annotations.write) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json, or has no Content-Type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteAnnotation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path: {
+                /** @description The id of POST /annotations */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OkAnswer"];
+                };
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks annotations:write (JWT: annotations.write) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No annotation with this id in the instance */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json, or has no Content-Type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -3894,7 +4414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -4000,7 +4520,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */
@@ -4082,7 +4602,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later */
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */

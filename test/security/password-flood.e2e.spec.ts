@@ -39,7 +39,7 @@ describe('a flood of concurrent wrong passwords', () => {
     expect(outcomes.filter((o) => o.status === 429).every((o) => Number(o.retryAfter) > 0)).toBe(true);
     expect(accepted.status).toBe(202);
     // Before the hashing had workers of its own, probes timed out at 10 s; the figures are in docs/benchmarks.md.
-    expect(health.every((h) => h.status === 200)).toBe(true);
+    expect(health.filter((h) => h.status !== 200)).toEqual([]);
     const ms = health.map((h) => h.ms).sort((a, b) => a - b);
     expect(ms[Math.floor(ms.length / 2)]).toBeLessThan(250);
     expect(ms[ms.length - 1]).toBeLessThan(5_000);

@@ -57,7 +57,7 @@ export function searchRow(s: Search) {
   };
 }
 
-const userTokenHash = (token: string | undefined) => personalHash(CUSTOMER, token);
+export const userTokenHash = (token: string | undefined) => personalHash(CUSTOMER, token);
 
 /** A decimal string of millionths. */
 const decimal = (m: number) => `${Math.floor(m / 1e6)}.${String(m % 1e6).padStart(6, '0')}`;

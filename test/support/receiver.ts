@@ -1,4 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { basicHeader, http } from './test-app';
 
 export interface ReceivedCall {
   path: string;
@@ -51,4 +52,18 @@ export class Receiver {
     this.server?.closeAllConnections();
     await new Promise((r) => this.server?.close(r));
   }
+}
+
+/** A receiver, started and set as the instance's webhook URL (`<receiver>/hook`) of the app at `appUrl`. */
+export async function webhookReceiver(appUrl: string): Promise<Receiver> {
+  const receiver = await new Receiver().start();
+  const configured = await http(`${appUrl}/configuration`, {
+    method: 'PUT',
+    headers: { ...basicHeader(), 'content-type': 'application/json' },
+    body: JSON.stringify({ webhookConfig: { url: `${receiver.url}/hook` } }),
+  });
+  if (configured.status !== 200) {
+    throw new Error(`configuring the webhook failed: ${configured.status} ${JSON.stringify(configured.body)}`);
+  }
+  return receiver;
 }

@@ -10,12 +10,9 @@ import { createHttpApp } from '@app/http';
 import { signRequest } from '@app/auth';
 import { StandaloneModule } from '../../apps/standalone/src/standalone.module';
 import { OpenApiContract } from './openapi-contract';
+import { WORKER_DATA_DIR } from './worker-dir';
 
-/**
- * chdb binds one data directory per process: every jest worker uses its own directory, and every test file
- * its own database, so files never see each other's rows.
- */
-export const WORKER_DATA_DIR = path.resolve(__dirname, '../../tmp', `jest-${process.env.JEST_WORKER_ID ?? '0'}`);
+export { WORKER_DATA_DIR } from './worker-dir';
 
 export const BASIC = { login: 'admin', password: 'test-password-123' };
 export const JWT_SECRET = 'jwt-secret-for-tests-0123456789abcdef';
@@ -45,6 +42,9 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     // The suites send hundreds of deliberate failures from 127.0.0.1 (the authentication matrix, the fuzzer):
     // the per-address limit of failed authentications is off unless a suite sets it (test/rate-limit.e2e.spec.ts).
     AUTH_FAILURES_PER_MINUTE: '0',
+    // The suites read engagement figures right after writing them: computed at every request unless a suite computes
+    // them ahead (test/engagement.property.spec.ts, test/engagement-refresh.e2e.spec.ts).
+    ENGAGEMENT_REFRESH_MS: '0',
     ...env,
   });
   // TEST_LOGS=1 shows the apps' logs while debugging a test.

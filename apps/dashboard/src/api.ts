@@ -23,6 +23,18 @@ export function signIn(authorization: string): void {
 
 export function signOut(): void {
   sessionStorage.removeItem(CREDENTIAL_KEY);
+  granted = new Set();
+}
+
+/** The signed-in credential's permissions (GET /instances): actions it may not take are not shown. */
+let granted = new Set<string>();
+
+export function grant(permissions: readonly string[]): void {
+  granted = new Set(permissions);
+}
+
+export function may(permission: Schemas['Permission']): boolean {
+  return granted.has(permission);
 }
 
 export function basic(login: string, password: string): string {
@@ -60,6 +72,29 @@ export async function request(path: string, instance?: string, accept = 'applica
   return res;
 }
 
+/** A write (PUT, POST, DELETE) with a JSON body; `headers` adds e.g. If-Match. Errors as ApiError, as for reads. */
+export async function send(
+  method: 'PUT' | 'POST' | 'DELETE',
+  path: string,
+  instance: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const all: Record<string, string> = { accept: 'application/json', 'x-service-instance': instance, ...headers };
+  const auth = credential();
+  if (auth) {
+    all.authorization = auth;
+  }
+  if (body !== undefined) {
+    all['content-type'] = 'application/json';
+  }
+  const res = await fetch(path, { method, headers: all, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (!res.ok) {
+    throw new ApiError(res.status, await errorMessage(res));
+  }
+  return res;
+}
+
 export async function getJson<T>(path: string, instance?: string): Promise<{ body: T; total?: number; updatedAt?: string }> {
   const res = await request(path, instance);
   const total = res.headers.get('x-total-count');
@@ -78,3 +113,4 @@ export type Stats = Schemas['SearchStatsView'];
 export type Language = Stats['languages'][number];
 export type TermDetail = Schemas['SearchTermDetailView'];
 export type Instances = Schemas['InstancesView'];
+export type Notification = Schemas['NotificationView'];

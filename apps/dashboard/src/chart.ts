@@ -1,5 +1,6 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { takeAnnotations } from './chart-annotations';
 import { el, formatRateTick, formatStart, formatTick, hourIn, scrollBox } from './dom';
 
 const HOUR = 3_600_000;
@@ -87,7 +88,8 @@ const STATE_NOTE: Record<BucketState, string> = { full: '', partial: ' (partial)
  * A line chart over time (uPlot, canvas): hovering shows the bucket's values in the legend. Whole buckets are joined
  * by a solid line, partial ones by a dashed one (with a note below the chart); buckets still to come are not drawn.
  * Counts are drawn from 0 (a count axis fitted to the data would make small changes look large). The same numbers are
- * in a data table below it for keyboards and screen readers.
+ * in a data table below it for keyboards and screen readers. Annotations (chart-annotations.ts, setAnnotations) are
+ * drawn on it as markers and listed in the table among the buckets.
  */
 export function timeChart(title: string, starts: string[], series: ChartSeries[], time: ChartTime): HTMLElement {
   const { tz, interval, states } = time;
@@ -183,7 +185,8 @@ export function timeChart(title: string, starts: string[], series: ChartSeries[]
       })),
     ],
   };
-  fitted(new uPlot(options, [xs, ...data], plot), plot, box, 240);
+  const chart = new uPlot(options, [xs, ...data], plot);
+  fitted(chart, plot, box, 240);
   const note = partialNote(states, interval);
   if (note) {
     box.append(el('p', { class: 'partial-note' }, note));
@@ -201,6 +204,7 @@ export function timeChart(title: string, starts: string[], series: ChartSeries[]
       ]),
     ),
   );
+  takeAnnotations(box, chart, xs, tz, series.length);
   return box;
 }
 

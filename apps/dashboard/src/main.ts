@@ -5,7 +5,7 @@
  * terms, zero-result terms, searches without clicks), term detail.
  */
 import './style.css';
-import { ApiError, credential, getJson, signOut, type Instances, type Stats } from './api';
+import { ApiError, credential, getJson, grant, signOut, type Instances, type Stats } from './api';
 import { alertBox, el } from './dom';
 import { apiWindow, readFilters, writeFilters, type Filters } from './filters';
 import { filtersForm, nav } from './views/filters';
@@ -58,7 +58,9 @@ const listPage: ListPage = { navigate, defaultInstance: () => instances[0], sign
 /** The filters with an instance the credential may use: the first one when the URL names none or another. */
 async function withInstance(f: Filters): Promise<Filters> {
   if (instances.length === 0) {
-    instances = (await getJson<Instances>('/instances')).body.instances;
+    const { body } = await getJson<Instances>('/instances');
+    grant(body.permissions);
+    instances = body.instances;
   }
   if (instances.includes(f.instance)) {
     return f;
@@ -75,7 +77,7 @@ function viewOf(f: Filters, filters: ReturnType<typeof filtersForm>): Promise<HT
     return overview(f, filters.offerLanguages, navigate);
   }
   if (f.view === 'term') {
-    return termView(f);
+    return termView(f, navigate);
   }
   return termsView(f, f.view, listPage);
 }

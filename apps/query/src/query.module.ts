@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '@app/auth';
+import { AnnotationsModule } from './annotations/annotations.module';
 import { CredentialsBootstrap } from './bootstrap/credentials-bootstrap.service';
 import { ConfigurationModule } from './configuration/configuration.module';
 import { DashboardModule } from './dashboard/dashboard.module';
@@ -30,6 +31,7 @@ import { ApiKeysModule } from './api-keys/api-keys.module';
     SearchTermsModule,
     TermDetailModule,
     SearchStatsModule,
+    AnnotationsModule,
     InstancesModule,
     DashboardModule,
     DocumentsModule,

@@ -14,6 +14,8 @@ export const PERMISSIONS = [
   'entities:write',
   'events:collect',
   'events:delete',
+  'annotations:read',
+  'annotations:write',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

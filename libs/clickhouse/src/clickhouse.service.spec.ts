@@ -1,4 +1,5 @@
 import { loadConfig } from '@app/config';
+import { StorageLimitError } from '@app/errors';
 import { WORKER_DATA_DIR, uniqueDatabase } from '../../../test/support/test-app';
 import { ClickHouseService, insertSettings } from './clickhouse.service';
 import { MigratorService } from './migrator.service';
@@ -171,14 +172,45 @@ describe('MigratorService retention', () => {
     await new MigratorService(ch, second).migrate(MIGRATIONS);
     const rows = await ch.query<{ name: string; engine_full: string }>(
       `SELECT name, engine_full FROM system.tables
-       WHERE database = {db:String} AND name IN ('search_events', 'search_terms_hourly', 'rejected_events') ORDER BY name`,
+       WHERE database = {db:String} AND name IN ('search_events', 'search_terms_hourly', 'rejected_events', 'search_phrases_weekly')
+       ORDER BY name`,
       { db: database },
     );
-    expect(rows).toHaveLength(3);
+    expect(rows).toHaveLength(4);
     for (const r of rows) {
       expect(r.engine_full).toMatch(/TTL .*toIntervalDay\(30\)/);
     }
+    // The weekly rollup keeps its week's seven days (see below).
+    expect(rows.find((r) => r.name === 'search_phrases_weekly')?.engine_full).toMatch(/TTL \(?week \+ 7\)? \+ toIntervalDay\(30\)/);
     await ch.onApplicationShutdown();
+  });
+
+  it('keeps a weekly rollup row until the last day of its week leaves the retention', async () => {
+    // A window that starts at the retention's start, on a Monday, reads that week's row: it must still be there.
+    const config = loadConfig({ DATA_DIR: WORKER_DATA_DIR, CLICKHOUSE_DATABASE: uniqueDatabase('ttlweek'), RETENTION_DAYS: '30' });
+    const ch = new ClickHouseService(config);
+    try {
+      await new MigratorService(ch, config).migrate(MIGRATIONS);
+      const DAY = 86_400_000;
+      const monday = (t: number) => new Date(Math.floor((t + 3 * DAY) / (7 * DAY)) * 7 * DAY - 3 * DAY).toISOString().slice(0, 10);
+      const atRetentionStart = monday(Date.now() - 30 * DAY); // its Monday is at most 30 days ago
+      const gone = monday(Date.now() - 38 * DAY); // its last day is more than 30 days ago
+      const row = (week: string, phrase: string) => ({
+        customer: 'c',
+        instance: 'i',
+        zero_hits: false,
+        bot: false,
+        week,
+        phrase,
+        searches: 1,
+      });
+      await ch.insert('search_phrases_weekly', [row(atRetentionStart, 'kept'), row(gone, 'gone')]);
+      await ch.command(`OPTIMIZE TABLE ${ch.table('search_phrases_weekly')} FINAL`);
+      const left = await ch.query<{ phrase: string }>(`SELECT phrase FROM ${ch.table('search_phrases_weekly')} ORDER BY phrase`);
+      expect(left.map((r) => r.phrase)).toEqual(['kept']);
+    } finally {
+      await ch.onApplicationShutdown();
+    }
   });
 });
 
@@ -206,6 +238,17 @@ describe('ClickHouseService lanes on the embedded engine', () => {
     const [outside] = await ch.query<{ threads: string; s: string }>(sql, params);
     expect(Number(inLane.threads)).toBe(1);
     expect({ ...inLane, threads: undefined }).toEqual({ ...outside, threads: undefined });
+  });
+
+  it('refuses a read over the memory limit with StorageLimitError (503 with a message, never a 500)', async () => {
+    const greedy = `SELECT length(groupArray(number)) AS n FROM numbers(5000000) SETTINGS max_memory_usage = 10000000`;
+    await expect(ch.query(greedy)).rejects.toThrow(StorageLimitError);
+    await expect(ch.rawStream(`${greedy} FORMAT TSVRaw`)).rejects.toThrow(StorageLimitError);
+    const refused = await ch.query(greedy).catch((err: StorageLimitError) => err);
+    expect(refused).toMatchObject({ code: 'unavailable' });
+    expect((refused as StorageLimitError).publicMessage).toMatch(/more memory than storage allows; ask for a shorter window/);
+    // Another failure stays what it was.
+    await expect(ch.query('SELECT no_such_column')).rejects.not.toThrow(StorageLimitError);
   });
 
   it('streams the raw answer of a query with a FORMAT clause in a lane', async () => {

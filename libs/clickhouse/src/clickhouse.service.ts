@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import pLimit from 'p-limit';
 import { AppConfig } from '@app/config';
-import { StorageUnavailableError } from '@app/errors';
+import { StorageLimitError, StorageUnavailableError } from '@app/errors';
 import { ClickHouseClientLogger } from './clickhouse-client-logger';
 import { inlineParams } from './sql-literals';
 
@@ -80,6 +80,17 @@ export function insertTarget(sql: string): string | undefined {
 function withSettings(sql: string, settings: string): string {
   const format = /\s+FORMAT\s+\w+\s*$/i.exec(sql);
   return format ? `${sql.slice(0, format.index)} ${settings}${format[0]}` : `${sql} ${settings}`;
+}
+
+/** A failed read as the caller should see it: a memory limit as StorageLimitError, anything else as it is. */
+function readFailure(err: unknown): never {
+  // The client's ClickHouseError, by its fields: chdb's connection may bring its own copy of the class.
+  if (err instanceof Error && (err as { type?: unknown }).type === 'MEMORY_LIMIT_EXCEEDED') {
+    // The 503 alone would not tell an operator why (an AppError is not logged as a failure).
+    new Logger(ClickHouseService.name).warn(`a read exceeded the memory limit, answered 503: ${err.message}`);
+    throw new StorageLimitError(err.message);
+  }
+  throw err;
 }
 
 export function insertSettings(known: ReadonlySet<string>, token: string): ClickHouseSettings {
@@ -201,9 +212,13 @@ export class ClickHouseService implements OnApplicationShutdown {
     const current = this.currentLane.getStore();
     if (current) {
       const query = withSettings(inlineParams(sql, params), current.settings);
-      return this.run(() => current.lane.next(async () => (await current.lane.client.query({ query, format: 'JSONEachRow' })).json<T>()));
+      return this.run(() =>
+        current.lane.next(async () => (await current.lane.client.query({ query, format: 'JSONEachRow' })).json<T>()),
+      ).catch(readFailure);
     }
-    return this.run(async () => (await this.client.query({ query: sql, query_params: params, format: 'JSONEachRow' })).json<T>());
+    return this.run(async () => (await this.client.query({ query: sql, query_params: params, format: 'JSONEachRow' })).json<T>()).catch(
+      readFailure,
+    );
   }
 
   /**
@@ -225,17 +240,24 @@ export class ClickHouseService implements OnApplicationShutdown {
       return stream;
     } catch (err) {
       this.pending--;
-      throw err;
+      return readFailure(err);
     }
   }
 
+  /**
+   * A statement without an answer. In a lane (inLane) it runs there, so that a long INSERT ... SELECT holds no other
+   * query; its SETTINGS are appended, so an insert there is an INSERT ... SELECT, not INSERT ... VALUES.
+   */
   async command(sql: string, params: QueryParams = {}): Promise<void> {
+    const current = this.currentLane.getStore();
     await this.run(() => {
       const inserted = insertTarget(sql);
       if (inserted !== undefined) {
         this.sending(inserted);
       }
-      return this.client.command({ query: sql, query_params: params });
+      return current
+        ? current.lane.next(() => current.lane.client.command({ query: withSettings(inlineParams(sql, params), current.settings) }))
+        : this.client.command({ query: sql, query_params: params });
     });
   }
 

@@ -40,6 +40,8 @@ export class AppConfig {
   readonly webhookEntityTypes?: Record<string, string[]>;
   /** How long a GET /search-terms answer may be reused; 0 turns the cache off. */
   readonly searchTermsCacheMs!: number;
+  /** How often the engagement figures of each hour are computed ahead of the requests; 0: at every request. */
+  readonly engagementRefreshMs!: number;
   readonly logLevel!: string;
   /** Authenticated requests per customer, route and minute, per process, POST /events aside; 0 turns it off. */
   readonly rateLimitPerMinute!: number;

@@ -416,6 +416,17 @@ const DECLARED = [
       '0 turns it off',
   }),
   variable({
+    name: 'ENGAGEMENT_REFRESH_MS',
+    setting: 'engagementRefreshMs',
+    default: '60000',
+    value: integer(0, 3_600_000),
+    secret: false,
+    description:
+      'how often the engagement figures (clicks, conversions) of each hour are computed ahead of the requests; an answer ' +
+      'shows a click or conversion at the latest this long after it is stored (plus the computation). 0: computed from ' +
+      'the raw tables at every request, exact at once but slow on large data sets',
+  }),
+  variable({
     name: 'UNVERIFIED_BODY_BYTES',
     setting: 'unverifiedBodyBytes',
     default: '67108864',

@@ -27,6 +27,7 @@ export const ERROR_STATUSES = {
   401: 'Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed',
   403: 'The credential lacks the permission this operation needs',
   404: 'No such resource',
+  412: 'A precondition of the request (If-Match, If-None-Match) does not hold: nothing was written; read the resource again',
   413: "The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere)",
   415: 'The body is not application/json, or has no Content-Type',
   429:
@@ -34,7 +35,8 @@ export const ERROR_STATUSES = {
     'password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue)',
   503:
     'Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their ' +
-    'signature to be verified (then with Retry-After); retry later',
+    'signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more ' +
+    'memory than storage allows: ask for a shorter window',
 } as const;
 
 export type ErrorStatus = keyof typeof ERROR_STATUSES;

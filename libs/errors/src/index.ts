@@ -4,3 +4,4 @@ export * from './domain-error';
 export * from './retry-later.error';
 export * from './storage-unavailable.error';
 export * from './error-responses';
+export * from './storage-limit.error';

@@ -10,6 +10,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   forbidden: 403,
   'not-found': 404,
   conflict: 409,
+  'precondition-failed': 412,
   'too-many': 429,
   unavailable: 503,
 };

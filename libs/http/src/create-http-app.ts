@@ -95,8 +95,9 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
   if (config.corsOrigins) {
     app.enableCors({
       origin: config.corsOrigins,
-      allowedHeaders: ['Content-Type', 'Authorization', ...AUTH_HEADERS.map((h) => h.name)],
-      exposedHeaders: EXPOSED_HEADERS,
+      // If-Match / If-None-Match and ETag: conditional entity saves (PUT /entities/:type/:id).
+      allowedHeaders: ['Content-Type', 'Authorization', 'If-Match', 'If-None-Match', ...AUTH_HEADERS.map((h) => h.name)],
+      exposedHeaders: [...EXPOSED_HEADERS, 'ETag'],
     });
   }
   serveOpenApi(app);

@@ -16,6 +16,7 @@ export const API_VERSION = '0.1.0';
 const TAGS: Array<[string, string]> = [
   ['Search terms', 'What shoppers searched, and which terms found nothing (merchandisers, admins, dashboards)'],
   ['Search statistics', 'Searches, the zero-result rate and distinct terms over time'],
+  ['Annotations', 'Notes on the timeline (a campaign, a release) that the dashboard draws on its charts'],
   ['Instances', 'The instances a credential may act on (the dashboard instance selector)'],
   ['Events', 'Search events from search frontends (also accepted on Kafka)'],
   ['Insights', "Clicks, conversions and views from shoppers' browsers (Algolia's Insights protocol), and erasing a user token"],

@@ -37,6 +37,6 @@ import { StorageInsertMetrics } from './storage-insert-metrics';
       useFactory: (config: AppConfig, inProcess: InProcessTransport, kafka: KafkaTransport) => (config.kafka.brokers ? kafka : inProcess),
     },
   ],
-  exports: [DataVersions, IngestStore, IntakeKinds, IntakeService, SearchEventsRepository],
+  exports: [DataVersions, IngestStore, IntakeClaimsRepository, IntakeKinds, IntakeService, SearchEventsRepository],
 })
 export class IntakeModule {}

@@ -86,6 +86,18 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  /** The engagement refresh (ENGAGEMENT_REFRESH_MS): how far behind the figures computed ahead are, and its work. */
+  readonly engagementPassSeconds = new Gauge({
+    name: 'engagement_refresh_last_pass_seconds',
+    help: 'Start of the last complete pass computing engagement figures ahead (Unix time): answers show what was stored before it',
+    registers: [this.registry],
+  });
+  readonly engagementHours = new Counter({
+    name: 'engagement_refresh_hours_total',
+    help: 'Hours of engagement figures computed ahead (per instance), over all passes',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }

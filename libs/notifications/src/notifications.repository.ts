@@ -1,12 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { LRUCache } from 'lru-cache';
 import { randomUUID } from 'node:crypto';
 import { ClickHouseService, VersionClock, chDateTime, fromChDateTime } from '@app/clickhouse';
 import { compositeKey } from '@app/contracts';
 
-export const NOTIFICATION_KINDS = ['webhook-failed', 'events-rejected'] as const;
+export const NOTIFICATION_KINDS = ['webhook-failed', 'events-rejected', 'alert'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** The alert rules (GET /notifications `alert`, and the alert POST's). */
+export const ALERT_NAMES = ['unhandled-zero-result-term', 'zero-hit-rate-spike'] as const;
+export type AlertName = (typeof ALERT_NAMES)[number];
 
 /** A notification as listed by GET /notifications. */
 export class NotificationView {
@@ -16,9 +20,18 @@ export class NotificationView {
   @ApiProperty({
     enum: NOTIFICATION_KINDS,
     enumName: 'NotificationKind',
-    description: 'webhook-failed: a webhook call failed (it is not retried); events-rejected: search events were rejected',
+    description:
+      'webhook-failed: a webhook (or alert) call failed (it is not retried); events-rejected: search events were rejected; ' +
+      'alert: an alert was raised (its figures are in details and beside type)',
   })
   kind!: NotificationKind;
+
+  @ApiProperty({
+    enum: NOTIFICATION_KINDS,
+    enumName: 'NotificationKind',
+    description: 'The same as kind: the name alerts carry everywhere',
+  })
+  type!: NotificationKind;
 
   @ApiProperty({ example: 'Webhook delivery to https://hooks.example.com failed: HTTP 500' })
   message!: string;
@@ -33,6 +46,38 @@ export class NotificationView {
 
   @ApiProperty({ format: 'date-time', example: '2026-11-22T09:30:00.000Z' })
   createdAt!: string;
+
+  @ApiPropertyOptional({ enum: ALERT_NAMES, enumName: 'AlertName', description: 'Alerts only: which rule raised it' })
+  alert?: AlertName;
+
+  @ApiPropertyOptional({ example: 'sneker', description: 'unhandled-zero-result-term: the normalised term' })
+  search_phrase?: string;
+
+  @ApiPropertyOptional({ type: [String], example: ['de', 'de-ch'], description: 'unhandled-zero-result-term: its unhandled languages' })
+  languages?: string[];
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    example: 74,
+    description: 'unhandled-zero-result-term: its zero-result searches of the last 24 h in those languages',
+  })
+  zero_result_searches?: number;
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    example: '2026-11-27T14:00:00.000Z',
+    description: 'zero-hit-rate-spike: the hour (its start, UTC)',
+  })
+  hour?: string;
+
+  @ApiPropertyOptional({ type: 'integer', example: 412, description: 'zero-hit-rate-spike: the searches of the hour' })
+  searches?: number;
+
+  @ApiPropertyOptional({ example: 0.31, description: 'zero-hit-rate-spike: the share of those that found nothing' })
+  zero_hit_rate?: number;
+
+  @ApiPropertyOptional({ example: 0.12, description: 'zero-hit-rate-spike: the median rate of the same hour on the 7 days before' })
+  baseline_rate?: number;
 }
 
 interface NotificationRow {
@@ -55,14 +100,15 @@ export class NotificationsRepository {
     private readonly clock: VersionClock,
   ) {}
 
+  /** `id`: a caller that may record the same notification twice (a retried alert) names it, so it is listed once. */
   async record(
     customer: string,
     instance: string,
     kind: NotificationKind,
     message: string,
     details: Record<string, unknown> = {},
+    id: string = randomUUID(),
   ): Promise<string> {
-    const id = randomUUID();
     const [version] = await this.clock.next();
     await this.ch.insert('notifications', [
       { customer, instance, id, version, kind, message, details: JSON.stringify(details), deleted: false, created_at: chDateTime() },
@@ -103,11 +149,17 @@ export class NotificationsRepository {
   }
 
   /** Current (not deleted) notifications, newest first, and their total. */
-  async list(customer: string, instance: string, start: number, end: number): Promise<{ items: NotificationView[]; total: number }> {
+  async list(
+    customer: string,
+    instance: string,
+    start: number,
+    end: number,
+    kind?: NotificationKind,
+  ): Promise<{ items: NotificationView[]; total: number }> {
     const current = `SELECT id, kind, message, details, created_at, deleted FROM ${this.ch.table('notifications')}
-      WHERE customer = {customer:String} AND instance = {instance:String}
+      WHERE customer = {customer:String} AND instance = {instance:String} ${kind ? 'AND kind = {kind:String}' : ''}
       ORDER BY id, version DESC LIMIT 1 BY id`;
-    const params = { customer, instance, start, limit: end - start };
+    const params = { customer, instance, start, limit: end - start, kind: kind ?? '' };
     const [rows, [{ total }]] = await Promise.all([
       this.ch.query<NotificationRow>(
         `SELECT id, kind, message, details, created_at FROM (${current}) WHERE NOT deleted
@@ -118,13 +170,12 @@ export class NotificationsRepository {
     ]);
     return {
       total: Number(total),
-      items: rows.map((r) => ({
-        id: r.id,
-        kind: r.kind,
-        message: r.message,
-        details: JSON.parse(r.details || '{}') as Record<string, unknown>,
-        createdAt: new Date(fromChDateTime(r.created_at)).toISOString(),
-      })),
+      items: rows.map((r) => {
+        const details = JSON.parse(r.details || '{}') as Record<string, unknown>;
+        const createdAt = new Date(fromChDateTime(r.created_at)).toISOString();
+        // An alert's figures also stand beside its type, as in the alert's POST.
+        return { id: r.id, kind: r.kind, type: r.kind, message: r.message, details, createdAt, ...(r.kind === 'alert' ? details : {}) };
+      }),
     };
   }
 

@@ -1,4 +1,5 @@
-import { getJson, type Language, type Stats, type Term } from '../api';
+import { annotated } from '../annotations';
+import { getJson, may, type Language, type Notification, type Stats, type Term } from '../api';
 import { bucketStates, timeChart } from '../chart';
 import { el, formatChange, formatMoment, formatNullableRate, formatNumber, formatPointChange, formatRate, kpi } from '../dom';
 import { apiWindow, type Filters, type Navigate } from '../filters';
@@ -26,7 +27,7 @@ function kpis(totals: Stats['totals'], previous: Stats['previous']): HTMLElement
 function statsChart(f: Filters, stats: Stats): HTMLElement {
   const starts = stats.series.map((b) => Date.parse(b.start));
   const states = bucketStates(starts, stats.interval, f.tz, { from: Date.parse(stats.from), to: Date.parse(stats.to) }, Date.now());
-  return timeChart(
+  const chart = timeChart(
     `All searches, zero-hit rate and click-through rate per ${stats.interval}`,
     stats.series.map((b) => b.start),
     [
@@ -49,6 +50,7 @@ function statsChart(f: Filters, stats: Stats): HTMLElement {
     ],
     { tz: f.tz, interval: stats.interval, states },
   );
+  return annotated(f, chart);
 }
 
 /** The first 10 top terms and zero-result terms, side by side. */
@@ -68,12 +70,48 @@ async function firstTerms(f: Filters, window: URLSearchParams, navigate: Navigat
   ];
 }
 
+/** The alerts shown: the newest. */
+const ALERTS_SHOWN = 5;
+
+/**
+ * The newest alerts (docs/alerts.md), whatever the period: raised while nobody looked, so they come first. Shown to a
+ * credential that may read notifications.
+ */
+async function recentAlerts(f: Filters): Promise<HTMLElement | null> {
+  if (!may('notifications:read')) {
+    return null;
+  }
+  const { body: alerts } = await getJson<Notification[]>(`/notifications?type=alert&_end=${ALERTS_SHOWN}`, f.instance);
+  const list =
+    alerts.length === 0
+      ? el('p', { class: 'empty' }, 'No alerts.')
+      : el(
+          'ul',
+          { class: 'alerts' },
+          ...alerts.map((a) =>
+            el('li', {}, el('time', { datetime: a.createdAt }, formatMoment(Date.parse(a.createdAt), f.tz)), ' ', a.message),
+          ),
+        );
+  return el(
+    'section',
+    { class: 'recent-alerts', 'aria-labelledby': 'alerts-title' },
+    el('h3', { id: 'alerts-title' }, 'Recent alerts'),
+    list,
+  );
+}
+
 /** The overview: the period's figures and chart, then the first terms of both lists; offers the period's languages. */
 export async function overview(f: Filters, offerLanguages: (languages: Language[]) => void, navigate: Navigate): Promise<HTMLElement> {
   const window = apiWindow(f);
-  const { body: stats, updatedAt } = await getJson<Stats>(`/search-stats?${window}&compare=previous&engagement=true`, f.instance);
+  const [{ body: stats, updatedAt }, alerts] = await Promise.all([
+    getJson<Stats>(`/search-stats?${window}&compare=previous&engagement=true`, f.instance),
+    recentAlerts(f),
+  ]);
   offerLanguages(stats.languages);
   const section = el('section', { 'aria-labelledby': 'overview-title' }, el('h2', { id: 'overview-title' }, 'Overview'));
+  if (alerts) {
+    section.append(alerts);
+  }
   if (stats.totals.searches === 0) {
     section.append(el('p', { class: 'empty' }, 'No searches in this period. Choose a longer period or another instance.'));
     return section;

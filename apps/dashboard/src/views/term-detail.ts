@@ -1,15 +1,17 @@
+import { annotated } from '../annotations';
 import { ApiError, getJson, type TermDetail } from '../api';
 import { barChart, bucketStates, intervalOf, timeChart } from '../chart';
 import { el, formatNullableRate, formatNumber, formatPosition, formatRate, kpi, scrollBox } from '../dom';
-import { apiWindow, windowOf, type Filters } from '../filters';
-import { handlerText, unhandledText } from './term-table';
+import { apiWindow, windowOf, type Filters, type Navigate } from '../filters';
+import { handleButton, handlerLink } from '../handle';
+import { unhandledLanguages, unhandledText } from './term-table';
 
 /** The term's searches over time: all of them and those without results. */
 function termChart(f: Filters, t: TermDetail): HTMLElement {
   const starts = t.series.map((b) => Date.parse(b.start));
   const interval = intervalOf(starts);
   const states = bucketStates(starts, interval, f.tz, windowOf(f, Date.now()), Date.now());
-  return timeChart(
+  const chart = timeChart(
     'Searches of the term over time',
     t.series.map((b) => b.start),
     [
@@ -18,6 +20,7 @@ function termChart(f: Filters, t: TermDetail): HTMLElement {
     ],
     { tz: f.tz, interval, states },
   );
+  return annotated(f, chart);
 }
 
 /** The phrases as shoppers typed them, with their searches. */
@@ -92,11 +95,26 @@ function engagement(t: TermDetail): HTMLElement[] {
   return [el('h3', { id: 'engagement-title' }, 'Clicks and conversions'), engagementFigures(t), positionChart(t), objectsTable(t)];
 }
 
+/** Who handles the term (each handler opens its entity), in which languages not, and its Handle button. */
+function handlers(f: Filters, t: TermDetail, navigate: Navigate): HTMLElement[] {
+  const unhandled = unhandledText(t.status);
+  const term = { id: t.id, search_phrase: t.search_phrase, languages: unhandledLanguages(f, t.status) };
+  // Handled, the page reads the term again: it shows its handler.
+  const handle = !t.status.handled && t.zero_hit_count > 0 ? handleButton(f, term, () => navigate(f, true)) : null;
+  return [
+    t.status.handlers.length > 0
+      ? el('ul', {}, ...t.status.handlers.map((h) => el('li', {}, handlerLink(f, h))))
+      : el('p', {}, 'No entity handles this term.'),
+    ...(unhandled ? [el('p', { class: 'unhandled' }, `Searched without results and ${unhandled}.`)] : []),
+    ...(handle ? [el('div', { class: 'controls' }, handle)] : []),
+  ];
+}
+
 /**
  * A term's detail: all its searches, with and without results, its chart, its spellings, its clicks and conversions
  * and its handlers.
  */
-export async function termView(f: Filters): Promise<HTMLElement> {
+export async function termView(f: Filters, navigate: Navigate): Promise<HTMLElement> {
   let t: TermDetail;
   try {
     t = (await getJson<TermDetail>(`/search-terms/${encodeURIComponent(f.id)}?${apiWindow(f)}&engagement=true`, f.instance)).body;
@@ -106,13 +124,6 @@ export async function termView(f: Filters): Promise<HTMLElement> {
     }
     return el('p', { class: 'empty' }, 'This term was not searched in this period. Choose a longer period.');
   }
-  const unhandled = unhandledText(t.status);
-  const handlers = [
-    t.status.handlers.length > 0
-      ? el('ul', {}, ...t.status.handlers.map((h) => el('li', {}, handlerText(h))))
-      : el('p', {}, 'No entity handles this term.'),
-    ...(unhandled ? [el('p', { class: 'unhandled' }, `Searched without results and ${unhandled}.`)] : []),
-  ];
   return el(
     'section',
     { 'aria-labelledby': 'term-title' },
@@ -128,6 +139,6 @@ export async function termView(f: Filters): Promise<HTMLElement> {
     spellings(t),
     ...engagement(t),
     el('h3', {}, 'Handled by'),
-    ...handlers,
+    ...handlers(f, t, navigate),
   );
 }

@@ -133,7 +133,14 @@ export async function termsView(f: Filters, list: ListView, page: ListPage): Pro
     el('p', { class: 'hint' }, list === 'noclicks' ? NO_CLICKS_NOTE : COUNTS_NOTE),
     list === 'noclicks'
       ? noClicksTable(f, title, body, page.navigate)
-      : termsTable(f, title, body, { zero: list === 'zero', compare: f.sort === 'rising', engagement: list === 'terms' }, page.navigate),
+      : termsTable(
+          f,
+          title,
+          body,
+          // After a term was handled, the page reads the list again: the row shows its handler.
+          { zero: list === 'zero', compare: f.sort === 'rising', engagement: list === 'terms', handled: () => page.navigate(f, true) },
+          page.navigate,
+        ),
     pager(f, start, total, page.navigate),
   );
 }

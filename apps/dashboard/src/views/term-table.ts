@@ -1,15 +1,14 @@
-import type { Term } from '../api';
+import { may, type Term } from '../api';
 import { appLink, el, formatGrowth, formatNullableRate, formatNumber, formatPosition, formatTermChange, scrollBox } from '../dom';
 import { writeFilters, type Filters, type Navigate } from '../filters';
+import { handleButton, handlerLink } from '../handle';
 
-/** The terms table and its parts, shared by the overview and the term lists; the handler text also by a term's detail. */
+/** The terms table and its parts, shared by the overview and the term lists; the status texts also by a term's detail. */
 
 function termLink(f: Filters, t: { id: string; search_phrase: string }, navigate: Navigate): HTMLElement {
   const target = { ...f, view: 'term' as const, id: t.id, page: 0 };
   return appLink(writeFilters(target), t.search_phrase, () => navigate(target));
 }
-
-export const handlerText = (h: { type: string; id: string }) => `${h.type}: ${h.id}`;
 
 /** Languages a term found nothing in that no entity handles: `not handled in de-ch` ('' when there are none). */
 export function unhandledText(status: { unhandled_languages?: string[] }): string {
@@ -17,17 +16,34 @@ export function unhandledText(status: { unhandled_languages?: string[] }): strin
   return languages.length > 0 ? `not handled in ${languages.map((l) => l || '(no language)').join(', ')}` : '';
 }
 
-/** Its handlers, and the languages still unhandled; `unhandled` when no entity handles it. */
-function handlersText(t: { status: Term['status'] }): string {
+/**
+ * The languages of a zero-result term that no entity handles: without a language filter the status lists them; with
+ * one, an unhandled term is unhandled in that language.
+ */
+export function unhandledLanguages(f: Filters, status: NonNullable<Term['status']>): string[] {
+  return status.unhandled_languages ?? (f.language ? [f.language] : []);
+}
+
+/** Its handlers (each opens its entity), and the languages still unhandled; `unhandled` when no entity handles it. */
+function handlersCell(f: Filters, t: Term): Node | string {
   if (!t.status) {
     return '';
   }
-  const handlers = t.status.handlers.map(handlerText).join(', ');
   const unhandled = unhandledText(t.status);
-  if (!handlers) {
+  if (t.status.handlers.length === 0) {
     return 'unhandled';
   }
-  return unhandled ? `${handlers}; ${unhandled}` : handlers;
+  const links = t.status.handlers.flatMap((h, i) => (i > 0 ? [', ', handlerLink(f, h)] : [handlerLink(f, h)]));
+  return el('span', {}, ...links, unhandled ? `; ${unhandled}` : '');
+}
+
+/** The Handle button of an unhandled zero-result term (none for a handled one, or without entities:write). */
+function handleCell(f: Filters, t: Term, saved: () => void): Node | string {
+  if (!t.status || t.status.handled) {
+    return '';
+  }
+  const term = { id: t.id, search_phrase: t.search_phrase, languages: unhandledLanguages(f, t.status) };
+  return handleButton(f, term, saved) ?? '';
 }
 
 /** What a list's count counts: the top terms count searches that found results, the zero-result terms the others. */
@@ -37,11 +53,13 @@ export const COUNTS_NOTE =
   "a term's page shows all its searches and both parts.";
 
 /** A list's options: its terms without results (`zero`), with the previous period's figures (`compare`), with the
- * click-through rate, conversion rate and average click position of their tracked searches (`engagement`). */
+ * click-through rate, conversion rate and average click position of their tracked searches (`engagement`), with a
+ * Handle button on each unhandled term (`handled`: what to do once one was handled). */
 interface TableKind {
   zero: boolean;
   compare: boolean;
   engagement?: boolean;
+  handled?: () => void;
 }
 
 /** A column of a terms table: its heading, whether it holds numbers (aligned right), and its cell of a term. */
@@ -57,7 +75,7 @@ const ENGAGEMENT_COLUMNS: Column[] = [
   { head: 'Average click position', num: true, cell: (t) => formatPosition(t.average_click_position) },
 ];
 
-function columns(f: Filters, { zero, compare, engagement }: TableKind, navigate: Navigate): Column[] {
+function columns(f: Filters, { zero, compare, engagement, handled }: TableKind, navigate: Navigate): Column[] {
   return [
     { head: 'Term', cell: (t) => termLink(f, t, navigate) },
     { head: countLabel(zero), num: true, cell: (t) => formatNumber(t.count) },
@@ -68,7 +86,8 @@ function columns(f: Filters, { zero, compare, engagement }: TableKind, navigate:
           { head: 'Change', num: true, cell: (t: Term) => formatTermChange(t.change) },
         ]
       : []),
-    ...(zero ? [{ head: 'Handled by', cell: handlersText }] : []),
+    ...(zero ? [{ head: 'Handled by', cell: (t: Term) => handlersCell(f, t) }] : []),
+    ...(zero && handled && may('entities:write') ? [{ head: 'Action', cell: (t: Term) => handleCell(f, t, handled) }] : []),
     ...(engagement ? ENGAGEMENT_COLUMNS : []),
   ];
 }

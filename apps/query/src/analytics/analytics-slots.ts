@@ -16,6 +16,11 @@ interface Customer {
   inUse: number;
 }
 
+/** The lane of an analytics slot: as many threads as leave room for one more customer's query beside `concurrency`. */
+export function analyticsLane(concurrency: number): LaneOptions {
+  return { maxThreads: Math.max(1, Math.floor(availableParallelism() / (concurrency + 1))) };
+}
+
 /**
  * The analytics queries a customer runs at once in this process: ANALYTICS_CONCURRENCY of them, then a queue of
  * QUEUE_PER_SLOT per slot, beyond it 429 with Retry-After. Each customer has slots and a queue of their own, so a
@@ -42,7 +47,7 @@ export class AnalyticsSlots {
   ) {
     this.concurrency = config.analyticsConcurrency;
     this.queueLength = QUEUE_PER_SLOT * this.concurrency;
-    this.lane = { maxThreads: Math.max(1, Math.floor(availableParallelism() / (this.concurrency + 1))) };
+    this.lane = analyticsLane(this.concurrency);
     if (ch.embedded) {
       this.shares = new EngineShares(availableParallelism());
     }

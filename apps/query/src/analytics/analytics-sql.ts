@@ -1,6 +1,6 @@
 import type { ClickHouseService, QueryParams } from '@app/clickhouse';
 import type { AnalyticsFilter } from './analytics-scope';
-import { windowParts, type HourRange } from './window';
+import { windowParts, type DayRange, type HourRange } from './window';
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
@@ -11,20 +11,34 @@ export function filterSql(f: AnalyticsFilter, params: QueryParams): string {
     ${f.language ? 'AND language = {language:String}' : ''}`;
 }
 
+/**
+ * Sets query parameters that must not already hold another value: two parts of one query that name a parameter
+ * alike but mean different values would silently read the last one's (a programming error, found by the tests).
+ */
+function bind(params: QueryParams, values: Record<string, string | number>): void {
+  for (const [name, value] of Object.entries(values)) {
+    if (params[name] !== undefined && params[name] !== value) {
+      throw new Error(`query parameter ${name} bound twice: ${JSON.stringify(params[name])} and ${value}`);
+    }
+    params[name] = value;
+  }
+}
+
 /** `hour` within [from, to), with parameters named after `name`. */
 export function hourRangeSql(r: HourRange, name: string, params: QueryParams): string {
-  Object.assign(params, { [`${name}_from`]: seconds(r.from), [`${name}_to`]: seconds(r.to) });
+  bind(params, { [`${name}_from`]: seconds(r.from), [`${name}_to`]: seconds(r.to) });
   return `(hour >= toDateTime({${name}_from:UInt32}, 'UTC') AND hour < toDateTime({${name}_to:UInt32}, 'UTC'))`;
 }
 
 /**
  * The rollups of phrase counts a filter reads: without a language filter those without the language dimension
- * (0011, a phrase has one row per hour or day instead of one per language), else those with it.
+ * (0011, a phrase has one row per hour or day instead of one per language), with the weekly one for long windows
+ * (0021); else those with it.
  */
-function termTables(ch: ClickHouseService, f: AnalyticsFilter, byLanguage: boolean): { hourly: string; daily: string } {
+function termTables(ch: ClickHouseService, f: AnalyticsFilter, byLanguage: boolean): { hourly: string; daily: string; weekly?: string } {
   return f.language || byLanguage
     ? { hourly: ch.table('search_terms_hourly'), daily: ch.table('search_terms_daily') }
-    : { hourly: ch.table('search_phrases_hourly'), daily: ch.table('search_phrases_daily') };
+    : { hourly: ch.table('search_phrases_hourly'), daily: ch.table('search_phrases_daily'), weekly: ch.table('search_phrases_weekly') };
 }
 
 export interface TermRowsOptions {
@@ -48,7 +62,8 @@ export interface TermRowsOptions {
 
 /**
  * `phrase, signed, <tag> AS cur` of every phrase rollup row of the window, `signed` the row's searches as Int64:
- * whole UTC days from the daily rollup, plus and minus hours from the hourly one (windowParts). A phrase's sum is
+ * whole weeks from the weekly rollup (without a language), whole UTC days from the daily one, plus and minus hours
+ * from the hourly one (windowParts). A phrase's sum is
  * its count in the window; where the window subtracts hours, that sum may be 0 (a phrase searched only in subtracted
  * hours), so a caller that counts phrases must keep those with a positive sum.
  */
@@ -60,13 +75,17 @@ export function termRowsSql(
   params: QueryParams,
   options: TermRowsOptions,
 ): string {
-  const { days, hours, minus } = windowParts(window, options.now, options.subtract ?? true);
   const tables = termTables(ch, f, options.byLanguage ?? false);
+  const { weeks, days, hours, minus } = windowParts(window, options.now, options.subtract ?? true, tables.weekly !== undefined);
   const columns = options.byLanguage ? 'phrase, language' : 'phrase';
   const kind = options.zeroHits === undefined ? '' : `AND zero_hits = ${options.zeroHits ? 1 : 0}`;
   const where = `${filterSql(f, params)} ${kind} ${options.phrases ? `AND ${options.phrases}` : ''}`;
+  // Parameter names: one query may read a window from both sets of rollups (with and without the language), whose
+  // parts differ (weeks or not).
+  const prefix = `w${tag}${tables.weekly ? '' : 'l'}`;
   // One read of the hourly rollup for the hours added and those subtracted (each source of rows costs ~2 ms).
-  const inHours = (ranges: HourRange[], name: string) => ranges.map((h, i) => hourRangeSql(h, `w${tag}_${name}${i}`, params)).join(' OR ');
+  const inHours = (ranges: HourRange[], name: string) =>
+    ranges.map((h, i) => hourRangeSql(h, `${prefix}_${name}${i}`, params)).join(' OR ');
   const parts: string[] = [];
   if (hours.length > 0 || minus.length > 0) {
     const subtracted = minus.length > 0 ? inHours(minus, 'm') : undefined;
@@ -74,10 +93,20 @@ export function termRowsSql(
     const read = [hours.length > 0 ? inHours(hours, 'h') : undefined, subtracted].filter(Boolean).join(' OR ');
     parts.push(`SELECT ${columns}, ${signed} AS signed, ${tag} AS cur FROM ${tables.hourly} WHERE ${where} AND (${read})`);
   }
-  if (days) {
-    Object.assign(params, { [`w${tag}_day_from`]: days.from, [`w${tag}_day_to`]: days.to });
+  const inDates = (column: string, ranges: DayRange[], name: string) =>
+    ranges
+      .map((d, i) => {
+        bind(params, { [`${prefix}_${name}${i}_from`]: d.from, [`${prefix}_${name}${i}_to`]: d.to });
+        return `(${column} >= {${prefix}_${name}${i}_from:Date} AND ${column} < {${prefix}_${name}${i}_to:Date})`;
+      })
+      .join(' OR ');
+  if (days.length > 0) {
     parts.push(`SELECT ${columns}, toInt64(searches) AS signed, ${tag} AS cur FROM ${tables.daily}
-      WHERE ${where} AND day >= {w${tag}_day_from:Date} AND day < {w${tag}_day_to:Date}`);
+      WHERE ${where} AND (${inDates('day', days, 'd')})`);
+  }
+  if (weeks && tables.weekly) {
+    parts.push(`SELECT ${columns}, toInt64(searches) AS signed, ${tag} AS cur FROM ${tables.weekly}
+      WHERE ${where} AND ${inDates('week', [weeks], 'week')}`);
   }
   // A window always has at least one hour, so at least one part.
   return parts.join(' UNION ALL ');

@@ -6,8 +6,8 @@ import { LANGUAGE_PATTERN } from '@app/contracts';
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}(:\d{2}(:\d{2}(\.\d{1,9})?)?)?(Z|[+-](0\d|1[0-4])(:?[0-5]\d)?)?)?$/;
 const ISO_TIME_MESSAGE = 'must be an ISO-8601 date (2026-11-01) or date-time (2026-11-01T10:00, optionally with Z or an offset)';
 
-/** The window and filters every analytics request takes (docs/architecture.md, "Counting rules"); the window rules are in window.ts. */
-export class AnalyticsFiltersDto {
+/** The window every analytics request takes (docs/architecture.md, "Counting rules"); its rules are in window.ts. */
+export class AnalyticsWindowDto {
   @ApiPropertyOptional({
     description: 'Look-back in whole days, up to RETENTION_DAYS, ending with the current hour; default 1d. Not with from/to',
     example: '7d',
@@ -46,7 +46,10 @@ export class AnalyticsFiltersDto {
   @IsOptional()
   @MaxLength(64, { message: 'tz must be an IANA time zone name such as UTC or Europe/Berlin' })
   tz?: string;
+}
 
+/** The window and the filters every analytics request takes. */
+export class AnalyticsFiltersDto extends AnalyticsWindowDto {
   @ApiPropertyOptional({ description: 'Shop language, e.g. de; all when omitted', example: 'de' })
   @IsOptional()
   @Matches(LANGUAGE_PATTERN, { message: 'language must contain only letters and - (e.g. de or de-ch)' })

@@ -3,10 +3,16 @@ import { IntakeModule } from '@app/intake';
 import { MetricsModule } from '@app/metrics';
 import { AnalyticsSlots } from './analytics-slots';
 import { AnswerCache } from './answer-cache';
+import { EngagementRefresh } from './engagement-refresh';
+import { EngagementRepository } from './engagement.repository';
 
 /**
- * What the analytics features share: the answer cache and the customers' analytics slots (windows, filters and SQL
- * fragments are plain functions).
+ * What the analytics features share: the answer cache, the customers' analytics slots and the engagement figures
+ * (read, and computed ahead every ENGAGEMENT_REFRESH_MS); windows, filters and SQL fragments are plain functions.
  */
-@Module({ imports: [IntakeModule, MetricsModule], providers: [AnalyticsSlots, AnswerCache], exports: [AnalyticsSlots, AnswerCache] })
+@Module({
+  imports: [IntakeModule, MetricsModule],
+  providers: [AnalyticsSlots, AnswerCache, EngagementRepository, EngagementRefresh],
+  exports: [AnalyticsSlots, AnswerCache, EngagementRepository],
+})
 export class AnalyticsModule {}

@@ -1,9 +1,11 @@
-import type { ClickHouseService, QueryParams } from '@app/clickhouse';
+import { Injectable } from '@nestjs/common';
+import { ClickHouseService, type QueryParams } from '@app/clickhouse';
+import { AppConfig } from '@app/config';
 import { NO_SEARCH_ID } from '@app/contracts';
 import type { AnalyticsFilter } from './analytics-scope';
 import { filterSql } from './analytics-sql';
 import { countsOf, type EngagementCounts, type EngagementRaw } from './engagement';
-import type { HourRange } from './window';
+import { HOUR, type HourRange } from './window';
 
 /** The highest position of its own in GET /search-terms/{id}'s `positions`; beyond it, one entry for all. */
 export const LAST_POSITION = 21;
@@ -16,9 +18,22 @@ export interface ObjectCounts {
   conversions: number;
 }
 
-/** The count columns of a group (EngagementRaw), over `s` (searches) LEFT JOIN `p` (per search). */
-const GROUP_COLUMNS = `count() AS tracked, countIf(p_clicks > 0) AS clicked, sum(p_clicks) AS clicks_n, sum(p_pos) AS pos_sum,
-  countIf(p_conversions > 0) AS converted, sumMap(p_revenue) AS rev, rev.1 AS rev_cur, arrayMap(x -> toString(x), rev.2) AS rev_val`;
+/** The columns of a group's counts before they are summed over parts (raw hours and hours computed ahead). */
+const PART_COLUMNS = 'hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val';
+
+/** The count columns of a group (EngagementRaw), summed over the parts. */
+const GROUP_COLUMNS = `sum(g_tracked) AS tracked, sum(g_clicked) AS clicked, sum(g_clicks) AS clicks_n, sum(g_pos) AS pos_sum,
+  sum(g_converted) AS converted, sumMap(g_cur, g_val) AS rev, rev.1 AS rev_cur, arrayMap(x -> toString(x), rev.2) AS rev_val`;
+
+/**
+ * How a window's engagement figures are read: the hours computed ahead (engagement_hourly), each at the version
+ * engagement_versions names, and the rest of the window from the raw tables, as ranges of whole hours.
+ */
+export interface EngagementPlan {
+  /** Ranges of hours computed ahead, each read at one version (µs). */
+  ahead: Array<HourRange & { version: number }>;
+  raw: HourRange[];
+}
 
 /** The columns of EngagementRaw, for a caller that joins groupSql. */
 export const ENGAGEMENT_COLUMNS = 'tracked, clicked, clicks_n, pos_sum, converted, rev_cur, rev_val';
@@ -34,8 +49,17 @@ export const ENGAGEMENT_COLUMNS = 'tracked, clicked, clicks_n, pos_sum, converte
  *   twice counts once, without the user tokens erased (`erased_user_tokens`);
  * - unattributed ones: interactions of the window (by their own time) whose search is none or not known.
  */
+@Injectable()
 export class EngagementRepository {
-  constructor(private readonly ch: ClickHouseService) {}
+  /** Whether hours are computed ahead (ENGAGEMENT_REFRESH_MS > 0) and read from engagement_hourly. */
+  private readonly ahead: boolean;
+
+  constructor(
+    private readonly ch: ClickHouseService,
+    config: AppConfig,
+  ) {
+    this.ahead = config.engagementRefreshMs > 0;
+  }
 
   /** `column` within [from, to) of `r`, a DateTime64 column; parameters named after `name`. */
   private range(column: string, r: HourRange, name: string, params: QueryParams): string {
@@ -49,9 +73,9 @@ export class EngagementRepository {
   }
 
   /** The ids the clients sent of the searches with a copy in `range` (a superset of searchesSql's). */
-  private idsSql(f: AnalyticsFilter, range: HourRange, params: QueryParams): string {
+  private idsSql(f: AnalyticsFilter, range: HourRange, params: QueryParams, tag: string): string {
     return `SELECT event_id FROM ${this.ch.table('search_events')}
-      WHERE ${this.tenant(params, f)} AND id_sent AND sign > 0 AND ${this.range('ts', range, 'e', params)}`;
+      WHERE ${this.tenant(params, f)} AND id_sent AND sign > 0 AND ${this.range('ts', range, `e${tag}`, params)}`;
   }
 
   /**
@@ -61,22 +85,23 @@ export class EngagementRepository {
    * copies in `range` (sorted and taken with LIMIT 1 BY: a min() over the tuple took 4.2 s for a week of the
    * benchmark's data on one thread, this 0.55 s), unless `search_ids` (the smallest copy of each id) holds an
    * earlier one. The ids are looked up there with a set of up to millions of them, for which the primary key only
-   * costs time (8.2 s against 0.3 s for that week): hence the subquery's setting.
+   * costs time (8.2 s against 0.3 s for that week): hence the subquery's setting. `tag` names the parameters of
+   * one range of several in a query.
    */
-  searchesSql(f: AnalyticsFilter, range: HourRange, params: QueryParams, phrase = false): string {
+  searchesSql(f: AnalyticsFilter, range: HourRange, params: QueryParams, phrase = false, tag = ''): string {
     const tenant = this.tenant(params, f);
     params.no_search = NO_SEARCH_ID;
-    params.e_from = Math.floor(range.from / 1000);
-    return `SELECT search_id, toStartOfHour(ts) AS hour, phrase FROM (
+    const inRange = this.range('ts', range, `e${tag}`, params);
+    return `SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot FROM (
         SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits FROM ${this.ch.table('search_events')}
-        WHERE ${tenant} AND id_sent AND sign > 0 AND ${this.range('ts', range, 'e', params)}
+        WHERE ${tenant} AND id_sent AND sign > 0 AND ${inRange}
         ORDER BY search_id, ts, phrase, language, bot, hits
         LIMIT 1 BY search_id
       ) WHERE ${filterSql(f, params)} AND hits > 0 AND search_id != toUUID({no_search:String})
         ${phrase ? 'AND phrase = {phrase:String}' : ''}
         AND search_id NOT IN (
           SELECT search_id FROM ${this.ch.table('search_ids')}
-          WHERE ${tenant} AND first.1 < toDateTime({e_from:UInt32}, 'UTC') AND search_id IN (${this.idsSql(f, range, params)})
+          WHERE ${tenant} AND first.1 < toDateTime({e${tag}_from:UInt32}, 'UTC') AND search_id IN (${this.idsSql(f, range, params, tag)})
           SETTINGS use_index_for_in_with_subqueries_max_values = 100000
         )`;
   }
@@ -102,27 +127,100 @@ export class EngagementRepository {
   }
 
   /**
-   * `<key>, tracked, clicked, clicks_n, pos_sum, converted, rev_cur, rev_val` (EngagementRaw) per value of `key`, an
-   * expression over `hour` and `phrase` of the tracked searches in `range`.
+   * PART_COLUMNS of every group (hour, phrase, language, bot) of the tracked searches of `range`, computed from the raw
+   * tables: the reference every answer and every hour computed ahead is equal to.
    */
-  groupSql(f: AnalyticsFilter, range: HourRange, key: string, params: QueryParams, phrase = false): string {
-    return `SELECT ${key}, ${GROUP_COLUMNS}
-      FROM (${this.searchesSql(f, range, params, phrase)}) AS s
+  rawGroupsSql(f: AnalyticsFilter, range: HourRange, params: QueryParams, phrase = false, tag = ''): string {
+    return `SELECT hour, phrase, language, bot, count() AS g_tracked, countIf(p_clicks > 0) AS g_clicked, sum(p_clicks) AS g_clicks,
+        sum(p_pos) AS g_pos, countIf(p_conversions > 0) AS g_converted, sumMap(p_revenue) AS g_rev, g_rev.1 AS g_cur, g_rev.2 AS g_val
+      FROM (${this.searchesSql(f, range, params, phrase, tag)}) AS s
       LEFT JOIN (
         SELECT search_id, countIf(type = 'click') AS p_clicks, sumIf(position, type = 'click') AS p_pos,
           countIf(type = 'conversion') AS p_conversions,
           sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
-        FROM (${this.distinctSql(f, `search_id IN (${this.idsSql(f, range, params)})`, params)})
+        FROM (${this.distinctSql(f, `search_id IN (${this.idsSql(f, range, params, tag)})`, params)})
         GROUP BY search_id
       ) AS p USING (search_id)
-      GROUP BY ${key}`;
+      GROUP BY hour, phrase, language, bot`;
+  }
+
+  /**
+   * Which hours of `range` are read as computed ahead, at which version, and which from the raw tables (all of them
+   * when ENGAGEMENT_REFRESH_MS is 0). A version stays readable for an hour after a newer one was recorded
+   * (EngagementRefresh.deleteReplaced), far longer than a request reads.
+   */
+  async plan(f: AnalyticsFilter, range: HourRange): Promise<EngagementPlan> {
+    if (!this.ahead) {
+      return { ahead: [], raw: [range] };
+    }
+    const params: QueryParams = {};
+    const rows = await this.ch.query<{ hour_ms: string | number; version_us: string | number }>(
+      `SELECT toUnixTimestamp(hour) * 1000 AS hour_ms, toUnixTimestamp64Micro(max(version)) AS version_us
+       FROM ${this.ch.table('engagement_versions')}
+       WHERE ${this.tenant(params, f)} AND ${this.range('hour', range, 'v', params)}
+       GROUP BY hour ORDER BY hour`,
+      params,
+    );
+    const plan: EngagementPlan = { ahead: [], raw: [] };
+    let next = range.from;
+    for (const row of rows) {
+      const hour = Number(row.hour_ms);
+      const version = Number(row.version_us);
+      if (hour > next) {
+        plan.raw.push({ from: next, to: hour });
+      }
+      const last = plan.ahead.at(-1);
+      if (last && last.to === hour && last.version === version) {
+        last.to += HOUR;
+      } else {
+        plan.ahead.push({ from: hour, to: hour + HOUR, version });
+      }
+      next = hour + HOUR;
+    }
+    if (next < range.to) {
+      plan.raw.push({ from: next, to: range.to });
+    }
+    return plan;
+  }
+
+  /**
+   * `<key>, tracked, clicked, clicks_n, pos_sum, converted, rev_cur, rev_val` (EngagementRaw) per value of `key`, an
+   * expression over `hour` and `phrase` of the tracked searches (`totals`: over `hour` alone), read as `plan` says.
+   */
+  groupSql(
+    f: AnalyticsFilter,
+    plan: EngagementPlan,
+    key: string,
+    params: QueryParams,
+    options: { phrase?: boolean; totals?: boolean } = {},
+  ): string {
+    const parts = plan.raw.map((r, i) => `SELECT ${PART_COLUMNS} FROM (${this.rawGroupsSql(f, r, params, options.phrase, String(i))})`);
+    if (plan.ahead.length > 0) {
+      // Ranges of hours with their version, not each hour: a pass gives many hours one version.
+      Object.assign(params, {
+        ahead_from: plan.ahead.map((a) => a.from / 1000),
+        ahead_to: plan.ahead.map((a) => a.to / 1000),
+        ahead_version: plan.ahead.map((a) => a.version),
+      });
+      parts.push(`SELECT hour, phrase, language, bot, tracked AS g_tracked, clicked AS g_clicked, clicks AS g_clicks,
+          pos_sum AS g_pos, converted AS g_converted, rev_cur AS g_cur, rev_val AS g_val
+        FROM ${this.ch.table('engagement_hourly')}
+        WHERE ${filterSql(f, params)} AND kind = '${options.totals ? 'total' : 'phrase'}'
+          ${options.phrase ? 'AND phrase = {phrase:String}' : ''}
+          AND (hour, version) IN (
+            SELECT toDateTime(arrayJoin(range(a.1, a.2, 3600)), 'UTC'), fromUnixTimestamp64Micro(a.3, 'UTC')
+            FROM (SELECT arrayJoin(arrayZip({ahead_from:Array(UInt32)}, {ahead_to:Array(UInt32)}, {ahead_version:Array(Int64)})) AS a)
+          )`);
+    }
+    return `SELECT ${key}, ${GROUP_COLUMNS} FROM (${parts.join(' UNION ALL ')}) GROUP BY ${key}`;
   }
 
   /** The counts per hour (of the searches' canonical copies) of `range`; hours without tracked searches left out. */
   async hours(f: AnalyticsFilter, range: HourRange): Promise<Array<{ hour: number; counts: EngagementCounts }>> {
     const params: QueryParams = {};
+    const plan = await this.plan(f, range);
     const rows = await this.ch.query<EngagementRaw & { hour_ms: string | number }>(
-      this.groupSql(f, range, 'toUnixTimestamp(hour) * 1000 AS hour_ms', params),
+      this.groupSql(f, plan, 'toUnixTimestamp(hour) * 1000 AS hour_ms', params, { totals: true }),
       params,
     );
     return rows.map((r) => ({ hour: Number(r.hour_ms), counts: countsOf(r) }));
@@ -131,7 +229,8 @@ export class EngagementRepository {
   /** The counts of one phrase's tracked searches in `range`. */
   async phrase(f: AnalyticsFilter, range: HourRange, phrase: string): Promise<EngagementCounts | undefined> {
     const params: QueryParams = { phrase };
-    const [row] = await this.ch.query<EngagementRaw>(this.groupSql(f, range, 'phrase', params, true), params);
+    const plan = await this.plan(f, range);
+    const [row] = await this.ch.query<EngagementRaw>(this.groupSql(f, plan, 'phrase', params, { phrase: true }), params);
     return row ? countsOf(row) : undefined;
   }
 

@@ -13,8 +13,8 @@ describe('sinceWindow and windowParts', () => {
         n.set(h, (n.get(h) ?? 0) + by);
       }
     };
-    if (parts.days) {
-      add(at(`${parts.days.from}T00:00:00Z`), at(`${parts.days.to}T00:00:00Z`), 1);
+    for (const d of [...parts.days, ...(parts.weeks ? [parts.weeks] : [])]) {
+      add(at(`${d.from}T00:00:00Z`), at(`${d.to}T00:00:00Z`), 1);
     }
     for (const h of parts.hours) {
       add(h.from, h.to, 1);
@@ -39,7 +39,7 @@ describe('sinceWindow and windowParts', () => {
   it('reads since=1d as the hours of yesterday inside it and today from the daily rollup minus its future hours', () => {
     const parts = windowParts(sinceWindow(NOW, 1), NOW);
     expect(parts).toEqual({
-      days: { from: '2026-11-22', to: '2026-11-23' },
+      days: [{ from: '2026-11-22', to: '2026-11-23' }],
       hours: [{ from: at('2026-11-21T10:00:00Z'), to: at('2026-11-22T00:00:00Z') }],
       minus: [{ from: at('2026-11-22T11:00:00Z'), to: at('2026-11-23T00:00:00Z') }],
     });
@@ -49,6 +49,7 @@ describe('sinceWindow and windowParts', () => {
     const late = at('2026-11-22T02:30:00Z');
     const parts = windowParts(sinceWindow(late, 1), late);
     expect(parts).toEqual({
+      days: [],
       hours: [
         { from: at('2026-11-21T02:00:00Z'), to: at('2026-11-22T00:00:00Z') },
         { from: at('2026-11-22T00:00:00Z'), to: at('2026-11-22T03:00:00Z') },
@@ -56,14 +57,16 @@ describe('sinceWindow and windowParts', () => {
       minus: [],
     });
     for (const w of [sinceWindow(NOW, 30), { from: at('2026-11-21T01:00:00Z'), to: at('2026-11-21T23:00:00Z') }]) {
-      const p = windowParts(w, NOW);
-      expect(p.minus.every((m) => m.from >= w.to)).toBe(true);
+      for (const weekly of [false, true]) {
+        const p = windowParts(w, NOW, true, weekly);
+        expect(p.minus.every((m) => m.from >= w.to)).toBe(true);
+      }
     }
   });
 
   it('takes whole UTC days from the daily rollup and the edge hours from the hourly one (past windows)', () => {
     const parts = windowParts(sinceWindow(NOW, 7));
-    expect(parts.days).toEqual({ from: '2026-11-16', to: '2026-11-22' });
+    expect(parts.days).toEqual([{ from: '2026-11-16', to: '2026-11-22' }]);
     expect(parts.hours).toEqual([
       { from: at('2026-11-15T10:00:00Z'), to: at('2026-11-16T00:00:00Z') },
       { from: at('2026-11-22T00:00:00Z'), to: at('2026-11-22T11:00:00Z') },
@@ -87,12 +90,23 @@ describe('sinceWindow and windowParts', () => {
         }
       }
       for (const w of windows) {
-        for (const [clock, subtract] of [
-          [now, true],
-          [Infinity, true],
-          [now, false],
+        for (const [clock, subtract, weekly] of [
+          [now, true, false],
+          [Infinity, true, false],
+          [now, false, false],
+          [now, true, true],
+          [Infinity, true, true],
+          [now, false, true],
         ] as const) {
-          const parts = windowParts(w, clock, subtract);
+          const parts = windowParts(w, clock, subtract, weekly);
+          if (!weekly) {
+            expect(parts.weeks).toBeUndefined();
+          }
+          if (parts.weeks) {
+            // Weeks as ClickHouse's toMonday keys them: from a Monday to a Monday, never before the window.
+            expect([parts.weeks.from, parts.weeks.to].map((d) => new Date(`${d}T00:00:00Z`).getUTCDay())).toEqual([1, 1]);
+            expect(at(`${parts.weeks.from}T00:00:00Z`)).toBeGreaterThanOrEqual(w.from);
+          }
           if (!subtract) {
             expect(parts.minus).toEqual([]);
           }
@@ -108,9 +122,39 @@ describe('sinceWindow and windowParts', () => {
     }
   });
 
+  it('reads since=30d as its whole weeks, the current one minus its future hours, and the days and hours before them', () => {
+    // NOW is a Sunday: the window ends in the week of Monday 2026-11-16.
+    const parts = windowParts(sinceWindow(NOW, 30), NOW, true, true);
+    expect(parts).toEqual({
+      weeks: { from: '2026-10-26', to: '2026-11-23' },
+      days: [{ from: '2026-10-24', to: '2026-10-26' }],
+      hours: [{ from: at('2026-10-23T10:00:00Z'), to: at('2026-10-24T00:00:00Z') }],
+      minus: [{ from: at('2026-11-22T11:00:00Z'), to: at('2026-11-23T00:00:00Z') }],
+    });
+  });
+
+  it('reads only whole weeks inside a past window, and whole weeks alone when nothing may be subtracted', () => {
+    const past = { from: at('2026-10-01T05:00:00Z'), to: at('2026-10-29T17:00:00Z') };
+    expect(windowParts(past, NOW, true, true)).toEqual({
+      weeks: { from: '2026-10-05', to: '2026-10-26' },
+      days: [
+        { from: '2026-10-02', to: '2026-10-05' },
+        { from: '2026-10-26', to: '2026-10-29' },
+      ],
+      hours: [
+        { from: at('2026-10-01T05:00:00Z'), to: at('2026-10-02T00:00:00Z') },
+        { from: at('2026-10-29T00:00:00Z'), to: at('2026-10-29T17:00:00Z') },
+      ],
+      minus: [],
+    });
+    const current = windowParts(sinceWindow(NOW, 30), NOW, false, true);
+    expect(current.weeks).toEqual({ from: '2026-10-26', to: '2026-11-16' });
+    expect(current.minus).toEqual([]);
+  });
+
   it('reads a window of whole UTC days from the daily rollup only', () => {
     const parts = windowParts({ from: at('2026-11-01T00:00:00Z'), to: at('2026-11-08T00:00:00Z') });
-    expect(parts).toEqual({ days: { from: '2026-11-01', to: '2026-11-08' }, hours: [], minus: [] });
+    expect(parts).toEqual({ days: [{ from: '2026-11-01', to: '2026-11-08' }], hours: [], minus: [] });
   });
 
   it('puts the previous window of the same length just before', () => {

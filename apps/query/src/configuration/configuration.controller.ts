@@ -2,7 +2,7 @@ import { Body, Controller, Get, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
-import { ConfigurationDto, type ConfigurationView } from './configuration.dto';
+import { ConfigurationDto, ConfigurationView } from './configuration.dto';
 import { GetConfigurationQuery } from './get-configuration.query';
 import { UpdateConfigurationCommand } from './update-configuration.command';
 
@@ -18,10 +18,10 @@ export class ConfigurationController {
   @ApiOperation({
     operationId: 'getConfiguration',
     summary: "Read the instance's configuration",
-    description: 'The webhook URL ("" when none is set).',
+    description: 'The webhook URL ("" when none is set) and the alert configuration (null when alerts are off).',
   })
   @RequirePermission('configuration:read')
-  @ApiOkResponse({ type: ConfigurationDto, description: 'The stored configuration' })
+  @ApiOkResponse({ type: ConfigurationView, description: 'The stored configuration' })
   get(@Auth() auth: AuthContext): Promise<ConfigurationView> {
     return this.queries.execute(new GetConfigurationQuery(auth));
   }
@@ -33,11 +33,12 @@ export class ConfigurationController {
     summary: "Set the instance's configuration",
     description:
       'Sets, changes or (with an empty url) disables the webhook delivery URL. The URL must be absolute http(s) and, ' +
-      'unless WEBHOOK_ALLOW_PRIVATE_NETWORKS is set, resolve to a public address.',
+      'unless WEBHOOK_ALLOW_PRIVATE_NETWORKS is set, resolve to a public address. `alertConfig` sets the alerts ' +
+      '(docs/alerts.md); null turns them off, absent keeps them.',
   })
   @RequirePermission('configuration:write')
-  @ApiOkResponse({ type: ConfigurationDto, description: 'The stored configuration' })
+  @ApiOkResponse({ type: ConfigurationView, description: 'The stored configuration' })
   update(@Auth() auth: AuthContext, @Body() body: ConfigurationDto): Promise<ConfigurationView> {
-    return this.commands.execute(new UpdateConfigurationCommand(auth, body.webhookConfig.url));
+    return this.commands.execute(new UpdateConfigurationCommand(auth, body.webhookConfig.url, body.alertConfig));
   }
 }

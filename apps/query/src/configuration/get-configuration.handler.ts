@@ -1,13 +1,21 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { AlertConfigRepository } from '../alerts';
 import { WebhookUrlRepository } from '../webhooks';
 import type { ConfigurationView } from './configuration.dto';
 import { GetConfigurationQuery } from './get-configuration.query';
 
 @QueryHandler(GetConfigurationQuery)
 export class GetConfigurationHandler implements IQueryHandler<GetConfigurationQuery> {
-  constructor(private readonly repository: WebhookUrlRepository) {}
+  constructor(
+    private readonly repository: WebhookUrlRepository,
+    private readonly alerts: AlertConfigRepository,
+  ) {}
 
   async execute({ auth }: GetConfigurationQuery): Promise<ConfigurationView> {
-    return { webhookConfig: { url: await this.repository.webhookUrl(auth.customer, auth.instance) } };
+    const [url, alertConfig] = await Promise.all([
+      this.repository.webhookUrl(auth.customer, auth.instance),
+      this.alerts.get(auth.customer, auth.instance),
+    ]);
+    return { webhookConfig: { url }, alertConfig };
   }
 }

@@ -1,5 +1,19 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseBoolPipe, Put, Query, Req, Res, UseInterceptors } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  ParseBoolPipe,
+  Put,
+  Query,
+  Req,
+  Res,
+  UseInterceptors,
+} from '@nestjs/common';
+import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
@@ -17,6 +31,7 @@ import { EntityTypePipe } from './entity-type.pipe';
 import { PrototypeKeysInterceptor } from './prototype-keys.interceptor';
 import { GetEntityQuery } from './get-entity.query';
 import { ListEntitiesQuery } from './list-entities.query';
+import { etagOf } from './preconditions';
 import { SaveEntitiesCommand } from './save-entities.command';
 
 const autosavePipe = new ParseBoolPipe({
@@ -30,6 +45,30 @@ const AUTOSAVE = {
   enum: ['true', 'false'],
   description: 'Store a revision only: no state change, no webhook call',
 };
+
+const ETAG_EXAMPLE = '"1764146400123456789"';
+
+/** The ETag of a response: the entity's current state (required: whether it must be there). */
+const etagHeader = (required: boolean, description: string) => ({
+  ETag: { description, required, schema: { type: 'string', pattern: '^"[0-9]+"$', example: ETAG_EXAMPLE } },
+});
+
+const CONDITIONS = [
+  {
+    name: 'If-Match',
+    required: false,
+    description:
+      'Save only if the entity exists and its ETag is one of these (strong comparison), or `*` for any existing entity; ' +
+      'otherwise 412 and nothing is written (no row, no webhook call). For read-merge-write: send the ETag of the GET',
+    schema: { type: 'string', example: ETAG_EXAMPLE },
+  },
+  {
+    name: 'If-None-Match',
+    required: false,
+    description: 'With `*`: save only if the entity does not exist (create only); otherwise 412 and nothing is written',
+    schema: { type: 'string', example: '*' },
+  },
+];
 
 function entityId(id: string): string {
   if (!ENTITY_ID.test(id)) {
@@ -66,10 +105,21 @@ export class EntitiesController {
   @Get(':id')
   @ApiOperation({ operationId: 'getEntity', summary: 'Read one entity' })
   @RequirePermission('entities:read')
-  @ApiOkResponse({ type: EntityView, description: 'The entity' })
+  @ApiOkResponse({
+    type: EntityView,
+    description: 'The entity',
+    headers: etagHeader(true, 'The version of its saved state, strong: send it as If-Match to save only if it is unchanged'),
+  })
   @ApiErrors([404, 'No entity of this type with this id'])
-  get(@Auth() auth: AuthContext, @Param('type', EntityTypePipe) type: EntityType, @Param('id') id: string): Promise<EntityView> {
-    return this.queries.execute(new GetEntityQuery(auth, type, entityId(id)));
+  async get(
+    @Auth() auth: AuthContext,
+    @Param('type', EntityTypePipe) type: EntityType,
+    @Param('id') id: string,
+    @Res({ passthrough: true }) res: FastifyReply,
+  ): Promise<EntityView> {
+    const { entity, etag } = await this.queries.execute(new GetEntityQuery(auth, type, entityId(id)));
+    res.header('ETag', etag);
+    return entity;
   }
 
   /** 201 when created, 200 when updated; `?autosave=true` stores a revision only (200, no webhook). */
@@ -77,24 +127,43 @@ export class EntitiesController {
   @ApiOperation({
     operationId: 'saveEntity',
     summary: 'Create or update one entity',
-    description: "Calls the instance's webhook (action create or update) before answering, unless `autosave=true`.",
+    description:
+      "Calls the instance's webhook (action create or update) before answering, unless `autosave=true`. With If-Match " +
+      '(or If-None-Match) it saves only if the entity is still as read, also against saves at other query processes.',
   })
   @RequirePermission('entities:write')
   @UseInterceptors(PrototypeKeysInterceptor)
   @ApiQuery(AUTOSAVE)
-  @ApiOkResponse({ type: EntityView, description: 'Updated (or stored as an autosave revision)' })
-  @ApiCreatedResponse({ type: EntityView, description: 'Created' })
+  @ApiHeader(CONDITIONS[1])
+  @ApiHeader(CONDITIONS[0])
+  @ApiOkResponse({
+    type: EntityView,
+    description: 'Updated (or stored as an autosave revision)',
+    headers: etagHeader(false, 'The ETag of the saved state (not sent for an autosave, which changes no state)'),
+  })
+  @ApiCreatedResponse({ type: EntityView, description: 'Created', headers: etagHeader(true, 'The ETag of the saved state') })
+  @ApiErrors([
+    412,
+    'If-Match or If-None-Match does not hold (the entity changed since it was read, or does not exist): nothing was written',
+  ])
   async save(
     @Auth() auth: AuthContext,
     @Param('type', EntityTypePipe) type: EntityType,
     @Param('id') id: string,
     @Query('autosave', autosavePipe) autosave: boolean | undefined,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Body() body: EntityBodyDto,
     @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<EntityView> {
-    const result = await this.commands.execute(new SaveEntitiesCommand(auth, type, [{ ...body, id: entityId(id) }], autosave ?? false));
-    res.status(result.created.length > 0 && !autosave ? 201 : 200);
-    return result.items[0];
+    const { view, versions } = await this.commands.execute(
+      new SaveEntitiesCommand(auth, type, [{ ...body, id: entityId(id) }], autosave ?? false, { ifMatch, ifNoneMatch }),
+    );
+    if (!autosave) {
+      res.header('ETag', etagOf(versions[0]));
+    }
+    res.status(view.created.length > 0 && !autosave ? 201 : 200);
+    return view.items[0];
   }
 
   /** Bulk change: one webhook call per action (created ids in one, updated ids in another). */
@@ -109,13 +178,13 @@ export class EntitiesController {
   @UseInterceptors(PrototypeKeysInterceptor)
   @ApiQuery(AUTOSAVE)
   @ApiOkResponse({ type: SaveEntitiesView, description: 'What the change did' })
-  saveMany(
+  async saveMany(
     @Auth() auth: AuthContext,
     @Param('type', EntityTypePipe) type: EntityType,
     @Query('autosave', autosavePipe) autosave: boolean | undefined,
     @Body() body: BulkEntitiesDto,
   ): Promise<SaveEntitiesView> {
-    return this.commands.execute(new SaveEntitiesCommand(auth, type, body.items, autosave ?? false));
+    return (await this.commands.execute(new SaveEntitiesCommand(auth, type, body.items, autosave ?? false))).view;
   }
 
   @Delete(':id')

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { IntakeModule } from '@app/intake';
 import { WebhooksModule } from '../webhooks';
+import { ConditionalSaves } from './conditional-saves';
 import { DeleteEntitiesHandler } from './delete-entities.handler';
 import { DeleteEntityHandler } from './delete-entity.handler';
 import { EntitiesController } from './entities.controller';
@@ -12,6 +13,14 @@ import { SaveEntitiesHandler } from './save-entities.handler';
 @Module({
   imports: [IntakeModule, WebhooksModule],
   controllers: [EntitiesController],
-  providers: [EntitiesRepository, SaveEntitiesHandler, DeleteEntitiesHandler, DeleteEntityHandler, GetEntityHandler, ListEntitiesHandler],
+  providers: [
+    ConditionalSaves,
+    EntitiesRepository,
+    SaveEntitiesHandler,
+    DeleteEntitiesHandler,
+    DeleteEntityHandler,
+    GetEntityHandler,
+    ListEntitiesHandler,
+  ],
 })
 export class EntitiesModule {}

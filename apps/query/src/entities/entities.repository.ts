@@ -14,10 +14,17 @@ export interface EntityChange {
 
 interface EntityRow {
   id: string;
+  row_version: string;
   search_phrases: string[];
   language: string;
   data: string;
   changed_at: string;
+}
+
+/** The latest save row of one id: its version (the entity's ETag) and the entity, unless that row deletes it. */
+export interface EntityState {
+  version: string;
+  entity?: EntityView;
 }
 
 /**
@@ -32,7 +39,8 @@ export class EntitiesRepository {
   ) {}
 
   private current(where: string): string {
-    return `SELECT id, search_phrases, language, data, changed_at, deleted FROM ${this.ch.table('entities')}
+    return `SELECT id, toString(version) AS row_version, search_phrases, language, data, changed_at, deleted
+      FROM ${this.ch.table('entities')}
       WHERE customer = {customer:String} AND instance = {instance:String} AND type = {type:String} AND kind = 'save' ${where}
       ORDER BY id, version DESC LIMIT 1 BY id`;
   }
@@ -48,6 +56,20 @@ export class EntitiesRepository {
       ids,
     });
     return new Map(rows.map((r) => [r.id, toView(type, r)]));
+  }
+
+  /** The latest save row of `id`, deleted or not; undefined when the id was never saved. */
+  async state(customer: string, instance: string, type: EntityType, id: string): Promise<EntityState | undefined> {
+    const [row] = await this.ch.query<EntityRow & { deleted: boolean | number }>(this.current('AND id = {id:String}'), {
+      customer,
+      instance,
+      type,
+      id,
+    });
+    if (!row) {
+      return undefined;
+    }
+    return { version: row.row_version, entity: row.deleted ? undefined : toView(type, row) };
   }
 
   async list(
@@ -68,8 +90,14 @@ export class EntitiesRepository {
     return { items: rows.map((r) => toView(type, r)), total: Number(total) };
   }
 
-  /** Appends the changes in one insert and returns the time they carry. */
-  async append(customer: string, instance: string, type: EntityType, changes: readonly EntityChange[], changedBy: string): Promise<number> {
+  /** Appends the changes in one insert; answers the time they carry and their versions (in the order of `changes`). */
+  async append(
+    customer: string,
+    instance: string,
+    type: EntityType,
+    changes: readonly EntityChange[],
+    changedBy: string,
+  ): Promise<{ at: number; versions: string[] }> {
     const now = Date.now();
     const versions = await this.clock.next(changes.length);
     await this.ch.insert(
@@ -90,7 +118,7 @@ export class EntitiesRepository {
         changed_at: chDateTime(now),
       })),
     );
-    return now;
+    return { at: now, versions };
   }
 }
 

@@ -2,14 +2,16 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DomainError } from '@app/errors';
 import { DataVersions } from '@app/intake';
 import { WebhookDeliveryService } from '../webhooks';
+import { ConditionalSaves } from './conditional-saves';
 import { EntitiesRepository } from './entities.repository';
-import { SaveEntitiesCommand } from './save-entities.command';
-import type { SaveEntitiesView } from './entity.view';
+import { isConditional } from './preconditions';
+import { SaveEntitiesCommand, type SavedEntities } from './save-entities.command';
 
 /**
  * Appends the change, tells this process's answer caches (the handled status of terms may change), then awaits
  * the webhook (delivery is synchronous: the save answers after it). An autosave stores a revision only: the state,
- * the handled phrases and the webhook are untouched.
+ * the handled phrases and the webhook are untouched. A save of one item with If-Match / If-None-Match writes only when
+ * they hold (ConditionalSaves).
  */
 @CommandHandler(SaveEntitiesCommand)
 export class SaveEntitiesHandler implements ICommandHandler<SaveEntitiesCommand> {
@@ -17,9 +19,20 @@ export class SaveEntitiesHandler implements ICommandHandler<SaveEntitiesCommand>
     private readonly entities: EntitiesRepository,
     private readonly webhooks: WebhookDeliveryService,
     private readonly versions: DataVersions,
+    private readonly conditional: ConditionalSaves,
   ) {}
 
-  async execute({ auth, type, items, autosave }: SaveEntitiesCommand): Promise<SaveEntitiesView> {
+  execute(command: SaveEntitiesCommand): Promise<SavedEntities> {
+    const { auth, type, items, autosave, preconditions } = command;
+    if (!isConditional(preconditions)) {
+      return this.save(command);
+    }
+    const key = { customer: auth.customer, instance: auth.instance, type, id: items[0].id };
+    // An autosave changes no state: the preconditions are checked, nothing is claimed.
+    return this.conditional.run(key, preconditions, !autosave, () => this.save(command));
+  }
+
+  private async save({ auth, type, items, autosave }: SaveEntitiesCommand): Promise<SavedEntities> {
     const seen = new Set<string>();
     for (const item of items) {
       if (seen.has(item.id)) {
@@ -28,7 +41,7 @@ export class SaveEntitiesHandler implements ICommandHandler<SaveEntitiesCommand>
       seen.add(item.id);
     }
     const existing = await this.entities.find(auth.customer, auth.instance, type, [...seen]);
-    const at = await this.entities.append(
+    const { at, versions } = await this.entities.append(
       auth.customer,
       auth.instance,
       type,
@@ -51,7 +64,7 @@ export class SaveEntitiesHandler implements ICommandHandler<SaveEntitiesCommand>
       await this.webhooks.deliver({ ...call, ids: updated, action: 'update' });
     }
     const updatedAt = new Date(at).toISOString();
-    return {
+    const view = {
       created,
       updated,
       items: items.map((i) => ({
@@ -63,5 +76,6 @@ export class SaveEntitiesHandler implements ICommandHandler<SaveEntitiesCommand>
         updatedAt,
       })),
     };
+    return { view, versions };
   }
 }

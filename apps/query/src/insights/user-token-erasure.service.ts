@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { ClickHouseService, chDateTime } from '@app/clickhouse';
+import { ClickHouseService } from '@app/clickhouse';
 import { personalHash } from '@app/contracts';
 import { DataVersions } from '@app/intake';
 
@@ -8,9 +8,9 @@ export const ERASURE_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 /**
  * DELETE /1/usertokens/{userToken}: the token's hash goes into `erased_user_tokens`, which every engagement answer
- * leaves out at once; a job at start and then daily deletes the erased tokens' rows of `interactions` and the
- * rejected items that name them (ALTER TABLE ... DELETE, a mutation ClickHouse applies in the background), so they
- * go within a day of the next run.
+ * leaves out (at once when computed from the raw tables, from the next refresh pass when computed ahead); a job at
+ * start and then daily deletes the erased tokens' rows of `interactions` and the rejected items that name them (ALTER
+ * TABLE ... DELETE, a mutation ClickHouse applies in the background), so they go within a day of the next run.
  */
 @Injectable()
 export class UserTokenErasure implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -24,11 +24,11 @@ export class UserTokenErasure implements OnApplicationBootstrap, OnApplicationSh
 
   /** Erases the token for each of the instances (those the credential may act on). */
   async erase(customer: string, instances: readonly string[], userToken: string): Promise<void> {
-    const hash = personalHash(customer, userToken);
-    const at = chDateTime().slice(0, 19);
-    await this.ch.insert(
-      'erased_user_tokens',
-      instances.map((instance) => ({ customer, instance, user_token_hash: hash, at })),
+    // `at` by storage's clock, as the engagement refresh compares it with its passes (EngagementRefresh).
+    await this.ch.command(
+      `INSERT INTO ${this.ch.table('erased_user_tokens')} (customer, instance, user_token_hash, at)
+       SELECT {customer:String}, arrayJoin({instances:Array(String)}), {hash:String}, now('UTC')`,
+      { customer, instances: [...instances], hash: personalHash(customer, userToken) },
     );
     // Cached answers of this process counted the token: stale from now on (other processes' expire by time).
     for (const instance of instances) {
@@ -38,10 +38,15 @@ export class UserTokenErasure implements OnApplicationBootstrap, OnApplicationSh
 
   /**
    * Deletes the interactions of every erased token (each erased within the retention): by the user token's hash, and
-   * an Insights event's anonymous `userToken` (kept in `session_hash` beside an `authenticatedUserToken`).
+   * an Insights event's anonymous `userToken` (kept in `session_hash` beside an `authenticatedUserToken`). While
+   * engagement figures are computed ahead (a refresh pass within a day, in any process), only tokens erased 10 minutes
+   * before the last complete pass began: that pass found the hours their interactions counted in (EngagementRefresh),
+   * which no pass could once they are gone.
    */
   async purge(): Promise<void> {
-    const erased = `SELECT customer, instance, user_token_hash FROM ${this.ch.table('erased_user_tokens')}`;
+    const passes = this.ch.table('engagement_passes');
+    const settled = `WHERE at < (SELECT max(at) FROM ${passes}) - toIntervalMinute(10) OR (SELECT count() FROM ${passes}) = 0`;
+    const erased = `SELECT customer, instance, user_token_hash FROM ${this.ch.table('erased_user_tokens')} ${settled}`;
     await this.ch.command(
       `ALTER TABLE ${this.ch.table('interactions')} DELETE
        WHERE (customer, instance, user_token_hash) IN (${erased})
@@ -51,7 +56,7 @@ export class UserTokenErasure implements OnApplicationBootstrap, OnApplicationSh
     await this.ch.command(
       `ALTER TABLE ${this.ch.table('rejected_events')} DELETE
        WHERE hasAny(extractAll(raw, 'sha256:([0-9a-f]{64})'),
-         (SELECT groupArray(user_token_hash) FROM ${this.ch.table('erased_user_tokens')}))`,
+         (SELECT groupArray(user_token_hash) FROM ${this.ch.table('erased_user_tokens')} ${settled}))`,
     );
   }
 

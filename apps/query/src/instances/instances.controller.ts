@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { Auth, RequireCredential, type AuthContext } from '@app/auth';
+import { Auth, PERMISSIONS, RequireCredential, type AuthContext, type Permission } from '@app/auth';
 
 export class InstancesView {
   @ApiProperty({
@@ -9,6 +9,15 @@ export class InstancesView {
     description: "The instances the credential may use (X-Service-Instance), in the customer's order: the default first",
   })
   instances!: string[];
+
+  @ApiProperty({
+    enum: PERMISSIONS,
+    enumName: 'Permission',
+    isArray: true,
+    example: ['search:read', 'entities:read'],
+    description: "The credential's permissions, in colon notation: the dashboard shows only the actions they allow",
+  })
+  permissions!: Permission[];
 }
 
 /** The dashboard's instance selector: no storage read beyond authentication, so no query handler. */
@@ -24,6 +33,6 @@ export class InstancesController {
   @RequireCredential()
   @ApiOkResponse({ type: InstancesView, description: 'The instances, the default first' })
   list(@Auth() auth: AuthContext): InstancesView {
-    return { instances: [...auth.instances] };
+    return { instances: [...auth.instances], permissions: PERMISSIONS.filter((p) => auth.permissions.has(p)) };
   }
 }

@@ -6,7 +6,7 @@ import { ListNotificationsQuery } from './list-notifications.query';
 export class ListNotificationsHandler implements IQueryHandler<ListNotificationsQuery> {
   constructor(private readonly notifications: NotificationsRepository) {}
 
-  execute({ customer, instance, start, end }: ListNotificationsQuery): Promise<{ items: NotificationView[]; total: number }> {
-    return this.notifications.list(customer, instance, start, end);
+  execute({ customer, instance, start, end, kind }: ListNotificationsQuery): Promise<{ items: NotificationView[]; total: number }> {
+    return this.notifications.list(customer, instance, start, end, kind);
   }
 }

@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { NotificationView } from '@app/notifications';
+import type { NotificationKind, NotificationView } from '@app/notifications';
 
 export class ListNotificationsQuery extends Query<{ items: NotificationView[]; total: number }> {
   constructor(
@@ -7,6 +7,7 @@ export class ListNotificationsQuery extends Query<{ items: NotificationView[]; t
     readonly instance: string,
     readonly start: number,
     readonly end: number,
+    readonly kind?: NotificationKind,
   ) {
     super();
   }

@@ -4,8 +4,8 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
 import { NotificationView } from '@app/notifications';
+import { NotificationsPageDto } from './notifications-page.dto';
 import { idsFromQuery } from '../common/ids-query';
-import { PaginationDto } from '../common/pagination.dto';
 import { OkView } from '../common/ok.view';
 import { ApiPage, setTotalCount } from '../common/total-count';
 import { DeleteNotificationsCommand } from './delete-notifications.command';
@@ -24,16 +24,18 @@ export class NotificationsController {
   @ApiOperation({
     operationId: 'listNotifications',
     summary: 'List the notifications',
-    description: "The instance's notifications (failed webhook calls, rejected events), newest first.",
+    description: "The instance's notifications (failed webhook calls, rejected events, alerts), newest first; `type` keeps one kind.",
   })
   @RequirePermission('notifications:read')
   @ApiPage(NotificationView, 'One page of notifications; X-Total-Count holds their number')
   async list(
     @Auth() auth: AuthContext,
-    @Query() page: PaginationDto,
+    @Query() page: NotificationsPageDto,
     @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<NotificationView[]> {
-    const { items, total } = await this.queries.execute(new ListNotificationsQuery(auth.customer, auth.instance, page._start, page._end));
+    const { items, total } = await this.queries.execute(
+      new ListNotificationsQuery(auth.customer, auth.instance, page._start, page._end, page.type),
+    );
     setTotalCount(res, total);
     return items;
   }

@@ -175,8 +175,8 @@ GROUP BY hour_ms;
 --   customer = "acme"
 --   instance = "shop"
 --   language = "" (sent, not used)
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-02"
+--   w1_d0_from = "2026-03-27"
+--   w1_d0_to = "2026-04-02"
 --   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
 --   w1_h1_from = 1775088000 (2026-04-02T00:00:00Z)
@@ -201,8 +201,7 @@ SELECT (
       WHERE customer = {customer:String}
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
+        AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
     )
     GROUP BY phrase
   )
@@ -256,12 +255,16 @@ GROUP BY hour_ms;
 --   customer = "acme"
 --   instance = "shop"
 --   language = "" (sent, not used)
---   w1_day_from = "2026-03-04"
---   w1_day_to = "2026-04-02"
+--   w1_d0_from = "2026-03-04"
+--   w1_d0_to = "2026-03-09"
+--   w1_d1_from = "2026-03-30"
+--   w1_d1_to = "2026-04-02"
 --   w1_h0_from = 1772532000 (2026-03-03T10:00:00Z)
 --   w1_h0_to = 1772582400 (2026-03-04T00:00:00Z)
 --   w1_h1_from = 1775088000 (2026-04-02T00:00:00Z)
 --   w1_h1_to = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_week0_from = "2026-03-09"
+--   w1_week0_to = "2026-03-30"
 SELECT (
   SELECT count()
   FROM (
@@ -282,8 +285,17 @@ SELECT (
       WHERE customer = {customer:String}
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
+        AND (
+          (day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date})
+          OR (day >= {w1_d1_from:Date} AND day < {w1_d1_to:Date})
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_weekly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND (week >= {w1_week0_from:Date} AND week < {w1_week0_to:Date})
     )
     GROUP BY phrase
   )
@@ -337,8 +349,8 @@ GROUP BY hour_ms;
 --   customer = "acme"
 --   instance = "shop"
 --   language = "" (sent, not used)
---   w1_day_from = "2026-03-20"
---   w1_day_to = "2026-03-27"
+--   w1_d0_from = "2026-03-20"
+--   w1_d0_to = "2026-03-27"
 SELECT (
   SELECT count()
   FROM (
@@ -349,8 +361,7 @@ SELECT (
       WHERE customer = {customer:String}
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
+        AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
     )
     GROUP BY phrase
   )
@@ -404,8 +415,8 @@ GROUP BY hour_ms;
 --   customer = "acme"
 --   instance = "shop"
 --   language = "" (sent, not used)
---   w1_day_from = "2026-03-26"
---   w1_day_to = "2026-04-01"
+--   w1_d0_from = "2026-03-26"
+--   w1_d0_to = "2026-04-01"
 --   w1_h0_from = 1774479600 (2026-03-25T23:00:00Z)
 --   w1_h0_to = 1774483200 (2026-03-26T00:00:00Z)
 --   w1_h1_from = 1775001600 (2026-04-01T00:00:00Z)
@@ -430,8 +441,7 @@ SELECT (
       WHERE customer = {customer:String}
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
+        AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
     )
     GROUP BY phrase
   )
@@ -486,12 +496,12 @@ GROUP BY hour_ms;
 --   customer = "acme"
 --   instance = "shop"
 --   language = "de"
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-02"
---   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
---   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
---   w1_h1_from = 1775088000 (2026-04-02T00:00:00Z)
---   w1_h1_to = 1775127600 (2026-04-02T11:00:00Z)
+--   w1l_d0_from = "2026-03-27"
+--   w1l_d0_to = "2026-04-02"
+--   w1l_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1l_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1l_h1_from = 1775088000 (2026-04-02T00:00:00Z)
+--   w1l_h1_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT (
   SELECT count()
   FROM (
@@ -504,8 +514,8 @@ SELECT (
         AND bot IN {bots:Array(UInt8)}
         AND language = {language:String}
         AND (
-          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
-          OR (hour >= toDateTime({w1_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h1_to:UInt32}, 'UTC'))
+          (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1l_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h1_to:UInt32}, 'UTC'))
         )
       UNION ALL
       SELECT phrase, toInt64(searches) AS signed, 1 AS cur
@@ -514,8 +524,7 @@ SELECT (
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
         AND language = {language:String}
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
+        AND ((day >= {w1l_d0_from:Date} AND day < {w1l_d0_to:Date}))
     )
     GROUP BY phrase
   )
@@ -569,8 +578,8 @@ GROUP BY hour_ms;
 --   customer = "acme"
 --   instance = "shop"
 --   language = "" (sent, not used)
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-02"
+--   w1_d0_from = "2026-03-27"
+--   w1_d0_to = "2026-04-02"
 --   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
 --   w1_h1_from = 1775088000 (2026-04-02T00:00:00Z)
@@ -595,8 +604,7 @@ SELECT (
       WHERE customer = {customer:String}
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
+        AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
     )
     GROUP BY phrase
   )
@@ -650,14 +658,14 @@ GROUP BY hour_ms;
 --   customer = "acme"
 --   instance = "shop"
 --   language = "" (sent, not used)
---   w0_day_from = "2026-03-20"
---   w0_day_to = "2026-03-26"
+--   w0_d0_from = "2026-03-20"
+--   w0_d0_to = "2026-03-26"
 --   w0_h0_from = 1773910800 (2026-03-19T09:00:00Z)
 --   w0_h0_to = 1773964800 (2026-03-20T00:00:00Z)
 --   w0_h1_from = 1774483200 (2026-03-26T00:00:00Z)
 --   w0_h1_to = 1774519200 (2026-03-26T10:00:00Z)
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-02"
+--   w1_d0_from = "2026-03-27"
+--   w1_d0_to = "2026-04-02"
 --   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
 --   w1_h1_from = 1775088000 (2026-04-02T00:00:00Z)
@@ -682,8 +690,7 @@ SELECT (
       WHERE customer = {customer:String}
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
+        AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
     )
     GROUP BY phrase
   )
@@ -707,8 +714,7 @@ SELECT (
       WHERE customer = {customer:String}
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
-        AND day >= {w0_day_from:Date}
-        AND day < {w0_day_to:Date}
+        AND ((day >= {w0_d0_from:Date} AND day < {w0_d0_to:Date}))
     )
     GROUP BY phrase
   )
@@ -763,16 +769,16 @@ GROUP BY hour_ms;
 --   customer = "acme"
 --   instance = "shop"
 --   language = "de"
---   w0_day_from = "2026-03-19"
---   w0_day_to = "2026-03-25"
---   w0_h0_from = 1774396800 (2026-03-25T00:00:00Z)
---   w0_h0_to = 1774479600 (2026-03-25T23:00:00Z)
---   w1_day_from = "2026-03-26"
---   w1_day_to = "2026-04-01"
---   w1_h0_from = 1774479600 (2026-03-25T23:00:00Z)
---   w1_h0_to = 1774483200 (2026-03-26T00:00:00Z)
---   w1_h1_from = 1775001600 (2026-04-01T00:00:00Z)
---   w1_h1_to = 1775080800 (2026-04-01T22:00:00Z)
+--   w0l_d0_from = "2026-03-19"
+--   w0l_d0_to = "2026-03-25"
+--   w0l_h0_from = 1774396800 (2026-03-25T00:00:00Z)
+--   w0l_h0_to = 1774479600 (2026-03-25T23:00:00Z)
+--   w1l_d0_from = "2026-03-26"
+--   w1l_d0_to = "2026-04-01"
+--   w1l_h0_from = 1774479600 (2026-03-25T23:00:00Z)
+--   w1l_h0_to = 1774483200 (2026-03-26T00:00:00Z)
+--   w1l_h1_from = 1775001600 (2026-04-01T00:00:00Z)
+--   w1l_h1_to = 1775080800 (2026-04-01T22:00:00Z)
 SELECT (
   SELECT count()
   FROM (
@@ -785,8 +791,8 @@ SELECT (
         AND bot IN {bots:Array(UInt8)}
         AND language = {language:String}
         AND (
-          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
-          OR (hour >= toDateTime({w1_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h1_to:UInt32}, 'UTC'))
+          (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1l_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h1_to:UInt32}, 'UTC'))
         )
       UNION ALL
       SELECT phrase, toInt64(searches) AS signed, 1 AS cur
@@ -795,8 +801,7 @@ SELECT (
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
         AND language = {language:String}
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
+        AND ((day >= {w1l_d0_from:Date} AND day < {w1l_d0_to:Date}))
     )
     GROUP BY phrase
   )
@@ -811,7 +816,7 @@ SELECT (
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
         AND language = {language:String}
-        AND ((hour >= toDateTime({w0_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h0_to:UInt32}, 'UTC')))
+        AND ((hour >= toDateTime({w0l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w0l_h0_to:UInt32}, 'UTC')))
       UNION ALL
       SELECT phrase, toInt64(searches) AS signed, 0 AS cur
       FROM `search_analytics`.`search_terms_daily`
@@ -819,8 +824,7 @@ SELECT (
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
         AND language = {language:String}
-        AND day >= {w0_day_from:Date}
-        AND day < {w0_day_to:Date}
+        AND ((day >= {w0l_d0_from:Date} AND day < {w0l_d0_to:Date}))
     )
     GROUP BY phrase
   )
@@ -874,8 +878,8 @@ GROUP BY hour_ms;
 --   customer = "acme"
 --   instance = "shop"
 --   language = "" (sent, not used)
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-02"
+--   w1_d0_from = "2026-03-27"
+--   w1_d0_to = "2026-04-02"
 --   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
 --   w1_h1_from = 1775088000 (2026-04-02T00:00:00Z)
@@ -900,8 +904,7 @@ SELECT (
       WHERE customer = {customer:String}
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
+        AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
     )
     GROUP BY phrase
   )
@@ -926,104 +929,7 @@ GROUP BY language
 HAVING searches_n > 0
 ORDER BY searches_n DESC, language ASC;
 
--- engagement=true, since=7d, interval=day, Europe/Berlin (4/5): EngagementRepository.hours
--- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
--- params:
---   bots = [0]
---   customer = "acme"
---   e_from = 1774519200 (2026-03-26T10:00:00Z)
---   e_to = 1775127600 (2026-04-02T11:00:00Z)
---   instance = "shop"
---   language = "" (sent, not used)
---   no_search = "00000000-0000-0000-0000-000000000000"
-SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
-  count() AS tracked,
-  countIf(p_clicks > 0) AS clicked,
-  sum(p_clicks) AS clicks_n,
-  sum(p_pos) AS pos_sum,
-  countIf(p_conversions > 0) AS converted,
-  sumMap(p_revenue) AS rev,
-  rev.1 AS rev_cur,
-  arrayMap(x -> toString(x), rev.2) AS rev_val
-FROM (
-  SELECT search_id, toStartOfHour(ts) AS hour, phrase
-  FROM (
-    SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
-    FROM `search_analytics`.`search_events`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND id_sent
-      AND sign > 0
-      AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-      AND ts < toDateTime({e_to:UInt32}, 'UTC')
-    ORDER BY search_id, ts, phrase, language, bot, hits
-    LIMIT 1 BY search_id
-  )
-  WHERE customer = {customer:String}
-    AND instance = {instance:String}
-    AND bot IN {bots:Array(UInt8)}
-    AND hits > 0
-    AND search_id != toUUID({no_search:String})
-    AND search_id NOT IN (
-    SELECT search_id
-    FROM `search_analytics`.`search_ids`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND first.1 < toDateTime({e_from:UInt32}, 'UTC')
-      AND search_id IN (
-      SELECT event_id
-      FROM `search_analytics`.`search_events`
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-        AND id_sent
-        AND sign > 0
-        AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-        AND ts < toDateTime({e_to:UInt32}, 'UTC')
-    ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
-  )
-) AS s
-LEFT JOIN (
-  SELECT search_id,
-    countIf(type = 'click') AS p_clicks,
-    sumIf(position, type = 'click') AS p_pos,
-    countIf(type = 'conversion') AS p_conversions,
-    sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
-  FROM (
-    SELECT type, search_id, object_id, position, value, currency, ts
-    FROM `search_analytics`.`interactions`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND type IN ('click', 'conversion')
-      AND object_id != ''
-      AND search_id IN (
-      SELECT event_id
-      FROM `search_analytics`.`search_events`
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-        AND id_sent
-        AND sign > 0
-        AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-        AND ts < toDateTime({e_to:UInt32}, 'UTC')
-    )
-      AND (user_token_hash = '' OR user_token_hash NOT IN (
-      SELECT user_token_hash
-      FROM `search_analytics`.`erased_user_tokens`
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-    ))
-      AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
-      SELECT user_token_hash
-      FROM `search_analytics`.`erased_user_tokens`
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-    ))
-    GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
-  )
-  GROUP BY search_id
-) AS p USING (search_id)
-GROUP BY toUnixTimestamp(hour) * 1000 AS hour_ms;
-
--- engagement=true, since=7d, interval=day, Europe/Berlin (5/5): EngagementRepository.unattributed
+-- engagement=true, since=7d, interval=day, Europe/Berlin (4/5): EngagementRepository.unattributed
 -- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
 -- params:
 --   customer = "acme"
@@ -1073,6 +979,121 @@ FROM (
 )
 GROUP BY hour_ms;
 
+-- engagement=true, since=7d, interval=day, Europe/Berlin (5/5): EngagementRepository.hours
+-- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   e0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   e0_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   no_search = "00000000-0000-0000-0000-000000000000"
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(g_tracked) AS tracked,
+  sum(g_clicked) AS clicked,
+  sum(g_clicks) AS clicks_n,
+  sum(g_pos) AS pos_sum,
+  sum(g_converted) AS converted,
+  sumMap(g_cur, g_val) AS rev,
+  rev.1 AS rev_cur,
+  arrayMap(x -> toString(x), rev.2) AS rev_val
+FROM (
+  SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+  FROM (
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      count() AS g_tracked,
+      countIf(p_clicks > 0) AS g_clicked,
+      sum(p_clicks) AS g_clicks,
+      sum(p_pos) AS g_pos,
+      countIf(p_conversions > 0) AS g_converted,
+      sumMap(p_revenue) AS g_rev,
+      g_rev.1 AS g_cur,
+      g_rev.2 AS g_val
+    FROM (
+      SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+      FROM (
+        SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+        FROM `search_analytics`.`search_events`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND id_sent
+          AND sign > 0
+          AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        ORDER BY search_id, ts, phrase, language, bot, hits
+        LIMIT 1 BY search_id
+      )
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND hits > 0
+        AND search_id != toUUID({no_search:String})
+        AND search_id NOT IN (
+        SELECT search_id
+        FROM `search_analytics`.`search_ids`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+      )
+    ) AS s
+    LEFT JOIN (
+      SELECT search_id,
+        countIf(type = 'click') AS p_clicks,
+        sumIf(position, type = 'click') AS p_pos,
+        countIf(type = 'conversion') AS p_conversions,
+        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+      FROM (
+        SELECT type, search_id, object_id, position, value, currency, ts
+        FROM `search_analytics`.`interactions`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND type IN ('click', 'conversion')
+          AND object_id != ''
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        )
+          AND (user_token_hash = '' OR user_token_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+          AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+      )
+      GROUP BY search_id
+    ) AS p USING (search_id)
+    GROUP BY hour, phrase, language, bot
+  )
+)
+GROUP BY toUnixTimestamp(hour) * 1000 AS hour_ms;
+
 -- ====================================================================================================================
 
 -- engagement=true, compare=previous, language=de, with bots (1/5): SearchStatsRepository.hours
@@ -1103,18 +1124,18 @@ GROUP BY hour_ms;
 --   customer = "acme"
 --   instance = "shop"
 --   language = "de"
---   w0_day_from = "2026-03-20"
---   w0_day_to = "2026-03-26"
---   w0_h0_from = 1773910800 (2026-03-19T09:00:00Z)
---   w0_h0_to = 1773964800 (2026-03-20T00:00:00Z)
---   w0_h1_from = 1774483200 (2026-03-26T00:00:00Z)
---   w0_h1_to = 1774519200 (2026-03-26T10:00:00Z)
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-02"
---   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
---   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
---   w1_h1_from = 1775088000 (2026-04-02T00:00:00Z)
---   w1_h1_to = 1775127600 (2026-04-02T11:00:00Z)
+--   w0l_d0_from = "2026-03-20"
+--   w0l_d0_to = "2026-03-26"
+--   w0l_h0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w0l_h0_to = 1773964800 (2026-03-20T00:00:00Z)
+--   w0l_h1_from = 1774483200 (2026-03-26T00:00:00Z)
+--   w0l_h1_to = 1774519200 (2026-03-26T10:00:00Z)
+--   w1l_d0_from = "2026-03-27"
+--   w1l_d0_to = "2026-04-02"
+--   w1l_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1l_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1l_h1_from = 1775088000 (2026-04-02T00:00:00Z)
+--   w1l_h1_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT (
   SELECT count()
   FROM (
@@ -1127,8 +1148,8 @@ SELECT (
         AND bot IN {bots:Array(UInt8)}
         AND language = {language:String}
         AND (
-          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
-          OR (hour >= toDateTime({w1_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h1_to:UInt32}, 'UTC'))
+          (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1l_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h1_to:UInt32}, 'UTC'))
         )
       UNION ALL
       SELECT phrase, toInt64(searches) AS signed, 1 AS cur
@@ -1137,8 +1158,7 @@ SELECT (
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
         AND language = {language:String}
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
+        AND ((day >= {w1l_d0_from:Date} AND day < {w1l_d0_to:Date}))
     )
     GROUP BY phrase
   )
@@ -1154,8 +1174,8 @@ SELECT (
         AND bot IN {bots:Array(UInt8)}
         AND language = {language:String}
         AND (
-          (hour >= toDateTime({w0_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h0_to:UInt32}, 'UTC'))
-          OR (hour >= toDateTime({w0_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h1_to:UInt32}, 'UTC'))
+          (hour >= toDateTime({w0l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w0l_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w0l_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w0l_h1_to:UInt32}, 'UTC'))
         )
       UNION ALL
       SELECT phrase, toInt64(searches) AS signed, 0 AS cur
@@ -1164,8 +1184,7 @@ SELECT (
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
         AND language = {language:String}
-        AND day >= {w0_day_from:Date}
-        AND day < {w0_day_to:Date}
+        AND ((day >= {w0l_d0_from:Date} AND day < {w0l_d0_to:Date}))
     )
     GROUP BY phrase
   )
@@ -1190,105 +1209,7 @@ GROUP BY language
 HAVING searches_n > 0
 ORDER BY searches_n DESC, language ASC;
 
--- engagement=true, compare=previous, language=de, with bots (4/5): EngagementRepository.hours
--- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
--- params:
---   bots = [0,1]
---   customer = "acme"
---   e_from = 1773910800 (2026-03-19T09:00:00Z)
---   e_to = 1775127600 (2026-04-02T11:00:00Z)
---   instance = "shop"
---   language = "de"
---   no_search = "00000000-0000-0000-0000-000000000000"
-SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
-  count() AS tracked,
-  countIf(p_clicks > 0) AS clicked,
-  sum(p_clicks) AS clicks_n,
-  sum(p_pos) AS pos_sum,
-  countIf(p_conversions > 0) AS converted,
-  sumMap(p_revenue) AS rev,
-  rev.1 AS rev_cur,
-  arrayMap(x -> toString(x), rev.2) AS rev_val
-FROM (
-  SELECT search_id, toStartOfHour(ts) AS hour, phrase
-  FROM (
-    SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
-    FROM `search_analytics`.`search_events`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND id_sent
-      AND sign > 0
-      AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-      AND ts < toDateTime({e_to:UInt32}, 'UTC')
-    ORDER BY search_id, ts, phrase, language, bot, hits
-    LIMIT 1 BY search_id
-  )
-  WHERE customer = {customer:String}
-    AND instance = {instance:String}
-    AND bot IN {bots:Array(UInt8)}
-    AND language = {language:String}
-    AND hits > 0
-    AND search_id != toUUID({no_search:String})
-    AND search_id NOT IN (
-    SELECT search_id
-    FROM `search_analytics`.`search_ids`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND first.1 < toDateTime({e_from:UInt32}, 'UTC')
-      AND search_id IN (
-      SELECT event_id
-      FROM `search_analytics`.`search_events`
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-        AND id_sent
-        AND sign > 0
-        AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-        AND ts < toDateTime({e_to:UInt32}, 'UTC')
-    ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
-  )
-) AS s
-LEFT JOIN (
-  SELECT search_id,
-    countIf(type = 'click') AS p_clicks,
-    sumIf(position, type = 'click') AS p_pos,
-    countIf(type = 'conversion') AS p_conversions,
-    sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
-  FROM (
-    SELECT type, search_id, object_id, position, value, currency, ts
-    FROM `search_analytics`.`interactions`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND type IN ('click', 'conversion')
-      AND object_id != ''
-      AND search_id IN (
-      SELECT event_id
-      FROM `search_analytics`.`search_events`
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-        AND id_sent
-        AND sign > 0
-        AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-        AND ts < toDateTime({e_to:UInt32}, 'UTC')
-    )
-      AND (user_token_hash = '' OR user_token_hash NOT IN (
-      SELECT user_token_hash
-      FROM `search_analytics`.`erased_user_tokens`
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-    ))
-      AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
-      SELECT user_token_hash
-      FROM `search_analytics`.`erased_user_tokens`
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-    ))
-    GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
-  )
-  GROUP BY search_id
-) AS p USING (search_id)
-GROUP BY toUnixTimestamp(hour) * 1000 AS hour_ms;
-
--- engagement=true, compare=previous, language=de, with bots (5/5): EngagementRepository.unattributed
+-- engagement=true, compare=previous, language=de, with bots (4/5): EngagementRepository.unattributed
 -- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
 -- params:
 --   customer = "acme"
@@ -1337,3 +1258,119 @@ FROM (
   GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
 )
 GROUP BY hour_ms;
+
+-- engagement=true, compare=previous, language=de, with bots (5/5): EngagementRepository.hours
+-- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   e0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   e0_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "de"
+--   no_search = "00000000-0000-0000-0000-000000000000"
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(g_tracked) AS tracked,
+  sum(g_clicked) AS clicked,
+  sum(g_clicks) AS clicks_n,
+  sum(g_pos) AS pos_sum,
+  sum(g_converted) AS converted,
+  sumMap(g_cur, g_val) AS rev,
+  rev.1 AS rev_cur,
+  arrayMap(x -> toString(x), rev.2) AS rev_val
+FROM (
+  SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+  FROM (
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      count() AS g_tracked,
+      countIf(p_clicks > 0) AS g_clicked,
+      sum(p_clicks) AS g_clicks,
+      sum(p_pos) AS g_pos,
+      countIf(p_conversions > 0) AS g_converted,
+      sumMap(p_revenue) AS g_rev,
+      g_rev.1 AS g_cur,
+      g_rev.2 AS g_val
+    FROM (
+      SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+      FROM (
+        SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+        FROM `search_analytics`.`search_events`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND id_sent
+          AND sign > 0
+          AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        ORDER BY search_id, ts, phrase, language, bot, hits
+        LIMIT 1 BY search_id
+      )
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND hits > 0
+        AND search_id != toUUID({no_search:String})
+        AND search_id NOT IN (
+        SELECT search_id
+        FROM `search_analytics`.`search_ids`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+      )
+    ) AS s
+    LEFT JOIN (
+      SELECT search_id,
+        countIf(type = 'click') AS p_clicks,
+        sumIf(position, type = 'click') AS p_pos,
+        countIf(type = 'conversion') AS p_conversions,
+        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+      FROM (
+        SELECT type, search_id, object_id, position, value, currency, ts
+        FROM `search_analytics`.`interactions`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND type IN ('click', 'conversion')
+          AND object_id != ''
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        )
+          AND (user_token_hash = '' OR user_token_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+          AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+      )
+      GROUP BY search_id
+    ) AS p USING (search_id)
+    GROUP BY hour, phrase, language, bot
+  )
+)
+GROUP BY toUnixTimestamp(hour) * 1000 AS hour_ms;

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { EngagementRepository } from '../analytics/engagement.repository';
 import { analyticsConfig, computingCache, statsQueryOf } from '../../../../test/support/analytics-fakes';
 import { describeSqlSnapshot, type SqlCase } from '../../../../test/support/sql-snapshot';
 import { SearchStatsHandler } from './search-stats.handler';
@@ -10,7 +11,11 @@ const stats = (name: string, query: Record<string, string>): SqlCase => ({
   path: '/search-stats',
   query,
   run: (ch) =>
-    new SearchStatsHandler(new SearchStatsRepository(ch.service), computingCache(), analyticsConfig()).execute(statsQueryOf(query)),
+    new SearchStatsHandler(
+      new SearchStatsRepository(ch.service, new EngagementRepository(ch.service, analyticsConfig())),
+      computingCache(),
+      analyticsConfig(),
+    ).execute(statsQueryOf(query)),
 });
 
 const CASES: SqlCase[] = [

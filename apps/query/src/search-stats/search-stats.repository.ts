@@ -22,12 +22,11 @@ export interface LanguageSearches {
 /** Every ClickHouse query of GET /search-stats. */
 @Injectable()
 export class SearchStatsRepository {
-  /** engagement=true: the clicks and conversions of the window. */
-  readonly engagement: EngagementRepository;
-
-  constructor(private readonly ch: ClickHouseService) {
-    this.engagement = new EngagementRepository(ch);
-  }
+  constructor(
+    private readonly ch: ClickHouseService,
+    /** engagement=true: the clicks and conversions of the window. */
+    readonly engagement: EngagementRepository,
+  ) {}
 
   /** Searches per hour of [from, to) from the hourly totals (hours without any are left out). */
   async hours(f: AnalyticsFilter, range: HourRange): Promise<TotalsHour[]> {

@@ -6,58 +6,7 @@
 
 -- ====================================================================================================================
 
--- top terms, default window (since=1d), UTC (1/2): SearchTermsRepository.terms
--- GET /search-terms
--- params:
---   bots = [0]
---   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   limit = 10
---   start = 0
---   w1_day_from = "2026-04-02"
---   w1_day_to = "2026-04-03"
---   w1_h0_from = 1775037600 (2026-04-01T10:00:00Z)
---   w1_h0_to = 1775088000 (2026-04-02T00:00:00Z)
---   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
---   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
-SELECT phrase, count, previous_count, count() OVER () AS total
-FROM (
-  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
-  FROM (
-    SELECT phrase,
-      if(
-        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
-        -toInt64(searches),
-        toInt64(searches)
-      ) AS signed,
-      1 AS cur
-    FROM `search_analytics`.`search_phrases_hourly`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND bot IN {bots:Array(UInt8)}
-      AND zero_hits = 0
-      AND (
-        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
-        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
-      )
-    UNION ALL
-    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
-    FROM `search_analytics`.`search_phrases_daily`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND bot IN {bots:Array(UInt8)}
-      AND zero_hits = 0
-      AND day >= {w1_day_from:Date}
-      AND day < {w1_day_to:Date}
-  )
-  GROUP BY phrase
-  HAVING count > 0
-) AS terms
-ORDER BY count DESC, phrase ASC
-LIMIT {limit:UInt32} OFFSET {start:UInt32};
-
--- top terms, default window (since=1d), UTC (2/2): SearchTermsRepository.newestEvent
+-- top terms, default window (since=1d), UTC (1/2): SearchTermsRepository.newestEvent
 -- GET /search-terms
 -- params:
 --   bots = [0]
@@ -74,10 +23,8 @@ WHERE customer = {customer:String}
   AND zero_hits = 0
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
 
--- ====================================================================================================================
-
--- top terms, since=1d, Europe/Berlin (1/2): SearchTermsRepository.terms
--- GET /search-terms?since=1d&tz=Europe/Berlin
+-- top terms, default window (since=1d), UTC (2/2): SearchTermsRepository.terms
+-- GET /search-terms
 -- params:
 --   bots = [0]
 --   customer = "acme"
@@ -85,15 +32,15 @@ WHERE customer = {customer:String}
 --   language = "" (sent, not used)
 --   limit = 10
 --   start = 0
---   w1_day_from = "2026-04-02"
---   w1_day_to = "2026-04-03"
+--   w1_d0_from = "2026-04-02"
+--   w1_d0_to = "2026-04-03"
 --   w1_h0_from = 1775037600 (2026-04-01T10:00:00Z)
 --   w1_h0_to = 1775088000 (2026-04-02T00:00:00Z)
 --   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
 --   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
 SELECT phrase, count, previous_count, count() OVER () AS total
 FROM (
-  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  SELECT phrase, sum(signed) AS count, 0 AS previous_count
   FROM (
     SELECT phrase,
       if(
@@ -118,8 +65,7 @@ FROM (
       AND instance = {instance:String}
       AND bot IN {bots:Array(UInt8)}
       AND zero_hits = 0
-      AND day >= {w1_day_from:Date}
-      AND day < {w1_day_to:Date}
+      AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
   )
   GROUP BY phrase
   HAVING count > 0
@@ -127,7 +73,9 @@ FROM (
 ORDER BY count DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
--- top terms, since=1d, Europe/Berlin (2/2): SearchTermsRepository.newestEvent
+-- ====================================================================================================================
+
+-- top terms, since=1d, Europe/Berlin (1/2): SearchTermsRepository.newestEvent
 -- GET /search-terms?since=1d&tz=Europe/Berlin
 -- params:
 --   bots = [0]
@@ -144,10 +92,8 @@ WHERE customer = {customer:String}
   AND zero_hits = 0
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
 
--- ====================================================================================================================
-
--- top terms, since=7d, UTC (1/2): SearchTermsRepository.terms
--- GET /search-terms?since=7d
+-- top terms, since=1d, Europe/Berlin (2/2): SearchTermsRepository.terms
+-- GET /search-terms?since=1d&tz=Europe/Berlin
 -- params:
 --   bots = [0]
 --   customer = "acme"
@@ -155,15 +101,15 @@ WHERE customer = {customer:String}
 --   language = "" (sent, not used)
 --   limit = 10
 --   start = 0
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-03"
---   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
---   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_d0_from = "2026-04-02"
+--   w1_d0_to = "2026-04-03"
+--   w1_h0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w1_h0_to = 1775088000 (2026-04-02T00:00:00Z)
 --   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
 --   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
 SELECT phrase, count, previous_count, count() OVER () AS total
 FROM (
-  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  SELECT phrase, sum(signed) AS count, 0 AS previous_count
   FROM (
     SELECT phrase,
       if(
@@ -188,8 +134,7 @@ FROM (
       AND instance = {instance:String}
       AND bot IN {bots:Array(UInt8)}
       AND zero_hits = 0
-      AND day >= {w1_day_from:Date}
-      AND day < {w1_day_to:Date}
+      AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
   )
   GROUP BY phrase
   HAVING count > 0
@@ -197,7 +142,9 @@ FROM (
 ORDER BY count DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
--- top terms, since=7d, UTC (2/2): SearchTermsRepository.newestEvent
+-- ====================================================================================================================
+
+-- top terms, since=7d, UTC (1/2): SearchTermsRepository.newestEvent
 -- GET /search-terms?since=7d
 -- params:
 --   bots = [0]
@@ -214,26 +161,26 @@ WHERE customer = {customer:String}
   AND zero_hits = 0
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
 
--- ====================================================================================================================
-
--- top terms, since=30d, Europe/Berlin, second page (1/2): SearchTermsRepository.terms
--- GET /search-terms?since=30d&tz=Europe/Berlin&_start=20&_end=40
+-- top terms, since=7d, UTC (2/2): SearchTermsRepository.terms
+-- GET /search-terms?since=7d
 -- params:
 --   bots = [0]
 --   customer = "acme"
 --   instance = "shop"
 --   language = "" (sent, not used)
---   limit = 20
---   start = 20
---   w1_day_from = "2026-03-04"
---   w1_day_to = "2026-04-03"
---   w1_h0_from = 1772532000 (2026-03-03T10:00:00Z)
---   w1_h0_to = 1772582400 (2026-03-04T00:00:00Z)
+--   limit = 10
+--   start = 0
+--   w1_d0_from = "2026-03-27"
+--   w1_d0_to = "2026-03-30"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
 --   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
---   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+--   w1_m0_to = 1775433600 (2026-04-06T00:00:00Z)
+--   w1_week0_from = "2026-03-30"
+--   w1_week0_to = "2026-04-06"
 SELECT phrase, count, previous_count, count() OVER () AS total
 FROM (
-  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  SELECT phrase, sum(signed) AS count, 0 AS previous_count
   FROM (
     SELECT phrase,
       if(
@@ -258,8 +205,15 @@ FROM (
       AND instance = {instance:String}
       AND bot IN {bots:Array(UInt8)}
       AND zero_hits = 0
-      AND day >= {w1_day_from:Date}
-      AND day < {w1_day_to:Date}
+      AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_weekly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND (week >= {w1_week0_from:Date} AND week < {w1_week0_to:Date})
   )
   GROUP BY phrase
   HAVING count > 0
@@ -267,7 +221,9 @@ FROM (
 ORDER BY count DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
--- top terms, since=30d, Europe/Berlin, second page (2/2): SearchTermsRepository.newestEvent
+-- ====================================================================================================================
+
+-- top terms, since=30d, Europe/Berlin, second page (1/2): SearchTermsRepository.newestEvent
 -- GET /search-terms?since=30d&tz=Europe/Berlin&_start=20&_end=40
 -- params:
 --   bots = [0]
@@ -284,31 +240,59 @@ WHERE customer = {customer:String}
   AND zero_hits = 0
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
 
--- ====================================================================================================================
-
--- top terms, from/to whole days, UTC (1/2): SearchTermsRepository.terms
--- GET /search-terms?from=2026-03-20&to=2026-03-27
+-- top terms, since=30d, Europe/Berlin, second page (2/2): SearchTermsRepository.terms
+-- GET /search-terms?since=30d&tz=Europe/Berlin&_start=20&_end=40
 -- params:
 --   bots = [0]
 --   customer = "acme"
 --   instance = "shop"
 --   language = "" (sent, not used)
---   limit = 10
---   start = 0
---   w1_day_from = "2026-03-20"
---   w1_day_to = "2026-03-27"
+--   limit = 20
+--   start = 20
+--   w1_d0_from = "2026-03-04"
+--   w1_d0_to = "2026-03-09"
+--   w1_h0_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w1_h0_to = 1772582400 (2026-03-04T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775433600 (2026-04-06T00:00:00Z)
+--   w1_week0_from = "2026-03-09"
+--   w1_week0_to = "2026-04-06"
 SELECT phrase, count, previous_count, count() OVER () AS total
 FROM (
-  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  SELECT phrase, sum(signed) AS count, 0 AS previous_count
   FROM (
+    SELECT phrase,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_phrases_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
     SELECT phrase, toInt64(searches) AS signed, 1 AS cur
     FROM `search_analytics`.`search_phrases_daily`
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND bot IN {bots:Array(UInt8)}
       AND zero_hits = 0
-      AND day >= {w1_day_from:Date}
-      AND day < {w1_day_to:Date}
+      AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_weekly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND (week >= {w1_week0_from:Date} AND week < {w1_week0_to:Date})
   )
   GROUP BY phrase
   HAVING count > 0
@@ -316,7 +300,9 @@ FROM (
 ORDER BY count DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
--- top terms, from/to whole days, UTC (2/2): SearchTermsRepository.newestEvent
+-- ====================================================================================================================
+
+-- top terms, from/to whole days, UTC (1/2): SearchTermsRepository.newestEvent
 -- GET /search-terms?from=2026-03-20&to=2026-03-27
 -- params:
 --   bots = [0]
@@ -333,10 +319,8 @@ WHERE customer = {customer:String}
   AND zero_hits = 0
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
 
--- ====================================================================================================================
-
--- top terms, from/to whole days, Europe/Berlin (across the switch to summer time) (1/2): SearchTermsRepository.terms
--- GET /search-terms?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
+-- top terms, from/to whole days, UTC (2/2): SearchTermsRepository.terms
+-- GET /search-terms?from=2026-03-20&to=2026-03-27
 -- params:
 --   bots = [0]
 --   customer = "acme"
@@ -344,41 +328,19 @@ WHERE customer = {customer:String}
 --   language = "" (sent, not used)
 --   limit = 10
 --   start = 0
---   w1_day_from = "2026-03-26"
---   w1_day_to = "2026-04-02"
---   w1_h0_from = 1774479600 (2026-03-25T23:00:00Z)
---   w1_h0_to = 1774483200 (2026-03-26T00:00:00Z)
---   w1_m0_from = 1775080800 (2026-04-01T22:00:00Z)
---   w1_m0_to = 1775088000 (2026-04-02T00:00:00Z)
+--   w1_d0_from = "2026-03-20"
+--   w1_d0_to = "2026-03-27"
 SELECT phrase, count, previous_count, count() OVER () AS total
 FROM (
-  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  SELECT phrase, sum(signed) AS count, 0 AS previous_count
   FROM (
-    SELECT phrase,
-      if(
-        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
-        -toInt64(searches),
-        toInt64(searches)
-      ) AS signed,
-      1 AS cur
-    FROM `search_analytics`.`search_phrases_hourly`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND bot IN {bots:Array(UInt8)}
-      AND zero_hits = 0
-      AND (
-        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
-        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
-      )
-    UNION ALL
     SELECT phrase, toInt64(searches) AS signed, 1 AS cur
     FROM `search_analytics`.`search_phrases_daily`
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND bot IN {bots:Array(UInt8)}
       AND zero_hits = 0
-      AND day >= {w1_day_from:Date}
-      AND day < {w1_day_to:Date}
+      AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
   )
   GROUP BY phrase
   HAVING count > 0
@@ -386,7 +348,9 @@ FROM (
 ORDER BY count DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
--- top terms, from/to whole days, Europe/Berlin (across the switch to summer time) (2/2): SearchTermsRepository.newestEvent
+-- ====================================================================================================================
+
+-- top terms, from/to whole days, Europe/Berlin (across the switch to summer time) (1/2): SearchTermsRepository.newestEvent
 -- GET /search-terms?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
 -- params:
 --   bots = [0]
@@ -403,10 +367,8 @@ WHERE customer = {customer:String}
   AND zero_hits = 0
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
 
--- ====================================================================================================================
-
--- top terms, from/to date-times, UTC (1/2): SearchTermsRepository.terms
--- GET /search-terms?from=2026-04-01T06:30&to=2026-04-01T18:00
+-- top terms, from/to whole days, Europe/Berlin (across the switch to summer time) (2/2): SearchTermsRepository.terms
+-- GET /search-terms?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
 -- params:
 --   bots = [0]
 --   customer = "acme"
@@ -414,19 +376,40 @@ WHERE customer = {customer:String}
 --   language = "" (sent, not used)
 --   limit = 10
 --   start = 0
---   w1_h0_from = 1775023200 (2026-04-01T06:00:00Z)
---   w1_h0_to = 1775066400 (2026-04-01T18:00:00Z)
+--   w1_d0_from = "2026-03-26"
+--   w1_d0_to = "2026-04-02"
+--   w1_h0_from = 1774479600 (2026-03-25T23:00:00Z)
+--   w1_h0_to = 1774483200 (2026-03-26T00:00:00Z)
+--   w1_m0_from = 1775080800 (2026-04-01T22:00:00Z)
+--   w1_m0_to = 1775088000 (2026-04-02T00:00:00Z)
 SELECT phrase, count, previous_count, count() OVER () AS total
 FROM (
-  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  SELECT phrase, sum(signed) AS count, 0 AS previous_count
   FROM (
-    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    SELECT phrase,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
     FROM `search_analytics`.`search_phrases_hourly`
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND bot IN {bots:Array(UInt8)}
       AND zero_hits = 0
-      AND ((hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC')))
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
   )
   GROUP BY phrase
   HAVING count > 0
@@ -434,7 +417,9 @@ FROM (
 ORDER BY count DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
--- top terms, from/to date-times, UTC (2/2): SearchTermsRepository.newestEvent
+-- ====================================================================================================================
+
+-- top terms, from/to date-times, UTC (1/2): SearchTermsRepository.newestEvent
 -- GET /search-terms?from=2026-04-01T06:30&to=2026-04-01T18:00
 -- params:
 --   bots = [0]
@@ -451,54 +436,28 @@ WHERE customer = {customer:String}
   AND zero_hits = 0
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
 
--- ====================================================================================================================
-
--- top terms, language=de (1/2): SearchTermsRepository.terms
--- GET /search-terms?since=7d&language=de
+-- top terms, from/to date-times, UTC (2/2): SearchTermsRepository.terms
+-- GET /search-terms?from=2026-04-01T06:30&to=2026-04-01T18:00
 -- params:
 --   bots = [0]
 --   customer = "acme"
 --   instance = "shop"
---   language = "de"
+--   language = "" (sent, not used)
 --   limit = 10
 --   start = 0
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-03"
---   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
---   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
---   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
---   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+--   w1_h0_from = 1775023200 (2026-04-01T06:00:00Z)
+--   w1_h0_to = 1775066400 (2026-04-01T18:00:00Z)
 SELECT phrase, count, previous_count, count() OVER () AS total
 FROM (
-  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  SELECT phrase, sum(signed) AS count, 0 AS previous_count
   FROM (
-    SELECT phrase,
-      if(
-        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
-        -toInt64(searches),
-        toInt64(searches)
-      ) AS signed,
-      1 AS cur
-    FROM `search_analytics`.`search_terms_hourly`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND bot IN {bots:Array(UInt8)}
-      AND language = {language:String}
-      AND zero_hits = 0
-      AND (
-        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
-        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
-      )
-    UNION ALL
     SELECT phrase, toInt64(searches) AS signed, 1 AS cur
-    FROM `search_analytics`.`search_terms_daily`
+    FROM `search_analytics`.`search_phrases_hourly`
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND bot IN {bots:Array(UInt8)}
-      AND language = {language:String}
       AND zero_hits = 0
-      AND day >= {w1_day_from:Date}
-      AND day < {w1_day_to:Date}
+      AND ((hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC')))
   )
   GROUP BY phrase
   HAVING count > 0
@@ -506,7 +465,9 @@ FROM (
 ORDER BY count DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
--- top terms, language=de (2/2): SearchTermsRepository.newestEvent
+-- ====================================================================================================================
+
+-- top terms, language=de (1/2): SearchTermsRepository.newestEvent
 -- GET /search-terms?since=7d&language=de
 -- params:
 --   bots = [0]
@@ -524,52 +485,51 @@ WHERE customer = {customer:String}
   AND zero_hits = 0
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
 
--- ====================================================================================================================
-
--- top terms, with bots (1/2): SearchTermsRepository.terms
--- GET /search-terms?since=7d&includeBotTraffic=true
+-- top terms, language=de (2/2): SearchTermsRepository.terms
+-- GET /search-terms?since=7d&language=de
 -- params:
---   bots = [0,1]
+--   bots = [0]
 --   customer = "acme"
 --   instance = "shop"
---   language = "" (sent, not used)
+--   language = "de"
 --   limit = 10
 --   start = 0
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-03"
---   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
---   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
---   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
---   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+--   w1l_d0_from = "2026-03-27"
+--   w1l_d0_to = "2026-04-03"
+--   w1l_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1l_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1l_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1l_m0_to = 1775174400 (2026-04-03T00:00:00Z)
 SELECT phrase, count, previous_count, count() OVER () AS total
 FROM (
-  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  SELECT phrase, sum(signed) AS count, 0 AS previous_count
   FROM (
     SELECT phrase,
       if(
-        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC')),
         -toInt64(searches),
         toInt64(searches)
       ) AS signed,
       1 AS cur
-    FROM `search_analytics`.`search_phrases_hourly`
+    FROM `search_analytics`.`search_terms_hourly`
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND bot IN {bots:Array(UInt8)}
+      AND language = {language:String}
       AND zero_hits = 0
       AND (
-        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
-        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+        (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC'))
       )
     UNION ALL
     SELECT phrase, toInt64(searches) AS signed, 1 AS cur
-    FROM `search_analytics`.`search_phrases_daily`
+    FROM `search_analytics`.`search_terms_daily`
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND bot IN {bots:Array(UInt8)}
+      AND language = {language:String}
       AND zero_hits = 0
-      AND day >= {w1_day_from:Date}
-      AND day < {w1_day_to:Date}
+      AND ((day >= {w1l_d0_from:Date} AND day < {w1l_d0_to:Date}))
   )
   GROUP BY phrase
   HAVING count > 0
@@ -577,7 +537,9 @@ FROM (
 ORDER BY count DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
--- top terms, with bots (2/2): SearchTermsRepository.newestEvent
+-- ====================================================================================================================
+
+-- top terms, with bots (1/2): SearchTermsRepository.newestEvent
 -- GET /search-terms?since=7d&includeBotTraffic=true
 -- params:
 --   bots = [0,1]
@@ -594,9 +556,86 @@ WHERE customer = {customer:String}
   AND zero_hits = 0
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
 
+-- top terms, with bots (2/2): SearchTermsRepository.terms
+-- GET /search-terms?since=7d&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   start = 0
+--   w1_d0_from = "2026-03-27"
+--   w1_d0_to = "2026-03-30"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775433600 (2026-04-06T00:00:00Z)
+--   w1_week0_from = "2026-03-30"
+--   w1_week0_to = "2026-04-06"
+SELECT phrase, count, previous_count, count() OVER () AS total
+FROM (
+  SELECT phrase, sum(signed) AS count, 0 AS previous_count
+  FROM (
+    SELECT phrase,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_phrases_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_weekly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND (week >= {w1_week0_from:Date} AND week < {w1_week0_to:Date})
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+ORDER BY count DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
 -- ====================================================================================================================
 
--- top terms, compare=previous (1/2): SearchTermsRepository.terms
+-- top terms, compare=previous (1/2): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=7d&compare=previous
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- top terms, compare=previous (2/2): SearchTermsRepository.terms
 -- GET /search-terms?since=7d&compare=previous
 -- params:
 --   bots = [0]
@@ -605,18 +644,20 @@ WHERE customer = {customer:String}
 --   language = "" (sent, not used)
 --   limit = 10
 --   start = 0
---   w0_day_from = "2026-03-20"
---   w0_day_to = "2026-03-26"
+--   w0_d0_from = "2026-03-20"
+--   w0_d0_to = "2026-03-26"
 --   w0_h0_from = 1773910800 (2026-03-19T09:00:00Z)
 --   w0_h0_to = 1773964800 (2026-03-20T00:00:00Z)
 --   w0_h1_from = 1774483200 (2026-03-26T00:00:00Z)
 --   w0_h1_to = 1774519200 (2026-03-26T10:00:00Z)
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-03"
+--   w1_d0_from = "2026-03-27"
+--   w1_d0_to = "2026-03-30"
 --   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
 --   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
---   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+--   w1_m0_to = 1775433600 (2026-04-06T00:00:00Z)
+--   w1_week0_from = "2026-03-30"
+--   w1_week0_to = "2026-04-06"
 SELECT phrase, count, previous_count, count() OVER () AS total
 FROM (
   SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
@@ -644,8 +685,15 @@ FROM (
       AND instance = {instance:String}
       AND bot IN {bots:Array(UInt8)}
       AND zero_hits = 0
-      AND day >= {w1_day_from:Date}
-      AND day < {w1_day_to:Date}
+      AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_weekly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND (week >= {w1_week0_from:Date} AND week < {w1_week0_to:Date})
     UNION ALL
     SELECT phrase, toInt64(searches) AS signed, 0 AS cur
     FROM `search_analytics`.`search_phrases_hourly`
@@ -664,8 +712,7 @@ FROM (
       AND instance = {instance:String}
       AND bot IN {bots:Array(UInt8)}
       AND zero_hits = 0
-      AND day >= {w0_day_from:Date}
-      AND day < {w0_day_to:Date}
+      AND ((day >= {w0_d0_from:Date} AND day < {w0_d0_to:Date}))
   )
   GROUP BY phrase
   HAVING count > 0
@@ -673,13 +720,15 @@ FROM (
 ORDER BY count DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
--- top terms, compare=previous (2/2): SearchTermsRepository.newestEvent
--- GET /search-terms?since=7d&compare=previous
+-- ====================================================================================================================
+
+-- top terms, sort=rising (implies compare), Europe/Berlin, language=de (1/2): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=7d&tz=Europe/Berlin&sort=rising&language=de
 -- params:
 --   bots = [0]
 --   customer = "acme"
 --   instance = "shop"
---   language = "" (sent, not used)
+--   language = "de"
 --   w_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
@@ -687,12 +736,11 @@ FROM `search_analytics`.`search_totals_hourly`
 WHERE customer = {customer:String}
   AND instance = {instance:String}
   AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
   AND zero_hits = 0
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
 
--- ====================================================================================================================
-
--- top terms, sort=rising (implies compare), Europe/Berlin, language=de (1/2): SearchTermsRepository.terms
+-- top terms, sort=rising (implies compare), Europe/Berlin, language=de (2/2): SearchTermsRepository.terms
 -- GET /search-terms?since=7d&tz=Europe/Berlin&sort=rising&language=de
 -- params:
 --   bots = [0]
@@ -701,25 +749,25 @@ WHERE customer = {customer:String}
 --   language = "de"
 --   limit = 10
 --   start = 0
---   w0_day_from = "2026-03-20"
---   w0_day_to = "2026-03-26"
---   w0_h0_from = 1773910800 (2026-03-19T09:00:00Z)
---   w0_h0_to = 1773964800 (2026-03-20T00:00:00Z)
---   w0_h1_from = 1774483200 (2026-03-26T00:00:00Z)
---   w0_h1_to = 1774519200 (2026-03-26T10:00:00Z)
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-03"
---   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
---   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
---   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
---   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+--   w0l_d0_from = "2026-03-20"
+--   w0l_d0_to = "2026-03-26"
+--   w0l_h0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w0l_h0_to = 1773964800 (2026-03-20T00:00:00Z)
+--   w0l_h1_from = 1774483200 (2026-03-26T00:00:00Z)
+--   w0l_h1_to = 1774519200 (2026-03-26T10:00:00Z)
+--   w1l_d0_from = "2026-03-27"
+--   w1l_d0_to = "2026-04-03"
+--   w1l_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1l_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1l_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1l_m0_to = 1775174400 (2026-04-03T00:00:00Z)
 SELECT phrase, count, previous_count, count() OVER () AS total
 FROM (
   SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
   FROM (
     SELECT phrase,
       if(
-        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC')),
         -toInt64(searches),
         toInt64(searches)
       ) AS signed,
@@ -731,8 +779,8 @@ FROM (
       AND language = {language:String}
       AND zero_hits = 0
       AND (
-        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
-        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+        (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC'))
       )
     UNION ALL
     SELECT phrase, toInt64(searches) AS signed, 1 AS cur
@@ -742,8 +790,7 @@ FROM (
       AND bot IN {bots:Array(UInt8)}
       AND language = {language:String}
       AND zero_hits = 0
-      AND day >= {w1_day_from:Date}
-      AND day < {w1_day_to:Date}
+      AND ((day >= {w1l_d0_from:Date} AND day < {w1l_d0_to:Date}))
     UNION ALL
     SELECT phrase, toInt64(searches) AS signed, 0 AS cur
     FROM `search_analytics`.`search_terms_hourly`
@@ -753,8 +800,8 @@ FROM (
       AND language = {language:String}
       AND zero_hits = 0
       AND (
-        (hour >= toDateTime({w0_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h0_to:UInt32}, 'UTC'))
-        OR (hour >= toDateTime({w0_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h1_to:UInt32}, 'UTC'))
+        (hour >= toDateTime({w0l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w0l_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w0l_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w0l_h1_to:UInt32}, 'UTC'))
       )
     UNION ALL
     SELECT phrase, toInt64(searches) AS signed, 0 AS cur
@@ -764,8 +811,7 @@ FROM (
       AND bot IN {bots:Array(UInt8)}
       AND language = {language:String}
       AND zero_hits = 0
-      AND day >= {w0_day_from:Date}
-      AND day < {w0_day_to:Date}
+      AND ((day >= {w0l_d0_from:Date} AND day < {w0l_d0_to:Date}))
   )
   GROUP BY phrase
   HAVING count > 0
@@ -773,181 +819,9 @@ FROM (
 ORDER BY toInt64(count) - toInt64(previous_count) DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
--- top terms, sort=rising (implies compare), Europe/Berlin, language=de (2/2): SearchTermsRepository.newestEvent
--- GET /search-terms?since=7d&tz=Europe/Berlin&sort=rising&language=de
--- params:
---   bots = [0]
---   customer = "acme"
---   instance = "shop"
---   language = "de"
---   w_from = 1774519200 (2026-03-26T10:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
-FROM `search_analytics`.`search_totals_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND language = {language:String}
-  AND zero_hits = 0
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
-
 -- ====================================================================================================================
 
--- zero-result terms (hits=false) (1/3): SearchTermsRepository.terms
--- GET /search-terms?since=7d&hits=false
--- params:
---   bots = [0]
---   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   limit = 10
---   start = 0
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-03"
---   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
---   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
---   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
---   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
-SELECT phrase,
-  count,
-  previous_count,
-  handlers,
-  if(has(covered, ''), [], arrayFilter(l -> NOT has(covered, l), languages)) AS unhandled_languages,
-  count() OVER () AS total
-FROM (
-  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
-  FROM (
-    SELECT phrase,
-      if(
-        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
-        -toInt64(searches),
-        toInt64(searches)
-      ) AS signed,
-      1 AS cur
-    FROM `search_analytics`.`search_phrases_hourly`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND bot IN {bots:Array(UInt8)}
-      AND zero_hits = 1
-      AND (
-        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
-        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
-      )
-    UNION ALL
-    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
-    FROM `search_analytics`.`search_phrases_daily`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND bot IN {bots:Array(UInt8)}
-      AND zero_hits = 1
-      AND day >= {w1_day_from:Date}
-      AND day < {w1_day_to:Date}
-  )
-  GROUP BY phrase
-  HAVING count > 0
-) AS terms
-LEFT JOIN (
-  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers, arraySort(groupUniqArray(language)) AS covered
-  FROM (
-    SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
-    FROM (
-      SELECT type, id, handled_phrases, language, deleted
-      FROM `search_analytics`.`entities`
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-        AND kind = 'save'
-      ORDER BY type, id, version DESC
-      LIMIT 1 BY type, id
-    )
-    WHERE NOT deleted
-  )
-  GROUP BY phrase
-) AS h USING (phrase)
-LEFT JOIN (
-  SELECT phrase, arraySort(groupArray(language)) AS languages
-  FROM (
-    SELECT phrase, language, sum(signed) AS searches
-    FROM (
-      SELECT phrase,
-        language,
-        if(
-          (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
-          -toInt64(searches),
-          toInt64(searches)
-        ) AS signed,
-        1 AS cur
-      FROM `search_analytics`.`search_terms_hourly`
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-        AND bot IN {bots:Array(UInt8)}
-        AND zero_hits = 1
-        AND phrase IN (
-        SELECT phrase
-        FROM (
-          SELECT phrase,
-            arraySort(groupUniqArray((type, id))) AS handlers,
-            arraySort(groupUniqArray(language)) AS covered
-          FROM (
-            SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
-            FROM (
-              SELECT type, id, handled_phrases, language, deleted
-              FROM `search_analytics`.`entities`
-              WHERE customer = {customer:String}
-                AND instance = {instance:String}
-                AND kind = 'save'
-              ORDER BY type, id, version DESC
-              LIMIT 1 BY type, id
-            )
-            WHERE NOT deleted
-          )
-          GROUP BY phrase
-        )
-      )
-        AND (
-          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
-          OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
-        )
-      UNION ALL
-      SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
-      FROM `search_analytics`.`search_terms_daily`
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-        AND bot IN {bots:Array(UInt8)}
-        AND zero_hits = 1
-        AND phrase IN (
-        SELECT phrase
-        FROM (
-          SELECT phrase,
-            arraySort(groupUniqArray((type, id))) AS handlers,
-            arraySort(groupUniqArray(language)) AS covered
-          FROM (
-            SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
-            FROM (
-              SELECT type, id, handled_phrases, language, deleted
-              FROM `search_analytics`.`entities`
-              WHERE customer = {customer:String}
-                AND instance = {instance:String}
-                AND kind = 'save'
-              ORDER BY type, id, version DESC
-              LIMIT 1 BY type, id
-            )
-            WHERE NOT deleted
-          )
-          GROUP BY phrase
-        )
-      )
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
-    )
-    GROUP BY phrase, language
-    HAVING searches > 0
-  )
-  GROUP BY phrase
-) AS l USING (phrase)
-ORDER BY count DESC, phrase ASC
-LIMIT {limit:UInt32} OFFSET {start:UInt32};
-
--- zero-result terms (hits=false) (2/3): SearchTermsRepository.newestEvent
+-- zero-result terms (hits=false) (1/3): SearchTermsRepository.newestEvent
 -- GET /search-terms?since=7d&hits=false
 -- params:
 --   bots = [0]
@@ -964,62 +838,8 @@ WHERE customer = {customer:String}
   AND zero_hits = 1
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
 
--- zero-result terms (hits=false) (3/3): SearchTermsRepository.languagesOfUnhandled
+-- zero-result terms (hits=false) (2/3): SearchTermsRepository.terms
 -- GET /search-terms?since=7d&hits=false
--- params:
---   bots = [0]
---   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   phrases = ["summer dress"]
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-03"
---   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
---   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
---   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
---   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
-SELECT phrase, arraySort(groupArray(language)) AS languages
-FROM (
-  SELECT phrase, language, sum(signed) AS searches
-  FROM (
-    SELECT phrase,
-      language,
-      if(
-        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
-        -toInt64(searches),
-        toInt64(searches)
-      ) AS signed,
-      1 AS cur
-    FROM `search_analytics`.`search_terms_hourly`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND bot IN {bots:Array(UInt8)}
-      AND zero_hits = 1
-      AND phrase IN {phrases:Array(String)}
-      AND (
-        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
-        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
-      )
-    UNION ALL
-    SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
-    FROM `search_analytics`.`search_terms_daily`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND bot IN {bots:Array(UInt8)}
-      AND zero_hits = 1
-      AND phrase IN {phrases:Array(String)}
-      AND day >= {w1_day_from:Date}
-      AND day < {w1_day_to:Date}
-  )
-  GROUP BY phrase, language
-  HAVING searches > 0
-)
-GROUP BY phrase;
-
--- ====================================================================================================================
-
--- zero-result terms, handled=true (1/3): SearchTermsRepository.terms
--- GET /search-terms?since=7d&hits=false&handled=true
 -- params:
 --   bots = [0]
 --   customer = "acme"
@@ -1027,12 +847,20 @@ GROUP BY phrase;
 --   language = "" (sent, not used)
 --   limit = 10
 --   start = 0
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-03"
+--   w1_d0_from = "2026-03-27"
+--   w1_d0_to = "2026-03-30"
 --   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
 --   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
---   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+--   w1_m0_to = 1775433600 (2026-04-06T00:00:00Z)
+--   w1_week0_from = "2026-03-30"
+--   w1_week0_to = "2026-04-06"
+--   w1l_d0_from = "2026-03-27"
+--   w1l_d0_to = "2026-04-03"
+--   w1l_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1l_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1l_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1l_m0_to = 1775174400 (2026-04-03T00:00:00Z)
 SELECT phrase,
   count,
   previous_count,
@@ -1040,7 +868,7 @@ SELECT phrase,
   if(has(covered, ''), [], arrayFilter(l -> NOT has(covered, l), languages)) AS unhandled_languages,
   count() OVER () AS total
 FROM (
-  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  SELECT phrase, sum(signed) AS count, 0 AS previous_count
   FROM (
     SELECT phrase,
       if(
@@ -1065,8 +893,15 @@ FROM (
       AND instance = {instance:String}
       AND bot IN {bots:Array(UInt8)}
       AND zero_hits = 1
-      AND day >= {w1_day_from:Date}
-      AND day < {w1_day_to:Date}
+      AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_weekly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 1
+      AND (week >= {w1_week0_from:Date} AND week < {w1_week0_to:Date})
   )
   GROUP BY phrase
   HAVING count > 0
@@ -1096,7 +931,7 @@ LEFT JOIN (
       SELECT phrase,
         language,
         if(
-          (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+          (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC')),
           -toInt64(searches),
           toInt64(searches)
         ) AS signed,
@@ -1129,8 +964,8 @@ LEFT JOIN (
         )
       )
         AND (
-          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
-          OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+          (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC'))
         )
       UNION ALL
       SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
@@ -1161,8 +996,245 @@ LEFT JOIN (
           GROUP BY phrase
         )
       )
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
+        AND ((day >= {w1l_d0_from:Date} AND day < {w1l_d0_to:Date}))
+    )
+    GROUP BY phrase, language
+    HAVING searches > 0
+  )
+  GROUP BY phrase
+) AS l USING (phrase)
+ORDER BY count DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- zero-result terms (hits=false) (3/3): SearchTermsRepository.languagesOfUnhandled
+-- GET /search-terms?since=7d&hits=false
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   phrases = ["summer dress"]
+--   w1l_d0_from = "2026-03-27"
+--   w1l_d0_to = "2026-04-03"
+--   w1l_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1l_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1l_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1l_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT phrase, arraySort(groupArray(language)) AS languages
+FROM (
+  SELECT phrase, language, sum(signed) AS searches
+  FROM (
+    SELECT phrase,
+      language,
+      if(
+        (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_terms_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 1
+      AND phrase IN {phrases:Array(String)}
+      AND (
+        (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_terms_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 1
+      AND phrase IN {phrases:Array(String)}
+      AND ((day >= {w1l_d0_from:Date} AND day < {w1l_d0_to:Date}))
+  )
+  GROUP BY phrase, language
+  HAVING searches > 0
+)
+GROUP BY phrase;
+
+-- ====================================================================================================================
+
+-- zero-result terms, handled=true (1/3): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=7d&hits=false&handled=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND zero_hits = 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- zero-result terms, handled=true (2/3): SearchTermsRepository.terms
+-- GET /search-terms?since=7d&hits=false&handled=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   start = 0
+--   w1_d0_from = "2026-03-27"
+--   w1_d0_to = "2026-03-30"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775433600 (2026-04-06T00:00:00Z)
+--   w1_week0_from = "2026-03-30"
+--   w1_week0_to = "2026-04-06"
+--   w1l_d0_from = "2026-03-27"
+--   w1l_d0_to = "2026-04-03"
+--   w1l_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1l_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1l_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1l_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT phrase,
+  count,
+  previous_count,
+  handlers,
+  if(has(covered, ''), [], arrayFilter(l -> NOT has(covered, l), languages)) AS unhandled_languages,
+  count() OVER () AS total
+FROM (
+  SELECT phrase, sum(signed) AS count, 0 AS previous_count
+  FROM (
+    SELECT phrase,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_phrases_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 1
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 1
+      AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_weekly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 1
+      AND (week >= {w1_week0_from:Date} AND week < {w1_week0_to:Date})
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+LEFT JOIN (
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers, arraySort(groupUniqArray(language)) AS covered
+  FROM (
+    SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
+    FROM (
+      SELECT type, id, handled_phrases, language, deleted
+      FROM `search_analytics`.`entities`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND kind = 'save'
+      ORDER BY type, id, version DESC
+      LIMIT 1 BY type, id
+    )
+    WHERE NOT deleted
+  )
+  GROUP BY phrase
+) AS h USING (phrase)
+LEFT JOIN (
+  SELECT phrase, arraySort(groupArray(language)) AS languages
+  FROM (
+    SELECT phrase, language, sum(signed) AS searches
+    FROM (
+      SELECT phrase,
+        language,
+        if(
+          (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC')),
+          -toInt64(searches),
+          toInt64(searches)
+        ) AS signed,
+        1 AS cur
+      FROM `search_analytics`.`search_terms_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND phrase IN (
+        SELECT phrase
+        FROM (
+          SELECT phrase,
+            arraySort(groupUniqArray((type, id))) AS handlers,
+            arraySort(groupUniqArray(language)) AS covered
+          FROM (
+            SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
+            FROM (
+              SELECT type, id, handled_phrases, language, deleted
+              FROM `search_analytics`.`entities`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND kind = 'save'
+              ORDER BY type, id, version DESC
+              LIMIT 1 BY type, id
+            )
+            WHERE NOT deleted
+          )
+          GROUP BY phrase
+        )
+      )
+        AND (
+          (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_terms_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND phrase IN (
+        SELECT phrase
+        FROM (
+          SELECT phrase,
+            arraySort(groupUniqArray((type, id))) AS handlers,
+            arraySort(groupUniqArray(language)) AS covered
+          FROM (
+            SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
+            FROM (
+              SELECT type, id, handled_phrases, language, deleted
+              FROM `search_analytics`.`entities`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND kind = 'save'
+              ORDER BY type, id, version DESC
+              LIMIT 1 BY type, id
+            )
+            WHERE NOT deleted
+          )
+          GROUP BY phrase
+        )
+      )
+        AND ((day >= {w1l_d0_from:Date} AND day < {w1l_d0_to:Date}))
     )
     GROUP BY phrase, language
     HAVING searches > 0
@@ -1173,23 +1245,6 @@ WHERE (notEmpty(handlers) AND empty(unhandled_languages))
 ORDER BY count DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
--- zero-result terms, handled=true (2/3): SearchTermsRepository.newestEvent
--- GET /search-terms?since=7d&hits=false&handled=true
--- params:
---   bots = [0]
---   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   w_from = 1774519200 (2026-03-26T10:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
-FROM `search_analytics`.`search_totals_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND zero_hits = 1
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
-
 -- zero-result terms, handled=true (3/3): SearchTermsRepository.languagesOfUnhandled
 -- GET /search-terms?since=7d&hits=false&handled=true
 -- params:
@@ -1198,12 +1253,12 @@ WHERE customer = {customer:String}
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   phrases = ["summer dress"]
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-03"
---   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
---   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
---   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
---   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+--   w1l_d0_from = "2026-03-27"
+--   w1l_d0_to = "2026-04-03"
+--   w1l_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1l_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1l_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1l_m0_to = 1775174400 (2026-04-03T00:00:00Z)
 SELECT phrase, arraySort(groupArray(language)) AS languages
 FROM (
   SELECT phrase, language, sum(signed) AS searches
@@ -1211,7 +1266,7 @@ FROM (
     SELECT phrase,
       language,
       if(
-        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC')),
         -toInt64(searches),
         toInt64(searches)
       ) AS signed,
@@ -1223,8 +1278,8 @@ FROM (
       AND zero_hits = 1
       AND phrase IN {phrases:Array(String)}
       AND (
-        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
-        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+        (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC'))
       )
     UNION ALL
     SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
@@ -1234,8 +1289,7 @@ FROM (
       AND bot IN {bots:Array(UInt8)}
       AND zero_hits = 1
       AND phrase IN {phrases:Array(String)}
-      AND day >= {w1_day_from:Date}
-      AND day < {w1_day_to:Date}
+      AND ((day >= {w1l_d0_from:Date} AND day < {w1l_d0_to:Date}))
   )
   GROUP BY phrase, language
   HAVING searches > 0
@@ -1244,7 +1298,25 @@ GROUP BY phrase;
 
 -- ====================================================================================================================
 
--- zero-result terms, handled=false, language=de, with bots, Europe/Berlin (1/2): SearchTermsRepository.terms
+-- zero-result terms, handled=false, language=de, with bots, Europe/Berlin (1/2): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=30d&tz=Europe/Berlin&hits=false&handled=false&language=de&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   w_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND zero_hits = 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- zero-result terms, handled=false, language=de, with bots, Europe/Berlin (2/2): SearchTermsRepository.terms
 -- GET /search-terms?since=30d&tz=Europe/Berlin&hits=false&handled=false&language=de&includeBotTraffic=true
 -- params:
 --   bots = [0,1]
@@ -1253,19 +1325,19 @@ GROUP BY phrase;
 --   language = "de"
 --   limit = 10
 --   start = 0
---   w1_day_from = "2026-03-04"
---   w1_day_to = "2026-04-03"
---   w1_h0_from = 1772532000 (2026-03-03T10:00:00Z)
---   w1_h0_to = 1772582400 (2026-03-04T00:00:00Z)
---   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
---   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+--   w1l_d0_from = "2026-03-04"
+--   w1l_d0_to = "2026-04-03"
+--   w1l_h0_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w1l_h0_to = 1772582400 (2026-03-04T00:00:00Z)
+--   w1l_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1l_m0_to = 1775174400 (2026-04-03T00:00:00Z)
 SELECT phrase, count, previous_count, handlers, count() OVER () AS total
 FROM (
-  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  SELECT phrase, sum(signed) AS count, 0 AS previous_count
   FROM (
     SELECT phrase,
       if(
-        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC')),
         -toInt64(searches),
         toInt64(searches)
       ) AS signed,
@@ -1277,8 +1349,8 @@ FROM (
       AND language = {language:String}
       AND zero_hits = 1
       AND (
-        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
-        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+        (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC'))
       )
     UNION ALL
     SELECT phrase, toInt64(searches) AS signed, 1 AS cur
@@ -1288,8 +1360,7 @@ FROM (
       AND bot IN {bots:Array(UInt8)}
       AND language = {language:String}
       AND zero_hits = 1
-      AND day >= {w1_day_from:Date}
-      AND day < {w1_day_to:Date}
+      AND ((day >= {w1l_d0_from:Date} AND day < {w1l_d0_to:Date}))
   )
   GROUP BY phrase
   HAVING count > 0
@@ -1316,27 +1387,26 @@ WHERE NOT (notEmpty(handlers))
 ORDER BY count DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
--- zero-result terms, handled=false, language=de, with bots, Europe/Berlin (2/2): SearchTermsRepository.newestEvent
--- GET /search-terms?since=30d&tz=Europe/Berlin&hits=false&handled=false&language=de&includeBotTraffic=true
+-- ====================================================================================================================
+
+-- a page past the end (no rows: the total is counted apart) (1/3): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=7d&_start=1000&_end=1010
 -- params:
---   bots = [0,1]
+--   bots = [0]
 --   customer = "acme"
 --   instance = "shop"
---   language = "de"
---   w_from = 1772532000 (2026-03-03T10:00:00Z)
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
 FROM `search_analytics`.`search_totals_hourly`
 WHERE customer = {customer:String}
   AND instance = {instance:String}
   AND bot IN {bots:Array(UInt8)}
-  AND language = {language:String}
-  AND zero_hits = 1
+  AND zero_hits = 0
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
 
--- ====================================================================================================================
-
--- a page past the end (no rows: the total is counted apart) (1/3): SearchTermsRepository.terms
+-- a page past the end (no rows: the total is counted apart) (2/3): SearchTermsRepository.terms
 -- GET /search-terms?since=7d&_start=1000&_end=1010
 -- params:
 --   bots = [0]
@@ -1345,15 +1415,17 @@ WHERE customer = {customer:String}
 --   language = "" (sent, not used)
 --   limit = 10
 --   start = 1000
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-03"
+--   w1_d0_from = "2026-03-27"
+--   w1_d0_to = "2026-03-30"
 --   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
 --   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
---   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+--   w1_m0_to = 1775433600 (2026-04-06T00:00:00Z)
+--   w1_week0_from = "2026-03-30"
+--   w1_week0_to = "2026-04-06"
 SELECT phrase, count, previous_count, count() OVER () AS total
 FROM (
-  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  SELECT phrase, sum(signed) AS count, 0 AS previous_count
   FROM (
     SELECT phrase,
       if(
@@ -1378,31 +1450,21 @@ FROM (
       AND instance = {instance:String}
       AND bot IN {bots:Array(UInt8)}
       AND zero_hits = 0
-      AND day >= {w1_day_from:Date}
-      AND day < {w1_day_to:Date}
+      AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_weekly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND (week >= {w1_week0_from:Date} AND week < {w1_week0_to:Date})
   )
   GROUP BY phrase
   HAVING count > 0
 ) AS terms
 ORDER BY count DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
-
--- a page past the end (no rows: the total is counted apart) (2/3): SearchTermsRepository.newestEvent
--- GET /search-terms?since=7d&_start=1000&_end=1010
--- params:
---   bots = [0]
---   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   w_from = 1774519200 (2026-03-26T10:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
-FROM `search_analytics`.`search_totals_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND zero_hits = 0
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
 
 -- a page past the end (no rows: the total is counted apart) (3/3): SearchTermsRepository.total
 -- GET /search-terms?since=7d&_start=1000&_end=1010
@@ -1411,17 +1473,19 @@ WHERE customer = {customer:String}
 --   customer = "acme"
 --   instance = "shop"
 --   language = "" (sent, not used)
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-03"
+--   w1_d0_from = "2026-03-27"
+--   w1_d0_to = "2026-03-30"
 --   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
 --   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
---   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+--   w1_m0_to = 1775433600 (2026-04-06T00:00:00Z)
+--   w1_week0_from = "2026-03-30"
+--   w1_week0_to = "2026-04-06"
 SELECT count() AS total
 FROM (
   SELECT phrase, count, previous_count, count() OVER () AS total
   FROM (
-    SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+    SELECT phrase, sum(signed) AS count, 0 AS previous_count
     FROM (
       SELECT phrase,
         if(
@@ -1446,8 +1510,15 @@ FROM (
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
         AND zero_hits = 0
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
+        AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_weekly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 0
+        AND (week >= {w1_week0_from:Date} AND week < {w1_week0_to:Date})
     )
     GROUP BY phrase
     HAVING count > 0
@@ -1481,17 +1552,19 @@ WHERE customer = {customer:String}
 --   customer = "acme"
 --   instance = "shop"
 --   language = "" (sent, not used)
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-03"
+--   w1_d0_from = "2026-03-27"
+--   w1_d0_to = "2026-03-30"
 --   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
 --   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
---   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+--   w1_m0_to = 1775433600 (2026-04-06T00:00:00Z)
+--   w1_week0_from = "2026-03-30"
+--   w1_week0_to = "2026-04-06"
 SELECT count() AS total
 FROM (
   SELECT phrase, count, previous_count, count() OVER () AS total
   FROM (
-    SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+    SELECT phrase, sum(signed) AS count, 0 AS previous_count
     FROM (
       SELECT phrase,
         if(
@@ -1516,8 +1589,15 @@ FROM (
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
         AND zero_hits = 0
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
+        AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_weekly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 0
+        AND (week >= {w1_week0_from:Date} AND week < {w1_week0_to:Date})
     )
     GROUP BY phrase
     HAVING count > 0
@@ -1534,12 +1614,14 @@ FROM (
 --   language = "" (sent, not used)
 --   limit = 100000
 --   start = 0
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-03"
+--   w1_d0_from = "2026-03-27"
+--   w1_d0_to = "2026-03-30"
 --   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
 --   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
---   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+--   w1_m0_to = 1775433600 (2026-04-06T00:00:00Z)
+--   w1_week0_from = "2026-03-30"
+--   w1_week0_to = "2026-04-06"
 SELECT concat(
   if(
     match(if(match(phrase, '^[=+@\t\r-]'), concat('\'', phrase), phrase), '[,"\r\n]'),
@@ -1553,7 +1635,7 @@ SELECT concat(
 FROM (
   SELECT phrase, count, previous_count, count() OVER () AS total
   FROM (
-    SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+    SELECT phrase, sum(signed) AS count, 0 AS previous_count
     FROM (
       SELECT phrase,
         if(
@@ -1578,8 +1660,15 @@ FROM (
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
         AND zero_hits = 0
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
+        AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_weekly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 0
+        AND (week >= {w1_week0_from:Date} AND week < {w1_week0_to:Date})
     )
     GROUP BY phrase
     HAVING count > 0
@@ -1616,18 +1705,18 @@ WHERE customer = {customer:String}
 --   customer = "acme"
 --   instance = "shop"
 --   language = "de"
---   w0_day_from = "2026-03-20"
---   w0_day_to = "2026-03-26"
---   w0_h0_from = 1773910800 (2026-03-19T09:00:00Z)
---   w0_h0_to = 1773964800 (2026-03-20T00:00:00Z)
---   w0_h1_from = 1774483200 (2026-03-26T00:00:00Z)
---   w0_h1_to = 1774519200 (2026-03-26T10:00:00Z)
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-03"
---   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
---   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
---   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
---   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+--   w0l_d0_from = "2026-03-20"
+--   w0l_d0_to = "2026-03-26"
+--   w0l_h0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w0l_h0_to = 1773964800 (2026-03-20T00:00:00Z)
+--   w0l_h1_from = 1774483200 (2026-03-26T00:00:00Z)
+--   w0l_h1_to = 1774519200 (2026-03-26T10:00:00Z)
+--   w1l_d0_from = "2026-03-27"
+--   w1l_d0_to = "2026-04-03"
+--   w1l_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1l_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1l_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1l_m0_to = 1775174400 (2026-04-03T00:00:00Z)
 SELECT count() AS total
 FROM (
   SELECT phrase, count, previous_count, handlers, count() OVER () AS total
@@ -1636,7 +1725,7 @@ FROM (
     FROM (
       SELECT phrase,
         if(
-          (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+          (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC')),
           -toInt64(searches),
           toInt64(searches)
         ) AS signed,
@@ -1648,8 +1737,8 @@ FROM (
         AND language = {language:String}
         AND zero_hits = 1
         AND (
-          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
-          OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+          (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC'))
         )
       UNION ALL
       SELECT phrase, toInt64(searches) AS signed, 1 AS cur
@@ -1659,8 +1748,7 @@ FROM (
         AND bot IN {bots:Array(UInt8)}
         AND language = {language:String}
         AND zero_hits = 1
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
+        AND ((day >= {w1l_d0_from:Date} AND day < {w1l_d0_to:Date}))
       UNION ALL
       SELECT phrase, toInt64(searches) AS signed, 0 AS cur
       FROM `search_analytics`.`search_terms_hourly`
@@ -1670,8 +1758,8 @@ FROM (
         AND language = {language:String}
         AND zero_hits = 1
         AND (
-          (hour >= toDateTime({w0_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h0_to:UInt32}, 'UTC'))
-          OR (hour >= toDateTime({w0_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h1_to:UInt32}, 'UTC'))
+          (hour >= toDateTime({w0l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w0l_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w0l_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w0l_h1_to:UInt32}, 'UTC'))
         )
       UNION ALL
       SELECT phrase, toInt64(searches) AS signed, 0 AS cur
@@ -1681,8 +1769,7 @@ FROM (
         AND bot IN {bots:Array(UInt8)}
         AND language = {language:String}
         AND zero_hits = 1
-        AND day >= {w0_day_from:Date}
-        AND day < {w0_day_to:Date}
+        AND ((day >= {w0l_d0_from:Date} AND day < {w0l_d0_to:Date}))
     )
     GROUP BY phrase
     HAVING count > 0
@@ -1717,18 +1804,18 @@ FROM (
 --   language = "de"
 --   limit = 100
 --   start = 0
---   w0_day_from = "2026-03-20"
---   w0_day_to = "2026-03-26"
---   w0_h0_from = 1773910800 (2026-03-19T09:00:00Z)
---   w0_h0_to = 1773964800 (2026-03-20T00:00:00Z)
---   w0_h1_from = 1774483200 (2026-03-26T00:00:00Z)
---   w0_h1_to = 1774519200 (2026-03-26T10:00:00Z)
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-03"
---   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
---   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
---   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
---   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+--   w0l_d0_from = "2026-03-20"
+--   w0l_d0_to = "2026-03-26"
+--   w0l_h0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w0l_h0_to = 1773964800 (2026-03-20T00:00:00Z)
+--   w0l_h1_from = 1774483200 (2026-03-26T00:00:00Z)
+--   w0l_h1_to = 1774519200 (2026-03-26T10:00:00Z)
+--   w1l_d0_from = "2026-03-27"
+--   w1l_d0_to = "2026-04-03"
+--   w1l_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1l_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1l_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1l_m0_to = 1775174400 (2026-04-03T00:00:00Z)
 SELECT concat(
   if(
     match(if(match(phrase, '^[=+@\t\r-]'), concat('\'', phrase), phrase), '[,"\r\n]'),
@@ -1781,7 +1868,7 @@ FROM (
     FROM (
       SELECT phrase,
         if(
-          (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+          (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC')),
           -toInt64(searches),
           toInt64(searches)
         ) AS signed,
@@ -1793,8 +1880,8 @@ FROM (
         AND language = {language:String}
         AND zero_hits = 1
         AND (
-          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
-          OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+          (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC'))
         )
       UNION ALL
       SELECT phrase, toInt64(searches) AS signed, 1 AS cur
@@ -1804,8 +1891,7 @@ FROM (
         AND bot IN {bots:Array(UInt8)}
         AND language = {language:String}
         AND zero_hits = 1
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
+        AND ((day >= {w1l_d0_from:Date} AND day < {w1l_d0_to:Date}))
       UNION ALL
       SELECT phrase, toInt64(searches) AS signed, 0 AS cur
       FROM `search_analytics`.`search_terms_hourly`
@@ -1815,8 +1901,8 @@ FROM (
         AND language = {language:String}
         AND zero_hits = 1
         AND (
-          (hour >= toDateTime({w0_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h0_to:UInt32}, 'UTC'))
-          OR (hour >= toDateTime({w0_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w0_h1_to:UInt32}, 'UTC'))
+          (hour >= toDateTime({w0l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w0l_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w0l_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w0l_h1_to:UInt32}, 'UTC'))
         )
       UNION ALL
       SELECT phrase, toInt64(searches) AS signed, 0 AS cur
@@ -1826,8 +1912,7 @@ FROM (
         AND bot IN {bots:Array(UInt8)}
         AND language = {language:String}
         AND zero_hits = 1
-        AND day >= {w0_day_from:Date}
-        AND day < {w0_day_to:Date}
+        AND ((day >= {w0l_d0_from:Date} AND day < {w0l_d0_to:Date}))
     )
     GROUP BY phrase
     HAVING count > 0
@@ -1857,162 +1942,7 @@ FORMAT TSVRaw;
 
 -- ====================================================================================================================
 
--- engagement=true, since=7d, language=de (1/2): SearchTermsRepository.terms
--- GET /search-terms?since=7d&language=de&engagement=true
--- params:
---   bots = [0]
---   customer = "acme"
---   e_from = 1774519200 (2026-03-26T10:00:00Z)
---   e_to = 1775127600 (2026-04-02T11:00:00Z)
---   instance = "shop"
---   language = "de"
---   limit = 10
---   no_search = "00000000-0000-0000-0000-000000000000"
---   start = 0
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-03"
---   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
---   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
---   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
---   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
-SELECT phrase,
-  count,
-  previous_count,
-  count() OVER () AS total,
-  tracked,
-  clicked,
-  clicks_n,
-  pos_sum,
-  converted,
-  rev_cur,
-  rev_val
-FROM (
-  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
-  FROM (
-    SELECT phrase,
-      if(
-        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
-        -toInt64(searches),
-        toInt64(searches)
-      ) AS signed,
-      1 AS cur
-    FROM `search_analytics`.`search_terms_hourly`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND bot IN {bots:Array(UInt8)}
-      AND language = {language:String}
-      AND zero_hits = 0
-      AND (
-        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
-        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
-      )
-    UNION ALL
-    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
-    FROM `search_analytics`.`search_terms_daily`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND bot IN {bots:Array(UInt8)}
-      AND language = {language:String}
-      AND zero_hits = 0
-      AND day >= {w1_day_from:Date}
-      AND day < {w1_day_to:Date}
-  )
-  GROUP BY phrase
-  HAVING count > 0
-) AS terms
-LEFT JOIN (
-  SELECT phrase,
-    count() AS tracked,
-    countIf(p_clicks > 0) AS clicked,
-    sum(p_clicks) AS clicks_n,
-    sum(p_pos) AS pos_sum,
-    countIf(p_conversions > 0) AS converted,
-    sumMap(p_revenue) AS rev,
-    rev.1 AS rev_cur,
-    arrayMap(x -> toString(x), rev.2) AS rev_val
-  FROM (
-    SELECT search_id, toStartOfHour(ts) AS hour, phrase
-    FROM (
-      SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
-      FROM `search_analytics`.`search_events`
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-        AND id_sent
-        AND sign > 0
-        AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-        AND ts < toDateTime({e_to:UInt32}, 'UTC')
-      ORDER BY search_id, ts, phrase, language, bot, hits
-      LIMIT 1 BY search_id
-    )
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND bot IN {bots:Array(UInt8)}
-      AND language = {language:String}
-      AND hits > 0
-      AND search_id != toUUID({no_search:String})
-      AND search_id NOT IN (
-      SELECT search_id
-      FROM `search_analytics`.`search_ids`
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-        AND first.1 < toDateTime({e_from:UInt32}, 'UTC')
-        AND search_id IN (
-        SELECT event_id
-        FROM `search_analytics`.`search_events`
-        WHERE customer = {customer:String}
-          AND instance = {instance:String}
-          AND id_sent
-          AND sign > 0
-          AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-          AND ts < toDateTime({e_to:UInt32}, 'UTC')
-      ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
-    )
-  ) AS s
-  LEFT JOIN (
-    SELECT search_id,
-      countIf(type = 'click') AS p_clicks,
-      sumIf(position, type = 'click') AS p_pos,
-      countIf(type = 'conversion') AS p_conversions,
-      sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
-    FROM (
-      SELECT type, search_id, object_id, position, value, currency, ts
-      FROM `search_analytics`.`interactions`
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-        AND type IN ('click', 'conversion')
-        AND object_id != ''
-        AND search_id IN (
-        SELECT event_id
-        FROM `search_analytics`.`search_events`
-        WHERE customer = {customer:String}
-          AND instance = {instance:String}
-          AND id_sent
-          AND sign > 0
-          AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-          AND ts < toDateTime({e_to:UInt32}, 'UTC')
-      )
-        AND (user_token_hash = '' OR user_token_hash NOT IN (
-        SELECT user_token_hash
-        FROM `search_analytics`.`erased_user_tokens`
-        WHERE customer = {customer:String}
-          AND instance = {instance:String}
-      ))
-        AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
-        SELECT user_token_hash
-        FROM `search_analytics`.`erased_user_tokens`
-        WHERE customer = {customer:String}
-          AND instance = {instance:String}
-      ))
-      GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
-    )
-    GROUP BY search_id
-  ) AS p USING (search_id)
-  GROUP BY phrase
-) AS e USING (phrase)
-ORDER BY count DESC, phrase ASC
-LIMIT {limit:UInt32} OFFSET {start:UInt32};
-
--- engagement=true, since=7d, language=de (2/2): SearchTermsRepository.newestEvent
+-- engagement=true, since=7d, language=de (1/2): SearchTermsRepository.newestEvent
 -- GET /search-terms?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
@@ -2030,26 +1960,24 @@ WHERE customer = {customer:String}
   AND zero_hits = 0
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
 
--- ====================================================================================================================
-
--- sort=no_clicks (implies engagement), since=30d, Europe/Berlin, with bots (1/2): SearchTermsRepository.terms
--- GET /search-terms?since=30d&tz=Europe/Berlin&sort=no_clicks&includeBotTraffic=true
+-- engagement=true, since=7d, language=de (2/2): SearchTermsRepository.terms
+-- GET /search-terms?since=7d&language=de&engagement=true
 -- params:
---   bots = [0,1]
+--   bots = [0]
 --   customer = "acme"
---   e_from = 1772532000 (2026-03-03T10:00:00Z)
---   e_to = 1775127600 (2026-04-02T11:00:00Z)
+--   e0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   e0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
---   language = "" (sent, not used)
+--   language = "de"
 --   limit = 10
 --   no_search = "00000000-0000-0000-0000-000000000000"
 --   start = 0
---   w1_day_from = "2026-03-04"
---   w1_day_to = "2026-04-03"
---   w1_h0_from = 1772532000 (2026-03-03T10:00:00Z)
---   w1_h0_to = 1772582400 (2026-03-04T00:00:00Z)
---   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
---   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+--   w1l_d0_from = "2026-03-27"
+--   w1l_d0_to = "2026-04-03"
+--   w1l_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1l_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1l_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1l_m0_to = 1775174400 (2026-04-03T00:00:00Z)
 SELECT phrase,
   count,
   previous_count,
@@ -2062,7 +1990,200 @@ SELECT phrase,
   rev_cur,
   rev_val
 FROM (
-  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  SELECT phrase, sum(signed) AS count, 0 AS previous_count
+  FROM (
+    SELECT phrase,
+      if(
+        (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_terms_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND language = {language:String}
+      AND zero_hits = 0
+      AND (
+        (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_terms_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND language = {language:String}
+      AND zero_hits = 0
+      AND ((day >= {w1l_d0_from:Date} AND day < {w1l_d0_to:Date}))
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+LEFT JOIN (
+  SELECT phrase,
+    sum(g_tracked) AS tracked,
+    sum(g_clicked) AS clicked,
+    sum(g_clicks) AS clicks_n,
+    sum(g_pos) AS pos_sum,
+    sum(g_converted) AS converted,
+    sumMap(g_cur, g_val) AS rev,
+    rev.1 AS rev_cur,
+    arrayMap(x -> toString(x), rev.2) AS rev_val
+  FROM (
+    SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+    FROM (
+      SELECT hour,
+        phrase,
+        language,
+        bot,
+        count() AS g_tracked,
+        countIf(p_clicks > 0) AS g_clicked,
+        sum(p_clicks) AS g_clicks,
+        sum(p_pos) AS g_pos,
+        countIf(p_conversions > 0) AS g_converted,
+        sumMap(p_revenue) AS g_rev,
+        g_rev.1 AS g_cur,
+        g_rev.2 AS g_val
+      FROM (
+        SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+        FROM (
+          SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          ORDER BY search_id, ts, phrase, language, bot, hits
+          LIMIT 1 BY search_id
+        )
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND bot IN {bots:Array(UInt8)}
+          AND language = {language:String}
+          AND hits > 0
+          AND search_id != toUUID({no_search:String})
+          AND search_id NOT IN (
+          SELECT search_id
+          FROM `search_analytics`.`search_ids`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+            AND search_id IN (
+            SELECT event_id
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+        )
+      ) AS s
+      LEFT JOIN (
+        SELECT search_id,
+          countIf(type = 'click') AS p_clicks,
+          sumIf(position, type = 'click') AS p_pos,
+          countIf(type = 'conversion') AS p_conversions,
+          sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+        FROM (
+          SELECT type, search_id, object_id, position, value, currency, ts
+          FROM `search_analytics`.`interactions`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND type IN ('click', 'conversion')
+            AND object_id != ''
+            AND search_id IN (
+            SELECT event_id
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          )
+            AND (user_token_hash = '' OR user_token_hash NOT IN (
+            SELECT user_token_hash
+            FROM `search_analytics`.`erased_user_tokens`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+          ))
+            AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+            SELECT user_token_hash
+            FROM `search_analytics`.`erased_user_tokens`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+          ))
+          GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+        )
+        GROUP BY search_id
+      ) AS p USING (search_id)
+      GROUP BY hour, phrase, language, bot
+    )
+  )
+  GROUP BY phrase
+) AS e USING (phrase)
+ORDER BY count DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- ====================================================================================================================
+
+-- sort=no_clicks (implies engagement), since=30d, Europe/Berlin, with bots (1/2): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=30d&tz=Europe/Berlin&sort=no_clicks&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- sort=no_clicks (implies engagement), since=30d, Europe/Berlin, with bots (2/2): SearchTermsRepository.terms
+-- GET /search-terms?since=30d&tz=Europe/Berlin&sort=no_clicks&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   e0_from = 1772532000 (2026-03-03T10:00:00Z)
+--   e0_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   no_search = "00000000-0000-0000-0000-000000000000"
+--   start = 0
+--   w1_d0_from = "2026-03-04"
+--   w1_d0_to = "2026-03-09"
+--   w1_h0_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w1_h0_to = 1772582400 (2026-03-04T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775433600 (2026-04-06T00:00:00Z)
+--   w1_week0_from = "2026-03-09"
+--   w1_week0_to = "2026-04-06"
+SELECT phrase,
+  count,
+  previous_count,
+  count() OVER () AS total,
+  tracked,
+  clicked,
+  clicks_n,
+  pos_sum,
+  converted,
+  rev_cur,
+  rev_val
+FROM (
+  SELECT phrase, sum(signed) AS count, 0 AS previous_count
   FROM (
     SELECT phrase,
       if(
@@ -2087,119 +2208,127 @@ FROM (
       AND instance = {instance:String}
       AND bot IN {bots:Array(UInt8)}
       AND zero_hits = 0
-      AND day >= {w1_day_from:Date}
-      AND day < {w1_day_to:Date}
+      AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_weekly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND (week >= {w1_week0_from:Date} AND week < {w1_week0_to:Date})
   )
   GROUP BY phrase
   HAVING count > 0
 ) AS terms
 LEFT JOIN (
   SELECT phrase,
-    count() AS tracked,
-    countIf(p_clicks > 0) AS clicked,
-    sum(p_clicks) AS clicks_n,
-    sum(p_pos) AS pos_sum,
-    countIf(p_conversions > 0) AS converted,
-    sumMap(p_revenue) AS rev,
+    sum(g_tracked) AS tracked,
+    sum(g_clicked) AS clicked,
+    sum(g_clicks) AS clicks_n,
+    sum(g_pos) AS pos_sum,
+    sum(g_converted) AS converted,
+    sumMap(g_cur, g_val) AS rev,
     rev.1 AS rev_cur,
     arrayMap(x -> toString(x), rev.2) AS rev_val
   FROM (
-    SELECT search_id, toStartOfHour(ts) AS hour, phrase
+    SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
     FROM (
-      SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
-      FROM `search_analytics`.`search_events`
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-        AND id_sent
-        AND sign > 0
-        AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-        AND ts < toDateTime({e_to:UInt32}, 'UTC')
-      ORDER BY search_id, ts, phrase, language, bot, hits
-      LIMIT 1 BY search_id
+      SELECT hour,
+        phrase,
+        language,
+        bot,
+        count() AS g_tracked,
+        countIf(p_clicks > 0) AS g_clicked,
+        sum(p_clicks) AS g_clicks,
+        sum(p_pos) AS g_pos,
+        countIf(p_conversions > 0) AS g_converted,
+        sumMap(p_revenue) AS g_rev,
+        g_rev.1 AS g_cur,
+        g_rev.2 AS g_val
+      FROM (
+        SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+        FROM (
+          SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          ORDER BY search_id, ts, phrase, language, bot, hits
+          LIMIT 1 BY search_id
+        )
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND bot IN {bots:Array(UInt8)}
+          AND hits > 0
+          AND search_id != toUUID({no_search:String})
+          AND search_id NOT IN (
+          SELECT search_id
+          FROM `search_analytics`.`search_ids`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+            AND search_id IN (
+            SELECT event_id
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+        )
+      ) AS s
+      LEFT JOIN (
+        SELECT search_id,
+          countIf(type = 'click') AS p_clicks,
+          sumIf(position, type = 'click') AS p_pos,
+          countIf(type = 'conversion') AS p_conversions,
+          sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+        FROM (
+          SELECT type, search_id, object_id, position, value, currency, ts
+          FROM `search_analytics`.`interactions`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND type IN ('click', 'conversion')
+            AND object_id != ''
+            AND search_id IN (
+            SELECT event_id
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          )
+            AND (user_token_hash = '' OR user_token_hash NOT IN (
+            SELECT user_token_hash
+            FROM `search_analytics`.`erased_user_tokens`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+          ))
+            AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+            SELECT user_token_hash
+            FROM `search_analytics`.`erased_user_tokens`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+          ))
+          GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+        )
+        GROUP BY search_id
+      ) AS p USING (search_id)
+      GROUP BY hour, phrase, language, bot
     )
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND bot IN {bots:Array(UInt8)}
-      AND hits > 0
-      AND search_id != toUUID({no_search:String})
-      AND search_id NOT IN (
-      SELECT search_id
-      FROM `search_analytics`.`search_ids`
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-        AND first.1 < toDateTime({e_from:UInt32}, 'UTC')
-        AND search_id IN (
-        SELECT event_id
-        FROM `search_analytics`.`search_events`
-        WHERE customer = {customer:String}
-          AND instance = {instance:String}
-          AND id_sent
-          AND sign > 0
-          AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-          AND ts < toDateTime({e_to:UInt32}, 'UTC')
-      ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
-    )
-  ) AS s
-  LEFT JOIN (
-    SELECT search_id,
-      countIf(type = 'click') AS p_clicks,
-      sumIf(position, type = 'click') AS p_pos,
-      countIf(type = 'conversion') AS p_conversions,
-      sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
-    FROM (
-      SELECT type, search_id, object_id, position, value, currency, ts
-      FROM `search_analytics`.`interactions`
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-        AND type IN ('click', 'conversion')
-        AND object_id != ''
-        AND search_id IN (
-        SELECT event_id
-        FROM `search_analytics`.`search_events`
-        WHERE customer = {customer:String}
-          AND instance = {instance:String}
-          AND id_sent
-          AND sign > 0
-          AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-          AND ts < toDateTime({e_to:UInt32}, 'UTC')
-      )
-        AND (user_token_hash = '' OR user_token_hash NOT IN (
-        SELECT user_token_hash
-        FROM `search_analytics`.`erased_user_tokens`
-        WHERE customer = {customer:String}
-          AND instance = {instance:String}
-      ))
-        AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
-        SELECT user_token_hash
-        FROM `search_analytics`.`erased_user_tokens`
-        WHERE customer = {customer:String}
-          AND instance = {instance:String}
-      ))
-      GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
-    )
-    GROUP BY search_id
-  ) AS p USING (search_id)
+  )
   GROUP BY phrase
 ) AS e USING (phrase)
 ORDER BY toInt64(tracked) - toInt64(clicked) DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
-
--- sort=no_clicks (implies engagement), since=30d, Europe/Berlin, with bots (2/2): SearchTermsRepository.newestEvent
--- GET /search-terms?since=30d&tz=Europe/Berlin&sort=no_clicks&includeBotTraffic=true
--- params:
---   bots = [0,1]
---   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   w_from = 1772532000 (2026-03-03T10:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
-FROM `search_analytics`.`search_totals_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND zero_hits = 0
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
 
 -- ====================================================================================================================
 
@@ -2225,23 +2354,25 @@ WHERE customer = {customer:String}
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   e_from = 1774519200 (2026-03-26T10:00:00Z)
---   e_to = 1775127600 (2026-04-02T11:00:00Z)
+--   e0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   e0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   no_search = "00000000-0000-0000-0000-000000000000"
---   w0_day_from = "2026-03-20"
---   w0_day_to = "2026-03-26"
+--   w0_d0_from = "2026-03-20"
+--   w0_d0_to = "2026-03-26"
 --   w0_h0_from = 1773910800 (2026-03-19T09:00:00Z)
 --   w0_h0_to = 1773964800 (2026-03-20T00:00:00Z)
 --   w0_h1_from = 1774483200 (2026-03-26T00:00:00Z)
 --   w0_h1_to = 1774519200 (2026-03-26T10:00:00Z)
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-03"
+--   w1_d0_from = "2026-03-27"
+--   w1_d0_to = "2026-03-30"
 --   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
 --   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
---   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+--   w1_m0_to = 1775433600 (2026-04-06T00:00:00Z)
+--   w1_week0_from = "2026-03-30"
+--   w1_week0_to = "2026-04-06"
 SELECT count() AS total
 FROM (
   SELECT phrase,
@@ -2281,8 +2412,15 @@ FROM (
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
         AND zero_hits = 0
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
+        AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_weekly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 0
+        AND (week >= {w1_week0_from:Date} AND week < {w1_week0_to:Date})
       UNION ALL
       SELECT phrase, toInt64(searches) AS signed, 0 AS cur
       FROM `search_analytics`.`search_phrases_hourly`
@@ -2301,98 +2439,115 @@ FROM (
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
         AND zero_hits = 0
-        AND day >= {w0_day_from:Date}
-        AND day < {w0_day_to:Date}
+        AND ((day >= {w0_d0_from:Date} AND day < {w0_d0_to:Date}))
     )
     GROUP BY phrase
     HAVING count > 0
   ) AS terms
   LEFT JOIN (
     SELECT phrase,
-      count() AS tracked,
-      countIf(p_clicks > 0) AS clicked,
-      sum(p_clicks) AS clicks_n,
-      sum(p_pos) AS pos_sum,
-      countIf(p_conversions > 0) AS converted,
-      sumMap(p_revenue) AS rev,
+      sum(g_tracked) AS tracked,
+      sum(g_clicked) AS clicked,
+      sum(g_clicks) AS clicks_n,
+      sum(g_pos) AS pos_sum,
+      sum(g_converted) AS converted,
+      sumMap(g_cur, g_val) AS rev,
       rev.1 AS rev_cur,
       arrayMap(x -> toString(x), rev.2) AS rev_val
     FROM (
-      SELECT search_id, toStartOfHour(ts) AS hour, phrase
+      SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
       FROM (
-        SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
-        FROM `search_analytics`.`search_events`
-        WHERE customer = {customer:String}
-          AND instance = {instance:String}
-          AND id_sent
-          AND sign > 0
-          AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-          AND ts < toDateTime({e_to:UInt32}, 'UTC')
-        ORDER BY search_id, ts, phrase, language, bot, hits
-        LIMIT 1 BY search_id
+        SELECT hour,
+          phrase,
+          language,
+          bot,
+          count() AS g_tracked,
+          countIf(p_clicks > 0) AS g_clicked,
+          sum(p_clicks) AS g_clicks,
+          sum(p_pos) AS g_pos,
+          countIf(p_conversions > 0) AS g_converted,
+          sumMap(p_revenue) AS g_rev,
+          g_rev.1 AS g_cur,
+          g_rev.2 AS g_val
+        FROM (
+          SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+          FROM (
+            SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+            ORDER BY search_id, ts, phrase, language, bot, hits
+            LIMIT 1 BY search_id
+          )
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND bot IN {bots:Array(UInt8)}
+            AND hits > 0
+            AND search_id != toUUID({no_search:String})
+            AND search_id NOT IN (
+            SELECT search_id
+            FROM `search_analytics`.`search_ids`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+              AND search_id IN (
+              SELECT event_id
+              FROM `search_analytics`.`search_events`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND id_sent
+                AND sign > 0
+                AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+                AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+            ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+          )
+        ) AS s
+        LEFT JOIN (
+          SELECT search_id,
+            countIf(type = 'click') AS p_clicks,
+            sumIf(position, type = 'click') AS p_pos,
+            countIf(type = 'conversion') AS p_conversions,
+            sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+          FROM (
+            SELECT type, search_id, object_id, position, value, currency, ts
+            FROM `search_analytics`.`interactions`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND type IN ('click', 'conversion')
+              AND object_id != ''
+              AND search_id IN (
+              SELECT event_id
+              FROM `search_analytics`.`search_events`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND id_sent
+                AND sign > 0
+                AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+                AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+            )
+              AND (user_token_hash = '' OR user_token_hash NOT IN (
+              SELECT user_token_hash
+              FROM `search_analytics`.`erased_user_tokens`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+            ))
+              AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+              SELECT user_token_hash
+              FROM `search_analytics`.`erased_user_tokens`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+            ))
+            GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+          )
+          GROUP BY search_id
+        ) AS p USING (search_id)
+        GROUP BY hour, phrase, language, bot
       )
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-        AND bot IN {bots:Array(UInt8)}
-        AND hits > 0
-        AND search_id != toUUID({no_search:String})
-        AND search_id NOT IN (
-        SELECT search_id
-        FROM `search_analytics`.`search_ids`
-        WHERE customer = {customer:String}
-          AND instance = {instance:String}
-          AND first.1 < toDateTime({e_from:UInt32}, 'UTC')
-          AND search_id IN (
-          SELECT event_id
-          FROM `search_analytics`.`search_events`
-          WHERE customer = {customer:String}
-            AND instance = {instance:String}
-            AND id_sent
-            AND sign > 0
-            AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-            AND ts < toDateTime({e_to:UInt32}, 'UTC')
-        ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
-      )
-    ) AS s
-    LEFT JOIN (
-      SELECT search_id,
-        countIf(type = 'click') AS p_clicks,
-        sumIf(position, type = 'click') AS p_pos,
-        countIf(type = 'conversion') AS p_conversions,
-        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
-      FROM (
-        SELECT type, search_id, object_id, position, value, currency, ts
-        FROM `search_analytics`.`interactions`
-        WHERE customer = {customer:String}
-          AND instance = {instance:String}
-          AND type IN ('click', 'conversion')
-          AND object_id != ''
-          AND search_id IN (
-          SELECT event_id
-          FROM `search_analytics`.`search_events`
-          WHERE customer = {customer:String}
-            AND instance = {instance:String}
-            AND id_sent
-            AND sign > 0
-            AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-            AND ts < toDateTime({e_to:UInt32}, 'UTC')
-        )
-          AND (user_token_hash = '' OR user_token_hash NOT IN (
-          SELECT user_token_hash
-          FROM `search_analytics`.`erased_user_tokens`
-          WHERE customer = {customer:String}
-            AND instance = {instance:String}
-        ))
-          AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
-          SELECT user_token_hash
-          FROM `search_analytics`.`erased_user_tokens`
-          WHERE customer = {customer:String}
-            AND instance = {instance:String}
-        ))
-        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
-      )
-      GROUP BY search_id
-    ) AS p USING (search_id)
+    )
     GROUP BY phrase
   ) AS e USING (phrase)
   ORDER BY count DESC, phrase ASC
@@ -2403,25 +2558,27 @@ FROM (
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   e_from = 1774519200 (2026-03-26T10:00:00Z)
---   e_to = 1775127600 (2026-04-02T11:00:00Z)
+--   e0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   e0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   limit = 100000
 --   no_search = "00000000-0000-0000-0000-000000000000"
 --   start = 0
---   w0_day_from = "2026-03-20"
---   w0_day_to = "2026-03-26"
+--   w0_d0_from = "2026-03-20"
+--   w0_d0_to = "2026-03-26"
 --   w0_h0_from = 1773910800 (2026-03-19T09:00:00Z)
 --   w0_h0_to = 1773964800 (2026-03-20T00:00:00Z)
 --   w0_h1_from = 1774483200 (2026-03-26T00:00:00Z)
 --   w0_h1_to = 1774519200 (2026-03-26T10:00:00Z)
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-03"
+--   w1_d0_from = "2026-03-27"
+--   w1_d0_to = "2026-03-30"
 --   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
 --   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
---   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+--   w1_m0_to = 1775433600 (2026-04-06T00:00:00Z)
+--   w1_week0_from = "2026-03-30"
+--   w1_week0_to = "2026-04-06"
 SELECT concat(
   if(
     match(if(match(phrase, '^[=+@\t\r-]'), concat('\'', phrase), phrase), '[,"\r\n]'),
@@ -2490,8 +2647,15 @@ FROM (
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
         AND zero_hits = 0
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
+        AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_weekly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 0
+        AND (week >= {w1_week0_from:Date} AND week < {w1_week0_to:Date})
       UNION ALL
       SELECT phrase, toInt64(searches) AS signed, 0 AS cur
       FROM `search_analytics`.`search_phrases_hourly`
@@ -2510,101 +2674,445 @@ FROM (
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
         AND zero_hits = 0
-        AND day >= {w0_day_from:Date}
-        AND day < {w0_day_to:Date}
+        AND ((day >= {w0_d0_from:Date} AND day < {w0_d0_to:Date}))
     )
     GROUP BY phrase
     HAVING count > 0
   ) AS terms
   LEFT JOIN (
     SELECT phrase,
-      count() AS tracked,
-      countIf(p_clicks > 0) AS clicked,
-      sum(p_clicks) AS clicks_n,
-      sum(p_pos) AS pos_sum,
-      countIf(p_conversions > 0) AS converted,
-      sumMap(p_revenue) AS rev,
+      sum(g_tracked) AS tracked,
+      sum(g_clicked) AS clicked,
+      sum(g_clicks) AS clicks_n,
+      sum(g_pos) AS pos_sum,
+      sum(g_converted) AS converted,
+      sumMap(g_cur, g_val) AS rev,
       rev.1 AS rev_cur,
       arrayMap(x -> toString(x), rev.2) AS rev_val
     FROM (
-      SELECT search_id, toStartOfHour(ts) AS hour, phrase
+      SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
       FROM (
-        SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
-        FROM `search_analytics`.`search_events`
-        WHERE customer = {customer:String}
-          AND instance = {instance:String}
-          AND id_sent
-          AND sign > 0
-          AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-          AND ts < toDateTime({e_to:UInt32}, 'UTC')
-        ORDER BY search_id, ts, phrase, language, bot, hits
-        LIMIT 1 BY search_id
+        SELECT hour,
+          phrase,
+          language,
+          bot,
+          count() AS g_tracked,
+          countIf(p_clicks > 0) AS g_clicked,
+          sum(p_clicks) AS g_clicks,
+          sum(p_pos) AS g_pos,
+          countIf(p_conversions > 0) AS g_converted,
+          sumMap(p_revenue) AS g_rev,
+          g_rev.1 AS g_cur,
+          g_rev.2 AS g_val
+        FROM (
+          SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+          FROM (
+            SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+            ORDER BY search_id, ts, phrase, language, bot, hits
+            LIMIT 1 BY search_id
+          )
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND bot IN {bots:Array(UInt8)}
+            AND hits > 0
+            AND search_id != toUUID({no_search:String})
+            AND search_id NOT IN (
+            SELECT search_id
+            FROM `search_analytics`.`search_ids`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+              AND search_id IN (
+              SELECT event_id
+              FROM `search_analytics`.`search_events`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND id_sent
+                AND sign > 0
+                AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+                AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+            ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+          )
+        ) AS s
+        LEFT JOIN (
+          SELECT search_id,
+            countIf(type = 'click') AS p_clicks,
+            sumIf(position, type = 'click') AS p_pos,
+            countIf(type = 'conversion') AS p_conversions,
+            sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+          FROM (
+            SELECT type, search_id, object_id, position, value, currency, ts
+            FROM `search_analytics`.`interactions`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND type IN ('click', 'conversion')
+              AND object_id != ''
+              AND search_id IN (
+              SELECT event_id
+              FROM `search_analytics`.`search_events`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND id_sent
+                AND sign > 0
+                AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+                AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+            )
+              AND (user_token_hash = '' OR user_token_hash NOT IN (
+              SELECT user_token_hash
+              FROM `search_analytics`.`erased_user_tokens`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+            ))
+              AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+              SELECT user_token_hash
+              FROM `search_analytics`.`erased_user_tokens`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+            ))
+            GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+          )
+          GROUP BY search_id
+        ) AS p USING (search_id)
+        GROUP BY hour, phrase, language, bot
       )
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-        AND bot IN {bots:Array(UInt8)}
-        AND hits > 0
-        AND search_id != toUUID({no_search:String})
-        AND search_id NOT IN (
-        SELECT search_id
-        FROM `search_analytics`.`search_ids`
-        WHERE customer = {customer:String}
-          AND instance = {instance:String}
-          AND first.1 < toDateTime({e_from:UInt32}, 'UTC')
-          AND search_id IN (
-          SELECT event_id
-          FROM `search_analytics`.`search_events`
-          WHERE customer = {customer:String}
-            AND instance = {instance:String}
-            AND id_sent
-            AND sign > 0
-            AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-            AND ts < toDateTime({e_to:UInt32}, 'UTC')
-        ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
-      )
-    ) AS s
-    LEFT JOIN (
-      SELECT search_id,
-        countIf(type = 'click') AS p_clicks,
-        sumIf(position, type = 'click') AS p_pos,
-        countIf(type = 'conversion') AS p_conversions,
-        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
-      FROM (
-        SELECT type, search_id, object_id, position, value, currency, ts
-        FROM `search_analytics`.`interactions`
-        WHERE customer = {customer:String}
-          AND instance = {instance:String}
-          AND type IN ('click', 'conversion')
-          AND object_id != ''
-          AND search_id IN (
-          SELECT event_id
-          FROM `search_analytics`.`search_events`
-          WHERE customer = {customer:String}
-            AND instance = {instance:String}
-            AND id_sent
-            AND sign > 0
-            AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-            AND ts < toDateTime({e_to:UInt32}, 'UTC')
-        )
-          AND (user_token_hash = '' OR user_token_hash NOT IN (
-          SELECT user_token_hash
-          FROM `search_analytics`.`erased_user_tokens`
-          WHERE customer = {customer:String}
-            AND instance = {instance:String}
-        ))
-          AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
-          SELECT user_token_hash
-          FROM `search_analytics`.`erased_user_tokens`
-          WHERE customer = {customer:String}
-            AND instance = {instance:String}
-        ))
-        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
-      )
-      GROUP BY search_id
-    ) AS p USING (search_id)
+    )
     GROUP BY phrase
   ) AS e USING (phrase)
   ORDER BY count DESC, phrase ASC
 )
 LIMIT {limit:UInt32} OFFSET {start:UInt32}
 FORMAT TSVRaw;
+
+-- ====================================================================================================================
+
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (1/3): EngagementRepository.plan
+-- GET /search-terms?engagement=true
+-- params:
+--   customer = "acme"
+--   instance = "shop"
+--   v_from = 1775037600 (2026-04-01T10:00:00Z)
+--   v_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms, toUnixTimestamp64Micro(max(version)) AS version_us
+FROM `search_analytics`.`engagement_versions`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND hour >= toDateTime({v_from:UInt32}, 'UTC')
+  AND hour < toDateTime({v_to:UInt32}, 'UTC')
+GROUP BY hour
+ORDER BY hour;
+
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (2/3): SearchTermsRepository.newestEvent
+-- GET /search-terms?engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (3/3): SearchTermsRepository.terms
+-- GET /search-terms?engagement=true
+-- params:
+--   ahead_from = [1775044800,1775102400]
+--   ahead_to = [1775102400,1775120400]
+--   ahead_version = [1775052000000007,1775120400000007]
+--   bots = [0]
+--   customer = "acme"
+--   e0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   e0_to = 1775044800 (2026-04-01T12:00:00Z)
+--   e1_from = 1775120400 (2026-04-02T09:00:00Z)
+--   e1_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   no_search = "00000000-0000-0000-0000-000000000000"
+--   start = 0
+--   w1_d0_from = "2026-04-02"
+--   w1_d0_to = "2026-04-03"
+--   w1_h0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w1_h0_to = 1775088000 (2026-04-02T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT phrase,
+  count,
+  previous_count,
+  count() OVER () AS total,
+  tracked,
+  clicked,
+  clicks_n,
+  pos_sum,
+  converted,
+  rev_cur,
+  rev_val
+FROM (
+  SELECT phrase, sum(signed) AS count, 0 AS previous_count
+  FROM (
+    SELECT phrase,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_phrases_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 0
+      AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+LEFT JOIN (
+  SELECT phrase,
+    sum(g_tracked) AS tracked,
+    sum(g_clicked) AS clicked,
+    sum(g_clicks) AS clicks_n,
+    sum(g_pos) AS pos_sum,
+    sum(g_converted) AS converted,
+    sumMap(g_cur, g_val) AS rev,
+    rev.1 AS rev_cur,
+    arrayMap(x -> toString(x), rev.2) AS rev_val
+  FROM (
+    SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+    FROM (
+      SELECT hour,
+        phrase,
+        language,
+        bot,
+        count() AS g_tracked,
+        countIf(p_clicks > 0) AS g_clicked,
+        sum(p_clicks) AS g_clicks,
+        sum(p_pos) AS g_pos,
+        countIf(p_conversions > 0) AS g_converted,
+        sumMap(p_revenue) AS g_rev,
+        g_rev.1 AS g_cur,
+        g_rev.2 AS g_val
+      FROM (
+        SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+        FROM (
+          SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          ORDER BY search_id, ts, phrase, language, bot, hits
+          LIMIT 1 BY search_id
+        )
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND bot IN {bots:Array(UInt8)}
+          AND hits > 0
+          AND search_id != toUUID({no_search:String})
+          AND search_id NOT IN (
+          SELECT search_id
+          FROM `search_analytics`.`search_ids`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+            AND search_id IN (
+            SELECT event_id
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+        )
+      ) AS s
+      LEFT JOIN (
+        SELECT search_id,
+          countIf(type = 'click') AS p_clicks,
+          sumIf(position, type = 'click') AS p_pos,
+          countIf(type = 'conversion') AS p_conversions,
+          sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+        FROM (
+          SELECT type, search_id, object_id, position, value, currency, ts
+          FROM `search_analytics`.`interactions`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND type IN ('click', 'conversion')
+            AND object_id != ''
+            AND search_id IN (
+            SELECT event_id
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          )
+            AND (user_token_hash = '' OR user_token_hash NOT IN (
+            SELECT user_token_hash
+            FROM `search_analytics`.`erased_user_tokens`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+          ))
+            AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+            SELECT user_token_hash
+            FROM `search_analytics`.`erased_user_tokens`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+          ))
+          GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+        )
+        GROUP BY search_id
+      ) AS p USING (search_id)
+      GROUP BY hour, phrase, language, bot
+    )
+    UNION ALL
+    SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+    FROM (
+      SELECT hour,
+        phrase,
+        language,
+        bot,
+        count() AS g_tracked,
+        countIf(p_clicks > 0) AS g_clicked,
+        sum(p_clicks) AS g_clicks,
+        sum(p_pos) AS g_pos,
+        countIf(p_conversions > 0) AS g_converted,
+        sumMap(p_revenue) AS g_rev,
+        g_rev.1 AS g_cur,
+        g_rev.2 AS g_val
+      FROM (
+        SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+        FROM (
+          SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e1_to:UInt32}, 'UTC')
+          ORDER BY search_id, ts, phrase, language, bot, hits
+          LIMIT 1 BY search_id
+        )
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND bot IN {bots:Array(UInt8)}
+          AND hits > 0
+          AND search_id != toUUID({no_search:String})
+          AND search_id NOT IN (
+          SELECT search_id
+          FROM `search_analytics`.`search_ids`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND first.1 < toDateTime({e1_from:UInt32}, 'UTC')
+            AND search_id IN (
+            SELECT event_id
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e1_to:UInt32}, 'UTC')
+          ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+        )
+      ) AS s
+      LEFT JOIN (
+        SELECT search_id,
+          countIf(type = 'click') AS p_clicks,
+          sumIf(position, type = 'click') AS p_pos,
+          countIf(type = 'conversion') AS p_conversions,
+          sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+        FROM (
+          SELECT type, search_id, object_id, position, value, currency, ts
+          FROM `search_analytics`.`interactions`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND type IN ('click', 'conversion')
+            AND object_id != ''
+            AND search_id IN (
+            SELECT event_id
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e1_to:UInt32}, 'UTC')
+          )
+            AND (user_token_hash = '' OR user_token_hash NOT IN (
+            SELECT user_token_hash
+            FROM `search_analytics`.`erased_user_tokens`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+          ))
+            AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+            SELECT user_token_hash
+            FROM `search_analytics`.`erased_user_tokens`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+          ))
+          GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+        )
+        GROUP BY search_id
+      ) AS p USING (search_id)
+      GROUP BY hour, phrase, language, bot
+    )
+    UNION ALL
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      tracked AS g_tracked,
+      clicked AS g_clicked,
+      clicks AS g_clicks,
+      pos_sum AS g_pos,
+      converted AS g_converted,
+      rev_cur AS g_cur,
+      rev_val AS g_val
+    FROM `search_analytics`.`engagement_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND kind = 'phrase'
+      AND (hour, version) IN (
+      SELECT toDateTime(arrayJoin(range(a.1, a.2, 3600)), 'UTC'), fromUnixTimestamp64Micro(a.3, 'UTC')
+      FROM (
+        SELECT arrayJoin(
+          arrayZip({ahead_from:Array(UInt32)}, {ahead_to:Array(UInt32)}, {ahead_version:Array(Int64)})
+        ) AS a
+      )
+    )
+  )
+  GROUP BY phrase
+) AS e USING (phrase)
+ORDER BY count DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};

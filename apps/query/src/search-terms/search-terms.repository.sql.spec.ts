@@ -1,21 +1,41 @@
 import { join } from 'node:path';
-import { analyticsConfig, computingCache, immediateSlots, termsCriteriaOf } from '../../../../test/support/analytics-fakes';
+import { EngagementRepository } from '../analytics/engagement.repository';
+import type { AppConfig } from '@app/config';
+import { FIXED_NOW, analyticsConfig, computingCache, immediateSlots, termsCriteriaOf } from '../../../../test/support/analytics-fakes';
 import { ANY_ROW, describeSqlSnapshot, type SqlCase } from '../../../../test/support/sql-snapshot';
 import { ExportSearchTermsHandler, SearchTermsHandler } from './search-terms.handler';
 import { ExportSearchTermsQuery, SearchTermsQuery } from './search-terms.query';
 import { SearchTermsRepository } from './search-terms.repository';
 
 /** GET /search-terms as JSON (SearchTermsHandler: the page, the newest event; the total when the page is empty). */
-const list = (name: string, query: Record<string, string>, rows?: SqlCase['rows']): SqlCase => ({
+const list = (name: string, query: Record<string, string>, rows?: SqlCase['rows'], config = analyticsConfig()): SqlCase => ({
   name,
   path: '/search-terms',
   query,
   rows,
   run: (ch) =>
-    new SearchTermsHandler(new SearchTermsRepository(ch.service), computingCache(), analyticsConfig()).execute(
-      new SearchTermsQuery(termsCriteriaOf(query)),
-    ),
+    new SearchTermsHandler(
+      new SearchTermsRepository(ch.service, new EngagementRepository(ch.service, config)),
+      computingCache(),
+      config,
+    ).execute(new SearchTermsQuery(termsCriteriaOf(query))),
 });
+
+const HOUR = 3_600_000;
+const NOW_HOUR = Math.floor(FIXED_NOW / HOUR) * HOUR;
+/**
+ * Engagement figures computed ahead (ENGAGEMENT_REFRESH_MS): all hours of the window but the first two and the current
+ * one, which are read from the raw tables.
+ */
+const AHEAD = { ...analyticsConfig(), engagementRefreshMs: 60_000 } as AppConfig;
+const aheadRows = (method: string) =>
+  method === 'EngagementRepository.plan'
+    ? Array.from({ length: 24 - 3 }, (_, i) => ({
+        hour_ms: NOW_HOUR - (22 - i) * HOUR,
+        // Two passes: the later one computed the last 5 of these hours again.
+        version_us: (i < 16 ? NOW_HOUR - 20 * HOUR : NOW_HOUR - HOUR) * 1000 + 7,
+      }))
+    : [ANY_ROW];
 
 /** GET /search-terms as CSV (ExportSearchTermsHandler: the newest event, the total, the lines). */
 const csv = (name: string, query: Record<string, string>): SqlCase => ({
@@ -23,9 +43,11 @@ const csv = (name: string, query: Record<string, string>): SqlCase => ({
   path: '/search-terms',
   query: { ...query, format: 'csv' },
   run: (ch) =>
-    new ExportSearchTermsHandler(new SearchTermsRepository(ch.service), immediateSlots(), analyticsConfig()).execute(
-      new ExportSearchTermsQuery(termsCriteriaOf({ ...query, format: 'csv' })),
-    ),
+    new ExportSearchTermsHandler(
+      new SearchTermsRepository(ch.service, new EngagementRepository(ch.service, analyticsConfig())),
+      immediateSlots(),
+      analyticsConfig(),
+    ).execute(new ExportSearchTermsQuery(termsCriteriaOf({ ...query, format: 'csv' }))),
 });
 
 const CASES: SqlCase[] = [
@@ -80,6 +102,7 @@ const CASES: SqlCase[] = [
     includeBotTraffic: 'true',
   }),
   csv('CSV, engagement=true, compare=previous, since=7d', { since: '7d', compare: 'previous', engagement: 'true' }),
+  list('engagement=true computed ahead, since=1d: hours computed ahead and hours read raw', { engagement: 'true' }, aheadRows, AHEAD),
 ];
 
 describeSqlSnapshot('SearchTermsRepository: GET /search-terms', join(__dirname, 'search-terms.repository.sql'), CASES);

@@ -1,10 +1,9 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '@app/config';
-import { DomainError } from '@app/errors';
 import { filterOf } from '../analytics/analytics-scope';
 import { AnswerCache } from '../analytics/answer-cache';
 import { resolveWindow } from '../analytics/window';
-import { TermDetailRepository } from './term-detail.repository';
+import { TermDetailRepository, termNotFound } from './term-detail.repository';
 import { compact, damerauLevenshtein } from './distance';
 import type { SuggestionView, SuggestionsView } from './suggestions.dto';
 import { SuggestionsQuery } from './suggestions.query';
@@ -29,7 +28,7 @@ export class SuggestionsHandler implements IQueryHandler<SuggestionsQuery> {
     return this.cache.get(scope, ['suggestions', id, scope], async () => {
       const phrase = await this.terms.phraseOf(scope, id);
       if (phrase === undefined) {
-        throw new DomainError('not-found', `No search of the term ${id} in the window`);
+        throw termNotFound(id);
       }
       const suggestions: SuggestionView[] = [];
       for (const candidate of await this.repository.candidates(scope, phrase, now)) {

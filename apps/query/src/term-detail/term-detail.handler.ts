@@ -1,13 +1,12 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '@app/config';
-import { DomainError } from '@app/errors';
 import { filterOf, type AnalyticsScope } from '../analytics/analytics-scope';
 import { AnswerCache } from '../analytics/answer-cache';
 import { emptyCounts, engagementFields } from '../analytics/engagement';
 import { LAST_POSITION } from '../analytics/engagement.repository';
 import { statusOf } from '../analytics/search-term-status.dto';
 import { bucketBounds, defaultInterval, foldIntoBuckets, isoInZone, resolveWindow, newestIso } from '../analytics/window';
-import { TermDetailRepository } from './term-detail.repository';
+import { TermDetailRepository, termNotFound } from './term-detail.repository';
 import { TermDetailQuery, type TermDetail } from './term-detail.query';
 
 const MAX_VARIANTS = 10;
@@ -42,7 +41,7 @@ export class TermDetailHandler implements IQueryHandler<TermDetailQuery> {
     return this.cache.get(scope, ['term', id, scope, interval, ...(engagement ? ['engagement'] : [])], async () => {
       const hours = await this.repository.hours(scope, id);
       if (hours.length === 0) {
-        throw new DomainError('not-found', `No search of the term ${id} in the window`);
+        throw termNotFound(id);
       }
       const phrase = hours[0].phrase;
       const variants = await this.repository.variants(scope, id, MAX_VARIANTS);

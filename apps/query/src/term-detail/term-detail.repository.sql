@@ -59,10 +59,10 @@ LIMIT {limit:UInt32};
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   phrase = "summer dress"
---   w1_h0_from = 1775037600 (2026-04-01T10:00:00Z)
---   w1_h0_to = 1775088000 (2026-04-02T00:00:00Z)
---   w1_h1_from = 1775088000 (2026-04-02T00:00:00Z)
---   w1_h1_to = 1775127600 (2026-04-02T11:00:00Z)
+--   w1l_h0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w1l_h0_to = 1775088000 (2026-04-02T00:00:00Z)
+--   w1l_h1_from = 1775088000 (2026-04-02T00:00:00Z)
+--   w1l_h1_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT handlers, if(has(covered, ''), [], arrayFilter(l -> NOT has(covered, l), languages)) AS unhandled
 FROM (
   SELECT {phrase:String} AS phrase
@@ -97,8 +97,8 @@ LEFT JOIN (
         AND zero_hits = 1
         AND phrase = {phrase:String}
         AND (
-          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
-          OR (hour >= toDateTime({w1_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h1_to:UInt32}, 'UTC'))
+          (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1l_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h1_to:UInt32}, 'UTC'))
         )
     )
     GROUP BY phrase, language
@@ -162,12 +162,12 @@ LIMIT {limit:UInt32};
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   phrase = "summer dress"
---   w1_day_from = "2026-03-27"
---   w1_day_to = "2026-04-02"
---   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
---   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
---   w1_h1_from = 1775088000 (2026-04-02T00:00:00Z)
---   w1_h1_to = 1775127600 (2026-04-02T11:00:00Z)
+--   w1l_d0_from = "2026-03-27"
+--   w1l_d0_to = "2026-04-02"
+--   w1l_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1l_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1l_h1_from = 1775088000 (2026-04-02T00:00:00Z)
+--   w1l_h1_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT handlers, if(has(covered, ''), [], arrayFilter(l -> NOT has(covered, l), languages)) AS unhandled
 FROM (
   SELECT {phrase:String} AS phrase
@@ -202,8 +202,8 @@ LEFT JOIN (
         AND zero_hits = 1
         AND phrase = {phrase:String}
         AND (
-          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
-          OR (hour >= toDateTime({w1_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h1_to:UInt32}, 'UTC'))
+          (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1l_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h1_to:UInt32}, 'UTC'))
         )
       UNION ALL
       SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
@@ -213,8 +213,7 @@ LEFT JOIN (
         AND bot IN {bots:Array(UInt8)}
         AND zero_hits = 1
         AND phrase = {phrase:String}
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
+        AND ((day >= {w1l_d0_from:Date} AND day < {w1l_d0_to:Date}))
     )
     GROUP BY phrase, language
     HAVING searches > 0
@@ -277,12 +276,12 @@ LIMIT {limit:UInt32};
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   phrase = "summer dress"
---   w1_day_from = "2026-03-04"
---   w1_day_to = "2026-04-02"
---   w1_h0_from = 1772532000 (2026-03-03T10:00:00Z)
---   w1_h0_to = 1772582400 (2026-03-04T00:00:00Z)
---   w1_h1_from = 1775088000 (2026-04-02T00:00:00Z)
---   w1_h1_to = 1775127600 (2026-04-02T11:00:00Z)
+--   w1l_d0_from = "2026-03-04"
+--   w1l_d0_to = "2026-04-02"
+--   w1l_h0_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w1l_h0_to = 1772582400 (2026-03-04T00:00:00Z)
+--   w1l_h1_from = 1775088000 (2026-04-02T00:00:00Z)
+--   w1l_h1_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT handlers, if(has(covered, ''), [], arrayFilter(l -> NOT has(covered, l), languages)) AS unhandled
 FROM (
   SELECT {phrase:String} AS phrase
@@ -317,8 +316,8 @@ LEFT JOIN (
         AND zero_hits = 1
         AND phrase = {phrase:String}
         AND (
-          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
-          OR (hour >= toDateTime({w1_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h1_to:UInt32}, 'UTC'))
+          (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1l_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h1_to:UInt32}, 'UTC'))
         )
       UNION ALL
       SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
@@ -328,8 +327,7 @@ LEFT JOIN (
         AND bot IN {bots:Array(UInt8)}
         AND zero_hits = 1
         AND phrase = {phrase:String}
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
+        AND ((day >= {w1l_d0_from:Date} AND day < {w1l_d0_to:Date}))
     )
     GROUP BY phrase, language
     HAVING searches > 0
@@ -392,8 +390,8 @@ LIMIT {limit:UInt32};
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   phrase = "summer dress"
---   w1_day_from = "2026-03-20"
---   w1_day_to = "2026-03-27"
+--   w1l_d0_from = "2026-03-20"
+--   w1l_d0_to = "2026-03-27"
 SELECT handlers, if(has(covered, ''), [], arrayFilter(l -> NOT has(covered, l), languages)) AS unhandled
 FROM (
   SELECT {phrase:String} AS phrase
@@ -427,8 +425,7 @@ LEFT JOIN (
         AND bot IN {bots:Array(UInt8)}
         AND zero_hits = 1
         AND phrase = {phrase:String}
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
+        AND ((day >= {w1l_d0_from:Date} AND day < {w1l_d0_to:Date}))
     )
     GROUP BY phrase, language
     HAVING searches > 0
@@ -491,12 +488,12 @@ LIMIT {limit:UInt32};
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   phrase = "summer dress"
---   w1_day_from = "2026-03-26"
---   w1_day_to = "2026-04-02"
---   w1_h0_from = 1774479600 (2026-03-25T23:00:00Z)
---   w1_h0_to = 1774483200 (2026-03-26T00:00:00Z)
---   w1_m0_from = 1775080800 (2026-04-01T22:00:00Z)
---   w1_m0_to = 1775088000 (2026-04-02T00:00:00Z)
+--   w1l_d0_from = "2026-03-26"
+--   w1l_d0_to = "2026-04-02"
+--   w1l_h0_from = 1774479600 (2026-03-25T23:00:00Z)
+--   w1l_h0_to = 1774483200 (2026-03-26T00:00:00Z)
+--   w1l_m0_from = 1775080800 (2026-04-01T22:00:00Z)
+--   w1l_m0_to = 1775088000 (2026-04-02T00:00:00Z)
 SELECT handlers, if(has(covered, ''), [], arrayFilter(l -> NOT has(covered, l), languages)) AS unhandled
 FROM (
   SELECT {phrase:String} AS phrase
@@ -526,7 +523,7 @@ LEFT JOIN (
       SELECT phrase,
         language,
         if(
-          (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+          (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC')),
           -toInt64(searches),
           toInt64(searches)
         ) AS signed,
@@ -538,8 +535,8 @@ LEFT JOIN (
         AND zero_hits = 1
         AND phrase = {phrase:String}
         AND (
-          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
-          OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+          (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC'))
         )
       UNION ALL
       SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
@@ -549,8 +546,7 @@ LEFT JOIN (
         AND bot IN {bots:Array(UInt8)}
         AND zero_hits = 1
         AND phrase = {phrase:String}
-        AND day >= {w1_day_from:Date}
-        AND day < {w1_day_to:Date}
+        AND ((day >= {w1l_d0_from:Date} AND day < {w1l_d0_to:Date}))
     )
     GROUP BY phrase, language
     HAVING searches > 0
@@ -794,99 +790,117 @@ WHERE phrase = {phrase:String};
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   e_from = 1774519200 (2026-03-26T10:00:00Z)
---   e_to = 1775127600 (2026-04-02T11:00:00Z)
+--   e0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   e0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "de"
 --   no_search = "00000000-0000-0000-0000-000000000000"
 --   phrase = "summer dress"
 SELECT phrase,
-  count() AS tracked,
-  countIf(p_clicks > 0) AS clicked,
-  sum(p_clicks) AS clicks_n,
-  sum(p_pos) AS pos_sum,
-  countIf(p_conversions > 0) AS converted,
-  sumMap(p_revenue) AS rev,
+  sum(g_tracked) AS tracked,
+  sum(g_clicked) AS clicked,
+  sum(g_clicks) AS clicks_n,
+  sum(g_pos) AS pos_sum,
+  sum(g_converted) AS converted,
+  sumMap(g_cur, g_val) AS rev,
   rev.1 AS rev_cur,
   arrayMap(x -> toString(x), rev.2) AS rev_val
 FROM (
-  SELECT search_id, toStartOfHour(ts) AS hour, phrase
+  SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
   FROM (
-    SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
-    FROM `search_analytics`.`search_events`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND id_sent
-      AND sign > 0
-      AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-      AND ts < toDateTime({e_to:UInt32}, 'UTC')
-    ORDER BY search_id, ts, phrase, language, bot, hits
-    LIMIT 1 BY search_id
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      count() AS g_tracked,
+      countIf(p_clicks > 0) AS g_clicked,
+      sum(p_clicks) AS g_clicks,
+      sum(p_pos) AS g_pos,
+      countIf(p_conversions > 0) AS g_converted,
+      sumMap(p_revenue) AS g_rev,
+      g_rev.1 AS g_cur,
+      g_rev.2 AS g_val
+    FROM (
+      SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+      FROM (
+        SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+        FROM `search_analytics`.`search_events`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND id_sent
+          AND sign > 0
+          AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        ORDER BY search_id, ts, phrase, language, bot, hits
+        LIMIT 1 BY search_id
+      )
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND hits > 0
+        AND search_id != toUUID({no_search:String})
+        AND phrase = {phrase:String}
+        AND search_id NOT IN (
+        SELECT search_id
+        FROM `search_analytics`.`search_ids`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+      )
+    ) AS s
+    LEFT JOIN (
+      SELECT search_id,
+        countIf(type = 'click') AS p_clicks,
+        sumIf(position, type = 'click') AS p_pos,
+        countIf(type = 'conversion') AS p_conversions,
+        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+      FROM (
+        SELECT type, search_id, object_id, position, value, currency, ts
+        FROM `search_analytics`.`interactions`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND type IN ('click', 'conversion')
+          AND object_id != ''
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        )
+          AND (user_token_hash = '' OR user_token_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+          AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+      )
+      GROUP BY search_id
+    ) AS p USING (search_id)
+    GROUP BY hour, phrase, language, bot
   )
-  WHERE customer = {customer:String}
-    AND instance = {instance:String}
-    AND bot IN {bots:Array(UInt8)}
-    AND language = {language:String}
-    AND hits > 0
-    AND search_id != toUUID({no_search:String})
-    AND phrase = {phrase:String}
-    AND search_id NOT IN (
-    SELECT search_id
-    FROM `search_analytics`.`search_ids`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND first.1 < toDateTime({e_from:UInt32}, 'UTC')
-      AND search_id IN (
-      SELECT event_id
-      FROM `search_analytics`.`search_events`
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-        AND id_sent
-        AND sign > 0
-        AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-        AND ts < toDateTime({e_to:UInt32}, 'UTC')
-    ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
-  )
-) AS s
-LEFT JOIN (
-  SELECT search_id,
-    countIf(type = 'click') AS p_clicks,
-    sumIf(position, type = 'click') AS p_pos,
-    countIf(type = 'conversion') AS p_conversions,
-    sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
-  FROM (
-    SELECT type, search_id, object_id, position, value, currency, ts
-    FROM `search_analytics`.`interactions`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND type IN ('click', 'conversion')
-      AND object_id != ''
-      AND search_id IN (
-      SELECT event_id
-      FROM `search_analytics`.`search_events`
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-        AND id_sent
-        AND sign > 0
-        AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-        AND ts < toDateTime({e_to:UInt32}, 'UTC')
-    )
-      AND (user_token_hash = '' OR user_token_hash NOT IN (
-      SELECT user_token_hash
-      FROM `search_analytics`.`erased_user_tokens`
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-    ))
-      AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
-      SELECT user_token_hash
-      FROM `search_analytics`.`erased_user_tokens`
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-    ))
-    GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
-  )
-  GROUP BY search_id
-) AS p USING (search_id)
+)
 GROUP BY phrase;
 
 -- engagement=true, since=7d, language=de (5/6): EngagementRepository.positions
@@ -912,7 +926,7 @@ FROM (
     AND search_id IN (
     SELECT search_id
     FROM (
-      SELECT search_id, toStartOfHour(ts) AS hour, phrase
+      SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
       FROM (
         SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
         FROM `search_analytics`.`search_events`
@@ -991,7 +1005,7 @@ FROM (
     AND search_id IN (
     SELECT search_id
     FROM (
-      SELECT search_id, toStartOfHour(ts) AS hour, phrase
+      SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
       FROM (
         SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
         FROM `search_analytics`.`search_events`

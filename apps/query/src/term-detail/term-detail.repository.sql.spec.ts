@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { EngagementRepository } from '../analytics/engagement.repository';
 import { analyticsConfig, computingCache, detailQueryOf } from '../../../../test/support/analytics-fakes';
 import { describeSqlSnapshot, type SqlCase } from '../../../../test/support/sql-snapshot';
 import { TermDetailHandler } from './term-detail.handler';
@@ -13,7 +14,11 @@ const detail = (name: string, query: Record<string, string>): SqlCase => ({
   path: `/search-terms/${ID}`,
   query,
   run: (ch) =>
-    new TermDetailHandler(new TermDetailRepository(ch.service), computingCache(), analyticsConfig()).execute(detailQueryOf(ID, query)),
+    new TermDetailHandler(
+      new TermDetailRepository(ch.service, new EngagementRepository(ch.service, analyticsConfig())),
+      computingCache(),
+      analyticsConfig(),
+    ).execute(detailQueryOf(ID, query)),
 });
 
 const CASES: SqlCase[] = [

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ClickHouseService, type QueryParams } from '@app/clickhouse';
+import { DomainError } from '@app/errors';
 import type { AnalyticsScope } from '../analytics/analytics-scope';
 import { filterSql, handlersSql, hourRangeSql, unhandledSql, zeroResultLanguagesSql } from '../analytics/analytics-sql';
 import { EngagementRepository } from '../analytics/engagement.repository';
@@ -14,18 +15,22 @@ export interface TermHour {
   newest: number;
 }
 
+/** The 404 of a term's detail and suggestions: one wording. */
+export function termNotFound(id: string): DomainError {
+  return new DomainError('not-found', `No search of the term ${id} in the window`);
+}
+
 /**
  * Every ClickHouse query of GET /search-terms/{id}, all on search_term_spellings_hourly: its rows are ordered by
  * the term id, so one term's window is a short range of the table, whatever the window's length or time zone.
  */
 @Injectable()
 export class TermDetailRepository {
-  /** engagement=true: the clicks and conversions of the term's tracked searches. */
-  readonly engagement: EngagementRepository;
-
-  constructor(private readonly ch: ClickHouseService) {
-    this.engagement = new EngagementRepository(ch);
-  }
+  constructor(
+    private readonly ch: ClickHouseService,
+    /** engagement=true: the clicks and conversions of the term's tracked searches. */
+    readonly engagement: EngagementRepository,
+  ) {}
 
   private where(scope: AnalyticsScope, id: string, params: QueryParams): string {
     params.id = id;

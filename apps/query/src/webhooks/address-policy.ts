@@ -29,7 +29,7 @@ export function ipLiteral(url: URL): string | undefined {
 }
 
 /** Why a webhook URL is not acceptable, or undefined when it is ("" disables the webhook). */
-export function webhookUrlProblem(value: string, allowPrivateNetworks: boolean): string | undefined {
+export function webhookUrlProblem(value: string, allowPrivateNetworks: boolean, field = 'webhookConfig.url'): string | undefined {
   if (value === '') {
     return undefined;
   }
@@ -37,14 +37,14 @@ export function webhookUrlProblem(value: string, allowPrivateNetworks: boolean):
   try {
     url = new URL(value);
   } catch {
-    return 'webhookConfig.url must be an absolute http(s) URL or ""';
+    return `${field} must be an absolute http(s) URL or ""`;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return 'webhookConfig.url must be an absolute http(s) URL or ""';
+    return `${field} must be an absolute http(s) URL or ""`;
   }
   const literal = ipLiteral(url);
   if (literal && !allowPrivateNetworks && !isPublicAddress(literal)) {
-    return 'webhookConfig.url points to a loopback, private or link-local address';
+    return `${field} points to a loopback, private or link-local address`;
   }
   return undefined;
 }

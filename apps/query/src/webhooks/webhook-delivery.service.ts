@@ -53,6 +53,23 @@ export class WebhookDeliveryService {
     return outcome;
   }
 
+  /**
+   * One POST of an alert (issue 30) to the instance's alert URL under the webhook's rules: the address policy, the
+   * timeout, no retry, no redirects; a failure is logged and recorded as a `webhook-failed` notification.
+   */
+  async deliverAlert(customer: string, instance: string, url: string, body: Record<string, unknown>): Promise<DeliveryOutcome> {
+    const outcome = await this.send(
+      customer,
+      instance,
+      url,
+      JSON.stringify({ customer, instance, ...body }),
+      { name: 'Alert', summary: String(body.alert) },
+      { alert: body.alert },
+    );
+    this.metrics.webhookDeliveries.inc({ outcome });
+    return outcome;
+  }
+
   private async attempt(call: WebhookCall): Promise<DeliveryOutcome> {
     const url = await this.webhookUrls.webhookUrl(call.customer, call.instance);
     if (!url) {
@@ -62,19 +79,39 @@ export class WebhookDeliveryService {
     if (narrowed && !narrowed.includes(call.type)) {
       return 'filtered';
     }
+    const summary = `${call.type} ${call.action} of ${call.ids.length}`;
+    return this.send(
+      call.customer,
+      call.instance,
+      url,
+      JSON.stringify(call),
+      { name: 'Webhook', summary },
+      {
+        type: call.type,
+        action: call.action,
+        ids: call.ids,
+      },
+    );
+  }
+
+  /** One POST; a failure is logged (the URL's origin only: its path may hold a token) and recorded. */
+  private async send(
+    customer: string,
+    instance: string,
+    url: string,
+    body: string,
+    what: { name: 'Webhook' | 'Alert'; summary: string },
+    details: Record<string, unknown>,
+  ): Promise<DeliveryOutcome> {
     try {
-      await this.post(url, JSON.stringify(call));
+      await this.post(url, body);
       return 'delivered';
     } catch (err) {
       const reason = (err as Error).message;
       const origin = safeOrigin(url);
-      this.logger.warn(`delivery to ${origin} failed (${call.type} ${call.action} of ${call.ids.length}): ${reason}`);
+      this.logger.warn(`${what.name.toLowerCase()} delivery to ${origin} failed (${what.summary}): ${reason}`);
       await this.notifications
-        .record(call.customer, call.instance, 'webhook-failed', `Webhook delivery to ${origin} failed: ${reason}`, {
-          type: call.type,
-          action: call.action,
-          ids: call.ids,
-        })
+        .record(customer, instance, 'webhook-failed', `${what.name} delivery to ${origin} failed: ${reason}`, details)
         .catch((e: unknown) => this.logger.error(`could not record the failed delivery: ${(e as Error).message}`));
       return 'failed';
     }

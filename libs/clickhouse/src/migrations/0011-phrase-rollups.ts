@@ -1,8 +1,8 @@
 import type { Migration } from './migration';
 import { rollupBackfill, searchTermKeys, selectKeys, type RollupKeys } from './rollup-backfill';
 
-/** The keys of the phrase rollups: the search-term rollups' keys without the language. */
-function phraseKeys(bucket: { column: string; expression: string }): RollupKeys {
+/** The keys of the phrase rollups: the search-term rollups' keys without the language (0021's weekly one too). */
+export function phraseKeys(bucket: { column: string; expression: string }): RollupKeys {
   return searchTermKeys(bucket).filter(([column]) => column !== 'language');
 }
 

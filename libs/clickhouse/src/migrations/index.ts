@@ -15,9 +15,14 @@ import { basicPendingMigration } from './0014-basic-pending';
 import { intakeTokensMigration } from './0015-intake-tokens';
 import { interactionsMigration } from './0016-interactions';
 import { keyOriginsMigration } from './0017-key-origins';
+import { annotationsMigration } from './0018-annotations';
+import { alertsMigration } from './0020-alerts';
+import { weeklyPhrasesMigration } from './0021-weekly-phrases';
+import { engagementHoursMigration } from './0022-engagement-hours';
 import type { Migration } from './migration';
 
 export type { Migration, MigrationContext } from './migration';
+export { ENGAGEMENT_CHANGES_KEPT_HOURS } from './0022-engagement-hours';
 
 /** Applied in this order; never reorder or edit an applied migration, add a new one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -38,6 +43,10 @@ export const MIGRATIONS: readonly Migration[] = [
   intakeTokensMigration,
   interactionsMigration,
   keyOriginsMigration,
+  annotationsMigration,
+  alertsMigration,
+  weeklyPhrasesMigration,
+  engagementHoursMigration,
 ];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */
@@ -49,9 +58,12 @@ export const RETENTION_TTL: Readonly<Record<string, string>> = {
   search_term_spellings_hourly: 'hour',
   search_phrases_hourly: 'hour',
   search_phrases_daily: 'day',
+  search_phrases_weekly: 'week + 7',
   rejected_events: 'toDateTime(received_at)',
   document_offsets: 'toDateTime(received_at)',
   interactions: 'toDateTime(ts)',
   search_ids: 'toDateTime(first.1)',
   erased_user_tokens: 'at',
+  engagement_hourly: 'hour',
+  engagement_versions: 'hour',
 };

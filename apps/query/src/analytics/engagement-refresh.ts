@@ -1,0 +1,273 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { randomInt } from 'node:crypto';
+import { ClickHouseService, ENGAGEMENT_CHANGES_KEPT_HOURS, type QueryParams } from '@app/clickhouse';
+import { AppConfig } from '@app/config';
+import { MetricsService } from '@app/metrics';
+import { analyticsLane } from './analytics-slots';
+import { EngagementRepository } from './engagement.repository';
+import { HOUR, type HourRange } from './window';
+
+/**
+ * Changes are read from this long before the last complete pass began: a row's time is taken when storage starts
+ * to insert it, a little before a query can see it.
+ */
+export const CHANGES_MARGIN_MS = 5 * 60_000;
+/**
+ * A version older than one recorded this long ago is deleted: a reader chose it before that one was recorded, at
+ * most a request's time earlier.
+ */
+export const REPLACED_KEPT_MS = HOUR;
+/** Rows of a version never recorded (its pass failed) are deleted once it began this long ago. */
+export const FAILED_KEPT_MS = 24 * HOUR;
+/** Hours computed by one statement, which bounds its memory (a day is a 30th of the 30-day computation). */
+const RUN_HOURS = 24;
+
+interface TenantHours {
+  customer: string;
+  instance: string;
+  /** The hours to compute (ms), and those of them with searches. */
+  hours: number[];
+  busy: Set<number>;
+}
+
+/** The hours in `hours` (ms, any order, repeats allowed) as ranges of consecutive hours, at most `most` each. */
+export function hourRuns(hours: readonly number[], most = RUN_HOURS): HourRange[] {
+  const sorted = [...new Set(hours)].sort((a, b) => a - b);
+  const runs: HourRange[] = [];
+  for (const hour of sorted) {
+    const last = runs.at(-1);
+    if (last && last.to === hour && last.to - last.from < most * HOUR) {
+      last.to += HOUR;
+    } else {
+      runs.push({ from: hour, to: hour + HOUR });
+    }
+  }
+  return runs;
+}
+
+/**
+ * Computes the engagement figures of every hour ahead of the requests (docs/architecture.md, "Clicks and
+ * conversions"), every ENGAGEMENT_REFRESH_MS, into engagement_hourly; EngagementRepository reads them. A pass
+ * computes, per instance with searches in the retention, the hours never computed (the retention's to the current
+ * one) and those whose figures may have changed since the last complete pass: the hours of every copy of a search
+ * id stored since (a search, or a click or conversion naming it) and of the interactions of shoppers erased since.
+ * Each hour is computed by the same query as an answer from the raw tables (rawGroupsSql), under the pass's start
+ * (in microseconds, with a random part) as its version, and its version is recorded after its rows. Every query
+ * process runs passes; two passes at once only repeat work. A pass runs in a lane of the engine, as an analytics
+ * request does.
+ */
+@Injectable()
+export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('EngagementRefresh');
+  private timer?: NodeJS.Timeout;
+  /** The pass running, and the one that begins after it. */
+  private running?: Promise<number>;
+  private next?: Promise<number>;
+  private lastCleanup = 0;
+  /** CHANGES_MARGIN_MS; a test that needs exact counts of computed hours sets 0. */
+  changesMarginMs = CHANGES_MARGIN_MS;
+
+  constructor(
+    private readonly ch: ClickHouseService,
+    private readonly engagement: EngagementRepository,
+    private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.engagementRefreshMs > 0) {
+      this.timer = setInterval(() => void this.tick(), this.config.engagementRefreshMs);
+      this.timer.unref();
+      void this.tick();
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.next?.catch(() => undefined);
+    await this.running?.catch(() => undefined);
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      await this.refresh();
+    } catch (err) {
+      this.logger.warn(`engagement refresh failed (${(err as Error).message}); it runs again in ${this.config.engagementRefreshMs} ms`);
+    }
+  }
+
+  /**
+   * A pass that begins after this call: after the one running, if any (callers meanwhile share it). Answers the
+   * number of hours it computed.
+   */
+  refresh(): Promise<number> {
+    this.next ??= (this.running ?? Promise.resolve(0))
+      .catch(() => 0)
+      .then(() => {
+        this.next = undefined;
+        this.running = this.ch
+          .inLane(() => this.pass(), analyticsLane(this.config.analyticsConcurrency))
+          .finally(() => (this.running = undefined));
+        return this.running;
+      });
+    return this.next;
+  }
+
+  private async pass(): Promise<number> {
+    const [clock] = await this.ch.query<{ now_ms: string | number; last_ms: string | number }>(
+      `SELECT toUnixTimestamp64Milli(now64(3)) AS now_ms, toUnixTimestamp64Milli(max(at)) AS last_ms
+       FROM ${this.ch.table('engagement_passes')}`,
+    );
+    const now = Number(clock.now_ms);
+    const last = Number(clock.last_ms);
+    const window: HourRange = {
+      from: Math.floor((now - this.config.retentionDays * 24 * HOUR) / HOUR) * HOUR,
+      to: Math.floor(now / HOUR) * HOUR + HOUR,
+    };
+    // Changes are kept ENGAGEMENT_CHANGES_KEPT_HOURS: a pass after a longer pause computes every hour again.
+    const everything = last === 0 || last < now - (ENGAGEMENT_CHANGES_KEPT_HOURS - 1) * HOUR;
+    const tenants = await this.dueHours(window, everything ? undefined : last - this.changesMarginMs);
+    // Two passes that begin in the same millisecond still write apart.
+    const version = now * 1000 + randomInt(1000);
+    let computed = 0;
+    for (const tenant of tenants) {
+      for (const run of hourRuns(tenant.hours.filter((h) => tenant.busy.has(h)))) {
+        await this.compute(tenant, run, version);
+      }
+      await this.record(tenant, tenant.hours, version);
+      computed += tenant.hours.length;
+      this.metrics.engagementHours.inc(tenant.hours.length);
+    }
+    await this.ch.command(`INSERT INTO ${this.ch.table('engagement_passes')} (at) SELECT fromUnixTimestamp64Milli({at:Int64}, 'UTC')`, {
+      at: now,
+    });
+    this.metrics.engagementPassSeconds.set(now / 1000);
+    if (now - this.lastCleanup >= REPLACED_KEPT_MS) {
+      await this.deleteReplaced(now);
+      this.lastCleanup = now;
+    }
+    return computed;
+  }
+
+  /**
+   * Per instance, the hours of `window` to compute: those never computed (every hour of the window, for an instance
+   * with a search in it), and (`since`, ms) those whose figures may have changed since then; every hour when `since`
+   * is undefined.
+   */
+  private async dueHours(window: HourRange, since?: number): Promise<TenantHours[]> {
+    const params: QueryParams = { from: window.from / 1000, to: window.to / 1000, since: since ?? 0 };
+    const inWindow = `hour >= toDateTime({from:UInt32}, 'UTC') AND hour < toDateTime({to:UInt32}, 'UTC')`;
+    const all = `SELECT customer, instance, toDateTime(arrayJoin(range({from:UInt32}, {to:UInt32}, 3600)), 'UTC') AS hour
+      FROM (SELECT DISTINCT customer, instance FROM ${this.ch.table('search_totals_hourly')} WHERE ${inWindow})`;
+    const parts = [
+      since === undefined
+        ? all
+        : `SELECT customer, instance, hour FROM (${all})
+           WHERE (customer, instance, hour) NOT IN (
+             SELECT customer, instance, hour FROM ${this.ch.table('engagement_versions')} WHERE ${inWindow})`,
+    ];
+    if (since !== undefined) {
+      const ofIds = (ids: string) => `SELECT customer, instance, hour FROM (
+          SELECT customer, instance, arrayJoin(hours) AS hour FROM ${this.ch.table('search_ids')}
+          WHERE (customer, instance, search_id) IN (${ids})
+        ) WHERE ${inWindow}`;
+      parts.push(
+        ofIds(`SELECT customer, instance, search_id FROM ${this.ch.table('engagement_changes')}
+          WHERE inserted_at >= fromUnixTimestamp64Milli({since:Int64}, 'UTC')`),
+      );
+      // Only when someone was erased since: finding their interactions reads a column of all of them.
+      const erased = `SELECT customer, instance, user_token_hash FROM ${this.ch.table('erased_user_tokens')}
+        WHERE at >= toDateTime(intDiv({since:Int64}, 1000), 'UTC')`;
+      const [{ n }] = await this.ch.query<{ n: string | number }>(`SELECT count() AS n FROM (${erased})`, params);
+      if (Number(n) > 0) {
+        parts.push(
+          ofIds(`SELECT customer, instance, search_id FROM ${this.ch.table('interactions')}
+            WHERE (customer, instance, user_token_hash) IN (${erased}) OR (customer, instance, session_hash) IN (${erased})`),
+        );
+      }
+    }
+    // An hour without any search has no figures to compute: it is only recorded as computed.
+    type Row = { customer: string; instance: string; hours: Array<string | number>; busy: Array<string | number> };
+    const rows = await this.ch.query<Row>(
+      `SELECT customer, instance, groupUniqArray(toUnixTimestamp(hour)) AS hours,
+         groupUniqArrayIf(toUnixTimestamp(hour), (customer, instance, hour) IN (
+           SELECT customer, instance, hour FROM ${this.ch.table('search_totals_hourly')} WHERE ${inWindow})) AS busy
+       FROM (${parts.join(' UNION ALL ')})
+       GROUP BY customer, instance`,
+      params,
+    );
+    const ms = (hours: Array<string | number>) => hours.map((h) => Number(h) * 1000);
+    return rows.map((r) => ({ customer: r.customer, instance: r.instance, hours: ms(r.hours), busy: new Set(ms(r.busy)) }));
+  }
+
+  /** The rows of the hours of `run` of one instance, as the raw tables give them now, under `version` (µs). */
+  private async compute(tenant: TenantHours, run: HourRange, version: number): Promise<void> {
+    const f = { customer: tenant.customer, instance: tenant.instance, includeBots: true };
+    const params: QueryParams = { version, run_from: run.from / 1000, run_to: run.to / 1000 };
+    const columns =
+      'customer, instance, kind, hour, phrase, language, bot, version, tracked, clicked, clicks, pos_sum, converted, rev_cur, rev_val';
+    const table = this.ch.table('engagement_hourly');
+    const at = `fromUnixTimestamp64Micro({version:Int64}, 'UTC')`;
+    await this.ch.command(
+      `INSERT INTO ${table} (${columns})
+       SELECT {customer:String}, {instance:String}, 'phrase', hour, phrase, language, bot, ${at},
+         g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+       FROM (${this.engagement.rawGroupsSql(f, run, params)})`,
+      params,
+    );
+    await this.ch.command(
+      `INSERT INTO ${table} (${columns})
+       SELECT customer, instance, 'total', hour, '', language, bot, version, sum(tracked), sum(clicked), sum(clicks), sum(pos_sum),
+         sum(converted), sumMap(rev_cur, rev_val).1, sumMap(rev_cur, rev_val).2
+       FROM ${table}
+       WHERE customer = {customer:String} AND instance = {instance:String} AND kind = 'phrase' AND version = ${at}
+         AND hour >= toDateTime({run_from:UInt32}, 'UTC') AND hour < toDateTime({run_to:UInt32}, 'UTC')
+       GROUP BY customer, instance, hour, language, bot, version`,
+      params,
+    );
+  }
+
+  /** Records `hours` (ms) of one instance as computed under `version` (µs), once their rows are stored. */
+  private async record(tenant: TenantHours, hours: number[], version: number): Promise<void> {
+    const runs = hourRuns(hours, Infinity);
+    await this.ch.command(
+      `INSERT INTO ${this.ch.table('engagement_versions')} (customer, instance, hour, version)
+       SELECT {customer:String}, {instance:String}, toDateTime(arrayJoin(range(r.1, r.2, 3600)), 'UTC'),
+         fromUnixTimestamp64Micro({version:Int64}, 'UTC')
+       FROM (SELECT arrayJoin(arrayZip({from:Array(UInt32)}, {to:Array(UInt32)})) AS r)`,
+      {
+        customer: tenant.customer,
+        instance: tenant.instance,
+        from: runs.map((r) => r.from / 1000),
+        to: runs.map((r) => r.to / 1000),
+        version,
+      },
+    );
+  }
+
+  /**
+   * Deletes, as of `now` (ms), every version of an hour older than a version of it recorded REPLACED_KEPT_MS ago (no
+   * reader reads it any more), with its record, and the rows of versions never recorded that began FAILED_KEPT_MS ago.
+   */
+  async deleteReplaced(now: number): Promise<void> {
+    const versions = this.ch.table('engagement_versions');
+    const stale = `SELECT customer, instance, hour, version FROM ${versions} AS v
+      INNER JOIN (
+        SELECT customer, instance, hour, max(version) AS settled FROM ${versions}
+        WHERE recorded_at < fromUnixTimestamp64Milli({replaced:Int64}, 'UTC') GROUP BY customer, instance, hour
+      ) AS s USING (customer, instance, hour)
+      WHERE v.version < s.settled`;
+    const params = { replaced: now - REPLACED_KEPT_MS, failed: (now - FAILED_KEPT_MS) * 1000 };
+    await this.ch.command(
+      `DELETE FROM ${this.ch.table('engagement_hourly')} WHERE (customer, instance, hour, version) IN (${stale})`,
+      params,
+    );
+    await this.ch.command(`DELETE FROM ${versions} WHERE (customer, instance, hour, version) IN (${stale})`, params);
+    await this.ch.command(
+      `DELETE FROM ${this.ch.table('engagement_hourly')}
+       WHERE version < fromUnixTimestamp64Micro({failed:Int64}, 'UTC')
+         AND (customer, instance, hour, version) NOT IN (SELECT customer, instance, hour, version FROM ${versions})`,
+      params,
+    );
+  }
+}

@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import { ClickHouseService, chDateTime } from '@app/clickhouse';
+import { DataVersions } from '@app/intake';
+import { EngagementRefresh } from '../apps/query/src/analytics/engagement-refresh';
+import { UserTokenErasure } from '../apps/query/src/insights/user-token-erasure.service';
+import {
+  CUSTOMER,
+  INSTANCE,
+  countedInteractions,
+  eraseUserToken,
+  insertInteractions,
+  insertSearches,
+  rawCounts,
+  rawFields,
+  trackedSearches,
+  type Interaction,
+  type Search,
+  userTokenHash,
+} from './support/engagement';
+import { eventually } from './support/storage';
+import { basicHeader, http, startApp, type TestApp } from './support/test-app';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+type Entry = ReturnType<typeof rawFields> & { search_phrase: string };
+
+/**
+ * Engagement figures computed ahead (ENGAGEMENT_REFRESH_MS; docs/architecture.md, "Clicks and conversions"): what a
+ * pass computes, that a late click, an earlier copy of a search and an erased shopper reach the hours they change,
+ * that rows without a recorded version are never read, and that replaced versions are deleted. Every figure is
+ * checked against the same raw computation as test/engagement.property.spec.ts.
+ */
+describe('engagement figures computed ahead (ENGAGEMENT_REFRESH_MS)', () => {
+  let t: TestApp;
+  let ch: ClickHouseService;
+  let refresh: EngagementRefresh;
+  const searches: Search[] = [];
+  const interactions: Interaction[] = [];
+  const erased = new Set<string>();
+  const now = Date.now();
+  const ids = Array.from({ length: 6 }, () => randomUUID());
+  const base = { language: 'en', bot: false, hits: 3 };
+
+  beforeAll(async () => {
+    // The timer never fires during the suite: each step calls the refresh.
+    t = await startApp({ ENGAGEMENT_REFRESH_MS: '3600000' });
+    ch = t.app.get(ClickHouseService);
+    refresh = t.app.get(EngagementRefresh);
+    // Changes are read from the last pass on, without the margin for inserts in flight, so counts are exact.
+    refresh.changesMarginMs = 0;
+  });
+  afterAll(() => t.close());
+
+  const click = (searchId: string, ageMs: number, userToken?: string): Interaction => ({
+    type: 'click',
+    searchId,
+    objectId: 'p1',
+    position: 2,
+    subtype: '',
+    micros: 0,
+    currency: '',
+    ts: now - ageMs,
+    userToken,
+  });
+
+  async function write(s: Search[], i: Interaction[]): Promise<void> {
+    await insertSearches(ch, s);
+    await insertInteractions(ch, i);
+    searches.push(...s);
+    interactions.push(...i);
+  }
+
+  /** The list of the last 10 days with engagement, each term's fields equal to the raw computation's. */
+  async function expectExact(): Promise<Record<string, Entry>> {
+    t.app.get(DataVersions).bump(CUSTOMER, INSTANCE);
+    const res = await http<Entry[]>(`${t.url}/search-terms?since=10d&engagement=true&_end=100`, { headers: basicHeader() });
+    expect(res.status).toBe(200);
+    const from = Math.floor((Date.now() - 10 * DAY) / HOUR) * HOUR;
+    const to = Math.floor(Date.now() / HOUR) * HOUR + HOUR;
+    const tracked = trackedSearches(searches, { from, to, includeBots: false });
+    const counted = countedInteractions(interactions, erased);
+    const listed = Object.fromEntries(res.body.map((e) => [e.search_phrase, e]));
+    const phrases = [...new Set(tracked.map((s) => s.copy.phrase))];
+    expect(Object.keys(listed).sort()).toEqual(phrases.sort());
+    for (const phrase of phrases) {
+      const fields = rawFields(
+        rawCounts(
+          tracked.filter((s) => s.copy.phrase === phrase),
+          counted,
+        ),
+      );
+      expect([phrase, listed[phrase]]).toMatchObject([phrase, fields]);
+    }
+    return listed;
+  }
+
+  async function versionsOf(hour: number): Promise<number> {
+    const [row] = await ch.query<{ n: string }>(
+      `SELECT count() AS n FROM (SELECT DISTINCT version FROM ${ch.table('engagement_hourly')}
+       WHERE customer = {c:String} AND instance = {i:String} AND hour = toDateTime({h:UInt32}, 'UTC'))`,
+      { c: CUSTOMER, i: INSTANCE, h: hour / 1000 },
+    );
+    return Number(row.n);
+  }
+
+  it('a first pass computes every hour of the retention; the answers equal the raw computation', async () => {
+    await write(
+      [
+        { ...base, id: ids[0], phrase: 'shoes', ts: now - 5 * DAY },
+        { ...base, id: ids[1], phrase: 'shoes', ts: now - 2 * DAY },
+        { ...base, id: ids[2], phrase: 'dress', ts: now - 3 * HOUR },
+        { ...base, id: ids[3], phrase: 'dress', ts: now - 4 * DAY },
+      ],
+      [click(ids[0], 5 * DAY - 1000), click(ids[2], 3 * HOUR - 1000, 'u1')],
+    );
+    // The pass that began with the app found nothing yet, or (if it began after the writes) everything.
+    const computed = await refresh.refresh();
+    expect(computed === 0 || computed >= t.config.retentionDays * 24).toBe(true);
+    const listed = await expectExact();
+    expect(listed.shoes).toMatchObject({ tracked_searches: 2, clicked_searches: 1, clicks: 1 });
+    // An operator sees when the last pass began, and how many hours the passes computed.
+    const metrics = await http<string>(`${t.url}/metrics`);
+    const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics.body)?.[1]);
+    expect(value('engagement_refresh_last_pass_seconds')).toBeGreaterThanOrEqual(Math.floor(now / 1000) - 60);
+    expect(value('engagement_refresh_hours_total')).toBeGreaterThanOrEqual(t.config.retentionDays * 24);
+  });
+
+  it('a late click reaches the hour of its search, 4 days back, and a pass computes only the hours that changed', async () => {
+    await refresh.refresh();
+    await write([], [click(ids[3], 4 * DAY - 5000)]);
+    // The hour of the search, and the current hour if it began since the last pass.
+    expect(await refresh.refresh()).toBeLessThanOrEqual(2);
+    const listed = await expectExact();
+    expect(listed.dress).toMatchObject({ tracked_searches: 2, clicked_searches: 2, clicks: 2 });
+  });
+
+  it('an earlier copy of a search moves it out of the hour it was counted in', async () => {
+    await refresh.refresh();
+    // ids[1] was counted 2 days back as "shoes"; a copy 4.5 days back (as "boots") is now its first.
+    await write([{ ...base, id: ids[1], phrase: 'boots', ts: now - 4.5 * DAY }], []);
+    // Merged: one row per id, whose smallest copy alone no longer names the hour the search was counted in.
+    await ch.command(`OPTIMIZE TABLE ${ch.table('search_ids')} FINAL`);
+    // Both hours, and the current one if it began since the last pass.
+    expect(await refresh.refresh()).toBeLessThanOrEqual(3);
+    const listed = await expectExact();
+    expect(listed.shoes).toMatchObject({ tracked_searches: 1 });
+    expect(listed.boots).toMatchObject({ tracked_searches: 1 });
+  });
+
+  it("an erased shopper's clicks leave the hours of their searches", async () => {
+    await eraseUserToken(ch, 'u1');
+    erased.add('u1');
+    await refresh.refresh();
+    const listed = await expectExact();
+    expect(listed.dress).toMatchObject({ clicked_searches: 1, clicks: 1 });
+  });
+
+  it("the purge deletes an erased shopper's interactions only once a pass began 10 minutes after the erasure", async () => {
+    // u2 was erased an hour before the last pass, u1 (above) just before it.
+    await write([], [click(ids[4], HOUR, 'u2')]);
+    await ch.insert('erased_user_tokens', [
+      { customer: CUSTOMER, instance: INSTANCE, user_token_hash: userTokenHash('u2'), at: chDateTime(Date.now() - HOUR).slice(0, 19) },
+    ]);
+    erased.add('u2');
+    await refresh.refresh();
+    await t.app.get(UserTokenErasure).purge();
+    const left = (token: string) => async () => {
+      const [row] = await ch.query<{ n: string }>(
+        `SELECT count() AS n FROM ${ch.table('interactions')} WHERE user_token_hash = {h:String}`,
+        { h: userTokenHash(token) },
+      );
+      return Number(row.n);
+    };
+    expect(await eventually(left('u2'), (n) => n === 0, 10_000)).toBe(0);
+    expect(await left('u1')()).toBe(1);
+    await expectExact();
+  });
+
+  it('rows of a version without its record (a pass that failed) are never read', async () => {
+    const hour = Math.floor((now - 3 * HOUR) / HOUR) * HOUR;
+    await ch.command(
+      `INSERT INTO ${ch.table('engagement_hourly')} (customer, instance, kind, hour, phrase, language, bot, version, tracked, clicked,
+         clicks, pos_sum, converted, rev_cur, rev_val)
+       VALUES ({c:String}, {i:String}, 'phrase', toDateTime({h:UInt32}, 'UTC'), 'dress', 'en', false, now64(3), 50, 50, 50, 50, 0, [], [])`,
+      { c: CUSTOMER, i: INSTANCE, h: hour / 1000 },
+    );
+    await expectExact();
+  });
+
+  it('a version is deleted an hour after a newer one was recorded, one never recorded a day after its pass began', async () => {
+    const hour = Math.floor((now - 3 * HOUR) / HOUR) * HOUR;
+    expect(await versionsOf(hour)).toBeGreaterThan(2);
+    // Versions recorded less than an hour ago are all kept: a reader may have chosen any of them.
+    await refresh.deleteReplaced(Date.now());
+    expect(await versionsOf(hour)).toBeGreaterThan(2);
+    // An hour later, the older recorded ones go; a day later, also the one never recorded.
+    await refresh.deleteReplaced(Date.now() + HOUR + 1000);
+    expect(await versionsOf(hour)).toBe(2);
+    await refresh.deleteReplaced(Date.now() + DAY + 1000);
+    expect(await versionsOf(hour)).toBe(1);
+    await expectExact();
+  });
+});
