@@ -1,5 +1,7 @@
 import { ClickHouseService } from '@app/clickhouse';
+import { StorageUnavailableError } from '@app/errors';
 import { webhookReceiver, type Receiver } from './support/receiver';
+import { EntitiesRepository } from '../apps/query/src/entities/entities.repository';
 import { basicHeader, http, startApp, uniqueDatabase, type HttpResult, type TestApp } from './support/test-app';
 
 interface Entity {
@@ -165,6 +167,47 @@ describe('If-Match on entities (e2e over HTTP, a real webhook receiver)', () => 
       expect(await rows('stream', id)).toBe(stored + 1);
       expect(receiver.calls).toHaveLength(1);
     }
+  });
+
+  it('does not let a claim stamped before the winner but stored after its checks write too', async () => {
+    // The store stamps a claim when its insert begins and shows it when the insert ends: on a busy machine a claim
+    // begun first can become visible after another process checked that it was first. Here a has passed its checks
+    // and is about to write when b's claim, stamped a second before a's, is stored; b's checks run before a writes.
+    const read = await put('stream/stamped', { searchPhrases: ['shoe'] });
+    receiver.reset();
+    const store = b.app.get(ClickHouseService);
+    const insert = store.insert.bind(store);
+    const earlier = new Date(Date.now() - 1000).toISOString().replace('T', ' ').replace('Z', '');
+    const stamped = (table: string, rows: readonly object[]) =>
+      table === 'intake_claims' ? rows.map((r) => ({ ...r, at: earlier })) : rows;
+    const backdated = jest.spyOn(store, 'insert').mockImplementation((table, rows, token) => insert(table, stamped(table, rows), token));
+    const entities = a.app.get(EntitiesRepository);
+    const append = entities.append.bind(entities);
+    let second: HttpResult | undefined;
+    const held = jest.spyOn(entities, 'append').mockImplementation(async (...args) => {
+      second = await put('stream/stamped', { searchPhrases: ['shoe', 'b'] }, { 'if-match': etag(read) }, b);
+      return append(...args);
+    });
+    try {
+      const first = await put('stream/stamped', { searchPhrases: ['shoe', 'a'] }, { 'if-match': etag(read) }, a);
+      expect([first.status, second?.status]).toEqual([200, 412]);
+      expect((await get('stream/stamped', b)).body.searchPhrases).toEqual(['shoe', 'a']);
+      expect(receiver.calls).toHaveLength(1);
+    } finally {
+      backdated.mockRestore();
+      held.mockRestore();
+    }
+  });
+
+  it('lets the next save of the same ETag through after the winner failed to write (its claim is released)', async () => {
+    const read = await put('stream/released', { searchPhrases: ['shoe'] });
+    const failing = jest.spyOn(b.app.get(EntitiesRepository), 'append').mockRejectedValueOnce(new StorageUnavailableError());
+    expect((await put('stream/released', { searchPhrases: ['shoe', 'b'] }, { 'if-match': etag(read) }, b)).status).toBe(503);
+    failing.mockRestore();
+    const again = await Promise.all(
+      [a, b].map((on, i) => put('stream/released', { searchPhrases: ['shoe', `${i}`] }, { 'if-match': etag(read) }, on)),
+    );
+    expect(statuses(again)).toEqual([200, 412]);
   });
 
   it('keeps saves without If-Match as they were: last write wins', async () => {

@@ -2,7 +2,7 @@ export * from './data-versions';
 export * from './ingest-store.service';
 export * from './ingest-writer';
 export * from './insert-batcher';
-export { claimOutcome, type ClaimRow, type ClaimState } from './intake-claims';
+export { claimOutcome, endedClaims, type ClaimRow, type ClaimState } from './intake-claims';
 export { IntakeClaimsRepository, type ClaimRecord, type ClaimsRead } from './intake-claims.repository';
 export * from './intake-kinds';
 export { MAX_ITEMS_IN_FLIGHT } from './intake-transport';

@@ -21,11 +21,12 @@ export interface ClaimsRead {
 export class IntakeClaimsRepository {
   constructor(private readonly ch: ClickHouseService) {}
 
-  /** One insert. */
-  async record(records: readonly ClaimRecord[]): Promise<void> {
+  /** One insert; with `dedupToken`, dropped when an insert with that token was stored before (a claim round's). */
+  async record(records: readonly ClaimRecord[], dedupToken?: string): Promise<void> {
     await this.ch.insert(
       'intake_claims',
       records.map(({ customer, instance, token, claim, state }) => ({ customer, instance, token, claim, state })),
+      dedupToken,
     );
   }
 

@@ -1,4 +1,4 @@
-import { CLAIM_TTL_MS, claimOutcome, type ClaimRow, type ClaimState } from './intake-claims';
+import { CLAIM_TTL_MS, claimOutcome, endedClaims, type ClaimRow, type ClaimState } from './intake-claims';
 
 const NOW = 1_700_000_000_000_000; // µs
 const TTL_US = CLAIM_TTL_MS * 1000;
@@ -56,5 +56,17 @@ describe('claimOutcome', () => {
   it('answers "wait" when its own claim is not among the rows read', () => {
     expect(claimOutcome([], 'a', NOW)).toBe('wait');
     expect(claimOutcome([claim('b', 'claimed', NOW - 5)], 'a', NOW)).toBe('wait');
+  });
+});
+
+describe('endedClaims', () => {
+  const claimAt = (claim: string, ageMs: number, state: ClaimState = 'claimed'): ClaimRow => ({ claim, state, at: NOW - ageMs * 1000 });
+
+  it('counts the claims released or silent for CLAIM_TTL_MS, not the live ones nor the release rows', () => {
+    expect(endedClaims([], NOW)).toBe(0);
+    expect(endedClaims([claimAt('a', 10)], NOW)).toBe(0);
+    expect(endedClaims([claimAt('a', 10), claimAt('a', 5, 'released')], NOW)).toBe(1);
+    expect(endedClaims([claimAt('a', CLAIM_TTL_MS), claimAt('b', CLAIM_TTL_MS - 1)], NOW)).toBe(1);
+    expect(endedClaims([claimAt('a', CLAIM_TTL_MS + 5), claimAt('a', 1, 'released'), claimAt('b', 2)], NOW)).toBe(1);
   });
 });

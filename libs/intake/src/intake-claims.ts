@@ -25,3 +25,12 @@ export function claimOutcome(rows: readonly ClaimRow[], mine: string, nowMicros:
     .sort((a, b) => a.at - b.at || a.claim.localeCompare(b.claim));
   return live[0]?.claim === mine ? 'mine' : 'wait';
 }
+
+/**
+ * How many claims of a token have ended, released or silent for CLAIM_TTL_MS (a crashed holder): the number of the
+ * round a new claim belongs to, where each round must hold one claim (ConditionalSaves).
+ */
+export function endedClaims(rows: readonly ClaimRow[], nowMicros: number): number {
+  const released = new Set(rows.filter((r) => r.state === 'released').map((r) => r.claim));
+  return rows.filter((r) => r.state === 'claimed' && (released.has(r.claim) || nowMicros - r.at >= CLAIM_TTL_MS * 1000)).length;
+}

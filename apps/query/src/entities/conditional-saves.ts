@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { compositeKey, type EntityType } from '@app/contracts';
-import { IntakeClaimsRepository, claimOutcome, type RetryToken } from '@app/intake';
+import { IntakeClaimsRepository, claimOutcome, endedClaims, type RetryToken } from '@app/intake';
 import { EntitiesRepository, type EntityState } from './entities.repository';
 import { assertPreconditions, changed, checkSyntax, etagOf, type Preconditions } from './preconditions';
 
@@ -20,10 +20,11 @@ const currentEtag = (state: EntityState | undefined) => (state?.entity ? etagOf(
  * Saves of one entity under If-Match / If-None-Match, exact across query processes sharing one store
  * (docs/decisions.md, "Issue 30: If-Match on entities"). Within a process, conditional saves of the same entity run
  * one after the other. Across processes, the save that changes the state of version V first claims the token
- * `entity:<type>:<id>:after:<V>` in `intake_claims`: the earliest live claim by the store's clock wins (read twice in
- * a row, so that a claim stamped earlier whose insert committed a moment later is seen), the others answer 412. The
- * winner reads the state again and writes only if it is still V. The claim is released when nothing was written;
- * after a write it needs no acknowledgement: the state's version moved on, so the token is never claimed again.
+ * `entity:<type>:<id>:after:<V>` in `intake_claims`. The claims of a round (it ends when its claim is released or
+ * silent for CLAIM_TTL_MS) carry one deduplication token, so the store keeps one of them; that one is the earliest
+ * live claim and wins (checked twice, with the state), the others answer 412. The winner reads the state again and
+ * writes only if it is still V. The claim is released when nothing was written; after a write it needs no
+ * acknowledgement: the state's version moved on, so the token is never claimed again.
  */
 @Injectable()
 export class ConditionalSaves {
@@ -63,7 +64,14 @@ export class ConditionalSaves {
       token: `entity:${key.type}:${key.id}:after:${before?.version ?? 'none'}`,
     };
     const mine = randomUUID();
-    await this.claims.record([{ ...token, claim: mine, state: 'claimed' }]);
+    // One claim per round: the claims of a round share a deduplication token, so the store keeps the first and
+    // drops the others, atomically (a claim stamped first can become visible after another process's checks).
+    const [earlier] = await this.claims.read([token]);
+    const round = endedClaims(earlier.rows, earlier.nowMicros);
+    await this.claims.record(
+      [{ ...token, claim: mine, state: 'claimed' }],
+      `${compositeKey(key.customer, key.instance, token.token)}/${round}`,
+    );
     try {
       for (let read = 1; read <= 2; read++) {
         const [[claims], now] = await Promise.all([
@@ -79,8 +87,9 @@ export class ConditionalSaves {
       }
       return await write();
     } catch (err) {
-      // Not awaited: a later save of the same state (after a failed write) waits for the release, or the claim's TTL.
-      this.claims.record([{ ...token, claim: mine, state: 'released' }]).catch(() => undefined);
+      // Before the answer, so a client's retry finds the round ended; should the release fail too, the claim ends
+      // after CLAIM_TTL_MS (a save of the same state meanwhile is 412).
+      await this.claims.record([{ ...token, claim: mine, state: 'released' }]).catch(() => undefined);
       throw err;
     }
   }

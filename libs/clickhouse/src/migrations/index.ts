@@ -19,6 +19,7 @@ import { annotationsMigration } from './0018-annotations';
 import { alertsMigration } from './0020-alerts';
 import { weeklyPhrasesMigration } from './0021-weekly-phrases';
 import { engagementHoursMigration } from './0022-engagement-hours';
+import { claimRoundsMigration } from './0023-claim-rounds';
 import type { Migration } from './migration';
 
 export type { Migration, MigrationContext } from './migration';
@@ -47,6 +48,7 @@ export const MIGRATIONS: readonly Migration[] = [
   alertsMigration,
   weeklyPhrasesMigration,
   engagementHoursMigration,
+  claimRoundsMigration,
 ];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */
