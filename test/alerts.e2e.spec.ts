@@ -185,6 +185,28 @@ describe('alerts across two query processes, with a clock the test controls', ()
     expect(receiver.calls).toHaveLength(1);
   });
 
+  it('does not raise an open term again while a language it finds nothing in is still unhandled', async () => {
+    // Open for de and de-ch (above). Both get handled, but the term now finds nothing in fr too: still unhandled.
+    expect((await entity('lp-sneker-de', { searchPhrases: ['sneker'], language: 'de' })).status).toBe(201);
+    expect((await entity('lp-sneker-ch', { searchPhrases: ['sneker'], language: 'de-CH' })).status).toBe(201);
+    await seed('live', searches(3, { ts: B + 4 * HOUR + 10 * 60_000, phrase: 'sneker', language: 'fr', hits: 0 }));
+    const sneker = async () => (await alertsOf('live')).filter((n) => n.search_phrase === 'sneker');
+    await tick(B + 5 * HOUR + 3 * 60_000);
+    expect(await sneker()).toHaveLength(2);
+    expect(receiver.calls).toHaveLength(1);
+    // Handled in fr too: closed, nothing raised; unhandled again in fr: raised again, for fr.
+    expect((await entity('lp-sneker-fr', { searchPhrases: ['sneker'], language: 'fr' })).status).toBe(201);
+    await tick(B + 6 * HOUR + 3 * 60_000);
+    expect(await sneker()).toHaveLength(2);
+    expect((await entity('lp-sneker-fr', undefined, 'DELETE')).status).toBe(200);
+    await tick(B + 7 * HOUR + 3 * 60_000);
+    expect((await sneker()).map((n) => [n.languages, n.zero_result_searches])).toEqual([
+      [['fr'], 3], // newest first
+      [['de', 'de-ch'], 3],
+      [['de', 'de-ch'], 3],
+    ]);
+  });
+
   it('raises a zero-hit rate spike against the median of the same hour on the 7 days before, once for that hour', async () => {
     const gaps = (n: number, ts: number) =>
       Array.from({ length: n }, (_, i) => ({ ts: ts + i, phrase: `gap ${i}`, language: 'de', hits: 0, bot: false }));
@@ -207,13 +229,20 @@ describe('alerts across two query processes, with a clock the test controls', ()
 
     await tick(hour + 3 * 60_000); // evaluates [hour-1h, hour): no baseline days, nothing raised
     expect(await alertsOf('stage')).toEqual([]);
-    // The first evaluation of the hour fails in whichever process wins its claim: the hour is evaluated again.
-    for (const app of [a, b]) {
-      jest.spyOn(app.app.get(AlertsRepository), 'hourRates').mockRejectedValueOnce(new Error('store unavailable'));
-    }
+    // The first evaluation of the hour fails in whichever process wins its claim (as if it then stopped): the other
+    // process, whose claim lost, evaluates the hour a minute later.
+    const unavailable = [a, b].map((app) =>
+      jest.spyOn(app.app.get(AlertsRepository), 'hourRates').mockRejectedValueOnce(new Error('store unavailable')),
+    );
     await tick(B + 3 * 60_000);
     expect(await alertsOf('stage')).toEqual([]);
-    await tick(B + 4 * 60_000);
+    const failed = unavailable.map((spy) => spy.mock.calls.length > 0);
+    expect(failed.filter(Boolean)).toHaveLength(1);
+    unavailable.forEach((spy) => spy.mockRestore());
+    await tick(
+      B + 4 * 60_000,
+      [a, b].filter((_, i) => !failed[i]),
+    );
     const [spike, ...more] = await alertsOf('stage');
     expect(more).toEqual([]);
     expect(spike).toEqual(
@@ -228,8 +257,8 @@ describe('alerts across two query processes, with a clock the test controls', ()
     );
     // The alert URL answered 500: one call, not retried, recorded as a notification.
     expect(failing.calls.map((c) => (c.body as { alert: string }).alert)).toEqual(['zero-hit-rate-spike']);
-    const failed = (await notifications('stage')).filter((n) => n.kind === 'webhook-failed');
-    expect(failed.map((n) => n.message)).toEqual([`Alert delivery to ${failing.url} failed: answered 500`]);
+    const deliveries = (await notifications('stage')).filter((n) => n.kind === 'webhook-failed');
+    expect(deliveries.map((n) => n.message)).toEqual([`Alert delivery to ${failing.url} failed: answered 500`]);
     await tick(B + HOUR + 3 * 60_000);
     expect(await alertsOf('stage')).toHaveLength(1);
   });
@@ -248,7 +277,11 @@ describe('alerts across two query processes, with a clock the test controls', ()
     b = await startApp(env);
     followClock(b);
     await tick(B + 3 * 60_000, [b]);
+    // Evaluated again, the spike would be the same notification (its id is made from the hour), but a second POST
+    // and a second failed delivery.
     expect((await alertsOf('stage')).map((n) => n.alert)).toEqual(['zero-hit-rate-spike']);
+    expect(failing.calls).toHaveLength(1);
+    expect((await notifications('stage')).filter((n) => n.kind === 'webhook-failed')).toHaveLength(1);
   });
 
   it('turns alerts off with null, and keeps them when a PUT leaves alertConfig out', async () => {

@@ -114,6 +114,30 @@ export class AlertsRepository {
     return new Map(rows.map((r) => [r.phrase, r.covered]));
   }
 
+  /** The languages in which each of `phrases` found nothing in [from, to) (bots left out). */
+  async zeroResultLanguages(
+    customer: string,
+    instance: string,
+    phrases: readonly string[],
+    from: number,
+    to: number,
+  ): Promise<Map<string, string[]>> {
+    if (phrases.length === 0) {
+      return new Map();
+    }
+    const rows = await this.ch.query<{ phrase: string; languages: string[] }>(
+      `SELECT phrase, groupArray(language) AS languages FROM (
+         SELECT phrase, language, sum(searches) AS n FROM ${this.ch.table('search_terms_hourly')}
+         WHERE customer = {customer:String} AND instance = {instance:String} AND zero_hits = 1 AND bot = 0
+           AND hour >= toDateTime({from:UInt32}, 'UTC') AND hour < toDateTime({to:UInt32}, 'UTC')
+           AND phrase IN {phrases:Array(String)}
+         GROUP BY phrase, language HAVING n > 0
+       ) GROUP BY phrase`,
+      { customer, instance, phrases, from: seconds(from), to: seconds(to) },
+    );
+    return new Map(rows.map((r) => [r.phrase, r.languages]));
+  }
+
   /** Searches and zero-result searches of each of `hours` (their starts) that has any. */
   async hourRates(customer: string, instance: string, hours: readonly number[]): Promise<HourRate[]> {
     const rows = await this.ch.query<{ at: string | number; total: string | number; zero: string | number }>(

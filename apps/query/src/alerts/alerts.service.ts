@@ -67,7 +67,12 @@ export class AlertsService implements OnApplicationBootstrap, OnApplicationShutd
   private readonly logger = new Logger('Alerts');
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
-  /** The hour (its end) this process last evaluated or saw claimed, per instance: no claim is tried twice. */
+  private next?: Promise<void>;
+  /**
+   * The hour (its end) this process last evaluated, per instance. A process whose claim lost tries again each
+   * minute (its claim is dropped while the winner's holds), so the hour is evaluated even if the winner fails and
+   * stops.
+   */
   private readonly done = new Map<string, number>();
 
   constructor(
@@ -88,10 +93,17 @@ export class AlertsService implements OnApplicationBootstrap, OnApplicationShutd
     await this.running;
   }
 
-  /** Evaluates the last complete hour of every instance with alerts on, unless already done; one run at a time. */
+  /**
+   * A run that begins after this call (after the one running, if any; callers meanwhile share it), so it reads the
+   * clock after the call: it evaluates the last complete hour of every instance with alerts on, unless already done.
+   */
   tick(): Promise<void> {
-    this.running ??= this.evaluateAll().finally(() => (this.running = undefined));
-    return this.running;
+    this.next ??= (this.running ?? Promise.resolve()).then(() => {
+      this.next = undefined;
+      this.running = this.evaluateAll().finally(() => (this.running = undefined));
+      return this.running;
+    });
+    return this.next;
   }
 
   private async evaluateAll(): Promise<void> {
@@ -109,8 +121,9 @@ export class AlertsService implements OnApplicationBootstrap, OnApplicationShutd
         continue;
       }
       try {
-        await this.evaluate(customer, instance, config, hourEnd);
-        this.done.set(key, hourEnd);
+        if (await this.evaluate(customer, instance, config, hourEnd)) {
+          this.done.set(key, hourEnd);
+        }
       } catch (err) {
         this.logger.warn(
           `alert evaluation of ${instance} for the hour ending ${new Date(hourEnd).toISOString()} failed: ${(err as Error).message}`,
@@ -123,13 +136,14 @@ export class AlertsService implements OnApplicationBootstrap, OnApplicationShutd
    * The hour ending at `hourEnd`, if this process's claim on it is the first. Until the alerts are recorded, a failure
    * releases the claim and the hour is evaluated again (by the next claim, a minute later): the rules only read, the
    * notifications carry ids made from the hour and the alert (recorded twice, listed once), and the state of term
-   * alerts is written after them. The POSTs go last; a failed one is recorded, not retried.
+   * alerts is written after them. The POSTs go last; a failed one is recorded, not retried. Answers whether this
+   * process evaluated the hour (false: another process's claim holds it).
    */
-  private async evaluate(customer: string, instance: string, config: AlertConfig, hourEnd: number): Promise<void> {
+  private async evaluate(customer: string, instance: string, config: AlertConfig, hourEnd: number): Promise<boolean> {
     const hourKey = `hour:${new Date(hourEnd - HOUR).toISOString()}`;
     const claim = await this.alerts.claim(customer, instance, hourKey);
     if (!claim) {
-      return;
+      return false;
     }
     let raised: Alert[];
     try {
@@ -150,16 +164,19 @@ export class AlertsService implements OnApplicationBootstrap, OnApplicationShutd
         await this.delivery.deliverAlert(customer, instance, config.url, { type: 'alert', ...alert });
       }
     }
+    return true;
   }
 
   /** Rule (a): the open alerts of terms now handled in every language they were raised for, and the terms to raise. */
   private async unhandledTerms(customer: string, instance: string, config: AlertConfig, hourEnd: number): Promise<TermsOutcome> {
     const open = await this.alerts.openTerms(customer, instance);
     const coverage = await this.alerts.coverage(customer, instance, [...open.keys()]);
+    const failing = await this.alerts.zeroResultLanguages(customer, instance, [...open.keys()], hourEnd - DAY, hourEnd);
+    // Handled in every language: those it was raised for and those it finds nothing in now.
     const resolved = new Map(
       [...open].filter(([phrase, languages]) => {
         const covered = coverage.get(phrase) ?? [];
-        return covered.includes('') || languages.every((l) => covered.includes(l));
+        return covered.includes('') || [...languages, ...(failing.get(phrase) ?? [])].every((l) => covered.includes(l));
       }),
     );
     const terms = await this.alerts.unhandledTerms(customer, instance, hourEnd - DAY, hourEnd, Math.max(config.minSearches, 1));
