@@ -55,7 +55,10 @@ export async function startApp(
   // Up to 5 minutes to start (a first start backfills new tables from the data set), 30 for the first pass.
   for (let i = 0; i < 3000 + 18_000; i++) {
     try {
-      if ((await fetch(`${base}/health`)).ok && (!refresh || (await lastEngagementPass(base)) >= launched / 1000)) {
+      if ((await fetch(`${base}/health`)).ok && (!refresh || (await lastEngagementPass(base)).at >= launched / 1000)) {
+        if (refresh) {
+          await settled(base);
+        }
         return { app, base };
       }
     } catch {
@@ -74,10 +77,33 @@ export async function startApp(
   throw new Error('the app did not start, or its first engagement pass did not end');
 }
 
-/** engagement_refresh_last_pass_seconds of /metrics: when the last complete engagement pass began (0: none yet). */
-async function lastEngagementPass(base: string): Promise<number> {
+/**
+ * From /metrics: when the last complete engagement pass began (`at`, s; 0: none yet), and the hours computed so far.
+ */
+async function lastEngagementPass(base: string): Promise<{ at: number; hours: number }> {
   const text = await (await fetch(`${base}/metrics`)).text();
-  return Number(/^engagement_refresh_last_pass_seconds (\S+)$/m.exec(text)?.[1] ?? 0);
+  const metric = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { at: metric('engagement_refresh_last_pass_seconds'), hours: metric('engagement_refresh_hours_total') };
+}
+
+/**
+ * Waits (up to 30 minutes) for a pass that computes at most a day of hours: the steady state. Right after a data set
+ * was loaded, each pass computes every hour again while the load's changes are within the passes' margin (5 minutes
+ * before the previous pass), and measuring then would measure those passes too.
+ */
+async function settled(base: string): Promise<void> {
+  let last = await lastEngagementPass(base);
+  for (const end = Date.now() + 30 * 60_000; Date.now() < end;) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = await lastEngagementPass(base);
+    if (now.at !== last.at) {
+      if (now.hours - last.hours <= 24) {
+        return;
+      }
+      last = now;
+    }
+  }
+  throw new Error('the engagement passes did not settle within 30 minutes');
 }
 
 export async function stopApp(app: ReturnType<typeof run>): Promise<void> {
