@@ -19,9 +19,9 @@ export function claimOutcome(rows: readonly ClaimRow[], mine: string, nowMicros:
   if (rows.some((r) => r.state === 'acked')) {
     return 'accepted';
   }
-  const released = new Set(rows.filter((r) => r.state === 'released').map((r) => r.claim));
+  const released = releasedClaims(rows);
   const live = rows
-    .filter((r) => r.state === 'claimed' && !released.has(r.claim) && (r.claim === mine || nowMicros - r.at < CLAIM_TTL_MS * 1000))
+    .filter((r) => r.state === 'claimed' && !released.has(r.claim) && (r.claim === mine || !silent(r, nowMicros)))
     .sort((a, b) => a.at - b.at || a.claim.localeCompare(b.claim));
   return live[0]?.claim === mine ? 'mine' : 'wait';
 }
@@ -31,6 +31,11 @@ export function claimOutcome(rows: readonly ClaimRow[], mine: string, nowMicros:
  * round a new claim belongs to, where each round must hold one claim (ConditionalSaves).
  */
 export function endedClaims(rows: readonly ClaimRow[], nowMicros: number): number {
-  const released = new Set(rows.filter((r) => r.state === 'released').map((r) => r.claim));
-  return rows.filter((r) => r.state === 'claimed' && (released.has(r.claim) || nowMicros - r.at >= CLAIM_TTL_MS * 1000)).length;
+  const released = releasedClaims(rows);
+  return rows.filter((r) => r.state === 'claimed' && (released.has(r.claim) || silent(r, nowMicros))).length;
 }
+
+const releasedClaims = (rows: readonly ClaimRow[]) => new Set(rows.filter((r) => r.state === 'released').map((r) => r.claim));
+
+/** A claim neither acknowledged nor released for CLAIM_TTL_MS no longer blocks others. */
+const silent = (r: ClaimRow, nowMicros: number) => nowMicros - r.at >= CLAIM_TTL_MS * 1000;

@@ -87,10 +87,7 @@ export class AlertsRepository {
     const rows = await this.ch.query<{ phrase: string; languages: string[]; total: string | number }>(
       `SELECT z.phrase AS phrase, arraySort(groupArray(z.language)) AS languages, sum(z.n) AS total
        FROM (
-         SELECT phrase, language, sum(searches) AS n FROM ${this.ch.table('search_terms_hourly')}
-         WHERE customer = {customer:String} AND instance = {instance:String} AND zero_hits = 1 AND bot = 0
-           AND hour >= toDateTime({from:UInt32}, 'UTC') AND hour < toDateTime({to:UInt32}, 'UTC')
-         GROUP BY phrase, language HAVING n > 0
+         ${this.zeroResultSql('')}
        ) AS z LEFT JOIN (${handlers}) AS h ON z.phrase = h.phrase
        WHERE NOT has(h.covered, '') AND NOT has(h.covered, z.language)
        GROUP BY z.phrase HAVING total >= {min:UInt64}
@@ -127,11 +124,7 @@ export class AlertsRepository {
     }
     const rows = await this.ch.query<{ phrase: string; languages: string[] }>(
       `SELECT phrase, groupArray(language) AS languages FROM (
-         SELECT phrase, language, sum(searches) AS n FROM ${this.ch.table('search_terms_hourly')}
-         WHERE customer = {customer:String} AND instance = {instance:String} AND zero_hits = 1 AND bot = 0
-           AND hour >= toDateTime({from:UInt32}, 'UTC') AND hour < toDateTime({to:UInt32}, 'UTC')
-           AND phrase IN {phrases:Array(String)}
-         GROUP BY phrase, language HAVING n > 0
+         ${this.zeroResultSql('AND phrase IN {phrases:Array(String)}')}
        ) GROUP BY phrase`,
       { customer, instance, phrases, from: seconds(from), to: seconds(to) },
     );
@@ -149,6 +142,17 @@ export class AlertsRepository {
       { customer, instance, hours: hours.map(seconds) },
     );
     return rows.map((r) => ({ hour: Number(r.at) * 1000, searches: Number(r.total), zeroHits: Number(r.zero) }));
+  }
+
+  /**
+   * Zero-result searches (`n`) per phrase and language in [{from}, {to}) (seconds), bots left out, under `filter`
+   * (more conditions, or ''): the rows both term rules read.
+   */
+  private zeroResultSql(filter: string): string {
+    return `SELECT phrase, language, sum(searches) AS n FROM ${this.ch.table('search_terms_hourly')}
+      WHERE customer = {customer:String} AND instance = {instance:String} AND zero_hits = 1 AND bot = 0
+        AND hour >= toDateTime({from:UInt32}, 'UTC') AND hour < toDateTime({to:UInt32}, 'UTC') ${filter}
+      GROUP BY phrase, language HAVING n > 0`;
   }
 
   private async append(
