@@ -80,7 +80,7 @@ export class EngagementRepository {
 
   /**
    * `search_id, hour, phrase` of every tracked search whose canonical copy lies in `range` and matches the filter
-   * (and, when given, has the phrase of the `phrase` parameter). The canonical copy is the smallest (time first) of
+   * (and, with `phrases`, has one of the phrases of the `phrases` parameter). The canonical copy is the smallest (time first) of
    * an id's copies, so it lies in `range` exactly when the id has a copy there and none before: the smallest of its
    * copies in `range` (sorted and taken with LIMIT 1 BY: a min() over the tuple took 4.2 s for a week of the
    * benchmark's data on one thread, this 0.55 s), unless `search_ids` (the smallest copy of each id) holds an
@@ -88,7 +88,7 @@ export class EngagementRepository {
    * costs time (8.2 s against 0.3 s for that week): hence the subquery's setting. `tag` names the parameters of
    * one range of several in a query.
    */
-  searchesSql(f: AnalyticsFilter, range: HourRange, params: QueryParams, phrase = false, tag = ''): string {
+  searchesSql(f: AnalyticsFilter, range: HourRange, params: QueryParams, phrases = false, tag = ''): string {
     const tenant = this.tenant(params, f);
     params.no_search = NO_SEARCH_ID;
     const inRange = this.range('ts', range, `e${tag}`, params);
@@ -98,7 +98,7 @@ export class EngagementRepository {
         ORDER BY search_id, ts, phrase, language, bot, hits
         LIMIT 1 BY search_id
       ) WHERE ${filterSql(f, params)} AND hits > 0 AND search_id != toUUID({no_search:String})
-        ${phrase ? 'AND phrase = {phrase:String}' : ''}
+        ${phrases ? 'AND phrase IN {phrases:Array(String)}' : ''}
         AND search_id NOT IN (
           SELECT search_id FROM ${this.ch.table('search_ids')}
           WHERE ${tenant} AND first.1 < toDateTime({e${tag}_from:UInt32}, 'UTC') AND search_id IN (${this.idsSql(f, range, params, tag)})
@@ -122,18 +122,18 @@ export class EngagementRepository {
   }
 
   /** The counted interactions of the tracked searches of searchesSql. */
-  private ofSearchesSql(f: AnalyticsFilter, range: HourRange, params: QueryParams, phrase = false): string {
-    return this.distinctSql(f, `search_id IN (SELECT search_id FROM (${this.searchesSql(f, range, params, phrase)}))`, params);
+  private ofSearchesSql(f: AnalyticsFilter, range: HourRange, params: QueryParams, phrases = false): string {
+    return this.distinctSql(f, `search_id IN (SELECT search_id FROM (${this.searchesSql(f, range, params, phrases)}))`, params);
   }
 
   /**
    * PART_COLUMNS of every group (hour, phrase, language, bot) of the tracked searches of `range`, computed from the raw
    * tables: the reference every answer and every hour computed ahead is equal to.
    */
-  rawGroupsSql(f: AnalyticsFilter, range: HourRange, params: QueryParams, phrase = false, tag = ''): string {
+  rawGroupsSql(f: AnalyticsFilter, range: HourRange, params: QueryParams, phrases = false, tag = ''): string {
     return `SELECT hour, phrase, language, bot, count() AS g_tracked, countIf(p_clicks > 0) AS g_clicked, sum(p_clicks) AS g_clicks,
         sum(p_pos) AS g_pos, countIf(p_conversions > 0) AS g_converted, sumMap(p_revenue) AS g_rev, g_rev.1 AS g_cur, g_rev.2 AS g_val
-      FROM (${this.searchesSql(f, range, params, phrase, tag)}) AS s
+      FROM (${this.searchesSql(f, range, params, phrases, tag)}) AS s
       LEFT JOIN (
         SELECT search_id, countIf(type = 'click') AS p_clicks, sumIf(position, type = 'click') AS p_pos,
           countIf(type = 'conversion') AS p_conversions,
@@ -185,16 +185,17 @@ export class EngagementRepository {
 
   /**
    * `<key>, tracked, clicked, clicks_n, pos_sum, converted, rev_cur, rev_val` (EngagementRaw) per value of `key`, an
-   * expression over `hour` and `phrase` of the tracked searches (`totals`: over `hour` alone), read as `plan` says.
+   * expression over `hour` and `phrase` of the tracked searches (`totals`: over `hour` alone), read as `plan` says;
+   * with `phrases`, only the searches of the phrases of the `phrases` parameter.
    */
   groupSql(
     f: AnalyticsFilter,
     plan: EngagementPlan,
     key: string,
     params: QueryParams,
-    options: { phrase?: boolean; totals?: boolean } = {},
+    options: { phrases?: boolean; totals?: boolean } = {},
   ): string {
-    const parts = plan.raw.map((r, i) => `SELECT ${PART_COLUMNS} FROM (${this.rawGroupsSql(f, r, params, options.phrase, String(i))})`);
+    const parts = plan.raw.map((r, i) => `SELECT ${PART_COLUMNS} FROM (${this.rawGroupsSql(f, r, params, options.phrases, String(i))})`);
     if (plan.ahead.length > 0) {
       // Ranges of hours with their version, not each hour: a pass gives many hours one version.
       Object.assign(params, {
@@ -206,7 +207,7 @@ export class EngagementRepository {
           pos_sum AS g_pos, converted AS g_converted, rev_cur AS g_cur, rev_val AS g_val
         FROM ${this.ch.table('engagement_hourly')}
         WHERE ${filterSql(f, params)} AND kind = '${options.totals ? 'total' : 'phrase'}'
-          ${options.phrase ? 'AND phrase = {phrase:String}' : ''}
+          ${options.phrases ? 'AND phrase IN {phrases:Array(String)}' : ''}
           AND (hour, version) IN (
             SELECT toDateTime(arrayJoin(range(a.1, a.2, 3600)), 'UTC'), fromUnixTimestamp64Micro(a.3, 'UTC')
             FROM (SELECT arrayJoin(arrayZip({ahead_from:Array(UInt32)}, {ahead_to:Array(UInt32)}, {ahead_version:Array(Int64)})) AS a)
@@ -226,17 +227,24 @@ export class EngagementRepository {
     return rows.map((r) => ({ hour: Number(r.hour_ms), counts: countsOf(r) }));
   }
 
-  /** The counts of one phrase's tracked searches in `range`. */
-  async phrase(f: AnalyticsFilter, range: HourRange, phrase: string): Promise<EngagementCounts | undefined> {
-    const params: QueryParams = { phrase };
+  /**
+   * The counts of the tracked searches of each of `phrases` in `range` (a phrase without any left out): a page of
+   * the list reads only its own phrases' rows.
+   */
+  async phrases(f: AnalyticsFilter, range: HourRange, phrases: string[]): Promise<Map<string, EngagementCounts>> {
+    if (phrases.length === 0) {
+      return new Map();
+    }
+    const params: QueryParams = { phrases };
     const plan = await this.plan(f, range);
-    const [row] = await this.ch.query<EngagementRaw>(this.groupSql(f, plan, 'phrase', params, { phrase: true }), params);
-    return row ? countsOf(row) : undefined;
+    const sql = this.groupSql(f, plan, 'phrase', params, { phrases: true });
+    const rows = await this.ch.query<EngagementRaw & { phrase: string }>(sql, params);
+    return new Map(rows.map((row) => [row.phrase, countsOf(row)]));
   }
 
   /** One phrase's clicks per position, positions from LAST_POSITION on as LAST_POSITION. */
   async positions(f: AnalyticsFilter, range: HourRange, phrase: string): Promise<Map<number, number>> {
-    const params: QueryParams = { phrase, last: LAST_POSITION };
+    const params: QueryParams = { phrases: [phrase], last: LAST_POSITION };
     const rows = await this.ch.query<{ pos: string | number; n: string | number }>(
       `SELECT least(position, {last:UInt16}) AS pos, count() AS n FROM (${this.ofSearchesSql(f, range, params, true)})
        WHERE type = 'click' GROUP BY pos`,
@@ -247,7 +255,7 @@ export class EngagementRepository {
 
   /** One phrase's most clicked objects (at least one click), ties by object id, with their conversions. */
   async objects(f: AnalyticsFilter, range: HourRange, phrase: string): Promise<ObjectCounts[]> {
-    const params: QueryParams = { phrase, limit: MAX_OBJECTS };
+    const params: QueryParams = { phrases: [phrase], limit: MAX_OBJECTS };
     const rows = await this.ch.query<{ object_id: string; clicks_n: string | number; conversions_n: string | number }>(
       `SELECT object_id, countIf(type = 'click') AS clicks_n, countIf(type = 'conversion') AS conversions_n
        FROM (${this.ofSearchesSql(f, range, params, true)})

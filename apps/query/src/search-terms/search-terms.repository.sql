@@ -1942,35 +1942,14 @@ FORMAT TSVRaw;
 
 -- ====================================================================================================================
 
--- engagement=true, since=7d, language=de (1/2): SearchTermsRepository.newestEvent
+-- engagement=true, since=7d, language=de (1/3): SearchTermsRepository.terms
 -- GET /search-terms?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   instance = "shop"
---   language = "de"
---   w_from = 1774519200 (2026-03-26T10:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
-FROM `search_analytics`.`search_totals_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND language = {language:String}
-  AND zero_hits = 0
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
-
--- engagement=true, since=7d, language=de (2/2): SearchTermsRepository.terms
--- GET /search-terms?since=7d&language=de&engagement=true
--- params:
---   bots = [0]
---   customer = "acme"
---   e0_from = 1774519200 (2026-03-26T10:00:00Z)
---   e0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "de"
 --   limit = 10
---   no_search = "00000000-0000-0000-0000-000000000000"
 --   start = 0
 --   w1l_d0_from = "2026-03-27"
 --   w1l_d0_to = "2026-04-03"
@@ -1978,17 +1957,7 @@ WHERE customer = {customer:String}
 --   w1l_h0_to = 1774569600 (2026-03-27T00:00:00Z)
 --   w1l_m0_from = 1775127600 (2026-04-02T11:00:00Z)
 --   w1l_m0_to = 1775174400 (2026-04-03T00:00:00Z)
-SELECT phrase,
-  count,
-  previous_count,
-  count() OVER () AS total,
-  tracked,
-  clicked,
-  clicks_n,
-  pos_sum,
-  converted,
-  rev_cur,
-  rev_val
+SELECT phrase, count, previous_count, count() OVER () AS total
 FROM (
   SELECT phrase, sum(signed) AS count, 0 AS previous_count
   FROM (
@@ -2022,35 +1991,91 @@ FROM (
   GROUP BY phrase
   HAVING count > 0
 ) AS terms
-LEFT JOIN (
-  SELECT phrase,
-    sum(g_tracked) AS tracked,
-    sum(g_clicked) AS clicked,
-    sum(g_clicks) AS clicks_n,
-    sum(g_pos) AS pos_sum,
-    sum(g_converted) AS converted,
-    sumMap(g_cur, g_val) AS rev,
-    rev.1 AS rev_cur,
-    arrayMap(x -> toString(x), rev.2) AS rev_val
+ORDER BY count DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- engagement=true, since=7d, language=de (2/3): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=7d&language=de&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- engagement=true, since=7d, language=de (3/3): EngagementRepository.phrases
+-- GET /search-terms?since=7d&language=de&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   e0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   e0_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "de"
+--   no_search = "00000000-0000-0000-0000-000000000000"
+--   phrases = ["summer dress"]
+SELECT phrase,
+  sum(g_tracked) AS tracked,
+  sum(g_clicked) AS clicked,
+  sum(g_clicks) AS clicks_n,
+  sum(g_pos) AS pos_sum,
+  sum(g_converted) AS converted,
+  sumMap(g_cur, g_val) AS rev,
+  rev.1 AS rev_cur,
+  arrayMap(x -> toString(x), rev.2) AS rev_val
+FROM (
+  SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
   FROM (
-    SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      count() AS g_tracked,
+      countIf(p_clicks > 0) AS g_clicked,
+      sum(p_clicks) AS g_clicks,
+      sum(p_pos) AS g_pos,
+      countIf(p_conversions > 0) AS g_converted,
+      sumMap(p_revenue) AS g_rev,
+      g_rev.1 AS g_cur,
+      g_rev.2 AS g_val
     FROM (
-      SELECT hour,
-        phrase,
-        language,
-        bot,
-        count() AS g_tracked,
-        countIf(p_clicks > 0) AS g_clicked,
-        sum(p_clicks) AS g_clicks,
-        sum(p_pos) AS g_pos,
-        countIf(p_conversions > 0) AS g_converted,
-        sumMap(p_revenue) AS g_rev,
-        g_rev.1 AS g_cur,
-        g_rev.2 AS g_val
+      SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
       FROM (
-        SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
-        FROM (
-          SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+        SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+        FROM `search_analytics`.`search_events`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND id_sent
+          AND sign > 0
+          AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        ORDER BY search_id, ts, phrase, language, bot, hits
+        LIMIT 1 BY search_id
+      )
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND hits > 0
+        AND search_id != toUUID({no_search:String})
+        AND phrase IN {phrases:Array(String)}
+        AND search_id NOT IN (
+        SELECT search_id
+        FROM `search_analytics`.`search_ids`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+          AND search_id IN (
+          SELECT event_id
           FROM `search_analytics`.`search_events`
           WHERE customer = {customer:String}
             AND instance = {instance:String}
@@ -2058,79 +2083,52 @@ LEFT JOIN (
             AND sign > 0
             AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
             AND ts < toDateTime({e0_to:UInt32}, 'UTC')
-          ORDER BY search_id, ts, phrase, language, bot, hits
-          LIMIT 1 BY search_id
-        )
+        ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+      )
+    ) AS s
+    LEFT JOIN (
+      SELECT search_id,
+        countIf(type = 'click') AS p_clicks,
+        sumIf(position, type = 'click') AS p_pos,
+        countIf(type = 'conversion') AS p_conversions,
+        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+      FROM (
+        SELECT type, search_id, object_id, position, value, currency, ts
+        FROM `search_analytics`.`interactions`
         WHERE customer = {customer:String}
           AND instance = {instance:String}
-          AND bot IN {bots:Array(UInt8)}
-          AND language = {language:String}
-          AND hits > 0
-          AND search_id != toUUID({no_search:String})
-          AND search_id NOT IN (
-          SELECT search_id
-          FROM `search_analytics`.`search_ids`
+          AND type IN ('click', 'conversion')
+          AND object_id != ''
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
           WHERE customer = {customer:String}
             AND instance = {instance:String}
-            AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
-            AND search_id IN (
-            SELECT event_id
-            FROM `search_analytics`.`search_events`
-            WHERE customer = {customer:String}
-              AND instance = {instance:String}
-              AND id_sent
-              AND sign > 0
-              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
-              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
-          ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
         )
-      ) AS s
-      LEFT JOIN (
-        SELECT search_id,
-          countIf(type = 'click') AS p_clicks,
-          sumIf(position, type = 'click') AS p_pos,
-          countIf(type = 'conversion') AS p_conversions,
-          sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
-        FROM (
-          SELECT type, search_id, object_id, position, value, currency, ts
-          FROM `search_analytics`.`interactions`
+          AND (user_token_hash = '' OR user_token_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
           WHERE customer = {customer:String}
             AND instance = {instance:String}
-            AND type IN ('click', 'conversion')
-            AND object_id != ''
-            AND search_id IN (
-            SELECT event_id
-            FROM `search_analytics`.`search_events`
-            WHERE customer = {customer:String}
-              AND instance = {instance:String}
-              AND id_sent
-              AND sign > 0
-              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
-              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
-          )
-            AND (user_token_hash = '' OR user_token_hash NOT IN (
-            SELECT user_token_hash
-            FROM `search_analytics`.`erased_user_tokens`
-            WHERE customer = {customer:String}
-              AND instance = {instance:String}
-          ))
-            AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
-            SELECT user_token_hash
-            FROM `search_analytics`.`erased_user_tokens`
-            WHERE customer = {customer:String}
-              AND instance = {instance:String}
-          ))
-          GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
-        )
-        GROUP BY search_id
-      ) AS p USING (search_id)
-      GROUP BY hour, phrase, language, bot
-    )
+        ))
+          AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+      )
+      GROUP BY search_id
+    ) AS p USING (search_id)
+    GROUP BY hour, phrase, language, bot
   )
-  GROUP BY phrase
-) AS e USING (phrase)
-ORDER BY count DESC, phrase ASC
-LIMIT {limit:UInt32} OFFSET {start:UInt32};
+)
+GROUP BY phrase;
 
 -- ====================================================================================================================
 
@@ -2354,11 +2352,8 @@ WHERE customer = {customer:String}
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   e0_from = 1774519200 (2026-03-26T10:00:00Z)
---   e0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
---   no_search = "00000000-0000-0000-0000-000000000000"
 --   w0_d0_from = "2026-03-20"
 --   w0_d0_to = "2026-03-26"
 --   w0_h0_from = 1773910800 (2026-03-19T09:00:00Z)
@@ -2375,17 +2370,7 @@ WHERE customer = {customer:String}
 --   w1_week0_to = "2026-04-06"
 SELECT count() AS total
 FROM (
-  SELECT phrase,
-    count,
-    previous_count,
-    count() OVER () AS total,
-    tracked,
-    clicked,
-    clicks_n,
-    pos_sum,
-    converted,
-    rev_cur,
-    rev_val
+  SELECT phrase, count, previous_count, count() OVER () AS total
   FROM (
     SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
     FROM (
@@ -2444,112 +2429,6 @@ FROM (
     GROUP BY phrase
     HAVING count > 0
   ) AS terms
-  LEFT JOIN (
-    SELECT phrase,
-      sum(g_tracked) AS tracked,
-      sum(g_clicked) AS clicked,
-      sum(g_clicks) AS clicks_n,
-      sum(g_pos) AS pos_sum,
-      sum(g_converted) AS converted,
-      sumMap(g_cur, g_val) AS rev,
-      rev.1 AS rev_cur,
-      arrayMap(x -> toString(x), rev.2) AS rev_val
-    FROM (
-      SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
-      FROM (
-        SELECT hour,
-          phrase,
-          language,
-          bot,
-          count() AS g_tracked,
-          countIf(p_clicks > 0) AS g_clicked,
-          sum(p_clicks) AS g_clicks,
-          sum(p_pos) AS g_pos,
-          countIf(p_conversions > 0) AS g_converted,
-          sumMap(p_revenue) AS g_rev,
-          g_rev.1 AS g_cur,
-          g_rev.2 AS g_val
-        FROM (
-          SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
-          FROM (
-            SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
-            FROM `search_analytics`.`search_events`
-            WHERE customer = {customer:String}
-              AND instance = {instance:String}
-              AND id_sent
-              AND sign > 0
-              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
-              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
-            ORDER BY search_id, ts, phrase, language, bot, hits
-            LIMIT 1 BY search_id
-          )
-          WHERE customer = {customer:String}
-            AND instance = {instance:String}
-            AND bot IN {bots:Array(UInt8)}
-            AND hits > 0
-            AND search_id != toUUID({no_search:String})
-            AND search_id NOT IN (
-            SELECT search_id
-            FROM `search_analytics`.`search_ids`
-            WHERE customer = {customer:String}
-              AND instance = {instance:String}
-              AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
-              AND search_id IN (
-              SELECT event_id
-              FROM `search_analytics`.`search_events`
-              WHERE customer = {customer:String}
-                AND instance = {instance:String}
-                AND id_sent
-                AND sign > 0
-                AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
-                AND ts < toDateTime({e0_to:UInt32}, 'UTC')
-            ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
-          )
-        ) AS s
-        LEFT JOIN (
-          SELECT search_id,
-            countIf(type = 'click') AS p_clicks,
-            sumIf(position, type = 'click') AS p_pos,
-            countIf(type = 'conversion') AS p_conversions,
-            sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
-          FROM (
-            SELECT type, search_id, object_id, position, value, currency, ts
-            FROM `search_analytics`.`interactions`
-            WHERE customer = {customer:String}
-              AND instance = {instance:String}
-              AND type IN ('click', 'conversion')
-              AND object_id != ''
-              AND search_id IN (
-              SELECT event_id
-              FROM `search_analytics`.`search_events`
-              WHERE customer = {customer:String}
-                AND instance = {instance:String}
-                AND id_sent
-                AND sign > 0
-                AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
-                AND ts < toDateTime({e0_to:UInt32}, 'UTC')
-            )
-              AND (user_token_hash = '' OR user_token_hash NOT IN (
-              SELECT user_token_hash
-              FROM `search_analytics`.`erased_user_tokens`
-              WHERE customer = {customer:String}
-                AND instance = {instance:String}
-            ))
-              AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
-              SELECT user_token_hash
-              FROM `search_analytics`.`erased_user_tokens`
-              WHERE customer = {customer:String}
-                AND instance = {instance:String}
-            ))
-            GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
-          )
-          GROUP BY search_id
-        ) AS p USING (search_id)
-        GROUP BY hour, phrase, language, bot
-      )
-    )
-    GROUP BY phrase
-  ) AS e USING (phrase)
   ORDER BY count DESC, phrase ASC
 );
 
@@ -2792,55 +2671,14 @@ FORMAT TSVRaw;
 
 -- ====================================================================================================================
 
--- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (1/3): EngagementRepository.plan
--- GET /search-terms?engagement=true
--- params:
---   customer = "acme"
---   instance = "shop"
---   v_from = 1775037600 (2026-04-01T10:00:00Z)
---   v_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT toUnixTimestamp(hour) * 1000 AS hour_ms, toUnixTimestamp64Micro(max(version)) AS version_us
-FROM `search_analytics`.`engagement_versions`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND hour >= toDateTime({v_from:UInt32}, 'UTC')
-  AND hour < toDateTime({v_to:UInt32}, 'UTC')
-GROUP BY hour
-ORDER BY hour;
-
--- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (2/3): SearchTermsRepository.newestEvent
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (1/4): SearchTermsRepository.terms
 -- GET /search-terms?engagement=true
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   w_from = 1775037600 (2026-04-01T10:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
-FROM `search_analytics`.`search_totals_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND zero_hits = 0
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
-
--- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (3/3): SearchTermsRepository.terms
--- GET /search-terms?engagement=true
--- params:
---   ahead_from = [1775044800,1775102400]
---   ahead_to = [1775102400,1775120400]
---   ahead_version = [1775052000000007,1775120400000007]
---   bots = [0]
---   customer = "acme"
---   e0_from = 1775037600 (2026-04-01T10:00:00Z)
---   e0_to = 1775044800 (2026-04-01T12:00:00Z)
---   e1_from = 1775120400 (2026-04-02T09:00:00Z)
---   e1_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   limit = 10
---   no_search = "00000000-0000-0000-0000-000000000000"
 --   start = 0
 --   w1_d0_from = "2026-04-02"
 --   w1_d0_to = "2026-04-03"
@@ -2848,17 +2686,7 @@ WHERE customer = {customer:String}
 --   w1_h0_to = 1775088000 (2026-04-02T00:00:00Z)
 --   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
 --   w1_m0_to = 1775174400 (2026-04-03T00:00:00Z)
-SELECT phrase,
-  count,
-  previous_count,
-  count() OVER () AS total,
-  tracked,
-  clicked,
-  clicks_n,
-  pos_sum,
-  converted,
-  rev_cur,
-  rev_val
+SELECT phrase, count, previous_count, count() OVER () AS total
 FROM (
   SELECT phrase, sum(signed) AS count, 0 AS previous_count
   FROM (
@@ -2890,35 +2718,110 @@ FROM (
   GROUP BY phrase
   HAVING count > 0
 ) AS terms
-LEFT JOIN (
-  SELECT phrase,
-    sum(g_tracked) AS tracked,
-    sum(g_clicked) AS clicked,
-    sum(g_clicks) AS clicks_n,
-    sum(g_pos) AS pos_sum,
-    sum(g_converted) AS converted,
-    sumMap(g_cur, g_val) AS rev,
-    rev.1 AS rev_cur,
-    arrayMap(x -> toString(x), rev.2) AS rev_val
+ORDER BY count DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (2/4): SearchTermsRepository.newestEvent
+-- GET /search-terms?engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (3/4): EngagementRepository.plan
+-- GET /search-terms?engagement=true
+-- params:
+--   customer = "acme"
+--   instance = "shop"
+--   v_from = 1775037600 (2026-04-01T10:00:00Z)
+--   v_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms, toUnixTimestamp64Micro(max(version)) AS version_us
+FROM `search_analytics`.`engagement_versions`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND hour >= toDateTime({v_from:UInt32}, 'UTC')
+  AND hour < toDateTime({v_to:UInt32}, 'UTC')
+GROUP BY hour
+ORDER BY hour;
+
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (4/4): EngagementRepository.phrases
+-- GET /search-terms?engagement=true
+-- params:
+--   ahead_from = [1775044800,1775102400]
+--   ahead_to = [1775102400,1775120400]
+--   ahead_version = [1775052000000007,1775120400000007]
+--   bots = [0]
+--   customer = "acme"
+--   e0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   e0_to = 1775044800 (2026-04-01T12:00:00Z)
+--   e1_from = 1775120400 (2026-04-02T09:00:00Z)
+--   e1_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   no_search = "00000000-0000-0000-0000-000000000000"
+--   phrases = ["summer dress"]
+SELECT phrase,
+  sum(g_tracked) AS tracked,
+  sum(g_clicked) AS clicked,
+  sum(g_clicks) AS clicks_n,
+  sum(g_pos) AS pos_sum,
+  sum(g_converted) AS converted,
+  sumMap(g_cur, g_val) AS rev,
+  rev.1 AS rev_cur,
+  arrayMap(x -> toString(x), rev.2) AS rev_val
+FROM (
+  SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
   FROM (
-    SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      count() AS g_tracked,
+      countIf(p_clicks > 0) AS g_clicked,
+      sum(p_clicks) AS g_clicks,
+      sum(p_pos) AS g_pos,
+      countIf(p_conversions > 0) AS g_converted,
+      sumMap(p_revenue) AS g_rev,
+      g_rev.1 AS g_cur,
+      g_rev.2 AS g_val
     FROM (
-      SELECT hour,
-        phrase,
-        language,
-        bot,
-        count() AS g_tracked,
-        countIf(p_clicks > 0) AS g_clicked,
-        sum(p_clicks) AS g_clicks,
-        sum(p_pos) AS g_pos,
-        countIf(p_conversions > 0) AS g_converted,
-        sumMap(p_revenue) AS g_rev,
-        g_rev.1 AS g_cur,
-        g_rev.2 AS g_val
+      SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
       FROM (
-        SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
-        FROM (
-          SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+        SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+        FROM `search_analytics`.`search_events`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND id_sent
+          AND sign > 0
+          AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        ORDER BY search_id, ts, phrase, language, bot, hits
+        LIMIT 1 BY search_id
+      )
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND hits > 0
+        AND search_id != toUUID({no_search:String})
+        AND phrase IN {phrases:Array(String)}
+        AND search_id NOT IN (
+        SELECT search_id
+        FROM `search_analytics`.`search_ids`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+          AND search_id IN (
+          SELECT event_id
           FROM `search_analytics`.`search_events`
           WHERE customer = {customer:String}
             AND instance = {instance:String}
@@ -2926,92 +2829,93 @@ LEFT JOIN (
             AND sign > 0
             AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
             AND ts < toDateTime({e0_to:UInt32}, 'UTC')
-          ORDER BY search_id, ts, phrase, language, bot, hits
-          LIMIT 1 BY search_id
-        )
+        ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+      )
+    ) AS s
+    LEFT JOIN (
+      SELECT search_id,
+        countIf(type = 'click') AS p_clicks,
+        sumIf(position, type = 'click') AS p_pos,
+        countIf(type = 'conversion') AS p_conversions,
+        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+      FROM (
+        SELECT type, search_id, object_id, position, value, currency, ts
+        FROM `search_analytics`.`interactions`
         WHERE customer = {customer:String}
           AND instance = {instance:String}
-          AND bot IN {bots:Array(UInt8)}
-          AND hits > 0
-          AND search_id != toUUID({no_search:String})
-          AND search_id NOT IN (
-          SELECT search_id
-          FROM `search_analytics`.`search_ids`
+          AND type IN ('click', 'conversion')
+          AND object_id != ''
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
           WHERE customer = {customer:String}
             AND instance = {instance:String}
-            AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
-            AND search_id IN (
-            SELECT event_id
-            FROM `search_analytics`.`search_events`
-            WHERE customer = {customer:String}
-              AND instance = {instance:String}
-              AND id_sent
-              AND sign > 0
-              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
-              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
-          ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
         )
-      ) AS s
-      LEFT JOIN (
-        SELECT search_id,
-          countIf(type = 'click') AS p_clicks,
-          sumIf(position, type = 'click') AS p_pos,
-          countIf(type = 'conversion') AS p_conversions,
-          sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
-        FROM (
-          SELECT type, search_id, object_id, position, value, currency, ts
-          FROM `search_analytics`.`interactions`
+          AND (user_token_hash = '' OR user_token_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
           WHERE customer = {customer:String}
             AND instance = {instance:String}
-            AND type IN ('click', 'conversion')
-            AND object_id != ''
-            AND search_id IN (
-            SELECT event_id
-            FROM `search_analytics`.`search_events`
-            WHERE customer = {customer:String}
-              AND instance = {instance:String}
-              AND id_sent
-              AND sign > 0
-              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
-              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
-          )
-            AND (user_token_hash = '' OR user_token_hash NOT IN (
-            SELECT user_token_hash
-            FROM `search_analytics`.`erased_user_tokens`
-            WHERE customer = {customer:String}
-              AND instance = {instance:String}
-          ))
-            AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
-            SELECT user_token_hash
-            FROM `search_analytics`.`erased_user_tokens`
-            WHERE customer = {customer:String}
-              AND instance = {instance:String}
-          ))
-          GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
-        )
-        GROUP BY search_id
-      ) AS p USING (search_id)
-      GROUP BY hour, phrase, language, bot
-    )
-    UNION ALL
-    SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+        ))
+          AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+      )
+      GROUP BY search_id
+    ) AS p USING (search_id)
+    GROUP BY hour, phrase, language, bot
+  )
+  UNION ALL
+  SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+  FROM (
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      count() AS g_tracked,
+      countIf(p_clicks > 0) AS g_clicked,
+      sum(p_clicks) AS g_clicks,
+      sum(p_pos) AS g_pos,
+      countIf(p_conversions > 0) AS g_converted,
+      sumMap(p_revenue) AS g_rev,
+      g_rev.1 AS g_cur,
+      g_rev.2 AS g_val
     FROM (
-      SELECT hour,
-        phrase,
-        language,
-        bot,
-        count() AS g_tracked,
-        countIf(p_clicks > 0) AS g_clicked,
-        sum(p_clicks) AS g_clicks,
-        sum(p_pos) AS g_pos,
-        countIf(p_conversions > 0) AS g_converted,
-        sumMap(p_revenue) AS g_rev,
-        g_rev.1 AS g_cur,
-        g_rev.2 AS g_val
+      SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
       FROM (
-        SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
-        FROM (
-          SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+        SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+        FROM `search_analytics`.`search_events`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND id_sent
+          AND sign > 0
+          AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e1_to:UInt32}, 'UTC')
+        ORDER BY search_id, ts, phrase, language, bot, hits
+        LIMIT 1 BY search_id
+      )
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND hits > 0
+        AND search_id != toUUID({no_search:String})
+        AND phrase IN {phrases:Array(String)}
+        AND search_id NOT IN (
+        SELECT search_id
+        FROM `search_analytics`.`search_ids`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND first.1 < toDateTime({e1_from:UInt32}, 'UTC')
+          AND search_id IN (
+          SELECT event_id
           FROM `search_analytics`.`search_events`
           WHERE customer = {customer:String}
             AND instance = {instance:String}
@@ -3019,100 +2923,75 @@ LEFT JOIN (
             AND sign > 0
             AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
             AND ts < toDateTime({e1_to:UInt32}, 'UTC')
-          ORDER BY search_id, ts, phrase, language, bot, hits
-          LIMIT 1 BY search_id
-        )
+        ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+      )
+    ) AS s
+    LEFT JOIN (
+      SELECT search_id,
+        countIf(type = 'click') AS p_clicks,
+        sumIf(position, type = 'click') AS p_pos,
+        countIf(type = 'conversion') AS p_conversions,
+        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+      FROM (
+        SELECT type, search_id, object_id, position, value, currency, ts
+        FROM `search_analytics`.`interactions`
         WHERE customer = {customer:String}
           AND instance = {instance:String}
-          AND bot IN {bots:Array(UInt8)}
-          AND hits > 0
-          AND search_id != toUUID({no_search:String})
-          AND search_id NOT IN (
-          SELECT search_id
-          FROM `search_analytics`.`search_ids`
+          AND type IN ('click', 'conversion')
+          AND object_id != ''
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
           WHERE customer = {customer:String}
             AND instance = {instance:String}
-            AND first.1 < toDateTime({e1_from:UInt32}, 'UTC')
-            AND search_id IN (
-            SELECT event_id
-            FROM `search_analytics`.`search_events`
-            WHERE customer = {customer:String}
-              AND instance = {instance:String}
-              AND id_sent
-              AND sign > 0
-              AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
-              AND ts < toDateTime({e1_to:UInt32}, 'UTC')
-          ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e1_to:UInt32}, 'UTC')
         )
-      ) AS s
-      LEFT JOIN (
-        SELECT search_id,
-          countIf(type = 'click') AS p_clicks,
-          sumIf(position, type = 'click') AS p_pos,
-          countIf(type = 'conversion') AS p_conversions,
-          sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
-        FROM (
-          SELECT type, search_id, object_id, position, value, currency, ts
-          FROM `search_analytics`.`interactions`
+          AND (user_token_hash = '' OR user_token_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
           WHERE customer = {customer:String}
             AND instance = {instance:String}
-            AND type IN ('click', 'conversion')
-            AND object_id != ''
-            AND search_id IN (
-            SELECT event_id
-            FROM `search_analytics`.`search_events`
-            WHERE customer = {customer:String}
-              AND instance = {instance:String}
-              AND id_sent
-              AND sign > 0
-              AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
-              AND ts < toDateTime({e1_to:UInt32}, 'UTC')
-          )
-            AND (user_token_hash = '' OR user_token_hash NOT IN (
-            SELECT user_token_hash
-            FROM `search_analytics`.`erased_user_tokens`
-            WHERE customer = {customer:String}
-              AND instance = {instance:String}
-          ))
-            AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
-            SELECT user_token_hash
-            FROM `search_analytics`.`erased_user_tokens`
-            WHERE customer = {customer:String}
-              AND instance = {instance:String}
-          ))
-          GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
-        )
-        GROUP BY search_id
-      ) AS p USING (search_id)
-      GROUP BY hour, phrase, language, bot
-    )
-    UNION ALL
-    SELECT hour,
-      phrase,
-      language,
-      bot,
-      tracked AS g_tracked,
-      clicked AS g_clicked,
-      clicks AS g_clicks,
-      pos_sum AS g_pos,
-      converted AS g_converted,
-      rev_cur AS g_cur,
-      rev_val AS g_val
-    FROM `search_analytics`.`engagement_hourly`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND bot IN {bots:Array(UInt8)}
-      AND kind = 'phrase'
-      AND (hour, version) IN (
-      SELECT toDateTime(arrayJoin(range(a.1, a.2, 3600)), 'UTC'), fromUnixTimestamp64Micro(a.3, 'UTC')
-      FROM (
-        SELECT arrayJoin(
-          arrayZip({ahead_from:Array(UInt32)}, {ahead_to:Array(UInt32)}, {ahead_version:Array(Int64)})
-        ) AS a
+        ))
+          AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
       )
+      GROUP BY search_id
+    ) AS p USING (search_id)
+    GROUP BY hour, phrase, language, bot
+  )
+  UNION ALL
+  SELECT hour,
+    phrase,
+    language,
+    bot,
+    tracked AS g_tracked,
+    clicked AS g_clicked,
+    clicks AS g_clicks,
+    pos_sum AS g_pos,
+    converted AS g_converted,
+    rev_cur AS g_cur,
+    rev_val AS g_val
+  FROM `search_analytics`.`engagement_hourly`
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND kind = 'phrase'
+    AND phrase IN {phrases:Array(String)}
+    AND (hour, version) IN (
+    SELECT toDateTime(arrayJoin(range(a.1, a.2, 3600)), 'UTC'), fromUnixTimestamp64Micro(a.3, 'UTC')
+    FROM (
+      SELECT arrayJoin(
+        arrayZip({ahead_from:Array(UInt32)}, {ahead_to:Array(UInt32)}, {ahead_version:Array(Int64)})
+      ) AS a
     )
   )
-  GROUP BY phrase
-) AS e USING (phrase)
-ORDER BY count DESC, phrase ASC
-LIMIT {limit:UInt32} OFFSET {start:UInt32};
+)
+GROUP BY phrase;

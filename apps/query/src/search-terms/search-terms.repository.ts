@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { ClickHouseService, type QueryParams } from '@app/clickhouse';
 import type { AnalyticsScope } from '../analytics/analytics-scope';
 import { filterSql, handlersSql, hourRangeSql, termRowsSql, unhandledSql, zeroResultLanguagesSql } from '../analytics/analytics-sql';
-import { countsOf, type EngagementCounts, type EngagementRaw } from '../analytics/engagement';
+import { countsOf, emptyCounts, type EngagementCounts, type EngagementRaw } from '../analytics/engagement';
 import { ENGAGEMENT_COLUMNS, EngagementRepository, type EngagementPlan } from '../analytics/engagement.repository';
 import { newestIso, type HourRange } from '../analytics/window';
 
@@ -63,12 +63,18 @@ export class SearchTermsRepository {
   /** `now`: the request's one time, at which its window was resolved (see termRowsSql). */
   async terms(r: TermsRequest, now: number): Promise<{ rows: TermRow[]; total: number }> {
     const params: QueryParams = { start: r.start, limit: r.limit };
-    const plan = await this.plan(r);
+    // Unless the order needs them, the engagement figures are read for the page's phrases only, after the page: at
+    // 100M events, those of every phrase of 30 days are millions of rows to add up.
+    const pageFirst = r.engagement && r.sort !== 'no_clicks';
+    const plan = pageFirst ? undefined : await this.plan(r);
     const rows = await this.ch.query<RawRow>(`${this.termsSql(r, now, params, plan)} LIMIT {limit:UInt32} OFFSET {start:UInt32}`, params);
     // A page past the end has no row to carry the total.
     const total = rows.length > 0 || r.start === 0 ? Number(rows[0]?.total ?? 0) : await this.total(r, now);
-    const unhandled = r.zeroHits && !r.scope.language ? await this.languagesOfUnhandled(r, rows, now) : undefined;
-    return { rows: rows.map((row) => this.row(row, r, unhandled)), total };
+    const [unhandled, engagement] = await Promise.all([
+      r.zeroHits && !r.scope.language ? this.languagesOfUnhandled(r, rows, now) : undefined,
+      pageFirst ? this.engagement.phrases(r.scope, r.scope.window, [...new Set(rows.map((row) => row.phrase))]) : undefined,
+    ]);
+    return { rows: rows.map((row) => this.row(row, r, unhandled, engagement)), total };
   }
 
   /**
@@ -88,12 +94,11 @@ export class SearchTermsRepository {
     return new Map(found.map((row) => [row.phrase, row.languages]));
   }
 
-  /** The number of terms of the list (after the handled filter). */
+  /** The number of terms of the list (after the handled filter; the engagement figures never change it). */
   async total(r: TermsRequest, now: number): Promise<number> {
     const params: QueryParams = {};
-    const plan = await this.plan(r);
     const [{ total }] = await this.ch.query<{ total: string | number }>(
-      `SELECT count() AS total FROM (${this.termsSql(r, now, params, plan)})`,
+      `SELECT count() AS total FROM (${this.termsSql(r, now, params)})`,
       params,
     );
     return Number(total);
@@ -196,14 +201,15 @@ export class SearchTermsRepository {
       ORDER BY ${order}`;
   }
 
-  private row(raw: RawRow, r: TermsRequest, unhandled?: Map<string, string[]>): TermRow {
+  /** `engagement`: the figures per phrase, when they were read after the page. */
+  private row(raw: RawRow, r: TermsRequest, unhandled?: Map<string, string[]>, engagement?: Map<string, EngagementCounts>): TermRow {
     return {
       phrase: raw.phrase,
       count: Number(raw.count),
       previous_count: r.previous ? Number(raw.previous_count) : undefined,
       handlers: r.zeroHits ? (raw.handlers ?? []) : undefined,
       unhandled_languages: unhandled && ((raw.handlers ?? []).length === 0 ? (unhandled.get(raw.phrase) ?? []) : raw.unhandled_languages),
-      engagement: r.engagement ? countsOf(raw as EngagementRaw) : undefined,
+      engagement: engagement ? (engagement.get(raw.phrase) ?? emptyCounts()) : r.engagement ? countsOf(raw as EngagementRaw) : undefined,
     };
   }
 }

@@ -23,7 +23,7 @@ export class TermDetailHandler implements IQueryHandler<TermDetailQuery> {
   /** The engagement fields of the phrase, its clicks per position and its most clicked objects. */
   private async engagement(scope: AnalyticsScope, phrase: string) {
     const e = this.repository.engagement;
-    const counts = await e.phrase(scope, scope.window, phrase);
+    const counts = (await e.phrases(scope, scope.window, [phrase])).get(phrase);
     const positions = await e.positions(scope, scope.window, phrase);
     const objects = await e.objects(scope, scope.window, phrase);
     return {

@@ -785,7 +785,7 @@ FROM (
 )
 WHERE phrase = {phrase:String};
 
--- engagement=true, since=7d, language=de (4/6): EngagementRepository.phrase
+-- engagement=true, since=7d, language=de (4/6): EngagementRepository.phrases
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
@@ -795,7 +795,7 @@ WHERE phrase = {phrase:String};
 --   instance = "shop"
 --   language = "de"
 --   no_search = "00000000-0000-0000-0000-000000000000"
---   phrase = "summer dress"
+--   phrases = ["summer dress"]
 SELECT phrase,
   sum(g_tracked) AS tracked,
   sum(g_clicked) AS clicked,
@@ -840,7 +840,7 @@ FROM (
         AND language = {language:String}
         AND hits > 0
         AND search_id != toUUID({no_search:String})
-        AND phrase = {phrase:String}
+        AND phrase IN {phrases:Array(String)}
         AND search_id NOT IN (
         SELECT search_id
         FROM `search_analytics`.`search_ids`
@@ -914,7 +914,7 @@ GROUP BY phrase;
 --   language = "de"
 --   last = 21
 --   no_search = "00000000-0000-0000-0000-000000000000"
---   phrase = "summer dress"
+--   phrases = ["summer dress"]
 SELECT least(position, {last:UInt16}) AS pos, count() AS n
 FROM (
   SELECT type, search_id, object_id, position, value, currency, ts
@@ -945,7 +945,7 @@ FROM (
         AND language = {language:String}
         AND hits > 0
         AND search_id != toUUID({no_search:String})
-        AND phrase = {phrase:String}
+        AND phrase IN {phrases:Array(String)}
         AND search_id NOT IN (
         SELECT search_id
         FROM `search_analytics`.`search_ids`
@@ -993,7 +993,7 @@ GROUP BY pos;
 --   language = "de"
 --   limit = 10
 --   no_search = "00000000-0000-0000-0000-000000000000"
---   phrase = "summer dress"
+--   phrases = ["summer dress"]
 SELECT object_id, countIf(type = 'click') AS clicks_n, countIf(type = 'conversion') AS conversions_n
 FROM (
   SELECT type, search_id, object_id, position, value, currency, ts
@@ -1024,7 +1024,7 @@ FROM (
         AND language = {language:String}
         AND hits > 0
         AND search_id != toUUID({no_search:String})
-        AND phrase = {phrase:String}
+        AND phrase IN {phrases:Array(String)}
         AND search_id NOT IN (
         SELECT search_id
         FROM `search_analytics`.`search_ids`
