@@ -3,6 +3,7 @@ import { ClickHouseService, chDateTime } from '@app/clickhouse';
 import { DataVersions } from '@app/intake';
 import { EngagementRefresh } from '../apps/query/src/analytics/engagement-refresh';
 import { UserTokenErasure } from '../apps/query/src/insights/user-token-erasure.service';
+import { termId } from '../apps/query/src/search-terms/term-id';
 import {
   CUSTOMER,
   INSTANCE,
@@ -11,6 +12,7 @@ import {
   insertInteractions,
   insertSearches,
   rawCounts,
+  rawDetail,
   rawFields,
   trackedSearches,
   type Interaction,
@@ -91,6 +93,14 @@ describe('engagement figures computed ahead (ENGAGEMENT_REFRESH_MS)', () => {
         ),
       );
       expect([phrase, listed[phrase]]).toMatchObject([phrase, fields]);
+      // The term's detail: its fields, clicks per position and objects.
+      const group = tracked.filter((s) => s.copy.phrase === phrase);
+      const detail = await http<Entry & ReturnType<typeof rawDetail>>(
+        `${t.url}/search-terms/${termId(CUSTOMER, INSTANCE, phrase)}?since=10d&engagement=true`,
+        { headers: basicHeader() },
+      );
+      expect(detail.status).toBe(200);
+      expect([phrase, detail.body]).toMatchObject([phrase, { ...rawFields(rawCounts(group, counted)), ...rawDetail(group, counted) }]);
     }
     return listed;
   }
@@ -119,6 +129,12 @@ describe('engagement figures computed ahead (ENGAGEMENT_REFRESH_MS)', () => {
     expect(computed === 0 || computed >= t.config.retentionDays * 24).toBe(true);
     const listed = await expectExact();
     expect(listed.shoes).toMatchObject({ tracked_searches: 2, clicked_searches: 1, clicks: 1 });
+    const shoes = await http<ReturnType<typeof rawDetail>>(
+      `${t.url}/search-terms/${termId(CUSTOMER, INSTANCE, 'shoes')}?since=10d&engagement=true`,
+      { headers: basicHeader() },
+    );
+    expect(shoes.body.objects).toEqual([{ object_id: 'p1', clicks: 1, conversions: 0 }]);
+    expect(shoes.body.positions[1]).toEqual({ position: 2, clicks: 1 });
     // An operator sees when the last pass began, and how many hours the passes computed.
     const metrics = await http<string>(`${t.url}/metrics`);
     const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics.body)?.[1]);

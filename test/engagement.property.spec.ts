@@ -13,6 +13,7 @@ import {
   insertInteractions,
   insertSearches,
   rawCounts,
+  rawDetail,
   rawFields,
   rawUnattributed,
   trackedSearches,
@@ -252,21 +253,9 @@ describe.each([
             expect(detail.status).toBe(200);
             const mine = ofPhrase(phrase);
             expect(detail.body).toMatchObject(rawFields(rawCounts(mine, counted)));
-            const ids = new Set(mine.map((s) => s.id));
-            const clicks = counted.filter((i) => i.type === 'click' && ids.has(i.searchId));
-            expect(detail.body.positions).toEqual(
-              Array.from({ length: 21 }, (_, k) => ({
-                position: k + 1,
-                clicks: clicks.filter((c) => Math.min(c.position, 21) === k + 1).length,
-              })),
-            );
-            const objects = [...new Set(clicks.map((c) => c.objectId))].map((objectId) => ({
-              object_id: objectId,
-              clicks: clicks.filter((c) => c.objectId === objectId).length,
-              conversions: counted.filter((i) => i.type === 'conversion' && i.objectId === objectId && ids.has(i.searchId)).length,
-            }));
-            objects.sort((a, b) => b.clicks - a.clicks || bytes(a.object_id, b.object_id));
-            expect(detail.body.objects).toEqual(objects.slice(0, 10));
+            const { positions, objects } = rawDetail(mine, counted);
+            expect(detail.body.positions).toEqual(positions);
+            expect(detail.body.objects).toEqual(objects);
           }
         }
       }),

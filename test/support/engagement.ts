@@ -224,3 +224,26 @@ export function rawUnattributed(searches: readonly Search[], counted: readonly I
     unattributed_conversions: mine.filter((i) => i.type === 'conversion').length,
   };
 }
+
+/**
+ * A term's `positions` (clicks per position, 21 for 21 and beyond) and `objects` (the 10 most clicked, ties by object
+ * id, with their conversions) as GET /search-terms/{id}?engagement=true answers them, from its tracked searches.
+ */
+export function rawDetail(group: readonly Tracked[], counted: readonly Interaction[]) {
+  const ids = new Set(group.map((s) => s.id));
+  const mine = counted.filter((i) => ids.has(i.searchId));
+  const clicks = mine.filter((i) => i.type === 'click');
+  const objects = [...new Set(clicks.map((c) => c.objectId))].map((objectId) => ({
+    object_id: objectId,
+    clicks: clicks.filter((c) => c.objectId === objectId).length,
+    conversions: mine.filter((i) => i.type === 'conversion' && i.objectId === objectId).length,
+  }));
+  objects.sort((a, b) => b.clicks - a.clicks || cmp(a.object_id, b.object_id));
+  return {
+    positions: Array.from({ length: 21 }, (_, k) => ({
+      position: k + 1,
+      clicks: clicks.filter((c) => Math.min(c.position, 21) === k + 1).length,
+    })),
+    objects: objects.slice(0, 10),
+  };
+}

@@ -4,7 +4,7 @@ import { ClickHouseService, ENGAGEMENT_CHANGES_KEPT_HOURS, type QueryParams } fr
 import { AppConfig } from '@app/config';
 import { MetricsService } from '@app/metrics';
 import { analyticsLane } from './analytics-slots';
-import { EngagementRepository } from './engagement.repository';
+import { EngagementRepository, OBJECT_COLUMNS } from './engagement.repository';
 import { HOUR, type HourRange } from './window';
 
 /**
@@ -47,11 +47,12 @@ export function hourRuns(hours: readonly number[], most = RUN_HOURS): HourRange[
 
 /**
  * Computes the engagement figures of every hour ahead of the requests (docs/architecture.md, "Clicks and
- * conversions"), every ENGAGEMENT_REFRESH_MS, into engagement_hourly; EngagementRepository reads them. A pass
+ * conversions"), every ENGAGEMENT_REFRESH_MS, into engagement_hourly (the counts) and engagement_objects_hourly (the
+ * clicks per position and per object of a term's detail); EngagementRepository reads them. A pass
  * computes, per instance with searches in the retention, the hours never computed (the retention's to the current
  * one) and those whose figures may have changed since the last complete pass: the hours of every copy of a search
  * id stored since (a search, or a click or conversion naming it) and of the interactions of shoppers erased since.
- * Each hour is computed by the same query as an answer from the raw tables (rawGroupsSql), under the pass's start
+ * Each hour is computed by the same queries as an answer from the raw tables (rawGroupsSql, rawObjectsSql), under the pass's start
  * (in microseconds, with a random part) as its version, and its version is recorded after its rows. Every query
  * process runs passes; two passes at once only repeat work. A pass runs in a lane of the engine, as an analytics
  * request does.
@@ -225,6 +226,11 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
        GROUP BY customer, instance, hour, language, bot, version`,
       params,
     );
+    await this.ch.command(
+      `INSERT INTO ${this.ch.table('engagement_objects_hourly')} (customer, instance, version, ${OBJECT_COLUMNS})
+       SELECT {customer:String}, {instance:String}, ${at}, ${OBJECT_COLUMNS} FROM (${this.engagement.rawObjectsSql(f, run, params)})`,
+      params,
+    );
   }
 
   /** Records `hours` (ms) of one instance as computed under `version` (µs), once their rows are stored. */
@@ -258,16 +264,18 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
       ) AS s USING (customer, instance, hour)
       WHERE v.version < s.settled`;
     const params = { replaced: now - REPLACED_KEPT_MS, failed: (now - FAILED_KEPT_MS) * 1000 };
-    await this.ch.command(
-      `DELETE FROM ${this.ch.table('engagement_hourly')} WHERE (customer, instance, hour, version) IN (${stale})`,
-      params,
-    );
+    const computed = [this.ch.table('engagement_hourly'), this.ch.table('engagement_objects_hourly')];
+    for (const table of computed) {
+      await this.ch.command(`DELETE FROM ${table} WHERE (customer, instance, hour, version) IN (${stale})`, params);
+    }
     await this.ch.command(`DELETE FROM ${versions} WHERE (customer, instance, hour, version) IN (${stale})`, params);
-    await this.ch.command(
-      `DELETE FROM ${this.ch.table('engagement_hourly')}
-       WHERE version < fromUnixTimestamp64Micro({failed:Int64}, 'UTC')
-         AND (customer, instance, hour, version) NOT IN (SELECT customer, instance, hour, version FROM ${versions})`,
-      params,
-    );
+    for (const table of computed) {
+      await this.ch.command(
+        `DELETE FROM ${table}
+         WHERE version < fromUnixTimestamp64Micro({failed:Int64}, 'UTC')
+           AND (customer, instance, hour, version) NOT IN (SELECT customer, instance, hour, version FROM ${versions})`,
+        params,
+      );
+    }
   }
 }

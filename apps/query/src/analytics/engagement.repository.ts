@@ -21,6 +21,9 @@ export interface ObjectCounts {
 /** The columns of a group's counts before they are summed over parts (raw hours and hours computed ahead). */
 const PART_COLUMNS = 'hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val';
 
+/** The columns of a group's positions and objects (EngagementRepository.rawObjectsSql, engagement_objects_hourly). */
+export const OBJECT_COLUMNS = 'hour, phrase, language, bot, kind, position, object_id, clicks, conversions';
+
 /** The count columns of a group (EngagementRaw), summed over the parts. */
 const GROUP_COLUMNS = `sum(g_tracked) AS tracked, sum(g_clicked) AS clicked, sum(g_clicks) AS clicks_n, sum(g_pos) AS pos_sum,
   sum(g_converted) AS converted, sumMap(g_cur, g_val) AS rev, rev.1 AS rev_cur, arrayMap(x -> toString(x), rev.2) AS rev_val`;
@@ -122,8 +125,27 @@ export class EngagementRepository {
   }
 
   /** The counted interactions of the tracked searches of searchesSql. */
-  private ofSearchesSql(f: AnalyticsFilter, range: HourRange, params: QueryParams, phrases = false): string {
-    return this.distinctSql(f, `search_id IN (SELECT search_id FROM (${this.searchesSql(f, range, params, phrases)}))`, params);
+  private ofSearchesSql(f: AnalyticsFilter, range: HourRange, params: QueryParams, phrases = false, tag = ''): string {
+    return this.distinctSql(f, `search_id IN (SELECT search_id FROM (${this.searchesSql(f, range, params, phrases, tag)}))`, params);
+  }
+
+  /**
+   * OBJECT_COLUMNS of every group (hour, phrase, language, bot) of the tracked searches of `range` and each of its
+   * clicked positions (`kind` position, from LAST_POSITION on as LAST_POSITION) and clicked or converted objects (`kind`
+   * object), computed from the raw tables, as engagement_objects_hourly holds them.
+   */
+  rawObjectsSql(f: AnalyticsFilter, range: HourRange, params: QueryParams, phrases = false, tag = ''): string {
+    params.last = LAST_POSITION;
+    const ofClick = `[('position', least(position, {last:UInt16}), '', 1, 0), ('object', 0, object_id, 1, 0)]`;
+    return `SELECT hour, phrase, language, bot, k.1 AS kind, k.2 AS position, k.3 AS object_id, sum(k.4) AS clicks,
+        sum(k.5) AS conversions
+      FROM (
+        SELECT hour, phrase, language, bot,
+          arrayJoin(if(type = 'click', ${ofClick}, [('object', 0, object_id, 0, 1)])) AS k
+        FROM (${this.searchesSql(f, range, params, phrases, tag)}) AS s
+        INNER JOIN (${this.distinctSql(f, `search_id IN (${this.idsSql(f, range, params, tag)})`, params)}) AS i USING (search_id)
+      )
+      GROUP BY hour, phrase, language, bot, kind, position, object_id`;
   }
 
   /**
@@ -197,21 +219,12 @@ export class EngagementRepository {
   ): string {
     const parts = plan.raw.map((r, i) => `SELECT ${PART_COLUMNS} FROM (${this.rawGroupsSql(f, r, params, options.phrases, String(i))})`);
     if (plan.ahead.length > 0) {
-      // Ranges of hours with their version, not each hour: a pass gives many hours one version.
-      Object.assign(params, {
-        ahead_from: plan.ahead.map((a) => a.from / 1000),
-        ahead_to: plan.ahead.map((a) => a.to / 1000),
-        ahead_version: plan.ahead.map((a) => a.version),
-      });
       parts.push(`SELECT hour, phrase, language, bot, tracked AS g_tracked, clicked AS g_clicked, clicks AS g_clicks,
           pos_sum AS g_pos, converted AS g_converted, rev_cur AS g_cur, rev_val AS g_val
         FROM ${this.ch.table('engagement_hourly')}
         WHERE ${filterSql(f, params)} AND kind = '${options.totals ? 'total' : 'phrase'}'
           ${options.phrases ? 'AND phrase IN {phrases:Array(String)}' : ''}
-          AND (hour, version) IN (
-            SELECT toDateTime(arrayJoin(range(a.1, a.2, 3600)), 'UTC'), fromUnixTimestamp64Micro(a.3, 'UTC')
-            FROM (SELECT arrayJoin(arrayZip({ahead_from:Array(UInt32)}, {ahead_to:Array(UInt32)}, {ahead_version:Array(Int64)})) AS a)
-          )`);
+          AND ${this.aheadSql(plan, params)}`);
     }
     return `SELECT ${key}, ${GROUP_COLUMNS} FROM (${parts.join(' UNION ALL ')}) GROUP BY ${key}`;
   }
@@ -242,27 +255,65 @@ export class EngagementRepository {
     return new Map(rows.map((row) => [row.phrase, countsOf(row)]));
   }
 
-  /** One phrase's clicks per position, positions from LAST_POSITION on as LAST_POSITION. */
-  async positions(f: AnalyticsFilter, range: HourRange, phrase: string): Promise<Map<number, number>> {
-    const params: QueryParams = { phrases: [phrase], last: LAST_POSITION };
-    const rows = await this.ch.query<{ pos: string | number; n: string | number }>(
-      `SELECT least(position, {last:UInt16}) AS pos, count() AS n FROM (${this.ofSearchesSql(f, range, params, true)})
-       WHERE type = 'click' GROUP BY pos`,
-      params,
-    );
-    return new Map(rows.map((r) => [Number(r.pos), Number(r.n)]));
+  /** The rows of a table computed ahead whose hour and version `plan` reads. */
+  private aheadSql(plan: EngagementPlan, params: QueryParams): string {
+    // Ranges of hours with their version, not each hour: a pass gives many hours one version.
+    Object.assign(params, {
+      ahead_from: plan.ahead.map((a) => a.from / 1000),
+      ahead_to: plan.ahead.map((a) => a.to / 1000),
+      ahead_version: plan.ahead.map((a) => a.version),
+    });
+    return `(hour, version) IN (
+        SELECT toDateTime(arrayJoin(range(a.1, a.2, 3600)), 'UTC'), fromUnixTimestamp64Micro(a.3, 'UTC')
+        FROM (SELECT arrayJoin(arrayZip({ahead_from:Array(UInt32)}, {ahead_to:Array(UInt32)}, {ahead_version:Array(Int64)})) AS a)
+      )`;
   }
 
-  /** One phrase's most clicked objects (at least one click), ties by object id, with their conversions. */
-  async objects(f: AnalyticsFilter, range: HourRange, phrase: string): Promise<ObjectCounts[]> {
-    const params: QueryParams = { phrases: [phrase], limit: MAX_OBJECTS };
-    const rows = await this.ch.query<{ object_id: string; clicks_n: string | number; conversions_n: string | number }>(
-      `SELECT object_id, countIf(type = 'click') AS clicks_n, countIf(type = 'conversion') AS conversions_n
-       FROM (${this.ofSearchesSql(f, range, params, true)})
-       GROUP BY object_id HAVING clicks_n > 0 ORDER BY clicks_n DESC, object_id ASC LIMIT {limit:UInt32}`,
-      params,
+  /**
+   * `position, object_id, clicks, conversions` of one phrase's positions or objects (`kind`; rawObjectsSql), read as
+   * `plan` says: the raw ranges computed, the hours computed ahead from engagement_objects_hourly.
+   */
+  private objectPartsSql(f: AnalyticsFilter, plan: EngagementPlan, kind: 'position' | 'object', params: QueryParams): string {
+    const columns = 'position, object_id, clicks, conversions';
+    const parts = plan.raw.map(
+      (r, i) => `SELECT ${columns} FROM (${this.rawObjectsSql(f, r, params, true, String(i))}) WHERE kind = '${kind}'`,
     );
-    return rows.map((r) => ({ object_id: r.object_id, clicks: Number(r.clicks_n), conversions: Number(r.conversions_n) }));
+    if (plan.ahead.length > 0) {
+      parts.push(`SELECT ${columns} FROM ${this.ch.table('engagement_objects_hourly')}
+        WHERE ${filterSql(f, params)} AND phrase IN {phrases:Array(String)} AND kind = '${kind}' AND ${this.aheadSql(plan, params)}`);
+    }
+    return parts.join(' UNION ALL ');
+  }
+
+  /**
+   * One phrase's engagement in `range`: its counts, its clicks per position (positions from LAST_POSITION on as
+   * LAST_POSITION) and its most clicked objects (at least one click; ties by object id) with their conversions.
+   */
+  async term(
+    f: AnalyticsFilter,
+    range: HourRange,
+    phrase: string,
+  ): Promise<{ counts?: EngagementCounts; positions: Map<number, number>; objects: ObjectCounts[] }> {
+    const plan = await this.plan(f, range);
+    const countsParams: QueryParams = { phrases: [phrase] };
+    const [row] = await this.ch.query<EngagementRaw>(this.groupSql(f, plan, 'phrase', countsParams, { phrases: true }), countsParams);
+    const positionParams: QueryParams = { phrases: [phrase] };
+    const positions = await this.ch.query<{ pos: string | number; n: string | number }>(
+      `SELECT position AS pos, sum(clicks) AS n FROM (${this.objectPartsSql(f, plan, 'position', positionParams)}) GROUP BY pos`,
+      positionParams,
+    );
+    const objectParams: QueryParams = { phrases: [phrase], limit: MAX_OBJECTS };
+    const objects = await this.ch.query<{ object_id: string; clicks_n: string | number; conversions_n: string | number }>(
+      `SELECT object_id, sum(clicks) AS clicks_n, sum(conversions) AS conversions_n
+       FROM (${this.objectPartsSql(f, plan, 'object', objectParams)})
+       GROUP BY object_id HAVING clicks_n > 0 ORDER BY clicks_n DESC, object_id ASC LIMIT {limit:UInt32}`,
+      objectParams,
+    );
+    return {
+      counts: row ? countsOf(row) : undefined,
+      positions: new Map(positions.map((r) => [Number(r.pos), Number(r.n)])),
+      objects: objects.map((r) => ({ object_id: r.object_id, clicks: Number(r.clicks_n), conversions: Number(r.conversions_n) })),
+    };
   }
 
   /**

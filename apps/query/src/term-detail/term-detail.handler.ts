@@ -22,10 +22,7 @@ export class TermDetailHandler implements IQueryHandler<TermDetailQuery> {
 
   /** The engagement fields of the phrase, its clicks per position and its most clicked objects. */
   private async engagement(scope: AnalyticsScope, phrase: string) {
-    const e = this.repository.engagement;
-    const counts = (await e.phrases(scope, scope.window, [phrase])).get(phrase);
-    const positions = await e.positions(scope, scope.window, phrase);
-    const objects = await e.objects(scope, scope.window, phrase);
+    const { counts, positions, objects } = await this.repository.engagement.term(scope, scope.window, phrase);
     return {
       ...engagementFields(counts ?? emptyCounts()),
       positions: Array.from({ length: LAST_POSITION }, (_, i) => ({ position: i + 1, clicks: positions.get(i + 1) ?? 0 })),

@@ -785,7 +785,7 @@ FROM (
 )
 WHERE phrase = {phrase:String};
 
--- engagement=true, since=7d, language=de (4/6): EngagementRepository.phrases
+-- engagement=true, since=7d, language=de (4/6): EngagementRepository.term
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
@@ -903,55 +903,89 @@ FROM (
 )
 GROUP BY phrase;
 
--- engagement=true, since=7d, language=de (5/6): EngagementRepository.positions
+-- engagement=true, since=7d, language=de (5/6): EngagementRepository.term
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   e_from = 1774519200 (2026-03-26T10:00:00Z)
---   e_to = 1775127600 (2026-04-02T11:00:00Z)
+--   e0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   e0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "de"
 --   last = 21
 --   no_search = "00000000-0000-0000-0000-000000000000"
 --   phrases = ["summer dress"]
-SELECT least(position, {last:UInt16}) AS pos, count() AS n
+SELECT position AS pos, sum(clicks) AS n
 FROM (
-  SELECT type, search_id, object_id, position, value, currency, ts
-  FROM `search_analytics`.`interactions`
-  WHERE customer = {customer:String}
-    AND instance = {instance:String}
-    AND type IN ('click', 'conversion')
-    AND object_id != ''
-    AND search_id IN (
-    SELECT search_id
+  SELECT position, object_id, clicks, conversions
+  FROM (
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      k.1 AS kind,
+      k.2 AS position,
+      k.3 AS object_id,
+      sum(k.4) AS clicks,
+      sum(k.5) AS conversions
     FROM (
-      SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+      SELECT hour,
+        phrase,
+        language,
+        bot,
+        arrayJoin(
+          if(
+            type = 'click',
+            [('position', least(position, {last:UInt16}), '', 1, 0),
+            ('object', 0, object_id, 1, 0)],
+            [('object', 0, object_id, 0, 1)]
+          )
+        ) AS k
       FROM (
-        SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
-        FROM `search_analytics`.`search_events`
+        SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+        FROM (
+          SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          ORDER BY search_id, ts, phrase, language, bot, hits
+          LIMIT 1 BY search_id
+        )
         WHERE customer = {customer:String}
           AND instance = {instance:String}
-          AND id_sent
-          AND sign > 0
-          AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-          AND ts < toDateTime({e_to:UInt32}, 'UTC')
-        ORDER BY search_id, ts, phrase, language, bot, hits
-        LIMIT 1 BY search_id
-      )
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-        AND bot IN {bots:Array(UInt8)}
-        AND language = {language:String}
-        AND hits > 0
-        AND search_id != toUUID({no_search:String})
-        AND phrase IN {phrases:Array(String)}
-        AND search_id NOT IN (
-        SELECT search_id
-        FROM `search_analytics`.`search_ids`
+          AND bot IN {bots:Array(UInt8)}
+          AND language = {language:String}
+          AND hits > 0
+          AND search_id != toUUID({no_search:String})
+          AND phrase IN {phrases:Array(String)}
+          AND search_id NOT IN (
+          SELECT search_id
+          FROM `search_analytics`.`search_ids`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+            AND search_id IN (
+            SELECT event_id
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+        )
+      ) AS s INNER JOIN (
+        SELECT type, search_id, object_id, position, value, currency, ts
+        FROM `search_analytics`.`interactions`
         WHERE customer = {customer:String}
           AND instance = {instance:String}
-          AND first.1 < toDateTime({e_from:UInt32}, 'UTC')
+          AND type IN ('click', 'conversion')
+          AND object_id != ''
           AND search_id IN (
           SELECT event_id
           FROM `search_analytics`.`search_events`
@@ -959,78 +993,114 @@ FROM (
             AND instance = {instance:String}
             AND id_sent
             AND sign > 0
-            AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-            AND ts < toDateTime({e_to:UInt32}, 'UTC')
-        ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
-      )
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        )
+          AND (user_token_hash = '' OR user_token_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+          AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+      ) AS i USING (search_id)
     )
+    GROUP BY hour, phrase, language, bot, kind, position, object_id
   )
-    AND (user_token_hash = '' OR user_token_hash NOT IN (
-    SELECT user_token_hash
-    FROM `search_analytics`.`erased_user_tokens`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-  ))
-    AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
-    SELECT user_token_hash
-    FROM `search_analytics`.`erased_user_tokens`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-  ))
-  GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+  WHERE kind = 'position'
 )
-WHERE type = 'click'
 GROUP BY pos;
 
--- engagement=true, since=7d, language=de (6/6): EngagementRepository.objects
+-- engagement=true, since=7d, language=de (6/6): EngagementRepository.term
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   e_from = 1774519200 (2026-03-26T10:00:00Z)
---   e_to = 1775127600 (2026-04-02T11:00:00Z)
+--   e0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   e0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "de"
+--   last = 21
 --   limit = 10
 --   no_search = "00000000-0000-0000-0000-000000000000"
 --   phrases = ["summer dress"]
-SELECT object_id, countIf(type = 'click') AS clicks_n, countIf(type = 'conversion') AS conversions_n
+SELECT object_id, sum(clicks) AS clicks_n, sum(conversions) AS conversions_n
 FROM (
-  SELECT type, search_id, object_id, position, value, currency, ts
-  FROM `search_analytics`.`interactions`
-  WHERE customer = {customer:String}
-    AND instance = {instance:String}
-    AND type IN ('click', 'conversion')
-    AND object_id != ''
-    AND search_id IN (
-    SELECT search_id
+  SELECT position, object_id, clicks, conversions
+  FROM (
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      k.1 AS kind,
+      k.2 AS position,
+      k.3 AS object_id,
+      sum(k.4) AS clicks,
+      sum(k.5) AS conversions
     FROM (
-      SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+      SELECT hour,
+        phrase,
+        language,
+        bot,
+        arrayJoin(
+          if(
+            type = 'click',
+            [('position', least(position, {last:UInt16}), '', 1, 0),
+            ('object', 0, object_id, 1, 0)],
+            [('object', 0, object_id, 0, 1)]
+          )
+        ) AS k
       FROM (
-        SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
-        FROM `search_analytics`.`search_events`
+        SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+        FROM (
+          SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          ORDER BY search_id, ts, phrase, language, bot, hits
+          LIMIT 1 BY search_id
+        )
         WHERE customer = {customer:String}
           AND instance = {instance:String}
-          AND id_sent
-          AND sign > 0
-          AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-          AND ts < toDateTime({e_to:UInt32}, 'UTC')
-        ORDER BY search_id, ts, phrase, language, bot, hits
-        LIMIT 1 BY search_id
-      )
-      WHERE customer = {customer:String}
-        AND instance = {instance:String}
-        AND bot IN {bots:Array(UInt8)}
-        AND language = {language:String}
-        AND hits > 0
-        AND search_id != toUUID({no_search:String})
-        AND phrase IN {phrases:Array(String)}
-        AND search_id NOT IN (
-        SELECT search_id
-        FROM `search_analytics`.`search_ids`
+          AND bot IN {bots:Array(UInt8)}
+          AND language = {language:String}
+          AND hits > 0
+          AND search_id != toUUID({no_search:String})
+          AND phrase IN {phrases:Array(String)}
+          AND search_id NOT IN (
+          SELECT search_id
+          FROM `search_analytics`.`search_ids`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+            AND search_id IN (
+            SELECT event_id
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+        )
+      ) AS s INNER JOIN (
+        SELECT type, search_id, object_id, position, value, currency, ts
+        FROM `search_analytics`.`interactions`
         WHERE customer = {customer:String}
           AND instance = {instance:String}
-          AND first.1 < toDateTime({e_from:UInt32}, 'UTC')
+          AND type IN ('click', 'conversion')
+          AND object_id != ''
           AND search_id IN (
           SELECT event_id
           FROM `search_analytics`.`search_events`
@@ -1038,25 +1108,27 @@ FROM (
             AND instance = {instance:String}
             AND id_sent
             AND sign > 0
-            AND ts >= toDateTime({e_from:UInt32}, 'UTC')
-            AND ts < toDateTime({e_to:UInt32}, 'UTC')
-        ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
-      )
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        )
+          AND (user_token_hash = '' OR user_token_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+          AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+      ) AS i USING (search_id)
     )
+    GROUP BY hour, phrase, language, bot, kind, position, object_id
   )
-    AND (user_token_hash = '' OR user_token_hash NOT IN (
-    SELECT user_token_hash
-    FROM `search_analytics`.`erased_user_tokens`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-  ))
-    AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
-    SELECT user_token_hash
-    FROM `search_analytics`.`erased_user_tokens`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-  ))
-  GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+  WHERE kind = 'object'
 )
 GROUP BY object_id
 HAVING clicks_n > 0

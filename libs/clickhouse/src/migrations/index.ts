@@ -20,6 +20,7 @@ import { alertsMigration } from './0020-alerts';
 import { weeklyPhrasesMigration } from './0021-weekly-phrases';
 import { engagementHoursMigration } from './0022-engagement-hours';
 import { claimRoundsMigration } from './0023-claim-rounds';
+import { engagementObjectsMigration } from './0024-engagement-objects';
 import type { Migration } from './migration';
 
 export type { Migration, MigrationContext } from './migration';
@@ -49,6 +50,7 @@ export const MIGRATIONS: readonly Migration[] = [
   weeklyPhrasesMigration,
   engagementHoursMigration,
   claimRoundsMigration,
+  engagementObjectsMigration,
 ];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */
@@ -68,4 +70,5 @@ export const RETENTION_TTL: Readonly<Record<string, string>> = {
   erased_user_tokens: 'at',
   engagement_hourly: 'hour',
   engagement_versions: 'hour',
+  engagement_objects_hourly: 'hour',
 };

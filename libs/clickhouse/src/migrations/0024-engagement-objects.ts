@@ -1,0 +1,38 @@
+import type { Migration } from './migration';
+
+/**
+ * A term's clicks per position and its clicked and converted objects, computed ahead per hour with the other
+ * engagement figures (issue 31; docs/architecture.md, "Clicks and conversions"): `engagement_objects_hourly` holds,
+ * per hour, phrase, language and bot of the tracked searches, the clicks per position (`kind` position, positions
+ * from the last one listed on as that one) and the clicks and conversions per object (`kind` object), under the
+ * version of the pass that computed them, as engagement_hourly does. Ordered by phrase first: a term's detail reads
+ * one phrase of 720 hours.
+ *
+ * The hours computed before it have no such rows: the migration forgets every pass and every computed hour, so that
+ * the next pass computes them all again (meanwhile answers read the raw tables, as for an hour not yet computed).
+ * The rows of the versions forgotten are deleted by the refresh as those of a failed pass.
+ */
+export const engagementObjectsMigration: Migration = {
+  id: '0024-engagement-objects',
+  statements: ({ table, retentionDays }) => [
+    `CREATE TABLE IF NOT EXISTS ${table('engagement_objects_hourly')} (
+      customer LowCardinality(String),
+      instance LowCardinality(String),
+      phrase String,
+      hour DateTime('UTC'),
+      version DateTime64(6, 'UTC'),
+      language LowCardinality(String),
+      bot Bool,
+      kind Enum8('position' = 1, 'object' = 2),
+      position UInt16,
+      object_id String,
+      clicks UInt64,
+      conversions UInt64
+    ) ENGINE = MergeTree
+    PARTITION BY toYYYYMM(hour)
+    ORDER BY (customer, instance, phrase, hour, version, kind, language, bot, position, object_id)
+    TTL hour + toIntervalDay(${retentionDays})`,
+    `TRUNCATE TABLE IF EXISTS ${table('engagement_versions')}`,
+    `TRUNCATE TABLE IF EXISTS ${table('engagement_passes')}`,
+  ],
+};
