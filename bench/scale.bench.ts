@@ -48,13 +48,13 @@ const ANSWERS: Answer[] = [
   { key: 'engagement-30d', label: 'engagement 30d', path: () => '/search-terms?since=30d&engagement=true', days: 30, rollup: true },
   // The order by the figures themselves needs those of every phrase, not only the page's.
   { key: 'no-clicks-30d', label: 'sort=no_clicks 30d', path: () => '/search-terms?since=30d&sort=no_clicks', days: 30, rollup: true },
-  // The top term's clicks per position and most clicked objects, counted from the raw tables.
+  // The top term's clicks per position and most clicked objects (computed ahead with the other figures).
   {
     key: 'detail-engagement-30d',
     label: 'term detail engagement 30d',
     path: (id) => `/search-terms/${id}?since=30d&engagement=true`,
     days: 30,
-    rollup: false,
+    rollup: true,
   },
 ];
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ClickHouseService, chDateTime } from '@app/clickhouse';
+import { ClickHouseService, ENGAGEMENT_LAYOUT, chDateTime } from '@app/clickhouse';
 import { DataVersions } from '@app/intake';
 import { EngagementRefresh } from '../apps/query/src/analytics/engagement-refresh';
 import { UserTokenErasure } from '../apps/query/src/insights/user-token-erasure.service';
@@ -122,7 +122,12 @@ describe('engagement figures computed ahead (ENGAGEMENT_REFRESH_MS)', () => {
         { ...base, id: ids[2], phrase: 'dress', ts: now - 3 * HOUR },
         { ...base, id: ids[3], phrase: 'dress', ts: now - 4 * DAY },
       ],
-      [click(ids[0], 5 * DAY - 1000), click(ids[2], 3 * HOUR - 1000, 'u1')],
+      [
+        click(ids[0], 5 * DAY - 1000),
+        click(ids[2], 3 * HOUR - 1000, 'u1'),
+        // Converted in another hour than the click on the same object, without a click of its own.
+        { ...click(ids[1], 2 * DAY - 1000), type: 'conversion', position: 0, micros: 12_500_000, currency: 'EUR' },
+      ],
     );
     // The pass that began with the app found nothing yet, or (if it began after the writes) everything.
     const computed = await refresh.refresh();
@@ -133,7 +138,7 @@ describe('engagement figures computed ahead (ENGAGEMENT_REFRESH_MS)', () => {
       `${t.url}/search-terms/${termId(CUSTOMER, INSTANCE, 'shoes')}?since=10d&engagement=true`,
       { headers: basicHeader() },
     );
-    expect(shoes.body.objects).toEqual([{ object_id: 'p1', clicks: 1, conversions: 0 }]);
+    expect(shoes.body.objects).toEqual([{ object_id: 'p1', clicks: 1, conversions: 1 }]);
     expect(shoes.body.positions[1]).toEqual({ position: 2, clicks: 1 });
     // An operator sees when the last pass began, and how many hours the passes computed.
     const metrics = await http<string>(`${t.url}/metrics`);
@@ -201,6 +206,32 @@ describe('engagement figures computed ahead (ENGAGEMENT_REFRESH_MS)', () => {
        VALUES ({c:String}, {i:String}, 'phrase', toDateTime({h:UInt32}, 'UTC'), 'dress', 'en', false, now64(3), 50, 50, 50, 50, 0, [], [])`,
       { c: CUSTOMER, i: INSTANCE, h: hour / 1000 },
     );
+    await expectExact();
+  });
+
+  it('an hour recorded only by an earlier release (another layout, without positions and objects) is computed again', async () => {
+    const hour = Math.floor((now - 5 * DAY) / HOUR) * HOUR;
+    const where = `customer = {c:String} AND instance = {i:String} AND hour = toDateTime({h:UInt32}, 'UTC')`;
+    const params = { c: CUSTOMER, i: INSTANCE, h: hour / 1000 };
+    // As an earlier release's pass leaves it: newer counts without positions and objects, recorded as layout 0.
+    await ch.command(`DELETE FROM ${ch.table('engagement_versions')} WHERE ${where}`, params);
+    await ch.command(
+      `INSERT INTO ${ch.table('engagement_hourly')} (customer, instance, kind, hour, phrase, language, bot, version, tracked, clicked,
+         clicks, pos_sum, converted, rev_cur, rev_val)
+       VALUES ({c:String}, {i:String}, 'phrase', toDateTime({h:UInt32}, 'UTC'), 'shoes', 'en', false, now64(3), 1, 1, 1, 2, 0, [], [])`,
+      params,
+    );
+    await ch.command(
+      `INSERT INTO ${ch.table('engagement_versions')} (customer, instance, hour, version, layout)
+       SELECT {c:String}, {i:String}, toDateTime({h:UInt32}, 'UTC'), max(version), 0 FROM ${ch.table('engagement_hourly')} WHERE ${where}`,
+      params,
+    );
+    await refresh.refresh();
+    const [{ n }] = await ch.query<{ n: string }>(
+      `SELECT count() AS n FROM ${ch.table('engagement_versions')} WHERE ${where} AND layout = {l:UInt8}`,
+      { ...params, l: ENGAGEMENT_LAYOUT },
+    );
+    expect(Number(n)).toBe(1);
     await expectExact();
   });
 

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
-import { ClickHouseService, ENGAGEMENT_CHANGES_KEPT_HOURS, type QueryParams } from '@app/clickhouse';
+import { ClickHouseService, ENGAGEMENT_CHANGES_KEPT_HOURS, ENGAGEMENT_LAYOUT, type QueryParams } from '@app/clickhouse';
 import { AppConfig } from '@app/config';
 import { MetricsService } from '@app/metrics';
 import { analyticsLane } from './analytics-slots';
@@ -116,8 +116,9 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
 
   private async pass(): Promise<number> {
     const [clock] = await this.ch.query<{ now_ms: string | number; last_ms: string | number }>(
-      `SELECT toUnixTimestamp64Milli(now64(3)) AS now_ms, toUnixTimestamp64Milli(max(at)) AS last_ms
+      `SELECT toUnixTimestamp64Milli(now64(3)) AS now_ms, toUnixTimestamp64Milli(maxIf(at, layout = {layout:UInt8})) AS last_ms
        FROM ${this.ch.table('engagement_passes')}`,
+      { layout: ENGAGEMENT_LAYOUT },
     );
     const now = Number(clock.now_ms);
     const last = Number(clock.last_ms);
@@ -139,9 +140,10 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
       computed += tenant.hours.length;
       this.metrics.engagementHours.inc(tenant.hours.length);
     }
-    await this.ch.command(`INSERT INTO ${this.ch.table('engagement_passes')} (at) SELECT fromUnixTimestamp64Milli({at:Int64}, 'UTC')`, {
-      at: now,
-    });
+    await this.ch.command(
+      `INSERT INTO ${this.ch.table('engagement_passes')} (at, layout) SELECT fromUnixTimestamp64Milli({at:Int64}, 'UTC'), {layout:UInt8}`,
+      { at: now, layout: ENGAGEMENT_LAYOUT },
+    );
     this.metrics.engagementPassSeconds.set(now / 1000);
     if (now - this.lastCleanup >= REPLACED_KEPT_MS) {
       await this.deleteReplaced(now);
@@ -156,7 +158,7 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
    * is undefined.
    */
   private async dueHours(window: HourRange, since?: number): Promise<TenantHours[]> {
-    const params: QueryParams = { from: window.from / 1000, to: window.to / 1000, since: since ?? 0 };
+    const params: QueryParams = { from: window.from / 1000, to: window.to / 1000, since: since ?? 0, layout: ENGAGEMENT_LAYOUT };
     const inWindow = `hour >= toDateTime({from:UInt32}, 'UTC') AND hour < toDateTime({to:UInt32}, 'UTC')`;
     const all = `SELECT customer, instance, toDateTime(arrayJoin(range({from:UInt32}, {to:UInt32}, 3600)), 'UTC') AS hour
       FROM (SELECT DISTINCT customer, instance FROM ${this.ch.table('search_totals_hourly')} WHERE ${inWindow})`;
@@ -165,7 +167,7 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
         ? all
         : `SELECT customer, instance, hour FROM (${all})
            WHERE (customer, instance, hour) NOT IN (
-             SELECT customer, instance, hour FROM ${this.ch.table('engagement_versions')} WHERE ${inWindow})`,
+             SELECT customer, instance, hour FROM ${this.ch.table('engagement_versions')} WHERE ${inWindow} AND layout = {layout:UInt8})`,
     ];
     if (since !== undefined) {
       const ofIds = (ids: string) => `SELECT customer, instance, hour FROM (
@@ -237,9 +239,9 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
   private async record(tenant: TenantHours, hours: number[], version: number): Promise<void> {
     const runs = hourRuns(hours, Infinity);
     await this.ch.command(
-      `INSERT INTO ${this.ch.table('engagement_versions')} (customer, instance, hour, version)
+      `INSERT INTO ${this.ch.table('engagement_versions')} (customer, instance, hour, version, layout)
        SELECT {customer:String}, {instance:String}, toDateTime(arrayJoin(range(r.1, r.2, 3600)), 'UTC'),
-         fromUnixTimestamp64Micro({version:Int64}, 'UTC')
+         fromUnixTimestamp64Micro({version:Int64}, 'UTC'), {layout:UInt8}
        FROM (SELECT arrayJoin(arrayZip({from:Array(UInt32)}, {to:Array(UInt32)})) AS r)`,
       {
         customer: tenant.customer,
@@ -247,6 +249,7 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
         from: runs.map((r) => r.from / 1000),
         to: runs.map((r) => r.to / 1000),
         version,
+        layout: ENGAGEMENT_LAYOUT,
       },
     );
   }
@@ -254,16 +257,19 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
   /**
    * Deletes, as of `now` (ms), every version of an hour older than a version of it recorded REPLACED_KEPT_MS ago (no
    * reader reads it any more), with its record, and the rows of versions never recorded that began FAILED_KEPT_MS ago.
+   * Only versions of this release's ENGAGEMENT_LAYOUT count as recorded: those of an earlier release are deleted
+   * as if their pass had failed.
    */
   async deleteReplaced(now: number): Promise<void> {
     const versions = this.ch.table('engagement_versions');
     const stale = `SELECT customer, instance, hour, version FROM ${versions} AS v
       INNER JOIN (
         SELECT customer, instance, hour, max(version) AS settled FROM ${versions}
-        WHERE recorded_at < fromUnixTimestamp64Milli({replaced:Int64}, 'UTC') GROUP BY customer, instance, hour
+        WHERE recorded_at < fromUnixTimestamp64Milli({replaced:Int64}, 'UTC') AND layout = {layout:UInt8}
+        GROUP BY customer, instance, hour
       ) AS s USING (customer, instance, hour)
       WHERE v.version < s.settled`;
-    const params = { replaced: now - REPLACED_KEPT_MS, failed: (now - FAILED_KEPT_MS) * 1000 };
+    const params = { replaced: now - REPLACED_KEPT_MS, failed: (now - FAILED_KEPT_MS) * 1000, layout: ENGAGEMENT_LAYOUT };
     const computed = [this.ch.table('engagement_hourly'), this.ch.table('engagement_objects_hourly')];
     for (const table of computed) {
       await this.ch.command(`DELETE FROM ${table} WHERE (customer, instance, hour, version) IN (${stale})`, params);
@@ -273,7 +279,8 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
       await this.ch.command(
         `DELETE FROM ${table}
          WHERE version < fromUnixTimestamp64Micro({failed:Int64}, 'UTC')
-           AND (customer, instance, hour, version) NOT IN (SELECT customer, instance, hour, version FROM ${versions})`,
+           AND (customer, instance, hour, version) NOT IN (
+             SELECT customer, instance, hour, version FROM ${versions} WHERE layout = {layout:UInt8})`,
         params,
       );
     }

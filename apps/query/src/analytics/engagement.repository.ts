@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ClickHouseService, type QueryParams } from '@app/clickhouse';
+import { ClickHouseService, ENGAGEMENT_LAYOUT, inListParamGroups, type QueryParams } from '@app/clickhouse';
 import { AppConfig } from '@app/config';
 import { NO_SEARCH_ID } from '@app/contracts';
 import type { AnalyticsFilter } from './analytics-scope';
@@ -124,11 +124,6 @@ export class EngagementRepository {
       GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash`;
   }
 
-  /** The counted interactions of the tracked searches of searchesSql. */
-  private ofSearchesSql(f: AnalyticsFilter, range: HourRange, params: QueryParams, phrases = false, tag = ''): string {
-    return this.distinctSql(f, `search_id IN (SELECT search_id FROM (${this.searchesSql(f, range, params, phrases, tag)}))`, params);
-  }
-
   /**
    * OBJECT_COLUMNS of every group (hour, phrase, language, bot) of the tracked searches of `range` and each of its
    * clicked positions (`kind` position, from LAST_POSITION on as LAST_POSITION) and clicked or converted objects (`kind`
@@ -137,13 +132,17 @@ export class EngagementRepository {
   rawObjectsSql(f: AnalyticsFilter, range: HourRange, params: QueryParams, phrases = false, tag = ''): string {
     params.last = LAST_POSITION;
     const ofClick = `[('position', least(position, {last:UInt16}), '', 1, 0), ('object', 0, object_id, 1, 0)]`;
+    // For some phrases, only their searches' interactions: not every interaction of the range's searches.
+    const ids = phrases
+      ? `SELECT search_id FROM (${this.searchesSql(f, range, params, phrases, tag)})`
+      : this.idsSql(f, range, params, tag);
     return `SELECT hour, phrase, language, bot, k.1 AS kind, k.2 AS position, k.3 AS object_id, sum(k.4) AS clicks,
         sum(k.5) AS conversions
       FROM (
         SELECT hour, phrase, language, bot,
           arrayJoin(if(type = 'click', ${ofClick}, [('object', 0, object_id, 0, 1)])) AS k
         FROM (${this.searchesSql(f, range, params, phrases, tag)}) AS s
-        INNER JOIN (${this.distinctSql(f, `search_id IN (${this.idsSql(f, range, params, tag)})`, params)}) AS i USING (search_id)
+        INNER JOIN (${this.distinctSql(f, `search_id IN (${ids})`, params)}) AS i USING (search_id)
       )
       GROUP BY hour, phrase, language, bot, kind, position, object_id`;
   }
@@ -175,11 +174,11 @@ export class EngagementRepository {
     if (!this.ahead) {
       return { ahead: [], raw: [range] };
     }
-    const params: QueryParams = {};
+    const params: QueryParams = { layout: ENGAGEMENT_LAYOUT };
     const rows = await this.ch.query<{ hour_ms: string | number; version_us: string | number }>(
       `SELECT toUnixTimestamp(hour) * 1000 AS hour_ms, toUnixTimestamp64Micro(max(version)) AS version_us
        FROM ${this.ch.table('engagement_versions')}
-       WHERE ${this.tenant(params, f)} AND ${this.range('hour', range, 'v', params)}
+       WHERE ${this.tenant(params, f)} AND ${this.range('hour', range, 'v', params)} AND layout = {layout:UInt8}
        GROUP BY hour ORDER BY hour`,
       params,
     );
@@ -245,14 +244,20 @@ export class EngagementRepository {
    * the list reads only its own phrases' rows.
    */
   async phrases(f: AnalyticsFilter, range: HourRange, phrases: string[]): Promise<Map<string, EngagementCounts>> {
+    const counts = new Map<string, EngagementCounts>();
     if (phrases.length === 0) {
-      return new Map();
+      return counts;
     }
-    const params: QueryParams = { phrases };
     const plan = await this.plan(f, range);
-    const sql = this.groupSql(f, plan, 'phrase', params, { phrases: true });
-    const rows = await this.ch.query<EngagementRaw & { phrase: string }>(sql, params);
-    return new Map(rows.map((row) => [row.phrase, countsOf(row)]));
+    // In groups whose list fits a server's URL (a page may hold 1,000 phrases of 500 characters).
+    for (const group of inListParamGroups(phrases, (p) => p)) {
+      const params: QueryParams = { phrases: group };
+      const sql = this.groupSql(f, plan, 'phrase', params, { phrases: true });
+      for (const row of await this.ch.query<EngagementRaw & { phrase: string }>(sql, params)) {
+        counts.set(row.phrase, countsOf(row));
+      }
+    }
+    return counts;
   }
 
   /** The rows of a table computed ahead whose hour and version `plan` reads. */
@@ -270,24 +275,9 @@ export class EngagementRepository {
   }
 
   /**
-   * `position, object_id, clicks, conversions` of one phrase's positions or objects (`kind`; rawObjectsSql), read as
-   * `plan` says: the raw ranges computed, the hours computed ahead from engagement_objects_hourly.
-   */
-  private objectPartsSql(f: AnalyticsFilter, plan: EngagementPlan, kind: 'position' | 'object', params: QueryParams): string {
-    const columns = 'position, object_id, clicks, conversions';
-    const parts = plan.raw.map(
-      (r, i) => `SELECT ${columns} FROM (${this.rawObjectsSql(f, r, params, true, String(i))}) WHERE kind = '${kind}'`,
-    );
-    if (plan.ahead.length > 0) {
-      parts.push(`SELECT ${columns} FROM ${this.ch.table('engagement_objects_hourly')}
-        WHERE ${filterSql(f, params)} AND phrase IN {phrases:Array(String)} AND kind = '${kind}' AND ${this.aheadSql(plan, params)}`);
-    }
-    return parts.join(' UNION ALL ');
-  }
-
-  /**
    * One phrase's engagement in `range`: its counts, its clicks per position (positions from LAST_POSITION on as
-   * LAST_POSITION) and its most clicked objects (at least one click; ties by object id) with their conversions.
+   * LAST_POSITION) and its most clicked objects (at least one click; ties by object id) with their conversions: the
+   * raw ranges of the plan computed (rawObjectsSql), its hours computed ahead read from engagement_objects_hourly.
    */
   async term(
     f: AnalyticsFilter,
@@ -297,22 +287,28 @@ export class EngagementRepository {
     const plan = await this.plan(f, range);
     const countsParams: QueryParams = { phrases: [phrase] };
     const [row] = await this.ch.query<EngagementRaw>(this.groupSql(f, plan, 'phrase', countsParams, { phrases: true }), countsParams);
-    const positionParams: QueryParams = { phrases: [phrase] };
-    const positions = await this.ch.query<{ pos: string | number; n: string | number }>(
-      `SELECT position AS pos, sum(clicks) AS n FROM (${this.objectPartsSql(f, plan, 'position', positionParams)}) GROUP BY pos`,
-      positionParams,
+    const params: QueryParams = { phrases: [phrase], limit: LAST_POSITION + MAX_OBJECTS };
+    const columns = 'toString(kind) AS kind, position, object_id, clicks, conversions';
+    const parts = plan.raw.map((r, i) => `SELECT ${columns} FROM (${this.rawObjectsSql(f, r, params, true, String(i))})`);
+    if (plan.ahead.length > 0) {
+      parts.push(`SELECT ${columns} FROM ${this.ch.table('engagement_objects_hourly')}
+        WHERE ${filterSql(f, params)} AND phrase IN {phrases:Array(String)} AND ${this.aheadSql(plan, params)}`);
+    }
+    // Positions first (at most LAST_POSITION rows), then the clicked objects in the answer's order.
+    const rows = await this.ch.query<{ kind: string; position: number; object_id: string; clicks_n: string; conversions_n: string }>(
+      `SELECT kind, position, object_id, sum(clicks) AS clicks_n, sum(conversions) AS conversions_n
+       FROM (${parts.join(' UNION ALL ')})
+       GROUP BY kind, position, object_id HAVING clicks_n > 0
+       ORDER BY kind = 'object', clicks_n DESC, object_id ASC LIMIT {limit:UInt32}`,
+      params,
     );
-    const objectParams: QueryParams = { phrases: [phrase], limit: MAX_OBJECTS };
-    const objects = await this.ch.query<{ object_id: string; clicks_n: string | number; conversions_n: string | number }>(
-      `SELECT object_id, sum(clicks) AS clicks_n, sum(conversions) AS conversions_n
-       FROM (${this.objectPartsSql(f, plan, 'object', objectParams)})
-       GROUP BY object_id HAVING clicks_n > 0 ORDER BY clicks_n DESC, object_id ASC LIMIT {limit:UInt32}`,
-      objectParams,
-    );
+    const of = (kind: string) => rows.filter((r) => r.kind === kind);
     return {
       counts: row ? countsOf(row) : undefined,
-      positions: new Map(positions.map((r) => [Number(r.pos), Number(r.n)])),
-      objects: objects.map((r) => ({ object_id: r.object_id, clicks: Number(r.clicks_n), conversions: Number(r.conversions_n) })),
+      positions: new Map(of('position').map((r) => [Number(r.position), Number(r.clicks_n)])),
+      objects: of('object')
+        .slice(0, MAX_OBJECTS)
+        .map((r) => ({ object_id: r.object_id, clicks: Number(r.clicks_n), conversions: Number(r.conversions_n) })),
     };
   }
 

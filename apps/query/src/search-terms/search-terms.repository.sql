@@ -2743,6 +2743,7 @@ WHERE customer = {customer:String}
 -- params:
 --   customer = "acme"
 --   instance = "shop"
+--   layout = 1
 --   v_from = 1775037600 (2026-04-01T10:00:00Z)
 --   v_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT toUnixTimestamp(hour) * 1000 AS hour_ms, toUnixTimestamp64Micro(max(version)) AS version_us
@@ -2751,6 +2752,7 @@ WHERE customer = {customer:String}
   AND instance = {instance:String}
   AND hour >= toDateTime({v_from:UInt32}, 'UTC')
   AND hour < toDateTime({v_to:UInt32}, 'UTC')
+  AND layout = {layout:UInt8}
 GROUP BY hour
 ORDER BY hour;
 

@@ -710,7 +710,7 @@ WHERE phrase = {phrase:String};
 
 -- ====================================================================================================================
 
--- engagement=true, since=7d, language=de (1/6): TermDetailRepository.hours
+-- engagement=true, since=7d, language=de (1/5): TermDetailRepository.hours
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
@@ -734,7 +734,7 @@ WHERE customer = {customer:String}
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY hour_ms;
 
--- engagement=true, since=7d, language=de (2/6): TermDetailRepository.variants
+-- engagement=true, since=7d, language=de (2/5): TermDetailRepository.variants
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
@@ -757,7 +757,7 @@ GROUP BY raw_phrase
 ORDER BY n DESC, raw_phrase ASC
 LIMIT {limit:UInt32};
 
--- engagement=true, since=7d, language=de (3/6): TermDetailRepository.handlers
+-- engagement=true, since=7d, language=de (3/5): TermDetailRepository.handlers
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de&engagement=true
 -- params:
 --   customer = "acme"
@@ -785,7 +785,7 @@ FROM (
 )
 WHERE phrase = {phrase:String};
 
--- engagement=true, since=7d, language=de (4/6): EngagementRepository.term
+-- engagement=true, since=7d, language=de (4/5): EngagementRepository.term
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
@@ -903,7 +903,7 @@ FROM (
 )
 GROUP BY phrase;
 
--- engagement=true, since=7d, language=de (5/6): EngagementRepository.term
+-- engagement=true, since=7d, language=de (5/5): EngagementRepository.term
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
@@ -913,11 +913,12 @@ GROUP BY phrase;
 --   instance = "shop"
 --   language = "de"
 --   last = 21
+--   limit = 31
 --   no_search = "00000000-0000-0000-0000-000000000000"
 --   phrases = ["summer dress"]
-SELECT position AS pos, sum(clicks) AS n
+SELECT kind, position, object_id, sum(clicks) AS clicks_n, sum(conversions) AS conversions_n
 FROM (
-  SELECT position, object_id, clicks, conversions
+  SELECT toString(kind) AS kind, position, object_id, clicks, conversions
   FROM (
     SELECT hour,
       phrase,
@@ -987,129 +988,46 @@ FROM (
           AND type IN ('click', 'conversion')
           AND object_id != ''
           AND search_id IN (
-          SELECT event_id
-          FROM `search_analytics`.`search_events`
-          WHERE customer = {customer:String}
-            AND instance = {instance:String}
-            AND id_sent
-            AND sign > 0
-            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
-            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
-        )
-          AND (user_token_hash = '' OR user_token_hash NOT IN (
-          SELECT user_token_hash
-          FROM `search_analytics`.`erased_user_tokens`
-          WHERE customer = {customer:String}
-            AND instance = {instance:String}
-        ))
-          AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
-          SELECT user_token_hash
-          FROM `search_analytics`.`erased_user_tokens`
-          WHERE customer = {customer:String}
-            AND instance = {instance:String}
-        ))
-        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
-      ) AS i USING (search_id)
-    )
-    GROUP BY hour, phrase, language, bot, kind, position, object_id
-  )
-  WHERE kind = 'position'
-)
-GROUP BY pos;
-
--- engagement=true, since=7d, language=de (6/6): EngagementRepository.term
--- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de&engagement=true
--- params:
---   bots = [0]
---   customer = "acme"
---   e0_from = 1774519200 (2026-03-26T10:00:00Z)
---   e0_to = 1775127600 (2026-04-02T11:00:00Z)
---   instance = "shop"
---   language = "de"
---   last = 21
---   limit = 10
---   no_search = "00000000-0000-0000-0000-000000000000"
---   phrases = ["summer dress"]
-SELECT object_id, sum(clicks) AS clicks_n, sum(conversions) AS conversions_n
-FROM (
-  SELECT position, object_id, clicks, conversions
-  FROM (
-    SELECT hour,
-      phrase,
-      language,
-      bot,
-      k.1 AS kind,
-      k.2 AS position,
-      k.3 AS object_id,
-      sum(k.4) AS clicks,
-      sum(k.5) AS conversions
-    FROM (
-      SELECT hour,
-        phrase,
-        language,
-        bot,
-        arrayJoin(
-          if(
-            type = 'click',
-            [('position', least(position, {last:UInt16}), '', 1, 0),
-            ('object', 0, object_id, 1, 0)],
-            [('object', 0, object_id, 0, 1)]
-          )
-        ) AS k
-      FROM (
-        SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
-        FROM (
-          SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
-          FROM `search_analytics`.`search_events`
-          WHERE customer = {customer:String}
-            AND instance = {instance:String}
-            AND id_sent
-            AND sign > 0
-            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
-            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
-          ORDER BY search_id, ts, phrase, language, bot, hits
-          LIMIT 1 BY search_id
-        )
-        WHERE customer = {customer:String}
-          AND instance = {instance:String}
-          AND bot IN {bots:Array(UInt8)}
-          AND language = {language:String}
-          AND hits > 0
-          AND search_id != toUUID({no_search:String})
-          AND phrase IN {phrases:Array(String)}
-          AND search_id NOT IN (
           SELECT search_id
-          FROM `search_analytics`.`search_ids`
-          WHERE customer = {customer:String}
-            AND instance = {instance:String}
-            AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
-            AND search_id IN (
-            SELECT event_id
-            FROM `search_analytics`.`search_events`
+          FROM (
+            SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+            FROM (
+              SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+              FROM `search_analytics`.`search_events`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND id_sent
+                AND sign > 0
+                AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+                AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+              ORDER BY search_id, ts, phrase, language, bot, hits
+              LIMIT 1 BY search_id
+            )
             WHERE customer = {customer:String}
               AND instance = {instance:String}
-              AND id_sent
-              AND sign > 0
-              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
-              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
-          ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
-        )
-      ) AS s INNER JOIN (
-        SELECT type, search_id, object_id, position, value, currency, ts
-        FROM `search_analytics`.`interactions`
-        WHERE customer = {customer:String}
-          AND instance = {instance:String}
-          AND type IN ('click', 'conversion')
-          AND object_id != ''
-          AND search_id IN (
-          SELECT event_id
-          FROM `search_analytics`.`search_events`
-          WHERE customer = {customer:String}
-            AND instance = {instance:String}
-            AND id_sent
-            AND sign > 0
-            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
-            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+              AND bot IN {bots:Array(UInt8)}
+              AND language = {language:String}
+              AND hits > 0
+              AND search_id != toUUID({no_search:String})
+              AND phrase IN {phrases:Array(String)}
+              AND search_id NOT IN (
+              SELECT search_id
+              FROM `search_analytics`.`search_ids`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+                AND search_id IN (
+                SELECT event_id
+                FROM `search_analytics`.`search_events`
+                WHERE customer = {customer:String}
+                  AND instance = {instance:String}
+                  AND id_sent
+                  AND sign > 0
+                  AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+                  AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+              ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+            )
+          )
         )
           AND (user_token_hash = '' OR user_token_hash NOT IN (
           SELECT user_token_hash
@@ -1128,9 +1046,665 @@ FROM (
     )
     GROUP BY hour, phrase, language, bot, kind, position, object_id
   )
-  WHERE kind = 'object'
 )
-GROUP BY object_id
+GROUP BY kind, position, object_id
 HAVING clicks_n > 0
-ORDER BY clicks_n DESC, object_id ASC
+ORDER BY kind = 'object', clicks_n DESC, object_id ASC
+LIMIT {limit:UInt32};
+
+-- ====================================================================================================================
+
+-- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (1/6): TermDetailRepository.hours
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT any(phrase) AS term,
+  toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_term_spellings_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (2/6): TermDetailRepository.variants
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT raw_phrase AS spelling, sum(searches) AS n
+FROM `search_analytics`.`search_term_spellings_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY raw_phrase
+ORDER BY n DESC, raw_phrase ASC
+LIMIT {limit:UInt32};
+
+-- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (3/6): TermDetailRepository.handlers
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   phrase = "summer dress"
+--   w1l_h0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w1l_h0_to = 1775088000 (2026-04-02T00:00:00Z)
+--   w1l_h1_from = 1775088000 (2026-04-02T00:00:00Z)
+--   w1l_h1_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT handlers, if(has(covered, ''), [], arrayFilter(l -> NOT has(covered, l), languages)) AS unhandled
+FROM (
+  SELECT {phrase:String} AS phrase
+) AS t
+LEFT JOIN (
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers, arraySort(groupUniqArray(language)) AS covered
+  FROM (
+    SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
+    FROM (
+      SELECT type, id, handled_phrases, language, deleted
+      FROM `search_analytics`.`entities`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND kind = 'save'
+      ORDER BY type, id, version DESC
+      LIMIT 1 BY type, id
+    )
+    WHERE NOT deleted
+  )
+  GROUP BY phrase
+) AS h USING (phrase)
+LEFT JOIN (
+  SELECT phrase, arraySort(groupArray(language)) AS languages
+  FROM (
+    SELECT phrase, language, sum(signed) AS searches
+    FROM (
+      SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_terms_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND phrase = {phrase:String}
+        AND (
+          (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1l_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h1_to:UInt32}, 'UTC'))
+        )
+    )
+    GROUP BY phrase, language
+    HAVING searches > 0
+  )
+  GROUP BY phrase
+) AS l USING (phrase);
+
+-- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (4/6): EngagementRepository.plan
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?engagement=true
+-- params:
+--   customer = "acme"
+--   instance = "shop"
+--   layout = 1
+--   v_from = 1775037600 (2026-04-01T10:00:00Z)
+--   v_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms, toUnixTimestamp64Micro(max(version)) AS version_us
+FROM `search_analytics`.`engagement_versions`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND hour >= toDateTime({v_from:UInt32}, 'UTC')
+  AND hour < toDateTime({v_to:UInt32}, 'UTC')
+  AND layout = {layout:UInt8}
+GROUP BY hour
+ORDER BY hour;
+
+-- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (5/6): EngagementRepository.term
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?engagement=true
+-- params:
+--   ahead_from = [1775041200]
+--   ahead_to = [1775124000]
+--   ahead_version = [1775120400000007]
+--   bots = [0]
+--   customer = "acme"
+--   e0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   e0_to = 1775041200 (2026-04-01T11:00:00Z)
+--   e1_from = 1775124000 (2026-04-02T10:00:00Z)
+--   e1_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   no_search = "00000000-0000-0000-0000-000000000000"
+--   phrases = ["summer dress"]
+SELECT phrase,
+  sum(g_tracked) AS tracked,
+  sum(g_clicked) AS clicked,
+  sum(g_clicks) AS clicks_n,
+  sum(g_pos) AS pos_sum,
+  sum(g_converted) AS converted,
+  sumMap(g_cur, g_val) AS rev,
+  rev.1 AS rev_cur,
+  arrayMap(x -> toString(x), rev.2) AS rev_val
+FROM (
+  SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+  FROM (
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      count() AS g_tracked,
+      countIf(p_clicks > 0) AS g_clicked,
+      sum(p_clicks) AS g_clicks,
+      sum(p_pos) AS g_pos,
+      countIf(p_conversions > 0) AS g_converted,
+      sumMap(p_revenue) AS g_rev,
+      g_rev.1 AS g_cur,
+      g_rev.2 AS g_val
+    FROM (
+      SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+      FROM (
+        SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+        FROM `search_analytics`.`search_events`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND id_sent
+          AND sign > 0
+          AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        ORDER BY search_id, ts, phrase, language, bot, hits
+        LIMIT 1 BY search_id
+      )
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND hits > 0
+        AND search_id != toUUID({no_search:String})
+        AND phrase IN {phrases:Array(String)}
+        AND search_id NOT IN (
+        SELECT search_id
+        FROM `search_analytics`.`search_ids`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+      )
+    ) AS s
+    LEFT JOIN (
+      SELECT search_id,
+        countIf(type = 'click') AS p_clicks,
+        sumIf(position, type = 'click') AS p_pos,
+        countIf(type = 'conversion') AS p_conversions,
+        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+      FROM (
+        SELECT type, search_id, object_id, position, value, currency, ts
+        FROM `search_analytics`.`interactions`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND type IN ('click', 'conversion')
+          AND object_id != ''
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        )
+          AND (user_token_hash = '' OR user_token_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+          AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+      )
+      GROUP BY search_id
+    ) AS p USING (search_id)
+    GROUP BY hour, phrase, language, bot
+  )
+  UNION ALL
+  SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+  FROM (
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      count() AS g_tracked,
+      countIf(p_clicks > 0) AS g_clicked,
+      sum(p_clicks) AS g_clicks,
+      sum(p_pos) AS g_pos,
+      countIf(p_conversions > 0) AS g_converted,
+      sumMap(p_revenue) AS g_rev,
+      g_rev.1 AS g_cur,
+      g_rev.2 AS g_val
+    FROM (
+      SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+      FROM (
+        SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+        FROM `search_analytics`.`search_events`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND id_sent
+          AND sign > 0
+          AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e1_to:UInt32}, 'UTC')
+        ORDER BY search_id, ts, phrase, language, bot, hits
+        LIMIT 1 BY search_id
+      )
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND hits > 0
+        AND search_id != toUUID({no_search:String})
+        AND phrase IN {phrases:Array(String)}
+        AND search_id NOT IN (
+        SELECT search_id
+        FROM `search_analytics`.`search_ids`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND first.1 < toDateTime({e1_from:UInt32}, 'UTC')
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e1_to:UInt32}, 'UTC')
+        ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+      )
+    ) AS s
+    LEFT JOIN (
+      SELECT search_id,
+        countIf(type = 'click') AS p_clicks,
+        sumIf(position, type = 'click') AS p_pos,
+        countIf(type = 'conversion') AS p_conversions,
+        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+      FROM (
+        SELECT type, search_id, object_id, position, value, currency, ts
+        FROM `search_analytics`.`interactions`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND type IN ('click', 'conversion')
+          AND object_id != ''
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e1_to:UInt32}, 'UTC')
+        )
+          AND (user_token_hash = '' OR user_token_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+          AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+      )
+      GROUP BY search_id
+    ) AS p USING (search_id)
+    GROUP BY hour, phrase, language, bot
+  )
+  UNION ALL
+  SELECT hour,
+    phrase,
+    language,
+    bot,
+    tracked AS g_tracked,
+    clicked AS g_clicked,
+    clicks AS g_clicks,
+    pos_sum AS g_pos,
+    converted AS g_converted,
+    rev_cur AS g_cur,
+    rev_val AS g_val
+  FROM `search_analytics`.`engagement_hourly`
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND kind = 'phrase'
+    AND phrase IN {phrases:Array(String)}
+    AND (hour, version) IN (
+    SELECT toDateTime(arrayJoin(range(a.1, a.2, 3600)), 'UTC'), fromUnixTimestamp64Micro(a.3, 'UTC')
+    FROM (
+      SELECT arrayJoin(
+        arrayZip({ahead_from:Array(UInt32)}, {ahead_to:Array(UInt32)}, {ahead_version:Array(Int64)})
+      ) AS a
+    )
+  )
+)
+GROUP BY phrase;
+
+-- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (6/6): EngagementRepository.term
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?engagement=true
+-- params:
+--   ahead_from = [1775041200]
+--   ahead_to = [1775124000]
+--   ahead_version = [1775120400000007]
+--   bots = [0]
+--   customer = "acme"
+--   e0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   e0_to = 1775041200 (2026-04-01T11:00:00Z)
+--   e1_from = 1775124000 (2026-04-02T10:00:00Z)
+--   e1_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   last = 21
+--   limit = 31
+--   no_search = "00000000-0000-0000-0000-000000000000"
+--   phrases = ["summer dress"]
+SELECT kind, position, object_id, sum(clicks) AS clicks_n, sum(conversions) AS conversions_n
+FROM (
+  SELECT toString(kind) AS kind, position, object_id, clicks, conversions
+  FROM (
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      k.1 AS kind,
+      k.2 AS position,
+      k.3 AS object_id,
+      sum(k.4) AS clicks,
+      sum(k.5) AS conversions
+    FROM (
+      SELECT hour,
+        phrase,
+        language,
+        bot,
+        arrayJoin(
+          if(
+            type = 'click',
+            [('position', least(position, {last:UInt16}), '', 1, 0),
+            ('object', 0, object_id, 1, 0)],
+            [('object', 0, object_id, 0, 1)]
+          )
+        ) AS k
+      FROM (
+        SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+        FROM (
+          SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          ORDER BY search_id, ts, phrase, language, bot, hits
+          LIMIT 1 BY search_id
+        )
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND bot IN {bots:Array(UInt8)}
+          AND hits > 0
+          AND search_id != toUUID({no_search:String})
+          AND phrase IN {phrases:Array(String)}
+          AND search_id NOT IN (
+          SELECT search_id
+          FROM `search_analytics`.`search_ids`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+            AND search_id IN (
+            SELECT event_id
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+        )
+      ) AS s INNER JOIN (
+        SELECT type, search_id, object_id, position, value, currency, ts
+        FROM `search_analytics`.`interactions`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND type IN ('click', 'conversion')
+          AND object_id != ''
+          AND search_id IN (
+          SELECT search_id
+          FROM (
+            SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+            FROM (
+              SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+              FROM `search_analytics`.`search_events`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND id_sent
+                AND sign > 0
+                AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+                AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+              ORDER BY search_id, ts, phrase, language, bot, hits
+              LIMIT 1 BY search_id
+            )
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND bot IN {bots:Array(UInt8)}
+              AND hits > 0
+              AND search_id != toUUID({no_search:String})
+              AND phrase IN {phrases:Array(String)}
+              AND search_id NOT IN (
+              SELECT search_id
+              FROM `search_analytics`.`search_ids`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+                AND search_id IN (
+                SELECT event_id
+                FROM `search_analytics`.`search_events`
+                WHERE customer = {customer:String}
+                  AND instance = {instance:String}
+                  AND id_sent
+                  AND sign > 0
+                  AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+                  AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+              ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+            )
+          )
+        )
+          AND (user_token_hash = '' OR user_token_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+          AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+      ) AS i USING (search_id)
+    )
+    GROUP BY hour, phrase, language, bot, kind, position, object_id
+  )
+  UNION ALL
+  SELECT toString(kind) AS kind, position, object_id, clicks, conversions
+  FROM (
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      k.1 AS kind,
+      k.2 AS position,
+      k.3 AS object_id,
+      sum(k.4) AS clicks,
+      sum(k.5) AS conversions
+    FROM (
+      SELECT hour,
+        phrase,
+        language,
+        bot,
+        arrayJoin(
+          if(
+            type = 'click',
+            [('position', least(position, {last:UInt16}), '', 1, 0),
+            ('object', 0, object_id, 1, 0)],
+            [('object', 0, object_id, 0, 1)]
+          )
+        ) AS k
+      FROM (
+        SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+        FROM (
+          SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e1_to:UInt32}, 'UTC')
+          ORDER BY search_id, ts, phrase, language, bot, hits
+          LIMIT 1 BY search_id
+        )
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND bot IN {bots:Array(UInt8)}
+          AND hits > 0
+          AND search_id != toUUID({no_search:String})
+          AND phrase IN {phrases:Array(String)}
+          AND search_id NOT IN (
+          SELECT search_id
+          FROM `search_analytics`.`search_ids`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND first.1 < toDateTime({e1_from:UInt32}, 'UTC')
+            AND search_id IN (
+            SELECT event_id
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e1_to:UInt32}, 'UTC')
+          ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+        )
+      ) AS s INNER JOIN (
+        SELECT type, search_id, object_id, position, value, currency, ts
+        FROM `search_analytics`.`interactions`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND type IN ('click', 'conversion')
+          AND object_id != ''
+          AND search_id IN (
+          SELECT search_id
+          FROM (
+            SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+            FROM (
+              SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+              FROM `search_analytics`.`search_events`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND id_sent
+                AND sign > 0
+                AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
+                AND ts < toDateTime({e1_to:UInt32}, 'UTC')
+              ORDER BY search_id, ts, phrase, language, bot, hits
+              LIMIT 1 BY search_id
+            )
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND bot IN {bots:Array(UInt8)}
+              AND hits > 0
+              AND search_id != toUUID({no_search:String})
+              AND phrase IN {phrases:Array(String)}
+              AND search_id NOT IN (
+              SELECT search_id
+              FROM `search_analytics`.`search_ids`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND first.1 < toDateTime({e1_from:UInt32}, 'UTC')
+                AND search_id IN (
+                SELECT event_id
+                FROM `search_analytics`.`search_events`
+                WHERE customer = {customer:String}
+                  AND instance = {instance:String}
+                  AND id_sent
+                  AND sign > 0
+                  AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
+                  AND ts < toDateTime({e1_to:UInt32}, 'UTC')
+              ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+            )
+          )
+        )
+          AND (user_token_hash = '' OR user_token_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+          AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+      ) AS i USING (search_id)
+    )
+    GROUP BY hour, phrase, language, bot, kind, position, object_id
+  )
+  UNION ALL
+  SELECT toString(kind) AS kind, position, object_id, clicks, conversions
+  FROM `search_analytics`.`engagement_objects_hourly`
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND phrase IN {phrases:Array(String)}
+    AND (hour, version) IN (
+    SELECT toDateTime(arrayJoin(range(a.1, a.2, 3600)), 'UTC'), fromUnixTimestamp64Micro(a.3, 'UTC')
+    FROM (
+      SELECT arrayJoin(
+        arrayZip({ahead_from:Array(UInt32)}, {ahead_to:Array(UInt32)}, {ahead_version:Array(Int64)})
+      ) AS a
+    )
+  )
+)
+GROUP BY kind, position, object_id
+HAVING clicks_n > 0
+ORDER BY kind = 'object', clicks_n DESC, object_id ASC
 LIMIT {limit:UInt32};

@@ -1,23 +1,34 @@
 import { join } from 'node:path';
+import type { AppConfig } from '@app/config';
 import { EngagementRepository } from '../analytics/engagement.repository';
-import { analyticsConfig, computingCache, detailQueryOf } from '../../../../test/support/analytics-fakes';
-import { describeSqlSnapshot, type SqlCase } from '../../../../test/support/sql-snapshot';
+import { FIXED_NOW, analyticsConfig, computingCache, detailQueryOf } from '../../../../test/support/analytics-fakes';
+import { ANY_ROW, describeSqlSnapshot, type SqlCase } from '../../../../test/support/sql-snapshot';
 import { TermDetailHandler } from './term-detail.handler';
 import { TermDetailRepository } from './term-detail.repository';
 
 /** A term id as GET /search-terms gives it (any 32 hex digits do: the SQL only carries it). */
 const ID = '892e95f4685a6d36bdb06f63b12becbb';
 
+const HOUR = 3_600_000;
+const NOW_HOUR = Math.floor(FIXED_NOW / HOUR) * HOUR;
+/** Engagement figures computed ahead (ENGAGEMENT_REFRESH_MS): every hour of the window but the current one. */
+const AHEAD = { ...analyticsConfig(), engagementRefreshMs: 60_000 } as AppConfig;
+const aheadRows = (method: string) =>
+  method === 'EngagementRepository.plan'
+    ? Array.from({ length: 23 }, (_, i) => ({ hour_ms: NOW_HOUR - (23 - i) * HOUR, version_us: (NOW_HOUR - HOUR) * 1000 + 7 }))
+    : [ANY_ROW];
+
 /** GET /search-terms/{id} (TermDetailHandler: the hours, the spellings, the handlers). */
-const detail = (name: string, query: Record<string, string>): SqlCase => ({
+const detail = (name: string, query: Record<string, string>, rows?: SqlCase['rows'], config: AppConfig = analyticsConfig()): SqlCase => ({
   name,
   path: `/search-terms/${ID}`,
   query,
+  rows,
   run: (ch) =>
     new TermDetailHandler(
-      new TermDetailRepository(ch.service, new EngagementRepository(ch.service, analyticsConfig())),
+      new TermDetailRepository(ch.service, new EngagementRepository(ch.service, config)),
       computingCache(),
-      analyticsConfig(),
+      config,
     ).execute(detailQueryOf(ID, query)),
 });
 
@@ -34,6 +45,12 @@ const CASES: SqlCase[] = [
   detail('language=de', { since: '7d', language: 'de' }),
   detail('with bots, language=de, Europe/Berlin', { since: '30d', tz: 'Europe/Berlin', language: 'de', includeBotTraffic: 'true' }),
   detail('engagement=true, since=7d, language=de', { since: '7d', language: 'de', engagement: 'true' }),
+  detail(
+    'engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw',
+    { engagement: 'true' },
+    aheadRows,
+    AHEAD,
+  ),
 ];
 
 describeSqlSnapshot('TermDetailRepository: GET /search-terms/{id}', join(__dirname, 'term-detail.repository.sql'), CASES);

@@ -1,6 +1,14 @@
 import type { Migration } from './migration';
 
 /**
+ * The layout of the engagement figures computed ahead that this release writes and reads: recorded with each hour's
+ * version (`engagement_versions.layout`) and each pass (`engagement_passes.layout`). A release that computes more per
+ * hour raises it; hours and passes of another layout are ignored, so a process of the earlier release still running
+ * during an upgrade cannot record an hour that lacks what this one reads.
+ */
+export const ENGAGEMENT_LAYOUT = 1;
+
+/**
  * A term's clicks per position and its clicked and converted objects, computed ahead per hour with the other
  * engagement figures (issue 31; docs/architecture.md, "Clicks and conversions"): `engagement_objects_hourly` holds,
  * per hour, phrase, language and bot of the tracked searches, the clicks per position (`kind` position, positions
@@ -8,9 +16,9 @@ import type { Migration } from './migration';
  * version of the pass that computed them, as engagement_hourly does. Ordered by phrase first: a term's detail reads
  * one phrase of 720 hours.
  *
- * The hours computed before it have no such rows: the migration forgets every pass and every computed hour, so that
- * the next pass computes them all again (meanwhile answers read the raw tables, as for an hour not yet computed).
- * The rows of the versions forgotten are deleted by the refresh as those of a failed pass.
+ * The hours computed before have no such rows: they are layout 0 (the column's default), which this release ignores,
+ * so its first pass computes every hour again (meanwhile answers read the raw tables, as for an hour not yet
+ * computed).
  */
 export const engagementObjectsMigration: Migration = {
   id: '0024-engagement-objects',
@@ -32,7 +40,7 @@ export const engagementObjectsMigration: Migration = {
     PARTITION BY toYYYYMM(hour)
     ORDER BY (customer, instance, phrase, hour, version, kind, language, bot, position, object_id)
     TTL hour + toIntervalDay(${retentionDays})`,
-    `TRUNCATE TABLE IF EXISTS ${table('engagement_versions')}`,
-    `TRUNCATE TABLE IF EXISTS ${table('engagement_passes')}`,
+    `ALTER TABLE ${table('engagement_versions')} ADD COLUMN IF NOT EXISTS layout UInt8 DEFAULT 0`,
+    `ALTER TABLE ${table('engagement_passes')} ADD COLUMN IF NOT EXISTS layout UInt8 DEFAULT 0`,
   ],
 };

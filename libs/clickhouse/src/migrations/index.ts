@@ -25,6 +25,7 @@ import type { Migration } from './migration';
 
 export type { Migration, MigrationContext } from './migration';
 export { ENGAGEMENT_CHANGES_KEPT_HOURS } from './0022-engagement-hours';
+export { ENGAGEMENT_LAYOUT } from './0024-engagement-objects';
 
 /** Applied in this order; never reorder or edit an applied migration, add a new one. */
 export const MIGRATIONS: readonly Migration[] = [
