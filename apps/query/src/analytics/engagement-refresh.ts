@@ -4,7 +4,7 @@ import { ClickHouseService, ENGAGEMENT_CHANGES_KEPT_HOURS, ENGAGEMENT_LAYOUT, ty
 import { AppConfig } from '@app/config';
 import { MetricsService } from '@app/metrics';
 import { analyticsLane } from './analytics-slots';
-import { EngagementRepository, OBJECT_COLUMNS } from './engagement.repository';
+import { EngagementRepository, OBJECT_COLUMNS, PHRASE_ROW_COLUMNS } from './engagement.repository';
 import { HOUR, type HourRange } from './window';
 
 /**
@@ -47,7 +47,8 @@ export function hourRuns(hours: readonly number[], most = RUN_HOURS): HourRange[
 
 /**
  * Computes the engagement figures of every hour ahead of the requests (docs/architecture.md, "Clicks and
- * conversions"), every ENGAGEMENT_REFRESH_MS, into engagement_hourly (the counts) and engagement_objects_hourly (the
+ * conversions"), every ENGAGEMENT_REFRESH_MS, into engagement_hourly (the counts; its phrase rows also in
+ * engagement_phrases_hourly, ordered by phrase first) and engagement_objects_hourly (the
  * clicks per position and per object of a term's detail); EngagementRepository reads them. A pass
  * computes, per instance with searches in the retention, the hours never computed (the retention's to the current
  * one) and those whose figures may have changed since the last complete pass: the hours of every copy of a search
@@ -228,6 +229,14 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
        GROUP BY customer, instance, hour, language, bot, version`,
       params,
     );
+    // The same phrase rows ordered by phrase first, for the reads of a few phrases (a list's page, a term's detail).
+    await this.ch.command(
+      `INSERT INTO ${this.ch.table('engagement_phrases_hourly')} (${PHRASE_ROW_COLUMNS})
+       SELECT ${PHRASE_ROW_COLUMNS} FROM ${table}
+       WHERE customer = {customer:String} AND instance = {instance:String} AND kind = 'phrase' AND version = ${at}
+         AND hour >= toDateTime({run_from:UInt32}, 'UTC') AND hour < toDateTime({run_to:UInt32}, 'UTC')`,
+      params,
+    );
     await this.ch.command(
       `INSERT INTO ${this.ch.table('engagement_objects_hourly')} (customer, instance, version, ${OBJECT_COLUMNS})
        SELECT {customer:String}, {instance:String}, ${at}, ${OBJECT_COLUMNS} FROM (${this.engagement.rawObjectsSql(f, run, params)})`,
@@ -270,7 +279,7 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
       ) AS s USING (customer, instance, hour)
       WHERE v.version < s.settled`;
     const params = { replaced: now - REPLACED_KEPT_MS, failed: (now - FAILED_KEPT_MS) * 1000, layout: ENGAGEMENT_LAYOUT };
-    const computed = [this.ch.table('engagement_hourly'), this.ch.table('engagement_objects_hourly')];
+    const computed = ['engagement_hourly', 'engagement_phrases_hourly', 'engagement_objects_hourly'].map((t) => this.ch.table(t));
     for (const table of computed) {
       await this.ch.command(`DELETE FROM ${table} WHERE (customer, instance, hour, version) IN (${stale})`, params);
     }

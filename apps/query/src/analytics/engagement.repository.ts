@@ -24,6 +24,10 @@ const PART_COLUMNS = 'hour, phrase, language, bot, g_tracked, g_clicked, g_click
 /** The columns of a group's positions and objects (EngagementRepository.rawObjectsSql, engagement_objects_hourly). */
 export const OBJECT_COLUMNS = 'hour, phrase, language, bot, kind, position, object_id, clicks, conversions';
 
+/** The columns of a phrase row computed ahead (engagement_hourly, kind phrase; engagement_phrases_hourly). */
+export const PHRASE_ROW_COLUMNS =
+  'customer, instance, hour, phrase, language, bot, version, tracked, clicked, clicks, pos_sum, converted, rev_cur, rev_val';
+
 /** The count columns of a group (EngagementRaw), summed over the parts. */
 const GROUP_COLUMNS = `sum(g_tracked) AS tracked, sum(g_clicked) AS clicked, sum(g_clicks) AS clicks_n, sum(g_pos) AS pos_sum,
   sum(g_converted) AS converted, sumMap(g_cur, g_val) AS rev, rev.1 AS rev_cur, arrayMap(x -> toString(x), rev.2) AS rev_val`;
@@ -220,9 +224,9 @@ export class EngagementRepository {
     if (plan.ahead.length > 0) {
       parts.push(`SELECT hour, phrase, language, bot, tracked AS g_tracked, clicked AS g_clicked, clicks AS g_clicks,
           pos_sum AS g_pos, converted AS g_converted, rev_cur AS g_cur, rev_val AS g_val
-        FROM ${this.ch.table('engagement_hourly')}
-        WHERE ${filterSql(f, params)} AND kind = '${options.totals ? 'total' : 'phrase'}'
-          ${options.phrases ? 'AND phrase IN {phrases:Array(String)}' : ''}
+        FROM ${this.ch.table(options.phrases ? 'engagement_phrases_hourly' : 'engagement_hourly')}
+        WHERE ${filterSql(f, params)}
+          ${options.phrases ? 'AND phrase IN {phrases:Array(String)}' : `AND kind = '${options.totals ? 'total' : 'phrase'}'`}
           AND ${this.aheadSql(plan, params)}`);
     }
     return `SELECT ${key}, ${GROUP_COLUMNS} FROM (${parts.join(' UNION ALL ')}) GROUP BY ${key}`;

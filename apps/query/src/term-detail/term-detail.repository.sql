@@ -1398,11 +1398,10 @@ FROM (
     converted AS g_converted,
     rev_cur AS g_cur,
     rev_val AS g_val
-  FROM `search_analytics`.`engagement_hourly`
+  FROM `search_analytics`.`engagement_phrases_hourly`
   WHERE customer = {customer:String}
     AND instance = {instance:String}
     AND bot IN {bots:Array(UInt8)}
-    AND kind = 'phrase'
     AND phrase IN {phrases:Array(String)}
     AND (hour, version) IN (
     SELECT toDateTime(arrayJoin(range(a.1, a.2, 3600)), 'UTC'), fromUnixTimestamp64Micro(a.3, 'UTC')

@@ -71,5 +71,6 @@ export const RETENTION_TTL: Readonly<Record<string, string>> = {
   erased_user_tokens: 'at',
   engagement_hourly: 'hour',
   engagement_versions: 'hour',
+  engagement_phrases_hourly: 'hour',
   engagement_objects_hourly: 'hour',
 };
