@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ClickHouseService } from '@app/clickhouse';
+import { ClickHouseService, MAX_LIST_PARAM_CHARS } from '@app/clickhouse';
 import { NO_SEARCH_ID } from '@app/contracts';
 import { DataVersions } from '@app/intake';
 import type { EngagementFields } from '../apps/query/src/analytics/engagement';
@@ -293,5 +293,40 @@ describe('engagement=true (e2e over HTTP)', () => {
     expect(await terms('2d')).toEqual({ mantel: [1, 1, 1], 'mantel neu': [1, 0, 0] });
     const stats = await get<{ totals: Totals }>('/search-stats?language=fr&since=1d&engagement=true');
     expect(stats.body.totals).toMatchObject({ searches: 1, tracked_searches: 0, clicks: 0 });
+  });
+
+  it('reads the figures and languages of a page of long phrases in queries whose lists fit a server URL', async () => {
+    // 30 phrases of 300 "ü" (1,800 characters each in a URL): a list of all of them would not fit.
+    const phrases = Array.from({ length: 30 }, (_, i) => `${String(i).padStart(2, '0')} ${'ü'.repeat(300)}`);
+    const ids = phrases.map(() => id());
+    await addSearches(
+      phrases.flatMap((phrase, i) => [
+        search({ id: ids[i], phrase, language: 'it', ts: now - 2 * HOUR }),
+        search({ phrase, language: 'it', ts: now - 2 * HOUR, hits: 0 }),
+      ]),
+    );
+    await addInteractions(ids.map((searchId) => click(searchId, 'p1', 1, now - HOUR)));
+    const query = jest.spyOn(ch, 'query');
+    try {
+      const list = await get<Term[]>('/search-terms?language=it&engagement=true&_end=100');
+      expect(list.status).toBe(200);
+      expect(list.body.map((x) => [x.search_phrase, x.tracked_searches, x.clicks])).toEqual(phrases.map((p) => [p, 1, 1]));
+      const zero = await get<Array<{ search_phrase: string; status: { unhandled_languages: string[] } }>>(
+        '/search-terms?hits=false&_end=1000',
+      );
+      const long = zero.body.filter((x) => phrases.includes(x.search_phrase));
+      expect(long.map((x) => x.status.unhandled_languages)).toEqual(phrases.map(() => ['it']));
+      const lists = query.mock.calls.map(([, params]) => params?.phrases).filter((l): l is string[] => Array.isArray(l));
+      expect(
+        lists
+          .flat()
+          .filter((p) => phrases.includes(p))
+          .sort(),
+      ).toEqual([...phrases, ...phrases].sort());
+      const inUrl = (list: string[]) => encodeURIComponent(`[${list.map((p) => `'${p}'`).join(',')}]`).length;
+      expect(Math.max(...lists.map(inUrl))).toBeLessThanOrEqual(MAX_LIST_PARAM_CHARS);
+    } finally {
+      query.mockRestore();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
-import { ClickHouseService, type QueryParams } from '@app/clickhouse';
+import { ClickHouseService, inListParamGroups, type QueryParams } from '@app/clickhouse';
 import type { AnalyticsScope } from '../analytics/analytics-scope';
 import { filterSql, handlersSql, hourRangeSql, termRowsSql, unhandledSql, zeroResultLanguagesSql } from '../analytics/analytics-sql';
 import { countsOf, emptyCounts, type EngagementCounts, type EngagementRaw } from '../analytics/engagement';
@@ -86,12 +86,17 @@ export class SearchTermsRepository {
     if (phrases.length === 0) {
       return new Map();
     }
-    const params: QueryParams = { phrases };
-    const found = await this.ch.query<{ phrase: string; languages: string[] }>(
-      zeroResultLanguagesSql(this.ch, r.scope, r.scope.window, 'phrase IN {phrases:Array(String)}', params, now),
-      params,
-    );
-    return new Map(found.map((row) => [row.phrase, row.languages]));
+    const languages = new Map<string, string[]>();
+    // In groups whose list fits a server's URL (a page may hold 1,000 phrases of 500 characters).
+    for (const group of inListParamGroups(phrases, (p) => p)) {
+      const params: QueryParams = { phrases: group };
+      const found = await this.ch.query<{ phrase: string; languages: string[] }>(
+        zeroResultLanguagesSql(this.ch, r.scope, r.scope.window, 'phrase IN {phrases:Array(String)}', params, now),
+        params,
+      );
+      found.forEach((row) => languages.set(row.phrase, row.languages));
+    }
+    return languages;
   }
 
   /** The number of terms of the list (after the handled filter; the engagement figures never change it). */
