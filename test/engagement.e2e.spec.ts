@@ -209,6 +209,18 @@ describe('engagement=true (e2e over HTTP)', () => {
     // The zero-result list: the fields of the phrase's tracked searches (those found results).
     const zeroList = await get<Term[]>('/search-terms?hits=false&engagement=true&language=en');
     expect(zeroList.body.map((x) => [x.search_phrase, x.count, x.tracked_searches, x.clicks])).toEqual([['shoes', 1, 2, 3]]);
+    // Its CSV and a page past the end, whose total is counted apart.
+    const csv = await get<string>('/search-terms?sort=no_clicks&language=en&format=csv');
+    expect(csv.status).toBe(200);
+    expect(csv.headers['x-total-count']).toBe('2');
+    expect(
+      csv.body
+        .split('\r\n')
+        .slice(1, 3)
+        .map((line) => line.split(',')[0]),
+    ).toEqual(['dress', 'shoes']);
+    const past = await get<Term[]>('/search-terms?sort=no_clicks&language=en&_start=10&_end=20');
+    expect([past.status, past.headers['x-total-count'], past.body]).toEqual([200, '2', []]);
     const zero = await get<{ message: string }>('/search-terms?sort=no_clicks&hits=false');
     expect(zero.status).toBe(400);
     expect(zero.body.message).toMatch(/sort=no_clicks is only allowed with hits=true/);

@@ -99,11 +99,14 @@ export class SearchTermsRepository {
     return languages;
   }
 
-  /** The number of terms of the list (after the handled filter; the engagement figures never change it). */
+  /**
+   * The number of terms of the list (after the handled filter): neither the engagement figures nor the order change
+   * it, so it reads neither (the order by the figures would need them).
+   */
   async total(r: TermsRequest, now: number): Promise<number> {
     const params: QueryParams = {};
     const [{ total }] = await this.ch.query<{ total: string | number }>(
-      `SELECT count() AS total FROM (${this.termsSql(r, now, params)})`,
+      `SELECT count() AS total FROM (${this.termsSql({ ...r, sort: 'count' }, now, params)})`,
       params,
     );
     return Number(total);
