@@ -157,8 +157,11 @@ describeKafka('what two ingest processes write to stdout through storage failure
     // The outage: a warning when it starts, then silence, then one info line with the count of failed attempts.
     for (const service of [a, b]) {
       const during = between(service, outage, rebalance);
-      // At most 3 warnings; on a failure the answer shows them.
-      const warned = during.filter((r) => r.level >= WARN).map((r) => `${r.context}: ${r.msg}`);
+      // At most 3 warnings; on a failure the answer shows them. The broker came back without its group's state, so
+      // a member may rejoin (kafkajs' "not aware of this member" notice) and meet the test broker's SyncGroup answer
+      // above: that is the rejoin, not the outage repeating.
+      const rejoin = (r: LogRecord) => mockArtifact(r) || /coordinator is not aware of this member/.test(r.msg ?? '');
+      const warned = during.filter((r) => r.level >= WARN && !rejoin(r)).map((r) => `${r.context}: ${r.msg}`);
       expect({ warned, atMostThree: warned.length <= 3 }).toEqual({ warned, atMostThree: true });
       const line = during.find((r) => recovery.test(r.msg ?? ''));
       expect(line?.level).toBe(INFO);
