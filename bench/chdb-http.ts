@@ -5,10 +5,12 @@
  * run anything on: one query at a time, settings and query parameters applied with SET in its one session.
  * Prints the port it listens on (PORT, or any free one); DATA_DIR is its data directory. INSERT_DELAY_MS=<min>-<max>
  * makes storage slow for the tests: each INSERT waits a random time in that range before it is applied (inserts
- * wait side by side).
+ * wait side by side). INSERT_DELAY_TABLES (comma-separated) limits the wait to inserts into those tables, so an app's
+ * start (its migrations' own inserts) is not slowed with the intake it is meant to slow.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Session } from 'chdb';
+import { insertTarget } from '@app/clickhouse';
 
 /** URL parameters that are not settings. */
 const NOT_SETTINGS = new Set(['query', 'query_id', 'database', 'session_id', 'role', 'default_format', 'enable_http_compression']);
@@ -17,6 +19,12 @@ const sqlString = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g
 
 const session = new Session(process.env.DATA_DIR ?? '/tmp/chdb-http');
 const [delayMin, delayMax] = (process.env.INSERT_DELAY_MS ?? '0-0').split('-').map(Number);
+const delayedTables = process.env.INSERT_DELAY_TABLES ? new Set(process.env.INSERT_DELAY_TABLES.split(',')) : undefined;
+/** Whether this statement waits INSERT_DELAY_MS: an INSERT, into one of INSERT_DELAY_TABLES when they are named. */
+function delayed(sql: string): boolean {
+  const target = insertTarget(sql);
+  return delayMax > 0 && target !== undefined && (delayedTables === undefined || delayedTables.has(target));
+}
 let queue: Promise<unknown> = Promise.resolve();
 
 async function body(req: IncomingMessage): Promise<string> {
@@ -47,7 +55,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     return;
   }
   const text = await body(req);
-  if (delayMax > 0 && /^\s*INSERT/i.test(url.searchParams.get('query') ?? text)) {
+  if (delayed(url.searchParams.get('query') ?? text)) {
     await new Promise((r) => setTimeout(r, delayMin + Math.random() * (delayMax - delayMin)));
   }
   const answer = queue.then(() => run(url, text));

@@ -14,15 +14,17 @@ export interface StorageServer {
 /**
  * The stand-in ClickHouse server (bench/chdb-http.ts, built): the embedded engine behind ClickHouse's HTTP interface,
  * in a process of its own, listening on `port` (or any free one, answered) with its data in `dataDir`, so it can be
- * started again where it was. `insertDelay` ('1000-1500') makes every insert slow.
+ * started again where it was. `insertDelay` ('1000-1500') makes every insert into `delayTables` (all tables when
+ * not given) slow.
  */
 export async function spawnStorageServer(
-  options: { port?: number; dataDir?: string; insertDelay?: string } = {},
+  options: { port?: number; dataDir?: string; insertDelay?: string; delayTables?: string[] } = {},
 ): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, [distEntry('bench/chdb-http.js')], {
     env: cleanEnv({
       DATA_DIR: options.dataDir ?? freshDir('storage-server'),
       INSERT_DELAY_MS: options.insertDelay ?? '0-0',
+      ...(options.delayTables === undefined ? {} : { INSERT_DELAY_TABLES: options.delayTables.join(',') }),
       ...(options.port === undefined ? {} : { PORT: String(options.port) }),
     }),
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -42,8 +44,8 @@ export async function spawnStorageServer(
 }
 
 /** A stand-in server shared by processes, with a client for the test's checks. */
-export async function startStorageServer(insertDelay = '0-0'): Promise<StorageServer> {
-  const { child, port } = await spawnStorageServer({ insertDelay });
+export async function startStorageServer(insertDelay = '0-0', delayTables?: string[]): Promise<StorageServer> {
+  const { child, port } = await spawnStorageServer({ insertDelay, delayTables });
   const url = `http://127.0.0.1:${port}`;
   const client = createClient({ url });
   return {
