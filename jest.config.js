@@ -9,7 +9,9 @@ module.exports = {
   testRegex: '.*\\.spec\\.ts$',
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
   moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
-  testTimeout: 30000,
+  // Limits end a hung test or hook; none is a timing assertion. 60 s, because CI's 2 cores run two suites side by side
+  // and a start with every migration, a broker and a consumer group took over 30 s there.
+  testTimeout: 60000,
   setupFilesAfterEnv: ['<rootDir>/test/support/drop-earlier-databases.ts'],
   maxWorkers: 2,
 };
