@@ -5,12 +5,14 @@
  * run anything on: one query at a time, settings and query parameters applied with SET in its one session.
  * Prints the port it listens on (PORT, or any free one); DATA_DIR is its data directory. INSERT_DELAY_MS=<min>-<max>
  * makes storage slow for the tests: each INSERT waits a random time in that range before it is applied (inserts
- * wait side by side). INSERT_DELAY_TABLES (comma-separated) limits the wait to inserts into those tables, so an app's
- * start (its migrations' own inserts) is not slowed with the intake it is meant to slow.
+ * wait side by side). INSERT_DELAY_TABLES (comma-separated table names without the database) limits the wait to
+ * inserts into those tables, so an app's start (its migrations' own inserts) is not slowed with the intake it is
+ * meant to slow.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Session } from 'chdb';
-import { insertTarget } from '@app/clickhouse';
+// By path, not through '@app/clickhouse': the stand-in loads nothing of the library it does not use.
+import { insertTarget } from '../libs/clickhouse/src/insert-target';
 
 /** URL parameters that are not settings. */
 const NOT_SETTINGS = new Set(['query', 'query_id', 'database', 'session_id', 'role', 'default_format', 'enable_http_compression']);
@@ -19,11 +21,21 @@ const sqlString = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g
 
 const session = new Session(process.env.DATA_DIR ?? '/tmp/chdb-http');
 const [delayMin, delayMax] = (process.env.INSERT_DELAY_MS ?? '0-0').split('-').map(Number);
-const delayedTables = process.env.INSERT_DELAY_TABLES ? new Set(process.env.INSERT_DELAY_TABLES.split(',')) : undefined;
-/** Whether this statement waits INSERT_DELAY_MS: an INSERT, into one of INSERT_DELAY_TABLES when they are named. */
+const delayedTables =
+  process.env.INSERT_DELAY_TABLES === undefined
+    ? undefined
+    : new Set(
+        process.env.INSERT_DELAY_TABLES.split(',')
+          .map((name) => name.trim())
+          .filter(Boolean),
+      );
+/** Whether this statement waits INSERT_DELAY_MS: an INSERT, into one of INSERT_DELAY_TABLES when the variable is set. */
 function delayed(sql: string): boolean {
+  if (delayMax <= 0) {
+    return false;
+  }
   const target = insertTarget(sql);
-  return delayMax > 0 && target !== undefined && (delayedTables === undefined || delayedTables.has(target));
+  return target !== undefined && (delayedTables === undefined || delayedTables.has(target));
 }
 let queue: Promise<unknown> = Promise.resolve();
 

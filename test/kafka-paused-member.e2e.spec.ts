@@ -43,7 +43,9 @@ class BrokerDied extends Error {}
 async function pausedMembersRun(): Promise<Outcome> {
   const broker: KafkaBroker = await startKafka({ [TOPIC]: 6, 'catalogue-documents': 1 });
   // Only the events' inserts are slow: with every insert slow, the first member's migrations (their bookkeeping,
-  // backfills and lock beats) took most of a minute on a busy CI machine before it was healthy.
+  // backfills and lock beats) took most of a minute on a busy CI machine before it was healthy. Every message here
+  // is a search event, so a batch is one insert into search_events (the offsets and ids tables are filled by its
+  // materialised views); messages of other kinds would need their tables named too.
   const storage: StorageServer = await startStorageServer('1000-1500', ['search_events']);
   const members: Service[] = [];
   try {
@@ -65,7 +67,7 @@ async function pausedMembersRun(): Promise<Outcome> {
     const producer = (async () => {
       while (producing && !broker.died()) {
         // Few, large sends: the test broker hands a consumer one produced set per partition and fetch, and every
-        // insert takes 1-1.5 s, so many small sends would outrun the consumers.
+        // batch's insert takes 1-1.5 s, so many small sends would outrun the consumers.
         const messages = Array.from({ length: 1200 }, () => {
           const n = produced++;
           return {

@@ -35,7 +35,7 @@ describe('migrations started by several processes at once, with events arriving'
     }));
   }
 
-  // Every migration on a fresh engine, twice over, beside a writer: 12 s on an idle 2-core machine, over 30 s in CI
+  // Two migration runs racing on a fresh engine beside a writer: 12 s on an idle 2-core machine, over 30 s in CI
   // beside the other suites. Not a timed test: the limit only ends a hung run.
   it('backfills each rollup once and counts every event exactly once', async () => {
     const config = loadConfig({ DATA_DIR: WORKER_DATA_DIR, CLICKHOUSE_DATABASE: uniqueDatabase('mig'), LOG_LEVEL: 'silent' });

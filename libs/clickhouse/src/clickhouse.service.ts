@@ -8,6 +8,7 @@ import { AppConfig } from '@app/config';
 import { StorageLimitError, StorageUnavailableError } from '@app/errors';
 import { ClickHouseClientLogger } from './clickhouse-client-logger';
 import { inlineParams } from './sql-literals';
+import { insertTarget } from './insert-target';
 
 export type QueryParams = Record<string, unknown>;
 
@@ -69,12 +70,6 @@ interface Lane {
  * the metrics (libs/clickhouse imports no metrics library: see .dependency-cruiser.js).
  */
 export type InsertListener = (table: string) => void;
-
-/** The table an `INSERT INTO` statement writes to, unqualified and unquoted; undefined for any other statement. */
-export function insertTarget(sql: string): string | undefined {
-  const target = /^\s*INSERT\s+INTO\s+(?:TABLE\s+)?([^\s(]+)/i.exec(sql)?.[1];
-  return target?.split('.').pop()?.replace(/`/g, '');
-}
 
 /** A query's SETTINGS clause written into its text, before a trailing FORMAT clause. */
 function withSettings(sql: string, settings: string): string {

@@ -1,4 +1,5 @@
 export * from './clickhouse.service';
+export * from './insert-target';
 export * from './clickhouse.module';
 export * from './migrator.service';
 export * from './version-clock';
