@@ -14,3 +14,4 @@ export * from './composite-key';
 export * from './names';
 export * from './entity-types';
 export * from './insights-event';
+export * from './insights-message';

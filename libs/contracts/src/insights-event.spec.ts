@@ -1,6 +1,7 @@
 import { BotDetector } from './bot-detector';
 import { personalHash } from './event-fields';
-import { insightsRowId, validateInsightsEvent, validateInsightsMessage, type InsightsRow } from './insights-event';
+import { insightsRowId, validateInsightsEvent, type InsightsRow } from './insights-event';
+import { validateInsightsMessage } from './insights-message';
 import { NO_SEARCH_ID } from './interaction-event';
 import type { ValidationContext } from './search-event';
 
