@@ -1,16 +1,15 @@
 import type { Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import type { Batch, EachBatchPayload } from 'kafkajs';
+import type { EachBatchPayload } from 'kafkajs';
 import type { RejectedEventRow } from '@app/contracts';
 import pLimit from 'p-limit';
-import { VersionSequence, validateItems, type IngestStore, type IntakeItem, type IntakeKind } from '@app/intake';
+import type { IngestStore, IntakeKind } from '@app/intake';
 import { isRebalance } from '@app/kafka';
-import { decodeMessage, messageHash, type KafkaRow } from './kafka-message';
+import { openPartition, toStore } from './batch-verdicts';
+import { messageHash, type KafkaRow } from './kafka-message';
 import type { OffsetsRepository } from './offsets.repository';
-import { PartitionLedger } from './partition-ledger';
-import { PartitionStates, type PartitionState } from './partition-states';
+import { PartitionStates } from './partition-states';
 import { afterBoth, settled } from './pipeline';
-import { DEDUP_WINDOW, RecentEventIds } from './recent-event-ids';
 import { confirmMembership, type KafkaGroup } from './rejoin-barrier';
 import { BatchAbandonedError, retryUntilDone, settledWithHeartbeats } from './retry-policy';
 
@@ -25,20 +24,6 @@ import { BatchAbandonedError, retryUntilDone, settledWithHeartbeats } from './re
  */
 export const batchToken = (topic: string, partition: number, first: number, last: number, hashes: string, written: readonly number[]) =>
   `${topic}:${partition}:${first}-${last}:${hashes}:${createHash('sha256').update(written.join(',')).digest('hex').slice(0, 16)}`;
-
-/** The rows of a partition batch per message: consecutive rows of one offset (an Insights event's objects). */
-export function byMessage<Row extends { offset: number }>(rows: readonly Row[]): Row[][] {
-  const messages: Row[][] = [];
-  for (const row of rows) {
-    const last = messages.at(-1);
-    if (last && last[0].offset === row.offset) {
-      last.push(row);
-    } else {
-      messages.push([row]);
-    }
-  }
-  return messages;
-}
 
 /**
  * Inserts of this process in flight at once, fewer than the store's insert connections (INSERT_CONNECTIONS), so an
@@ -70,7 +55,7 @@ export interface BatchesDeps {
  * exactly-once rule (exactlyOnce):
  *   1. skip the offsets ClickHouse already holds for these very messages (PartitionLedger), and events whose id
  *      the partition stored within its last DEDUP_WINDOW messages (a producer's retry: RecentEventIds); documents
- *      get versions that grow with their offsets (VersionSequence);
+ *      get versions that grow with their offsets (VersionSequence): toStore, in batch-verdicts.ts;
  *   2. insert the rest, invalid ones as rejected rows, one insert per partition batch with the token
  *      topic:partition:first-last and what is written of it (batchToken), retried with capped backoff while storage
  *      fails, nothing committed;
@@ -87,7 +72,9 @@ export interface BatchesDeps {
  */
 export class ExactlyOnceBatches {
   /** Per assigned partition: what is stored (offsets), the event ids of its recent messages, document versions. */
-  private readonly partitions = new PartitionStates((topic, partition, first) => this.openPartition(topic, partition, first));
+  private readonly partitions = new PartitionStates((topic, partition, first) =>
+    openPartition(this.deps.offsets, this.deps.topics.get(topic)!, topic, partition, first),
+  );
   /** Per partition, the insert and commit of its batch that went back to kafkajs before they were done. */
   private readonly inFlight = new Map<string, Promise<void>>();
   /**
@@ -185,7 +172,7 @@ export class ExactlyOnceBatches {
       const reading = this.withRetry(async () => {
         try {
           const state = await this.partitions.get(topic, partition, first, () => settled(earlier));
-          return { state, ...(await this.toStore(kind, batch, state)) };
+          return { state, ...(await toStore(kind, batch, state, this.deps.logger)) };
         } catch (err) {
           this.partitions.drop(topic, partition);
           throw err;
@@ -247,92 +234,6 @@ export class ExactlyOnceBatches {
       }
       this.deps.logger.warn(`commit of ${topic}:${partition}@${last + 1} failed, the rows are stored: ${(err as Error).message}`);
     }
-  }
-
-  /**
-   * The rows and rejected rows of a batch to insert: messages whose offsets ClickHouse already holds for these very
-   * messages are skipped (PartitionLedger), the rest validated in the intake's one loop; events whose id the
-   * partition stored within its last DEDUP_WINDOW messages are skipped (a producer's retry: RecentEventIds), and
-   * documents get versions that grow with their offsets (VersionSequence).
-   */
-  private async toStore(
-    kind: IntakeKind<KafkaRow>,
-    batch: Batch,
-    state: PartitionState,
-  ): Promise<{ rows: KafkaRow[]; rejected: RejectedEventRow[] }> {
-    const { topic, partition, messages } = batch;
-    const { ledger, recent, versions } = state;
-    const now = Date.now();
-    const items: IntakeItem[] = [];
-    const verdicts = { stored: 0, replaced: 0, duplicate: 0 };
-    for (const message of messages) {
-      const offset = Number(message.offset);
-      const hash = messageHash(message);
-      const pending = ledger.verdict(offset, hash);
-      const verdict = typeof pending === 'string' ? pending : await pending;
-      if (verdict !== 'new') {
-        verdicts[verdict]++;
-      }
-      if (verdict !== 'stored') {
-        items.push(decodeMessage(message, { now, source: 'kafka', topic, partition, offset, timestamp: message.timestamp }, hash));
-      }
-    }
-    const { rows: valid, rejected } = validateItems(kind, items);
-    const rows: KafkaRow[] = [];
-    const inBatch = new RecentEventIds();
-    // A message's rows (several for an Insights event) are kept or skipped together: it is a repeat when any of its
-    // ids is recent (they all are, unless the window ends within it).
-    for (const message of byMessage(valid)) {
-      const seen = (row: KafkaRow, id: string) =>
-        recent!.has(row.customer, row.instance, id) || inBatch.has(row.customer, row.instance, id);
-      const ids = kind.eventId ? message.map((row) => kind.eventId!(row)) : undefined;
-      if (ids?.some((id, i) => seen(message[i], id))) {
-        verdicts.duplicate++;
-        continue;
-      }
-      message.forEach((row, i) => {
-        if (ids) {
-          inBatch.add(row.customer, row.instance, ids[i]);
-        }
-        if (versions) {
-          kind.order!(row, versions);
-        }
-        rows.push(row);
-      });
-    }
-    this.logVerdicts(`${topic}:${partition}`, messages[0].offset, messages[messages.length - 1].offset, verdicts);
-    return { rows, rejected };
-  }
-
-  private logVerdicts(where: string, first: string, last: string, verdicts: { stored: number; replaced: number; duplicate: number }): void {
-    const { logger } = this.deps;
-    if (verdicts.duplicate > 0) {
-      logger.log(
-        `${where}: ${verdicts.duplicate} events of ${first}-${last} repeat an event id stored ` +
-          `within the last ${DEDUP_WINDOW} messages; skipping them`,
-      );
-    }
-    if (verdicts.stored > 0) {
-      logger.log(`${where}: ${verdicts.stored} offsets from ${first} to ${last} already stored; skipping them`);
-    }
-    if (verdicts.replaced > 0) {
-      logger.warn(
-        `${where}: ${verdicts.replaced} offsets from ${first} hold other messages than the ones stored there ` +
-          '(topic recreated or cluster replaced); storing them',
-      );
-    }
-  }
-
-  private async openPartition(topic: string, partition: number, first: number) {
-    const kind = this.deps.topics.get(topic)!;
-    const { offsets } = this.deps;
-    return {
-      ledger: await PartitionLedger.open(offsets, kind.table, topic, partition),
-      recent: kind.eventId
-        ? new RecentEventIds(await offsets.recentEventIds(topic, partition, first + DEDUP_WINDOW, 2 * DEDUP_WINDOW))
-        : undefined,
-      versions: kind.order ? new VersionSequence(await offsets.lastDocumentVersion(topic, partition)) : undefined,
-    };
   }
 
   /**
