@@ -4,7 +4,8 @@ import { ClickHouseService, ENGAGEMENT_CHANGES_KEPT_HOURS, ENGAGEMENT_LAYOUT, ty
 import { AppConfig } from '@app/config';
 import { MetricsService } from '@app/metrics';
 import { analyticsLane } from './analytics-slots';
-import { EngagementRepository, OBJECT_COLUMNS, PHRASE_ROW_COLUMNS } from './engagement.repository';
+import { EngagementRawRepository, OBJECT_COLUMNS } from './engagement-raw.repository';
+import { PHRASE_ROW_COLUMNS } from './engagement.repository';
 import { HOUR, type HourRange } from './window';
 
 /**
@@ -71,7 +72,7 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
 
   constructor(
     private readonly ch: ClickHouseService,
-    private readonly engagement: EngagementRepository,
+    private readonly engagement: EngagementRawRepository,
     private readonly config: AppConfig,
     private readonly metrics: MetricsService,
   ) {}

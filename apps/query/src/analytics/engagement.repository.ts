@@ -5,10 +5,12 @@ import { NO_SEARCH_ID } from '@app/contracts';
 import type { AnalyticsFilter } from './analytics-scope';
 import { filterSql } from './analytics-sql';
 import { countsOf, type EngagementCounts, type EngagementRaw } from './engagement';
+import { EngagementRawRepository, LAST_POSITION, rangeSql, tenantSql } from './engagement-raw.repository';
 import { HOUR, type HourRange } from './window';
 
-/** The highest position of its own in GET /search-terms/{id}'s `positions`; beyond it, one entry for all. */
-export const LAST_POSITION = 21;
+/** The columns of a group's counts before they are summed over parts (raw hours and hours computed ahead). */
+const PART_COLUMNS = 'hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val';
+
 /** How many objects GET /search-terms/{id} lists. */
 export const MAX_OBJECTS = 10;
 
@@ -17,12 +19,6 @@ export interface ObjectCounts {
   clicks: number;
   conversions: number;
 }
-
-/** The columns of a group's counts before they are summed over parts (raw hours and hours computed ahead). */
-const PART_COLUMNS = 'hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val';
-
-/** The columns of a group's positions and objects (EngagementRepository.rawObjectsSql, engagement_objects_hourly). */
-export const OBJECT_COLUMNS = 'hour, phrase, language, bot, kind, position, object_id, clicks, conversions';
 
 /** The columns of a phrase row computed ahead (engagement_hourly, kind phrase; engagement_phrases_hourly). */
 export const PHRASE_ROW_COLUMNS =
@@ -47,14 +43,8 @@ export const ENGAGEMENT_COLUMNS = 'tracked, clicked, clicks_n, pos_sum, converte
 
 /**
  * Every ClickHouse query of the engagement figures (docs/architecture.md, "Clicks and conversions"), shared by GET
- * /search-terms, /search-stats and /search-terms/{id}; exact, from the raw tables:
- * - the tracked searches of a window: each id the clients sent (`search_ids`) whose canonical copy (the smallest of
- *   its copies) lies in the window, matches the filter and found results; the ids are looked up only among those
- *   with a copy in the window (`search_events` is ordered by time);
- * - their clicks and conversions: `interactions` rows with an object, grouped by the identity columns (type,
- *   search, object, position, subtype, value, currency, time, user token), so that an identical interaction stored
- *   twice counts once, without the user tokens erased (`erased_user_tokens`);
- * - unattributed ones: interactions of the window (by their own time) whose search is none or not known.
+ * /search-terms, /search-stats and /search-terms/{id}: a window's hours read as computed ahead where they are (plan),
+ * the others computed exactly from the raw tables (EngagementRawRepository), and the unattributed clicks and conversions.
  */
 @Injectable()
 export class EngagementRepository {
@@ -63,110 +53,10 @@ export class EngagementRepository {
 
   constructor(
     private readonly ch: ClickHouseService,
+    private readonly raw: EngagementRawRepository,
     config: AppConfig,
   ) {
     this.ahead = config.engagementRefreshMs > 0;
-  }
-
-  /** `column` within [from, to) of `r`, a DateTime64 column; parameters named after `name`. */
-  private range(column: string, r: HourRange, name: string, params: QueryParams): string {
-    Object.assign(params, { [`${name}_from`]: Math.floor(r.from / 1000), [`${name}_to`]: Math.floor(r.to / 1000) });
-    return `${column} >= toDateTime({${name}_from:UInt32}, 'UTC') AND ${column} < toDateTime({${name}_to:UInt32}, 'UTC')`;
-  }
-
-  private tenant(params: QueryParams, f: AnalyticsFilter): string {
-    Object.assign(params, { customer: f.customer, instance: f.instance });
-    return 'customer = {customer:String} AND instance = {instance:String}';
-  }
-
-  /** The ids the clients sent of the searches with a copy in `range` (a superset of searchesSql's). */
-  private idsSql(f: AnalyticsFilter, range: HourRange, params: QueryParams, tag: string): string {
-    return `SELECT event_id FROM ${this.ch.table('search_events')}
-      WHERE ${this.tenant(params, f)} AND id_sent AND sign > 0 AND ${this.range('ts', range, `e${tag}`, params)}`;
-  }
-
-  /**
-   * `search_id, hour, phrase` of every tracked search whose canonical copy lies in `range` and matches the filter
-   * (and, with `phrases`, has one of the phrases of the `phrases` parameter). The canonical copy is the smallest (time first) of
-   * an id's copies, so it lies in `range` exactly when the id has a copy there and none before: the smallest of its
-   * copies in `range` (sorted and taken with LIMIT 1 BY: a min() over the tuple took 4.2 s for a week of the
-   * benchmark's data on one thread, this 0.55 s), unless `search_ids` (the smallest copy of each id) holds an
-   * earlier one. The ids are looked up there with a set of up to millions of them, for which the primary key only
-   * costs time (8.2 s against 0.3 s for that week): hence the subquery's setting. `tag` names the parameters of
-   * one range of several in a query.
-   */
-  searchesSql(f: AnalyticsFilter, range: HourRange, params: QueryParams, phrases = false, tag = ''): string {
-    const tenant = this.tenant(params, f);
-    params.no_search = NO_SEARCH_ID;
-    const inRange = this.range('ts', range, `e${tag}`, params);
-    return `SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot FROM (
-        SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits FROM ${this.ch.table('search_events')}
-        WHERE ${tenant} AND id_sent AND sign > 0 AND ${inRange}
-        ORDER BY search_id, ts, phrase, language, bot, hits
-        LIMIT 1 BY search_id
-      ) WHERE ${filterSql(f, params)} AND hits > 0 AND search_id != toUUID({no_search:String})
-        ${phrases ? 'AND phrase IN {phrases:Array(String)}' : ''}
-        AND search_id NOT IN (
-          SELECT search_id FROM ${this.ch.table('search_ids')}
-          WHERE ${tenant} AND first.1 < toDateTime({e${tag}_from:UInt32}, 'UTC') AND search_id IN (${this.idsSql(f, range, params, tag)})
-          SETTINGS use_index_for_in_with_subqueries_max_values = 100000
-        )`;
-  }
-
-  /**
-   * Each counted interaction once (clicks and conversions with an object, by identity, erased user tokens left out:
-   * the user token's hash, and an Insights event's anonymous `userToken`, kept in `session_hash` when it also names
-   * an `authenticatedUserToken`): `type, search_id, object_id, position, value, currency, ts`, where `where` holds.
-   */
-  private distinctSql(f: AnalyticsFilter, where: string, params: QueryParams): string {
-    const tenant = this.tenant(params, f);
-    const erased = `SELECT user_token_hash FROM ${this.ch.table('erased_user_tokens')} WHERE ${tenant}`;
-    return `SELECT type, search_id, object_id, position, value, currency, ts FROM ${this.ch.table('interactions')}
-      WHERE ${tenant} AND type IN ('click', 'conversion') AND object_id != '' AND ${where}
-        AND (user_token_hash = '' OR user_token_hash NOT IN (${erased}))
-        AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (${erased}))
-      GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash`;
-  }
-
-  /**
-   * OBJECT_COLUMNS of every group (hour, phrase, language, bot) of the tracked searches of `range` and each of its
-   * clicked positions (`kind` position, from LAST_POSITION on as LAST_POSITION) and clicked or converted objects (`kind`
-   * object), computed from the raw tables, as engagement_objects_hourly holds them.
-   */
-  rawObjectsSql(f: AnalyticsFilter, range: HourRange, params: QueryParams, phrases = false, tag = ''): string {
-    params.last = LAST_POSITION;
-    const ofClick = `[('position', least(position, {last:UInt16}), '', 1, 0), ('object', 0, object_id, 1, 0)]`;
-    // For some phrases, only their searches' interactions: not every interaction of the range's searches.
-    const ids = phrases
-      ? `SELECT search_id FROM (${this.searchesSql(f, range, params, phrases, tag)})`
-      : this.idsSql(f, range, params, tag);
-    return `SELECT hour, phrase, language, bot, k.1 AS kind, k.2 AS position, k.3 AS object_id, sum(k.4) AS clicks,
-        sum(k.5) AS conversions
-      FROM (
-        SELECT hour, phrase, language, bot,
-          arrayJoin(if(type = 'click', ${ofClick}, [('object', 0, object_id, 0, 1)])) AS k
-        FROM (${this.searchesSql(f, range, params, phrases, tag)}) AS s
-        INNER JOIN (${this.distinctSql(f, `search_id IN (${ids})`, params)}) AS i USING (search_id)
-      )
-      GROUP BY hour, phrase, language, bot, kind, position, object_id`;
-  }
-
-  /**
-   * PART_COLUMNS of every group (hour, phrase, language, bot) of the tracked searches of `range`, computed from the raw
-   * tables: the reference every answer and every hour computed ahead is equal to.
-   */
-  rawGroupsSql(f: AnalyticsFilter, range: HourRange, params: QueryParams, phrases = false, tag = ''): string {
-    return `SELECT hour, phrase, language, bot, count() AS g_tracked, countIf(p_clicks > 0) AS g_clicked, sum(p_clicks) AS g_clicks,
-        sum(p_pos) AS g_pos, countIf(p_conversions > 0) AS g_converted, sumMap(p_revenue) AS g_rev, g_rev.1 AS g_cur, g_rev.2 AS g_val
-      FROM (${this.searchesSql(f, range, params, phrases, tag)}) AS s
-      LEFT JOIN (
-        SELECT search_id, countIf(type = 'click') AS p_clicks, sumIf(position, type = 'click') AS p_pos,
-          countIf(type = 'conversion') AS p_conversions,
-          sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
-        FROM (${this.distinctSql(f, `search_id IN (${this.idsSql(f, range, params, tag)})`, params)})
-        GROUP BY search_id
-      ) AS p USING (search_id)
-      GROUP BY hour, phrase, language, bot`;
   }
 
   /**
@@ -182,7 +72,7 @@ export class EngagementRepository {
     const rows = await this.ch.query<{ hour_ms: string | number; version_us: string | number }>(
       `SELECT toUnixTimestamp(hour) * 1000 AS hour_ms, toUnixTimestamp64Micro(max(version)) AS version_us
        FROM ${this.ch.table('engagement_versions')}
-       WHERE ${this.tenant(params, f)} AND ${this.range('hour', range, 'v', params)} AND layout = {layout:UInt8}
+       WHERE ${tenantSql(params, f)} AND ${rangeSql('hour', range, 'v', params)} AND layout = {layout:UInt8}
        GROUP BY hour ORDER BY hour`,
       params,
     );
@@ -220,7 +110,9 @@ export class EngagementRepository {
     params: QueryParams,
     options: { phrases?: boolean; totals?: boolean } = {},
   ): string {
-    const parts = plan.raw.map((r, i) => `SELECT ${PART_COLUMNS} FROM (${this.rawGroupsSql(f, r, params, options.phrases, String(i))})`);
+    const parts = plan.raw.map(
+      (r, i) => `SELECT ${PART_COLUMNS} FROM (${this.raw.rawGroupsSql(f, r, params, options.phrases, String(i))})`,
+    );
     if (plan.ahead.length > 0) {
       parts.push(`SELECT hour, phrase, language, bot, tracked AS g_tracked, clicked AS g_clicked, clicks AS g_clicks,
           pos_sum AS g_pos, converted AS g_converted, rev_cur AS g_cur, rev_val AS g_val
@@ -293,7 +185,7 @@ export class EngagementRepository {
     const [row] = await this.ch.query<EngagementRaw>(this.groupSql(f, plan, 'phrase', countsParams, { phrases: true }), countsParams);
     const params: QueryParams = { phrases: [phrase], limit: LAST_POSITION + MAX_OBJECTS };
     const columns = 'toString(kind) AS kind, position, object_id, clicks, conversions';
-    const parts = plan.raw.map((r, i) => `SELECT ${columns} FROM (${this.rawObjectsSql(f, r, params, true, String(i))})`);
+    const parts = plan.raw.map((r, i) => `SELECT ${columns} FROM (${this.raw.rawObjectsSql(f, r, params, true, String(i))})`);
     if (plan.ahead.length > 0) {
       parts.push(`SELECT ${columns} FROM ${this.ch.table('engagement_objects_hourly')}
         WHERE ${filterSql(f, params)} AND phrase IN {phrases:Array(String)} AND ${this.aheadSql(plan, params)}`);
@@ -322,8 +214,8 @@ export class EngagementRepository {
    */
   async unattributed(f: AnalyticsFilter, range: HourRange): Promise<Array<{ hour: number; clicks: number; conversions: number }>> {
     const params: QueryParams = { no_search: NO_SEARCH_ID };
-    const inRange = this.range('ts', range, 'i', params);
-    const tenant = this.tenant(params, f);
+    const inRange = rangeSql('ts', range, 'i', params);
+    const tenant = tenantSql(params, f);
     const unknown = `${inRange} AND (search_id = toUUID({no_search:String}) OR search_id NOT IN (
         SELECT search_id FROM ${this.ch.table('search_ids')}
         WHERE ${tenant} AND search_id IN (SELECT search_id FROM ${this.ch.table('interactions')} WHERE ${tenant} AND ${inRange})
@@ -331,7 +223,7 @@ export class EngagementRepository {
     const rows = await this.ch.query<{ hour_ms: string | number; clicks_n: string | number; conversions_n: string | number }>(
       `SELECT toUnixTimestamp(toStartOfHour(ts)) * 1000 AS hour_ms, countIf(type = 'click') AS clicks_n,
          countIf(type = 'conversion') AS conversions_n
-       FROM (${this.distinctSql(f, unknown, params)}) GROUP BY hour_ms`,
+       FROM (${this.raw.distinctSql(f, unknown, params)}) GROUP BY hour_ms`,
       params,
     );
     return rows.map((r) => ({ hour: Number(r.hour_ms), clicks: Number(r.clicks_n), conversions: Number(r.conversions_n) }));

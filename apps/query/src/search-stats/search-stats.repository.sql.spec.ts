@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { EngagementRawRepository } from '../analytics/engagement-raw.repository';
 import { EngagementRepository } from '../analytics/engagement.repository';
 import { analyticsConfig, computingCache, statsQueryOf } from '../../../../test/support/analytics-fakes';
 import { describeSqlSnapshot, type SqlCase } from '../../../../test/support/sql-snapshot';
@@ -12,7 +13,10 @@ const stats = (name: string, query: Record<string, string>): SqlCase => ({
   query,
   run: (ch) =>
     new SearchStatsHandler(
-      new SearchStatsRepository(ch.service, new EngagementRepository(ch.service, analyticsConfig())),
+      new SearchStatsRepository(
+        ch.service,
+        new EngagementRepository(ch.service, new EngagementRawRepository(ch.service), analyticsConfig()),
+      ),
       computingCache(),
       analyticsConfig(),
     ).execute(statsQueryOf(query)),

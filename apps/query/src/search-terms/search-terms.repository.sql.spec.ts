@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { EngagementRawRepository } from '../analytics/engagement-raw.repository';
 import { EngagementRepository } from '../analytics/engagement.repository';
 import type { AppConfig } from '@app/config';
 import { FIXED_NOW, analyticsConfig, computingCache, immediateSlots, termsCriteriaOf } from '../../../../test/support/analytics-fakes';
@@ -15,7 +16,7 @@ const list = (name: string, query: Record<string, string>, rows?: SqlCase['rows'
   rows,
   run: (ch) =>
     new SearchTermsHandler(
-      new SearchTermsRepository(ch.service, new EngagementRepository(ch.service, config)),
+      new SearchTermsRepository(ch.service, new EngagementRepository(ch.service, new EngagementRawRepository(ch.service), config)),
       computingCache(),
       config,
     ).execute(new SearchTermsQuery(termsCriteriaOf(query))),
@@ -44,7 +45,10 @@ const csv = (name: string, query: Record<string, string>): SqlCase => ({
   query: { ...query, format: 'csv' },
   run: (ch) =>
     new ExportSearchTermsHandler(
-      new SearchTermsRepository(ch.service, new EngagementRepository(ch.service, analyticsConfig())),
+      new SearchTermsRepository(
+        ch.service,
+        new EngagementRepository(ch.service, new EngagementRawRepository(ch.service), analyticsConfig()),
+      ),
       immediateSlots(),
       analyticsConfig(),
     ).execute(new ExportSearchTermsQuery(termsCriteriaOf({ ...query, format: 'csv' }))),

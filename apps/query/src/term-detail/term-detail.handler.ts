@@ -3,7 +3,7 @@ import { AppConfig } from '@app/config';
 import { filterOf, type AnalyticsScope } from '../analytics/analytics-scope';
 import { AnswerCache } from '../analytics/answer-cache';
 import { emptyCounts, engagementFields } from '../analytics/engagement';
-import { LAST_POSITION } from '../analytics/engagement.repository';
+import { LAST_POSITION } from '../analytics/engagement-raw.repository';
 import { statusOf } from '../analytics/search-term-status.dto';
 import { bucketBounds, defaultInterval, foldIntoBuckets, isoInZone, resolveWindow, newestIso } from '../analytics/window';
 import { TermDetailRepository, termNotFound } from './term-detail.repository';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { AppConfig } from '@app/config';
+import { EngagementRawRepository } from '../analytics/engagement-raw.repository';
 import { EngagementRepository } from '../analytics/engagement.repository';
 import { FIXED_NOW, analyticsConfig, computingCache, detailQueryOf } from '../../../../test/support/analytics-fakes';
 import { ANY_ROW, describeSqlSnapshot, type SqlCase } from '../../../../test/support/sql-snapshot';
@@ -26,7 +27,7 @@ const detail = (name: string, query: Record<string, string>, rows?: SqlCase['row
   rows,
   run: (ch) =>
     new TermDetailHandler(
-      new TermDetailRepository(ch.service, new EngagementRepository(ch.service, config)),
+      new TermDetailRepository(ch.service, new EngagementRepository(ch.service, new EngagementRawRepository(ch.service), config)),
       computingCache(),
       config,
     ).execute(detailQueryOf(ID, query)),
