@@ -44,6 +44,7 @@ function controllerRoutes(): Map<string, string> {
     .filter(Boolean);
   const routes = new Map<string, string>();
   for (const file of files) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the controllers are found by their file names
     for (const exported of Object.values(require(path.join(ROOT, file)) as Record<string, unknown>)) {
       const controllerPath: unknown = typeof exported === 'function' ? Reflect.getMetadata(PATH_METADATA, exported) : undefined;
       if (typeof controllerPath !== 'string') {
