@@ -1,7 +1,8 @@
 import { loadConfig } from '@app/config';
 import { StorageLimitError } from '@app/errors';
 import { WORKER_DATA_DIR, uniqueDatabase } from '../../../test/support/test-app';
-import { ClickHouseService, insertSettings } from './clickhouse.service';
+import { ClickHouseService } from './clickhouse.service';
+import { insertSettings } from './insert-settings';
 import { MigratorService } from './migrator.service';
 import { VersionClock } from './version-clock';
 import { MIGRATIONS } from './migrations';

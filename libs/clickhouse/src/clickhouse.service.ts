@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
+import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
@@ -8,36 +8,10 @@ import { AppConfig } from '@app/config';
 import { StorageLimitError, StorageUnavailableError } from '@app/errors';
 import { ClickHouseClientLogger } from './clickhouse-client-logger';
 import { inlineParams } from './sql-literals';
+import { InsertSettings, insertSettings } from './insert-settings';
 import { insertTarget } from './insert-target';
 
 export type QueryParams = Record<string, unknown>;
-
-/**
- * The semantics every insert states for itself, so a server's defaults (or an operator's profile) cannot change
- * them. Supported: ClickHouse 24.8 LTS through 26.x (docs/operations.md).
- * - async_insert = 0: 26.2 turned asynchronous inserts on by default; an insert must be in its tables (and its
- *   rollups) when it is answered, and be deduplicated by its token like a synchronous one.
- * - insert_deduplicate = 1, and deduplicate_insert = 'enable' where the server has it (26.2+, where it overrides
- *   insert_deduplicate unless it is 'backward_compatible_choice'): a retried batch with the same token is dropped.
- * - deduplicate_blocks_in_dependent_materialized_views = 1 (default 0 before 26.2): the rollups fed by
- *   materialised views are deduplicated with the insert, so a retry is not counted twice there either.
- * - materialized_views_ignore_errors = 0: a view that fails fails the insert, so it is retried, not half-stored.
- * - insert_deduplication_token: the caller's, or a fresh one (through chdb settings stay in force for the
- *   session, and a token left behind would make a later insert a silently dropped "duplicate").
- * Settings the server does not know are left out (an unknown setting fails the query).
- */
-const PINNED_INSERT_SETTINGS: Readonly<Record<string, string | number>> = {
-  async_insert: 0,
-  insert_deduplicate: 1,
-  deduplicate_insert: 'enable',
-  deduplicate_blocks_in_dependent_materialized_views: 1,
-  materialized_views_ignore_errors: 0,
-};
-
-/** The pinned settings the server knows. */
-function pinnedSettings(known: ReadonlySet<string>): Record<string, string | number> {
-  return Object.fromEntries(Object.entries(PINNED_INSERT_SETTINGS).filter(([name]) => known.has(name)));
-}
 
 /** The client's own warnings and errors, as lines of the service's log (not its console dumps). */
 const CLIENT_LOG = { LoggerClass: ClickHouseClientLogger, level: ClickHouseLogLevel.WARN };
@@ -88,10 +62,6 @@ function readFailure(err: unknown): never {
   throw err;
 }
 
-export function insertSettings(known: ReadonlySet<string>, token: string): ClickHouseSettings {
-  return { ...pinnedSettings(known), insert_deduplication_token: token };
-}
-
 /**
  * The one ClickHouse client of the process: the embedded engine (chdb) in DATA_DIR when CLICKHOUSE_URL is
  * unset, a server over HTTP otherwise. Same client API, same SQL.
@@ -114,7 +84,7 @@ export class ClickHouseService implements OnApplicationShutdown {
   private pending = 0;
   private closed = false;
   /** The pinned insert settings this server knows, looked up once (see insertSettings). */
-  private knownInsertSettings?: Promise<ReadonlySet<string>>;
+  private readonly knownInsertSettings = new InsertSettings(this);
   /** Embedded: opens another client on the engine's data directory (a lane's). */
   private readonly openClient?: () => ClickHouseClient;
   private readonly idleLanes: Lane[] = [];
@@ -266,7 +236,7 @@ export class ClickHouseService implements OnApplicationShutdown {
     if (rows.length === 0) {
       return;
     }
-    const known = await this.insertSettingNames();
+    const known = await this.knownInsertSettings.names();
     const token = dedupToken ?? randomUUID();
     await this.run(() => {
       this.sending(table);
@@ -274,33 +244,12 @@ export class ClickHouseService implements OnApplicationShutdown {
         table: this.table(table),
         values: rows,
         format: 'JSONEachRow',
-        // The embedded engine keeps the pinned settings for its one session (set once, see insertSettingNames):
+        // The embedded engine keeps the pinned settings for its one session (set once, see InsertSettings.names):
         // its connection turns each setting into a SET statement parsed with the insert's whole body (measured:
         // five of them slowed a 50,000-row insert by a third). A server gets them all with every insert.
         clickhouse_settings: this.embedded ? { insert_deduplication_token: token } : insertSettings(known, token),
       });
     });
-  }
-
-  /** The pinned settings the store knows; on the embedded engine they are also set, once, for its session. */
-  private insertSettingNames(): Promise<ReadonlySet<string>> {
-    this.knownInsertSettings ??= this.query<{ name: string }>(`SELECT name FROM system.settings WHERE name IN {names:Array(String)}`, {
-      names: Object.keys(PINNED_INSERT_SETTINGS),
-    }).then(
-      async (rows) => {
-        const known = new Set(rows.map((r) => r.name));
-        if (this.embedded) {
-          const pinned = Object.entries(pinnedSettings(known));
-          await this.command(pinned.map(([name, value]) => `SET ${name} = ${typeof value === 'string' ? `'${value}'` : value}`).join('; '));
-        }
-        return known;
-      },
-      (err: unknown) => {
-        this.knownInsertSettings = undefined; // storage not reachable yet: ask again with the next insert
-        throw err;
-      },
-    );
-    return this.knownInsertSettings;
   }
 
   /** Whether storage answers a query (a bare ping would not prove the engine or the database works). */

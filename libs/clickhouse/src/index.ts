@@ -1,5 +1,6 @@
 export * from './clickhouse.service';
 export * from './insert-target';
+export { insertSettings } from './insert-settings';
 export * from './clickhouse.module';
 export * from './migrator.service';
 export * from './version-clock';
