@@ -1,4 +1,5 @@
 import Ajv2019 from 'ajv/dist/2019';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
@@ -8,6 +9,31 @@ const ROOT = path.resolve(__dirname, '..');
 const compose = parse(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
   services: Record<string, { environment?: Record<string, string>; command?: string | string[]; build?: unknown }>;
 };
+
+/** Every string of a parsed YAML document, at any depth. */
+function stringsOf(value: unknown): string[] {
+  if (typeof value === 'string') {
+    return [value];
+  }
+  return value !== null && typeof value === 'object' ? Object.values(value).flatMap(stringsOf) : [];
+}
+
+/** The variables compose refuses to start without: `${NAME:?message}` or `${NAME?message}` in any value. */
+function requiredVariables(): string[] {
+  const names = stringsOf(compose).flatMap((text) => [...text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):?\?/g)].map((m) => m[1]));
+  return [...new Set(names)].sort();
+}
+
+/** Each `docker compose up` command line of the README and the docs, with its file. */
+function documentedComposeCommands(): Array<{ file: string; command: string }> {
+  const files = execFileSync('git', ['ls-files', 'README.md', 'docs/*.md'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+  return files.flatMap((file) =>
+    readFileSync(path.join(ROOT, file), 'utf8')
+      .split('\n')
+      .filter((line) => /^\s*(\w+=\S+\s+)*docker compose up\b/.test(line))
+      .map((command) => ({ file, command: command.trim() })),
+  );
+}
 
 describe('docker-compose.yml and Dockerfile', () => {
   it('is valid against the Compose Specification JSON schema', () => {
@@ -96,6 +122,18 @@ describe('docker-compose.yml and Dockerfile', () => {
       expect(init).toContain(`--topic ${topic} `);
       expect(Object.values(compose.services.ingest.environment ?? {})).toContain(topic);
     }
+  });
+
+  it('is started by the documented commands as written: each sets every variable compose requires', () => {
+    expect(requiredVariables()).toEqual(['SERVICE_BASIC_AUTH']);
+    const commands = documentedComposeCommands();
+    expect(commands.map((c) => c.file)).toEqual(expect.arrayContaining(['README.md', 'docs/operations.md']));
+    const missing = commands.flatMap(({ file, command }) =>
+      requiredVariables()
+        .filter((name) => !new RegExp(`(^|\\s)${name}=\\S`).test(command.slice(0, command.indexOf('docker compose'))))
+        .map((name) => `${file}: ${command} (no ${name})`),
+    );
+    expect(missing).toEqual([]);
   });
 
   it('builds in stages and runs as a non-root user', () => {
