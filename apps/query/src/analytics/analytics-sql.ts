@@ -1,6 +1,7 @@
 import type { ClickHouseService, QueryParams } from '@app/clickhouse';
 import type { AnalyticsFilter } from './analytics-scope';
-import { windowParts, type DayRange, type HourRange } from './window';
+import type { HourRange } from './window';
+import { windowParts, type DayRange } from './window-parts';
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 

@@ -1,4 +1,5 @@
-import { bucketBounds, foldIntoBuckets, isoInZone, previousWindow, resolveWindow, sinceWindow, windowParts } from './window';
+import { bucketBounds, foldIntoBuckets, isoInZone, previousWindow, resolveWindow, sinceWindow } from './window';
+import { windowParts } from './window-parts';
 
 const at = (iso: string) => Date.parse(iso);
 const HOUR = 3_600_000;
