@@ -7,6 +7,8 @@ import path from 'node:path';
  * its documents lead somewhere. Every rule, decision and contract is written in docs/ (architecture.md first).
  */
 const ROOT = path.resolve(__dirname, '..');
+/** The page whose Layout section lists every folder. */
+const LAYOUT_DOC = 'docs/development.md';
 
 /** Every tracked file that exists in the work tree, relative to the root, with `/` separators. */
 function trackedFiles(): string[] {
@@ -132,7 +134,7 @@ function foldersOf(files: readonly string[]): Set<string> {
 }
 
 /**
- * The folders the README's Layout must list: every top-level folder and its subfolders (each app, each library,
+ * The folders the Layout of docs/development.md must list: every top-level folder and its subfolders (each app, each library,
  * test/support, docs/client, ...), and the feature folders inside apps/<app>/src and libs/<lib>/src.
  */
 function foldersToList(files: readonly string[]): string[] {
@@ -144,15 +146,15 @@ function foldersToList(files: readonly string[]): string[] {
     .sort();
 }
 
-/** The folders the README's "## Layout" lists: the lines of its code block that begin with a path ending in `/`. */
+/** The folders a "## Layout" section lists: the lines of its code block that begin with a path ending in `/`. */
 function layoutFolders(readme: string): string[] {
   const section = readme.split(/^## /m).find((s) => s.startsWith('Layout\n'));
   if (section === undefined) {
-    throw new Error('README.md has no "## Layout" section');
+    throw new Error(`${LAYOUT_DOC} has no "## Layout" section`);
   }
   const block = /^```\n([\s\S]*?)^```/m.exec(section);
   if (!block) {
-    throw new Error('the Layout section of README.md has no code block');
+    throw new Error(`the Layout section of ${LAYOUT_DOC} has no code block`);
   }
   return [...block[1].matchAll(/^(\S+)\/(?=\s|$)/gm)].map((m) => m[1]);
 }
@@ -178,15 +180,15 @@ describe('the documentation in the repository', () => {
     expect(markdown.flatMap((file) => brokenLinks(file, readFileSync(path.join(ROOT, file), 'utf8')))).toEqual([]);
   });
 
-  it("lists every folder in the README's Layout, one line each", () => {
-    const listed = layoutFolders(readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
+  it('lists every folder in the Layout of docs/development.md, one line each', () => {
+    const listed = layoutFolders(readFileSync(path.join(ROOT, LAYOUT_DOC), 'utf8'));
     expect(foldersToList(files).filter((folder) => !listed.includes(folder))).toEqual([]);
     expect(listed.filter((folder, i) => listed.indexOf(folder) !== i)).toEqual([]);
   });
 
-  it("lists no folder in the README's Layout that does not exist", () => {
+  it('lists no folder in the Layout of docs/development.md that does not exist', () => {
     const folders = foldersOf(files);
-    expect(layoutFolders(readFileSync(path.join(ROOT, 'README.md'), 'utf8')).filter((folder) => !folders.has(folder))).toEqual([]);
+    expect(layoutFolders(readFileSync(path.join(ROOT, LAYOUT_DOC), 'utf8')).filter((folder) => !folders.has(folder))).toEqual([]);
   });
 
   it('knows which folders the Layout must list', () => {
