@@ -4,7 +4,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { describeBrowser, launchBrowser, watchErrors } from './support/browser';
 import { basicHeader, http, jwtHeader, startApp, type TestApp } from './support/test-app';
 
-/** Annotations on the dashboard's charts (README, "Annotations"), in a real headless Chromium. */
+/** Annotations on the dashboard's charts (docs/api/annotations.md), in a real headless Chromium. */
 const HOUR = 3_600_000;
 const TZ = 'Europe/Berlin';
 /** Text, never HTML: the tags must show as written. */

@@ -11,7 +11,7 @@ import { describeBrowser, launchBrowser, watchErrors } from './support/browser';
 import { CUSTOMER, INSTANCE, insertInteractions, insertSearches, type Interaction, type Search } from './support/engagement';
 import { BASIC, basicHeader, http, jwtHeader, startApp, type TestApp } from './support/test-app';
 
-/** The dashboard (README, "The dashboard") in a real headless Chromium, against the service with seeded events. */
+/** The dashboard (docs/dashboard.md) in a real headless Chromium, against the service with seeded events. */
 const HOUR = 3_600_000;
 const TZ = 'Europe/Berlin';
 const PHRASES = ['red shoes', 'blue hat', 'socks', 'winter coat', 'Red  Shoes'];

@@ -15,7 +15,7 @@ interface Entity {
 const json = { ...basicHeader(), 'content-type': 'application/json' };
 const ZERO_LIST = 'view=zero&period=7d&tz=UTC&instance=live';
 
-/** Handling a zero-result term from the dashboard (README, "The dashboard"): the Handle form in a real Chromium. */
+/** Handling a zero-result term from the dashboard (docs/dashboard.md): the Handle form in a real Chromium. */
 describeBrowser('handling a zero-result term from the dashboard', () => {
   let t: TestApp;
   let receiver: Receiver;

@@ -1,5 +1,5 @@
 // npm run screenshots: the dashboard's overview (with an annotation and an alert), zero-result table, the Handle
-// form and searches without clicks in headless Chromium on seeded data, written to docs/ for the README. Starts the
+// form and searches without clicks in headless Chromium on seeded data, written to docs/ for the README and docs/dashboard.md. Starts the
 // built service in this process on a fresh embedded database; nothing else is written.
 require('reflect-metadata');
 const { randomUUID } = require('node:crypto');

@@ -115,7 +115,7 @@ type SettingOf<P extends SettingPath> = P extends `${infer G extends Group}.${in
   : Settings[P & keyof Settings];
 
 /**
- * One environment variable, declared once: validation, default, the README's row and whether its value may be
+ * One environment variable, declared once: validation, default, the row of docs/configuration.md and whether its value may be
  * printed all come from here. The default is the text used when the variable is unset or empty, written as an
  * operator would write it; without one the setting stays unset, so a setting that is never undefined needs one.
  */
@@ -126,10 +126,10 @@ export type ConfigVariable<P extends SettingPath = SettingPath> = {
   readonly value: ValueKind<NonNullable<SettingOf<P>>>;
   /**
    * Declared by flag, not guessed from the name: a secret's text never appears in a message (errors show
-   * `(hidden)`), and the README marks it.
+   * `(hidden)`), and docs/configuration.md marks it.
    */
   readonly secret: boolean;
-  /** The README's "meaning" cell (Markdown). */
+  /** The "meaning" cell of docs/configuration.md (Markdown). */
   readonly description: string;
 } & (undefined extends SettingOf<P> ? { readonly default?: string } : { readonly default: string });
 
