@@ -5,17 +5,11 @@ import { AppConfig } from '@app/config';
 import { NAME_PATTERN } from '@app/contracts';
 import { AuthError, RetryLaterError } from '@app/errors';
 import { refused } from './auth-failures';
-import {
-  BasicAuthenticator,
-  CollectorAuthenticator,
-  HmacAuthenticator,
-  JwtAuthenticator,
-  type HmacHeaders,
-  type Principal,
-} from './authenticators';
+import { BasicAuthenticator, CollectorAuthenticator, HmacAuthenticator, type HmacHeaders, type Principal } from './authenticators';
 import { CustomersRepository, type Customer } from './customers.repository';
 import { COLLECT_BUDGET, tooManyMessage } from './customer-throttler.guard';
 import { clientAddress, clientKey, FailedAuthLimiter } from './failed-auth.limiter';
+import { JwtAuthenticator } from './jwt.authenticator';
 import { ProvisioningService } from './provisioning.service';
 
 /** The customer a request addresses: SERVICE_CUSTOMER, or with BASE_DOMAIN the Host's label left of it. */
