@@ -10,7 +10,7 @@
  *    many attempts were answered 401 (hashed) and 429; the total time.
  *
  * BENCH_ENTRY points it at another checkout's built main.js (the code before a change, say); such a run prints its
- * figures but does not record them, so tmp/bench-figures.json keeps describing this checkout.
+ * figures but does not record them, so docs/benchmarks/figures.json keeps describing this checkout.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';

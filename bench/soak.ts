@@ -9,6 +9,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { recordFigures } from './figures';
 import { searchEvents } from './generator';
 import { peakRssMb, quantile } from './proc';
 
@@ -118,6 +119,35 @@ async function main(): Promise<void> {
     const sorted = [...xs].sort((a, b) => a - b);
     return `| ${route} | ${xs.length} | ${quantile(sorted, 0.5).toFixed(1)} | ${quantile(sorted, 0.99).toFixed(1)} |`;
   });
+  const sortedOf = (route: string) => [...latencies[route]].sort((a, b) => a - b);
+  const p = (route: string, q: number) => Math.round(quantile(sortedOf(route), q) * 10) / 10;
+  const count = (n: number) => n.toLocaleString('en');
+  recordFigures('soak', [
+    {
+      name: 'events accepted by POST /events, all counted by GET /search-terms afterwards',
+      value: accepted,
+      unit: 'events',
+      target: 'counted = accepted, no failed request',
+      pass: counted === accepted && failures === 0,
+      note: `${count(counted)} counted, ${failures} failed requests, ${SECONDS} s`,
+    },
+    ...['POST /events', 'GET /search-terms'].map((route) => ({
+      name: `${route} p99`,
+      value: p(route, 0.99),
+      unit: 'ms',
+      target: 'reported',
+      pass: null,
+      note: `p50 ${p(route, 0.5)} ms, ${count(latencies[route].length)} requests`,
+    })),
+    {
+      name: 'peak RSS',
+      value: peak,
+      unit: 'MB',
+      target: 'reported',
+      pass: null,
+      note: `second half ${Math.min(...half)}-${Math.max(...half)} MB`,
+    },
+  ]);
   process.stdout.write(`
 ## Soak (${SECONDS} s, 4 writers x 200 events/request, 2 readers, ${new Date().toISOString().slice(0, 10)})
 

@@ -1,6 +1,6 @@
 /**
- * npm run bench:suggestions: where GET /search-terms/{id}/suggestions computes its distances (docs/decisions.md,
- * "Issue 30: suggestions"), on the query benchmark's data set (10M events over 30 days; tmp/bench-query), 30 days,
+ * npm run bench:suggestions: where GET /search-terms/{id}/suggestions computes its distances
+ * (docs/decisions/0059-suggestions.md), on the query benchmark's data set (10M events over 30 days; tmp/bench-query), 30 days,
  * one thread, each way 20 times (p50): A, the engine narrows (length, editDistanceUTF8 <= 4) and the process
  * computes the exact distance on what is left (what the service does); B, every phrase with results to the process;
  * C, the engine's damerauLevenshteinDistance (counts bytes: wrong for umlauts, shown for its time). For a term like
@@ -8,6 +8,7 @@
  */
 import { Session } from 'chdb';
 import { compact, damerauLevenshtein } from '../apps/query/src/term-detail/distance';
+import { recordFigures, type Figure } from './figures';
 import { quantile, tableRow } from './proc';
 import { DATA_DIR, loadDataSet } from './query-app';
 
@@ -23,6 +24,7 @@ function main(): Promise<void> {
       phrase !== term && (compact(phrase) === compact(term) || damerauLevenshtein(phrase, term, 2) !== undefined);
     const within = (term: string, found: Row[]) => found.filter((r) => close(term, r.phrase)).length;
     const lines: string[] = [];
+    const figures: Figure[] = [];
     for (const term of ['phrse 77', 'phrase 1234']) {
       const literal = `'${term}'`;
       const grouped = (where: string) =>
@@ -55,10 +57,19 @@ function main(): Promise<void> {
           }
         }
         times.sort((a, b) => a - b);
+        figures.push({
+          name: `${term}, ${name}: p50`,
+          value: Math.round(quantile(times, 0.5) * 10) / 10,
+          unit: 'ms',
+          target: 'reported',
+          pass: null,
+          note: `${counts[0].toLocaleString('en')} phrases to the process, ${counts[1].toLocaleString('en')} within 2`,
+        });
         lines.push(tableRow(term, name, counts[0].toLocaleString('en'), counts[1].toLocaleString('en'), quantile(times, 0.5).toFixed(1)));
         process.stderr.write(`${lines[lines.length - 1]}\n`);
       }
     }
+    recordFigures('suggestions', figures);
     process.stdout.write(
       [
         '',

@@ -1,34 +1,27 @@
 /**
- * npm run bench:summary — one table of every figure the benchmarks recorded (tmp/bench-figures.json), each with its
- * target and whether it is met; `npm run bench` prints it after running them all.
+ * npm run bench:summary — writes docs/benchmarks/current.md (every current figure against its target) from
+ * docs/benchmarks/figures.json, and the README's block between `<!-- benchmarks -->` and `<!-- /benchmarks -->` when
+ * the README has those markers (nothing else of the README is touched); prints the targets line. `npm run bench`
+ * runs it after running them all.
  */
-import { readFigures } from './figures';
-import { tableRow } from './proc';
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { currentMarkdown, readmeBlock, replaceReadmeBlock, targetsLine } from './figures-docs';
+import { readFigures, ROOT } from './figures';
 
-const BENCHES = ['ingest', 'query', 'analytics', 'ranking', 'fairness', 'attacks', 'intake', 'intake-mixed', 'intake-clicks'];
+export const CURRENT_FILE = path.join(ROOT, 'docs/benchmarks/current.md');
+const README_FILE = path.join(ROOT, 'README.md');
 
 function main(): void {
-  const all = readFigures();
-  const rows = [tableRow('benchmark', 'figure', 'value', 'target', 'result'), '|---|---|---|---|---|'];
-  let missed = 0;
-  for (const bench of [...BENCHES, ...Object.keys(all).filter((b) => !BENCHES.includes(b))]) {
-    const figures = all[bench];
-    if (!figures) {
-      rows.push(tableRow(bench, '(not run)', '', '', ''));
-      continue;
-    }
-    for (const f of figures) {
-      // A figure that could not be computed (NaN) was written as null.
-      const shown = Number.isFinite(f.value) ? f.value.toLocaleString('en') : '-';
-      const value = `${shown}${f.unit === 'x' ? 'x' : ` ${f.unit}`}${f.note ? ` (${f.note})` : ''}`;
-      const result = f.pass === null ? '-' : f.pass ? 'pass' : '**miss**';
-      if (f.pass === false) {
-        missed++;
-      }
-      rows.push(tableRow(bench, f.name, value, f.target, result));
-    }
+  const figures = readFigures();
+  writeFileSync(CURRENT_FILE, currentMarkdown(figures));
+  const readme = readFileSync(README_FILE, 'utf8');
+  const updated = replaceReadmeBlock(readme, readmeBlock(figures));
+  if (updated !== undefined && updated !== readme) {
+    writeFileSync(README_FILE, updated);
   }
-  process.stdout.write(`\n## Every figure against its target\n\n${rows.join('\n')}\n\n${missed} missed.\n`);
+  const where = updated === undefined ? 'README.md has no benchmarks block' : 'README.md block written';
+  process.stdout.write(`${targetsLine(figures.figures)}: ${path.relative(ROOT, CURRENT_FILE)} written; ${where}.\n`);
 }
 
 main();
