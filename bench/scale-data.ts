@@ -35,7 +35,7 @@ async function insertSelect(
 ): Promise<void> {
   // A fresh deduplication token: through chdb the last insert's token stays in force for the session. No merge on
   // insert: each view groups its block by the whole sorting key of its table, so there is nothing to merge, and
-  // looking for it cost a third of the statement's CPU (docs/decisions.md, "Issue 31: scale data sets").
+  // looking for it cost a third of the statement's CPU (docs/decisions/0063-scale-data-sets.md).
   await ch.command(
     `INSERT INTO ${ch.table(table)} (${columns.map(([c]) => `\`${c}\``).join(', ')})
      SELECT ${columns.map(([, value]) => value).join(',\n  ')}

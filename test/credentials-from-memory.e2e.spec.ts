@@ -4,7 +4,7 @@ import { basicHeader, createKey, hmacHeaders, http, jwtHeader, startApp, type Te
 
 /**
  * Credentials come from memory: once a process has read a customer and its keys, a request reads neither from the
- * engine. The caches are refreshed (docs/decisions.md, "Issue 28: credentials from memory"), so the engine is read
+ * engine. The caches are refreshed (docs/decisions/0041-credentials-from-memory.md), so the engine is read
  * per refresh time, never per request. The nonce's replay check reads its shared table per HMAC request by design:
  * it is left out of the count.
  */

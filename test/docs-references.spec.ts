@@ -164,7 +164,7 @@ describe('the documentation in the repository', () => {
   const markdown = files.filter((file) => file.endsWith('.md'));
 
   it('finds the tracked files and the Markdown documents', () => {
-    expect(files).toEqual(expect.arrayContaining(['README.md', 'docs/architecture.md', 'docs/decisions.md']));
+    expect(files).toEqual(expect.arrayContaining(['README.md', 'docs/architecture.md', 'docs/decisions/README.md']));
     expect(markdown).toEqual(expect.arrayContaining(['README.md', 'docs/architecture.md', 'docs/client/README.md']));
   });
 

@@ -9,8 +9,7 @@ import { FLOOD_EVENTS_PER_REQUEST, insertsInto, postFlood, postSpread } from './
 import { basicHeader, http } from './support/test-app';
 
 /**
- * POST /events on the Kafka transport, one event per request, many at once (docs/decisions.md, "Issue 28: the Kafka
- * transport in batches").
+ * POST /events on the Kafka transport, one event per request, many at once (docs/decisions/0042-the-kafka-transport-in-batches.md).
  */
 describeKafka('single-event POST /events at once (Kafka transport)', () => {
   const TOPIC = 'batched-events';

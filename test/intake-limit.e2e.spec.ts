@@ -3,7 +3,7 @@ import { basicHeader, http, startApp, type TestApp } from './support/test-app';
 /**
  * POST /events has a budget of its own (INTAKE_PER_MINUTE), so a shop's event stream never spends the budget of the
  * other routes (RATE_LIMIT_PER_MINUTE) and is not capped by it; PUT /documents stays under RATE_LIMIT_PER_MINUTE
- * (docs/decisions.md, "Issue 28: intake limit").
+ * (docs/decisions/0040-intake-limit.md).
  */
 function client(t: TestApp) {
   const json = (method: string, path: string, payload: unknown) =>

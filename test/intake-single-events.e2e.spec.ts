@@ -6,8 +6,8 @@ import { createKey, hmacHeaders, http, nonce, startApp, type TestApp } from './s
 import { MAX_ITEMS_IN_FLIGHT } from '@app/intake';
 
 /**
- * POST /events as search frontends send it: one event per request, signed, many at once (docs/decisions.md,
- * "Issue 28: one insert for many requests").
+ * POST /events as search frontends send it: one event per request, signed, many at once
+ * (docs/decisions/0039-one-insert-for-many-requests.md).
  */
 describe('single-event POST /events at once (embedded transport)', () => {
   let t: TestApp;

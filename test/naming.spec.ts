@@ -12,7 +12,7 @@ function sources(dir: string): string[] {
 /** Classes named as an answer: in @Api…Response({ type }), ApiResponse({ type }) and @ApiPage(type). */
 const ANSWER_TYPES = [/@?Api\w*Response\(\{[^}]*?\btype: \[?(\w+)/g, /@ApiPage\((\w+)/g];
 
-describe('names (docs/decisions.md, "Issue 27: names agree")', () => {
+describe('names (docs/decisions/0034-names-agree.md)', () => {
   it('answer classes end in View (ConfigurationDto is both the body and the answer of PUT /configuration)', () => {
     const offenders: string[] = [];
     let answers = 0;

@@ -23,7 +23,7 @@ import { readFileSync } from 'node:fs';
  *   resolve (`$ref`s elsewhere inside schemas are not supported). A keyword that is not one of the 3.0 Schema Object
  *   (`const`, `examples`, a `type` array or `null`, a number for `exclusiveMinimum`: 3.1's forms) makes the schema a
  *   violation: strict tools ignore or refuse it, so it cannot mean what it says. `strictReadingProblems` lists the
- *   places where a document says what this reading does not do (docs/decisions.md, "a strict contract").
+ *   places where a document says what this reading does not do (docs/decisions/0030-a-strict-contract.md).
  * - STRICT objects: a schema with `properties` and no explicit `additionalProperties` admits no other property
  *   (`unevaluatedProperties: false`, so a field the document does not describe fails). Compositions: branches of
  *   `allOf` (and of `oneOf`/`anyOf` next to own `properties` or `allOf`) are left open and the strictness is put on

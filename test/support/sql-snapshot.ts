@@ -1,5 +1,5 @@
 /**
- * SQL snapshots of the analytics repositories (docs/decisions.md, "Issue 27: readable SQL"): a test runs a
+ * SQL snapshots of the analytics repositories (docs/decisions/0035-readable-sql.md): a test runs a
  * handler for fixed requests at a fixed `now` on top of the real repository, whose ClickHouse client is a recording
  * fake (RecordingClickHouse). Every statement the repository sends is written, formatted, into a committed .sql file
  * beside the repository; the test fails when the SQL differs from that file. `UPDATE_SQL=1 npx jest <test file>` rewrites

@@ -1,5 +1,5 @@
 /**
- * Acting on a zero-result term (docs/decisions.md, "Issue 30: If-Match on entities"): the `Handle` button opens a
+ * Acting on a zero-result term (docs/decisions/0062-if-match-on-entities.md): the `Handle` button opens a
  * form that writes an entity listing the term (PUT /entities/:type/:id: read, merge, write back with If-Match, so a
  * change made meanwhile is never overwritten); a handler's name opens a view of its entity.
  */

@@ -1,5 +1,5 @@
 /**
- * The dashboard (docs/decisions.md, "Issue 15: the dashboard"): a single page on the analytics API, credentials in
+ * The dashboard (docs/decisions/0015-the-dashboard.md): a single page on the analytics API, credentials in
  * sessionStorage only. This file holds the page's state, reads the route (the filters in the URL) and renders the
  * view it names; each view is a file of views/: sign-in, filters (and the view links), overview, term lists (top
  * terms, zero-result terms, searches without clicks), term detail.

@@ -9,7 +9,7 @@ export function heartbeatIntervalMs(sessionTimeoutMs: number): number {
  * every heartbeat interval even when idle (from its fetch loop), so a broker out of reach shows once two intervals
  * passed without an answer; the bound is at least half the session timeout (a heartbeat delayed by a slow batch,
  * which kafkajs heartbeats only between batches, must not flap readiness while the broker keeps the member) and
- * always under it: readiness turns before the broker would drop the member. docs/decisions.md, issue 24.
+ * always under it: readiness turns before the broker would drop the member. docs/decisions/0021-health-that-tells-the-truth.md.
  */
 export class GroupMembership {
   readonly boundMs: number;

@@ -1,7 +1,7 @@
 import type { Admin } from 'kafkajs';
 import type { TopicPartition } from './consumer-health';
 
-/** How often the broker is asked for the lag of every assigned partition (docs/decisions.md, issue 24). */
+/** How often the broker is asked for the lag of every assigned partition (docs/decisions/0021-health-that-tells-the-truth.md). */
 export const LAG_PROBE_MS = 2000;
 
 export interface PartitionOffsets extends TopicPartition {

@@ -18,7 +18,7 @@ interface Use {
  *   were answered.
  * So this process always refuses a replay (the cache holds every nonce it accepted until long after it is written),
  * while another process can accept a replay that arrives before the write: within WRITE_INTERVAL_MS of the first
- * use (docs/decisions.md, "Issue 28: nonces in batches"). The cache is bounded; nonces older than it are found in
+ * use (docs/decisions/0038-nonces-in-batches.md). The cache is bounded; nonces older than it are found in
  * the table.
  */
 @Injectable()

@@ -28,7 +28,7 @@ export type DocumentRow = {
 } & Record<BoostField, number | null>;
 
 export interface DocumentContext extends ItemOrigin {
-  /** A monotonic version (docs/decisions.md, "Catalogue documents"): never wall-clock ties. */
+  /** A monotonic version (docs/decisions/0006-catalogue-documents-and-the-ranking-mix-check.md): never wall-clock ties. */
   version: string;
 }
 

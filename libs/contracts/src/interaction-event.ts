@@ -11,7 +11,7 @@ export type ConversionSubtype = 'addToCart' | 'purchase';
 
 /**
  * A click or a conversion as server-side producers send it: an item of POST /events or a message on the search
- * events topic with `type` `click` or `conversion` (docs/decisions.md, "Issue 29: interaction events"). Over
+ * events topic with `type` `click` or `conversion` (docs/decisions/0049-interaction-events.md). Over
  * HTTP customer and instance come from the authenticated request; on Kafka both are required.
  */
 export interface InteractionEvent {

@@ -41,7 +41,7 @@ export interface SearchEventRow {
   partition: number;
   offset: number;
   received_at: string;
-  /** POST /events on the embedded transport: the request's retry token (docs/decisions.md, issue 28); else ''. */
+  /** POST /events on the embedded transport: the request's retry token (docs/decisions/0039-one-insert-for-many-requests.md); else ''. */
   intake_token?: string;
   /** The client sent the event's `id` (a click can refer to it); false when the intake generated it. Unset: false. */
   id_sent?: boolean;

@@ -39,7 +39,7 @@ const REQUEST_ID = {
 /** The document generated from the controllers and DTOs, completed with what decorators cannot say (refine). */
 export function openApiDocument(app: INestApplication): OpenAPIObject {
   const builder = new DocumentBuilder()
-    // 3.0.3: the 3.0 patch that says how `nullable` reads (docs/decisions.md, "a strict contract"); Nest writes 3.0.0.
+    // 3.0.3: the 3.0 patch that says how `nullable` reads (docs/decisions/0030-a-strict-contract.md); Nest writes 3.0.0.
     .setOpenAPIVersion('3.0.3')
     .setTitle('Search analytics')
     .setDescription(

@@ -5,7 +5,10 @@ import type { IngestStore } from './ingest-store.service';
 import type { IngestRow, Refused } from './ingest-writer';
 import type { IntakeKind } from './intake-kinds';
 
-/** Inserts per table start at least this far apart: about 10 a second at any request rate (docs/decisions.md). */
+/**
+ * Inserts per table start at least this far apart: about 10 a second at any request rate
+ * (docs/decisions/0039-one-insert-for-many-requests.md).
+ */
 export const INSERT_INTERVAL_MS = 100;
 
 /**

@@ -24,7 +24,7 @@ const PRODUCE_FAILED = {
 const CLAIM_WAIT_MS = 10_000;
 /**
  * Inserts of claims, and inserts of acknowledgements and releases, each start at least this far apart: about 10
- * inserts a second into intake_claims in all, at any request rate (docs/decisions.md).
+ * inserts a second into intake_claims in all, at any request rate (docs/decisions/0042-the-kafka-transport-in-batches.md).
  */
 export const CLAIM_INSERT_INTERVAL_MS = 200;
 /** Reads of the claims of the waiting requests start at least this far apart. */

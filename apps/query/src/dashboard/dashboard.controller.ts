@@ -6,7 +6,7 @@ import { DomainError } from '@app/errors';
 import { loadDashboardAssets } from './dashboard-assets';
 
 /**
- * GET /dashboard: the browser dashboard (docs/decisions.md, issue 15), static files built by `npm run build`. Public: the
+ * GET /dashboard: the browser dashboard (docs/decisions/0015-the-dashboard.md), static files built by `npm run build`. Public: the
  * page holds no data; it asks the API with the credentials the user signs in with. Not part of the API document.
  * Its Content-Security-Policy and other page headers are set for every answer under /dashboard (libs/http
  * security-headers.ts, DASHBOARD_CSP).

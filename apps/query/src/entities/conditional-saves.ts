@@ -18,7 +18,7 @@ const currentEtag = (state: EntityState | undefined) => (state?.entity ? etagOf(
 
 /**
  * Saves of one entity under If-Match / If-None-Match, exact across query processes sharing one store
- * (docs/decisions.md, "Issue 30: If-Match on entities"). Within a process, conditional saves of the same entity run
+ * (docs/decisions/0062-if-match-on-entities.md). Within a process, conditional saves of the same entity run
  * one after the other. Across processes, the save that changes the state of version V first claims the token
  * `entity:<type>:<id>:after:<V>` in `intake_claims`. The claims of a round (it ends when its claim is released or
  * silent for CLAIM_TTL_MS) carry one deduplication token, so the store keeps one of them; that one is the earliest

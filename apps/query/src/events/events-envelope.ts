@@ -33,7 +33,7 @@ function stripProtoKeys(value: unknown): void {
 /**
  * The `events` of a POST /events body `{ events: [...] }`, checked by the validation pipe's rules (an array of at most
  * MAX_EVENTS_PER_REQUEST items, no other property; prototype keys removed everywhere), answering 400 with its body
- * shape: each rule the body breaks, once (docs/decisions.md, "Issue 28: the lean path of POST /events"). The hot
+ * shape: each rule the body breaks, once (docs/decisions/0047-the-lean-path-of-post-events.md). The hot
  * path of the intake: the pipe's class-transformer copy and class-validator run were about a tenth of a single-event
  * request. Each item is validated by the intake itself.
  */

@@ -2,7 +2,7 @@
  * The optimal-string-alignment form of the Damerau-Levenshtein distance between `a` and `b`, counted over code
  * points (`fur`/`für` is 1, `ab`/`ba` is 1), or undefined when it is more than `max`. The embedded engine's
  * damerauLevenshteinDistance counts bytes (`fur`/`für` is 2), so the service computes it here, on the few phrases
- * its SQL prefilter keeps (docs/decisions.md, "Issue 30: suggestions").
+ * its SQL prefilter keeps (docs/decisions/0059-suggestions.md).
  */
 export function damerauLevenshtein(a: string, b: string, max: number): number | undefined {
   const s = Array.from(a);
