@@ -1,6 +1,6 @@
 /**
  * npm run bench:scale-data -- --size 1M|10M|100M --dir <data dir> [--seed 31] [--end <ISO time or epoch ms>]
- * [--chunk 5000000]: builds a scale data set (issue 31; docs/benchmarks.md, "Scale data sets") into a data
+ * [--chunk 5000000]: builds a scale data set (issue 31; docs/benchmarks/methods.md, "Scale data sets") into a data
  * directory, database `bench` (CLICKHOUSE_DATABASE; on a server with CLICKHOUSE_URL), for the customer
  * SERVICE_CUSTOMER (`demo`) and the first of SERVICE_INSTANCES (`live`): the searches of the 30 days before --end
  * (default: now, to the minute) and their clicks and conversions, generated inside the engine (INSERT ... SELECT

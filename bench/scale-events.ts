@@ -1,5 +1,5 @@
 /**
- * The scale data sets' events (issue 31; docs/benchmarks.md, "Scale data sets"): search n, and the clicks and the
+ * The scale data sets' events (issue 31; docs/benchmarks/methods.md, "Scale data sets"): search n, and the clicks and the
  * conversion that follow it, are a pure function of n, the seed and the end time, written twice with the same integer arithmetic:
  * in JavaScript (BigInt), as the items a client would POST, and in SQL, as the columns of the rows the service
  * stores, so that bench/scale-data.ts can generate 100M of them inside the engine (INSERT ... SELECT FROM numbers)

@@ -11,7 +11,7 @@ const PAGE = 1000;
 const APP_ENV = { RATE_LIMIT_PER_MINUTE: '0', INTAKE_PER_MINUTE: '0', SEARCH_TERMS_CACHE_MS: '0' };
 
 /**
- * The scale data sets' generator (bench/scale-data.ts, docs/benchmarks.md "Scale data sets"): the rows it writes
+ * The scale data sets' generator (bench/scale-data.ts, docs/benchmarks/methods.md "Scale data sets"): the rows it writes
  * inside the engine are what the service stores of the same events sent through the HTTP API (the JavaScript twin,
  * bench/scale-events.ts), in the raw tables and in every table a materialised view fills, and the analytics answers
  * over both are the same.

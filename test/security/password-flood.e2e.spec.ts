@@ -38,7 +38,7 @@ describe('a flood of concurrent wrong passwords', () => {
     expect(count(401)).toBeLessThanOrEqual(LIMIT);
     expect(outcomes.filter((o) => o.status === 429).every((o) => Number(o.retryAfter) > 0)).toBe(true);
     expect(accepted.status).toBe(202);
-    // Before the hashing had workers of its own, probes timed out at 10 s; the figures are in docs/benchmarks.md.
+    // Before the hashing had workers of its own, probes timed out at 10 s (docs/benchmarks/history/2026-11-23-issue-25.md).
     expect(health.filter((h) => h.status !== 200)).toEqual([]);
     const ms = health.map((h) => h.ms).sort((a, b) => a - b);
     expect(ms[Math.floor(ms.length / 2)]).toBeLessThan(250);

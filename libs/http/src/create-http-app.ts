@@ -44,8 +44,9 @@ function gateOf(app: NestFastifyApplication): CredentialsGate | undefined {
 }
 
 /**
- * Builds the Nest application on Fastify (measured faster than Express for this service, docs/benchmarks.md) with the
- * service's HTTP conventions: raw-body JSON parsing, qs query strings, the header limit, metrics, OpenAPI.
+ * Builds the Nest application on Fastify (measured faster than Express for this service,
+ * docs/benchmarks/history/2026-11-21-express-vs-fastify.md) with the service's HTTP conventions: raw-body JSON parsing,
+ * qs query strings, the header limit, metrics, OpenAPI.
  */
 export async function createHttpApp(rootModule: unknown, config: AppConfig, options: HttpAppOptions = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
