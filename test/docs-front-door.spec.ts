@@ -40,7 +40,11 @@ function reachable(start: string): Set<string> {
       continue;
     }
     seen.add(file);
-    for (const match of readFileSync(path.join(ROOT, file), 'utf8').matchAll(/\]\(([^)#\s]+\.md)(#[^)]*)?\)/g)) {
+    // Links in code (a template's placeholder) are not links: fenced blocks and inline code are left out.
+    const prose = readFileSync(path.join(ROOT, file), 'utf8')
+      .replace(/^```[\s\S]*?^```/gm, '')
+      .replace(/`[^`\n]*`/g, '');
+    for (const match of prose.matchAll(/\]\(([^)#\s]+\.md)(#[^)]*)?\)/g)) {
       if (!/^[a-z]+:/i.test(match[1])) {
         queue.push(path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1])));
       }
