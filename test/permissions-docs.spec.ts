@@ -59,7 +59,7 @@ function controllerRoutes(): Map<string, string> {
         }
         routes.set(
           routeOf(method as RequestMethod, controllerPath, Reflect.getMetadata(PATH_METADATA, handler) as string),
-          declared(exported, handler),
+          declared(exported as object, handler),
         );
       }
     }
