@@ -128,6 +128,21 @@ function commitOf(): { commit: string | null; dirty?: boolean } {
   }
 }
 
+/**
+ * `value` rounded to `decimals`, or to more where the rounded value would meet a target (`<=` or `>=` `limit`) that
+ * the value itself misses, or the other way round: 1.5003 against <= 1.5 is written 1.5003, not 1.5.
+ */
+export function roundAgainst(value: number, limit: number, below: boolean, decimals = 2): number {
+  const meets = (v: number) => (below ? v <= limit : v >= limit);
+  for (let d = decimals; d < 8; d++) {
+    const rounded = Math.round(value * 10 ** d) / 10 ** d;
+    if (meets(rounded) === meets(value)) {
+      return rounded;
+    }
+  }
+  return value;
+}
+
 /** This machine: cores, RAM (GB, rounded) and Node's version. */
 export function thisMachine(): Machine {
   return { cores: os.cpus().length, ramGb: Math.round(os.totalmem() / 2 ** 30), node: process.version };

@@ -12,7 +12,7 @@ import {
   replaceReadmeBlock,
   targetsLine,
 } from '../bench/figures-docs';
-import { figuresJson, mergeFigures, readFigures, type FigureRow, type FiguresFile } from '../bench/figures';
+import { figuresJson, mergeFigures, readFigures, roundAgainst, type FigureRow, type FiguresFile } from '../bench/figures';
 
 /**
  * The benchmark documents are made from docs/benchmarks/figures.json (`npm run bench:summary`): current.md and the
@@ -80,6 +80,13 @@ describe('the benchmark documents generator', () => {
     expect(formatValue({ value: 0.37, unit: 'x' })).toBe('0.37x');
     expect(formatValue({ value: 718, unit: 'MB' })).toBe('718 MB');
     expect(formatValue({ value: null, unit: 'ms' })).toBe('-');
+  });
+
+  it('rounds a ratio so that it reads on the side of its target it is on', () => {
+    expect(roundAgainst(1.8213, 2.2, true)).toBe(1.82);
+    expect(roundAgainst(1.50034, 1.5, true)).toBe(1.5003);
+    expect(roundAgainst(1.4999, 1.5, true)).toBe(1.5);
+    expect(roundAgainst(0.7996, 0.8, false)).toBe(0.7996);
   });
 
   it('aligns a table as Prettier does', () => {
