@@ -15,11 +15,7 @@ export const README_END = '<!-- /benchmarks -->';
  */
 export const HEADLINES: ReadonlyArray<{ bench: string; name: string; label: string }> = [
   { bench: 'ingest', name: 'ingest rate / direct inserts', label: 'Kafka ingest rate / the same rows inserted directly (1M events)' },
-  {
-    bench: 'query',
-    name: 'search-terms since=30d computed p50 / raw scan p50',
-    label: '`GET /search-terms?since=30d` p50 / raw scan p50 (10M events)',
-  },
+  { bench: 'scale', name: '100M sort=no_clicks 30d p95', label: '`sort=no_clicks` (the relevance to-do list), 30d, at 100M events: p95' },
   { bench: 'analytics', name: 'analytics engagement=true, 30d', label: '`engagement=true`, 30d / the plain list, 30d (10M events)' },
   { bench: 'scale', name: '100M engagement 30d p95', label: '`engagement=true`, 30d, at 100M events: p95' },
   {

@@ -24,14 +24,17 @@ function requiredVariables(): string[] {
   return [...new Set(names)].sort();
 }
 
-/** Each `docker compose up` command line of the README and the docs, with its file. */
-function documentedComposeCommands(): Array<{ file: string; command: string }> {
-  const files = execFileSync('git', ['ls-files', 'README.md', 'docs/*.md'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+/** Each `docker compose up` of the README and the docs (in a command or in prose), with what is set before it. */
+function documentedComposeCommands(): Array<{ file: string; command: string; assignments: string }> {
+  const files = execFileSync('git', ['ls-files', 'README.md', ':(glob)docs/*.md', ':(glob)docs/api/*.md'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean);
   return files.flatMap((file) =>
-    readFileSync(path.join(ROOT, file), 'utf8')
-      .split('\n')
-      .filter((line) => /^\s*(\w+=\S+\s+)*docker compose up\b/.test(line))
-      .map((command) => ({ file, command: command.trim() })),
+    [...readFileSync(path.join(ROOT, file), 'utf8').matchAll(/((?:\b\w+=\S+[ \t]+)*)docker compose up\b.*/g)].map((m) => ({
+      file,
+      command: m[0].trim(),
+      assignments: m[1],
+    })),
   );
 }
 
@@ -128,9 +131,9 @@ describe('docker-compose.yml and Dockerfile', () => {
     expect(requiredVariables()).toEqual(['SERVICE_BASIC_AUTH']);
     const commands = documentedComposeCommands();
     expect(commands.map((c) => c.file)).toEqual(expect.arrayContaining(['README.md', 'docs/operations.md']));
-    const missing = commands.flatMap(({ file, command }) =>
+    const missing = commands.flatMap(({ file, command, assignments }) =>
       requiredVariables()
-        .filter((name) => !new RegExp(`(^|\\s)${name}=\\S`).test(command.slice(0, command.indexOf('docker compose'))))
+        .filter((name) => !new RegExp(`(^|\\s)${name}=\\S`).test(assignments))
         .map((name) => `${file}: ${command} (no ${name})`),
     );
     expect(missing).toEqual([]);

@@ -485,5 +485,5 @@ type Undeclared = Exclude<SettingPath, (typeof DECLARED)[number]['setting']>;
 const everySettingDeclared: [Undeclared] extends [never] ? true : Undeclared = true;
 void everySettingDeclared;
 
-/** Every environment variable the service reads, in the README's order. */
+/** Every environment variable the service reads, in the order of docs/configuration.md. */
 export const CONFIG_VARIABLES: readonly ConfigVariable[] = DECLARED;
