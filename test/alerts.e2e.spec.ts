@@ -354,3 +354,61 @@ describe('a first evaluation over many unhandled terms', () => {
     expect((await raised()).sort()).toEqual(terms);
   });
 });
+
+describe('an hour claimed by a process that was killed before it evaluated the hour', () => {
+  let t: TestApp;
+  let now = B;
+  const hourKey = (hourEnd: number) => `hour:${new Date(hourEnd - HOUR).toISOString()}`;
+  /** A claim as a process writes it, stamped `ago` seconds ago by the store, with `more` rows of that claim after it. */
+  const plant = async (hourEnd: number, ago: number, more: string[] = []) => {
+    const ch = t.app.get(ClickHouseService);
+    const [{ at }] = await ch.query<{ at: string }>(`SELECT toString(now64(6) - INTERVAL {ago:UInt32} SECOND) AS at`, { ago });
+    const claim = `dead-${hourEnd}`;
+    await ch.insert(
+      'alert_log',
+      ['claim', ...more].map((state) => ({ customer: 'demo', instance: 'live', key: hourKey(hourEnd), state, languages: [], claim, at })),
+    );
+  };
+  const raised = async () =>
+    (await http<AlertNotification[]>(`${t.url}/notifications?type=alert&_end=100`, { headers: basicHeader() })).body.map(
+      (n) => n.search_phrase,
+    );
+
+  beforeAll(async () => {
+    t = await startApp();
+    jest.spyOn(t.app.get(AlertClock), 'now').mockImplementation(() => now);
+    await t.app.get(ClickHouseService).insert(
+      'search_events',
+      [0, 1, 2].map((k) => searchRow({ ts: B - 2 * HOUR + k, phrase: 'sneker', language: 'de', hits: 0, bot: false })),
+    );
+    const body = JSON.stringify({ webhookConfig: { url: '' }, alertConfig: { minSearches: 3 } });
+    const res = await http(`${t.url}/configuration`, {
+      method: 'PUT',
+      headers: { ...basicHeader(), 'content-type': 'application/json' },
+      body,
+    });
+    expect(res.status).toBe(200);
+  });
+  afterAll(() => t.close());
+
+  it('leaves the hour to its claim for 2 minutes, then evaluates it here and raises the alert once', async () => {
+    await plant(B, 0); // the dead process claimed [B-1h, B) just now: as far as anyone can tell, it is still evaluating
+    now = B + 3 * 60_000;
+    await t.app.get(AlertsService).tick();
+    expect(await raised()).toEqual([]);
+
+    await plant(B + HOUR, 3 * 60); // it claimed [B, B+1h) 3 minutes ago and never finished: the claim expired
+    now = B + HOUR + 3 * 60_000;
+    await t.app.get(AlertsService).tick();
+    await t.app.get(AlertsService).tick();
+    expect(await raised()).toEqual(['sneker']);
+  });
+
+  it('never evaluates again an hour whose claim finished its evaluation, however old the claim is', async () => {
+    const evaluations = jest.spyOn(t.app.get(AlertsRepository), 'openTerms');
+    await plant(B + 2 * HOUR, 3 * 60, ['evaluated']);
+    now = B + 2 * HOUR + 3 * 60_000;
+    await t.app.get(AlertsService).tick();
+    expect(evaluations).not.toHaveBeenCalled();
+  });
+});

@@ -17,7 +17,13 @@ export interface HourRate {
   zeroHits: number;
 }
 
-type LogState = 'claim' | 'released' | 'raised' | 'resolved';
+type LogState = 'claim' | 'released' | 'evaluated' | 'raised' | 'resolved';
+
+/**
+ * A claim whose evaluation has not finished this long after the store stamped it belongs to a process that died (an
+ * evaluation reads a few rollup rows and takes well under a second): the next claimant releases it on its behalf.
+ */
+export const CLAIM_EXPIRY_S = 120;
 
 /** The SQL of the alert rules and of `alert_log` (claims on hours, open term alerts). Bot searches never count. */
 @Injectable()
@@ -30,10 +36,30 @@ export class AlertsRepository {
    * token: the store keeps the first insert and drops the others as duplicates, atomically, so a round holds one
    * claim. Ordering claims by their time instead is not enough: the store stamps a claim when its insert begins and
    * shows it when the insert ends, so a claim stamped first can appear after another process saw itself first.
+   * A claim that holds the key but has not recorded its evaluation within CLAIM_EXPIRY_S (its process was killed) is
+   * released here on its behalf, once whoever does it (the release's own token), which begins the next round.
    */
   async claim(customer: string, instance: string, key: string): Promise<string | undefined> {
-    const params = { customer, instance, key };
+    const params = { customer, instance, key, expiry: CLAIM_EXPIRY_S };
     const where = `customer = {customer:String} AND instance = {instance:String} AND key = {key:String}`;
+    const holder = () =>
+      this.ch.query<{ claim: string; expired: number; evaluated: number }>(
+        `SELECT claim, at < now64(6) - INTERVAL {expiry:UInt32} SECOND AS expired,
+           claim IN (SELECT claim FROM ${this.ch.table('alert_log')} WHERE ${where} AND state = 'evaluated') AS evaluated
+         FROM ${this.ch.table('alert_log')}
+         WHERE ${where} AND state = 'claim'
+           AND claim NOT IN (SELECT claim FROM ${this.ch.table('alert_log')} WHERE ${where} AND state = 'released')
+         ORDER BY at, claim LIMIT 1`,
+        params,
+      );
+    const [held] = await holder();
+    if (held && (held.evaluated || !held.expired)) {
+      return undefined;
+    }
+    if (held) {
+      const expired = [{ key, state: 'released' as const, languages: [], claim: held.claim }];
+      await this.append(customer, instance, expired, `expired/${customer}/${instance}/${key}/${held.claim}`);
+    }
     const [{ released }] = await this.ch.query<{ released: string }>(
       `SELECT toString(count()) AS released FROM ${this.ch.table('alert_log')} WHERE ${where} AND state = 'released'`,
       params,
@@ -42,14 +68,13 @@ export class AlertsRepository {
     const round = `claim/${customer}/${instance}/${key}/${released}`;
     await this.append(customer, instance, [{ key, state: 'claim', languages: [], claim }], round);
     // The oldest claim not released wins: the round's, or one of a round whose token left the deduplication window.
-    const [first] = await this.ch.query<{ claim: string }>(
-      `SELECT claim FROM ${this.ch.table('alert_log')}
-       WHERE ${where} AND state = 'claim'
-         AND claim NOT IN (SELECT claim FROM ${this.ch.table('alert_log')} WHERE ${where} AND state = 'released')
-       ORDER BY at, claim LIMIT 1`,
-      params,
-    );
+    const [first] = await holder();
     return first?.claim === claim ? claim : undefined;
+  }
+
+  /** Records that a claim's evaluation is done (its alerts are recorded): from then on the claim never expires. */
+  async evaluated(customer: string, instance: string, key: string, claim: string): Promise<void> {
+    await this.append(customer, instance, [{ key, state: 'evaluated', languages: [], claim }]);
   }
 
   /** Gives up a claim whose evaluation failed, ending its round: the next claim on the key (any process's) wins. */

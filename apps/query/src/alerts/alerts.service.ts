@@ -60,7 +60,8 @@ function median(values: number[]): number {
 /**
  * The alert rules (docs/alerts.md), evaluated for each complete hour and each instance whose alerts are on. Every
  * query process runs the timer; the first claim on an instance's hour (alert_log) evaluates it, so each alert is
- * raised once however many processes run, and a restart does not evaluate a claimed hour again.
+ * raised once however many processes run, and a restart does not evaluate an evaluated hour again. A claim whose
+ * process was killed before it recorded its evaluation expires after CLAIM_EXPIRY_S: the next process evaluates it.
  */
 @Injectable()
 export class AlertsService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -155,6 +156,7 @@ export class AlertsService implements OnApplicationBootstrap, OnApplicationShutd
       }
       await this.alerts.recordTerms(customer, instance, 'resolved', terms.resolved);
       await this.alerts.recordTerms(customer, instance, 'raised', new Map(terms.raised.map((a) => [a.search_phrase, a.languages])));
+      await this.alerts.evaluated(customer, instance, hourKey, claim);
     } catch (err) {
       await this.alerts.release(customer, instance, hourKey, claim);
       throw err;

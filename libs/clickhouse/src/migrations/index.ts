@@ -21,6 +21,7 @@ import { weeklyPhrasesMigration } from './0021-weekly-phrases';
 import { engagementHoursMigration } from './0022-engagement-hours';
 import { claimRoundsMigration } from './0023-claim-rounds';
 import { engagementObjectsMigration } from './0024-engagement-objects';
+import { evaluatedHoursMigration } from './0025-evaluated-hours';
 import type { Migration } from './migration';
 
 export type { Migration, MigrationContext } from './migration';
@@ -52,6 +53,7 @@ export const MIGRATIONS: readonly Migration[] = [
   engagementHoursMigration,
   claimRoundsMigration,
   engagementObjectsMigration,
+  evaluatedHoursMigration,
 ];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */
