@@ -42,6 +42,8 @@ export class AppConfig {
   readonly searchTermsCacheMs!: number;
   /** How often the engagement figures of each hour are computed ahead of the requests; 0: at every request. */
   readonly engagementRefreshMs!: number;
+  /** How often half-done inserts are looked for and repaired (also at every start); 0: never. */
+  readonly storageCheckMs!: number;
   readonly logLevel!: string;
   /** Authenticated requests per customer, route and minute, per process, POST /events aside; 0 turns it off. */
   readonly rateLimitPerMinute!: number;

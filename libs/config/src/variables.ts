@@ -427,6 +427,16 @@ const DECLARED = [
       'the raw tables at every request, exact at once but slow on large data sets',
   }),
   variable({
+    name: 'STORAGE_CHECK_MS',
+    setting: 'storageCheckMs',
+    default: '60000',
+    value: integer(0, 3_600_000),
+    secret: false,
+    description:
+      'how often half-done inserts (a process killed between a table and its views) are looked for and repaired; also ' +
+      'at every start, before the app serves. Every table is exact again within twice this. 0: never (tests only)',
+  }),
+  variable({
     name: 'UNVERIFIED_BODY_BYTES',
     setting: 'unverifiedBodyBytes',
     default: '67108864',

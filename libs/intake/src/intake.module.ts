@@ -14,6 +14,8 @@ import { IntakeTokensRepository } from './intake-tokens.repository';
 import { IntakeTransport } from './intake-transport';
 import { KafkaTransport } from './kafka.transport';
 import { SearchEventsRepository } from './search-events.repository';
+import { StorageCheck } from './storage-check.service';
+import { StorageCheckRepository } from './storage-check.repository';
 import { StorageInsertMetrics } from './storage-insert-metrics';
 
 /** Validation, storage and transport of search events and catalogue documents; the transport is chosen here, once. */
@@ -29,6 +31,8 @@ import { StorageInsertMetrics } from './storage-insert-metrics';
     IntakeService,
     SearchEventsRepository,
     StorageInsertMetrics,
+    StorageCheck,
+    StorageCheckRepository,
     InProcessTransport,
     KafkaTransport,
     {

@@ -31,6 +31,12 @@ export class MetricsService {
     labelNames: ['topic'],
     registers: [this.registry],
   });
+  readonly storageRepairs = new Counter({
+    name: 'storage_repairs_total',
+    help: 'Repairs of what a half-done insert left (a row stored twice by a retry, a rollup bucket that differed from its raw rows)',
+    labelNames: ['table'],
+    registers: [this.registry],
+  });
   readonly consumerLag = new Gauge({
     name: 'ingest_consumer_lag',
     help: "Messages waiting per assigned partition: the high watermark minus the group's committed offset (probed every 2 s)",

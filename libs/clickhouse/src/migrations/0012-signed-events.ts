@@ -4,7 +4,7 @@ import { ANALYTICS_ROLLUPS } from './0010-analytics';
 import { PHRASE_ROLLUPS } from './0011-phrase-rollups';
 
 /** A rollup fed by a view over search_events: the view's name, its keys and whether it keeps the newest time. */
-interface SignedRollup {
+export interface SignedRollup {
   table: string;
   view: string;
   keys: RollupKeys;
@@ -12,7 +12,7 @@ interface SignedRollup {
   aggregating: boolean;
 }
 
-const ROLLUPS: readonly SignedRollup[] = [
+export const SIGNED_ROLLUPS: readonly SignedRollup[] = [
   {
     table: 'search_terms_hourly',
     view: 'search_terms_hourly_mv',
@@ -47,7 +47,7 @@ export const signedEventsMigration: Migration = {
   id: '0012-signed-events',
   statements: ({ table }) => [
     `ALTER TABLE ${table('search_events')} ADD COLUMN IF NOT EXISTS sign Int8 DEFAULT 1`,
-    ...ROLLUPS.flatMap((r) => [
+    ...SIGNED_ROLLUPS.flatMap((r) => [
       `ALTER TABLE ${table(r.table)} MODIFY COLUMN searches ${r.aggregating ? 'SimpleAggregateFunction(sum, Int64)' : 'Int64'}`,
       `ALTER TABLE ${table(r.view)} MODIFY QUERY
         SELECT ${selectKeys(r.keys)}, sum(sign) AS searches${r.aggregating ? ', max(ts) AS last_ts' : ''} FROM ${table('search_events')}

@@ -3,7 +3,7 @@ import { phraseKeys } from './0011-phrase-rollups';
 import { rollupBackfill, selectKeys } from './rollup-backfill';
 
 /** The phrase rollups' keys (no language) with the week: Monday 00:00 UTC of the event's day. */
-const WEEKLY = phraseKeys({ column: 'week', expression: 'toMonday(ts)' });
+export const WEEKLY_KEYS = phraseKeys({ column: 'week', expression: 'toMonday(ts)' });
 
 /**
  * A weekly rollup of phrases without the language (issue 31): a long window (since=30d) reads its whole weeks here,
@@ -31,8 +31,8 @@ export const weeklyPhrasesMigration: Migration = {
     TTL week + 7 + toIntervalDay(${retentionDays})
     SETTINGS non_replicated_deduplication_window = 10000`,
     `CREATE MATERIALIZED VIEW IF NOT EXISTS ${table('search_phrases_weekly_mv')} TO ${table('search_phrases_weekly')} AS
-      SELECT ${selectKeys(WEEKLY)}, sum(sign) AS searches FROM ${table('search_events')}
-      GROUP BY ${WEEKLY.map(([column]) => column).join(', ')}`,
-    rollupBackfill(table('search_phrases_weekly'), table('search_events'), WEEKLY, [], 'sum(sign)'),
+      SELECT ${selectKeys(WEEKLY_KEYS)}, sum(sign) AS searches FROM ${table('search_events')}
+      GROUP BY ${WEEKLY_KEYS.map(([column]) => column).join(', ')}`,
+    rollupBackfill(table('search_phrases_weekly'), table('search_events'), WEEKLY_KEYS, [], 'sum(sign)'),
   ],
 };

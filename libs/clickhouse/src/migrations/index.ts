@@ -23,6 +23,11 @@ import { claimRoundsMigration } from './0023-claim-rounds';
 import { engagementObjectsMigration } from './0024-engagement-objects';
 import { evaluatedHoursMigration } from './0025-evaluated-hours';
 import type { Migration } from './migration';
+import { SIGNED_ROLLUPS, type SignedRollup } from './0012-signed-events';
+import { WEEKLY_KEYS } from './0021-weekly-phrases';
+export type { RollupKeys } from './rollup-backfill';
+export { selectKeys } from './rollup-backfill';
+export type { SignedRollup } from './0012-signed-events';
 
 export type { Migration, MigrationContext } from './migration';
 export { ENGAGEMENT_CHANGES_KEPT_HOURS } from './0022-engagement-hours';
@@ -76,3 +81,12 @@ export const RETENTION_TTL: Readonly<Record<string, string>> = {
   engagement_phrases_hourly: 'hour',
   engagement_objects_hourly: 'hour',
 };
+
+/**
+ * Every table a view fills from search_events by counting `sum(sign)` per key (docs/analysts.md): what the storage
+ * check compares with the raw rows. A rollup added later belongs here too.
+ */
+export const SEARCH_ROLLUPS: readonly SignedRollup[] = [
+  ...SIGNED_ROLLUPS,
+  { table: 'search_phrases_weekly', view: 'search_phrases_weekly_mv', keys: WEEKLY_KEYS, aggregating: false },
+];

@@ -1,0 +1,167 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { ClickHouseService, SEARCH_ROLLUPS, selectKeys, type SignedRollup } from '@app/clickhouse';
+
+/** A row of search_events stored more than once under one request's retry token. */
+export interface StoredTwice {
+  customer: string;
+  instance: string;
+  token: string;
+  eventId: string;
+  /** sum(sign) of its rows: more than 1. */
+  copies: number;
+}
+
+/** A bucket (hour, day or week) of a rollup whose total differs from the raw rows'. */
+export interface RollupDifference {
+  table: string;
+  /** The bucket's start, as the store writes it (`2026-11-27 10:00:00`, or a date). */
+  bucket: string;
+  /** Raw minus rollup: positive where the rollup is short, negative where it counts too much. */
+  difference: number;
+}
+
+/** The time column of a rollup (`hour`, `day` or `week`) and its expression over search_events. */
+function bucketOf(rollup: SignedRollup): readonly [column: string, expression: string] {
+  const bucket = rollup.keys.find(([column]) => column === 'hour' || column === 'day' || column === 'week');
+  if (!bucket) {
+    throw new Error(`${rollup.table} has no hour, day or week key`);
+  }
+  return bucket;
+}
+
+/**
+ * The SQL of the storage check (StorageCheck): where a half-done insert may be (parts written since a time), rows a
+ * retry stored twice, and the buckets of each rollup whose counts differ from the raw rows', made exact per table.
+ * Every repair insert carries a token made from what it writes, so two processes repairing the same thing at once
+ * store it once (the tables' deduplication window), and a repeated run finds nothing left to repair.
+ */
+@Injectable()
+export class StorageCheckRepository {
+  constructor(private readonly ch: ClickHouseService) {}
+
+  /**
+   * Rows received from `sinceMs` on, read only from the parts written since then (a part is written after its rows
+   * were received; 5 minutes of margin for the clocks of other processes): a check reads what is new, not the table.
+   */
+  private recent(sinceMs: number): string {
+    return `received_at >= fromUnixTimestamp64Milli(toInt64(${Math.trunc(sinceMs)}), 'UTC')
+      AND _part IN (SELECT name FROM system.parts WHERE database = '${this.ch.database}' AND table = 'search_events' AND active
+        AND modification_time >= toDateTime(${Math.trunc(sinceMs / 1000)} - 300))`;
+  }
+
+  /** When the newest rows were received (ms), or undefined for an empty table: a start checks from shortly before. */
+  async newestReceived(): Promise<number | undefined> {
+    const [row] = await this.ch.query<{ at: string }>(
+      `SELECT toString(toUnixTimestamp64Milli(max(received_at))) AS at FROM ${this.ch.table('search_events')}
+       WHERE _part IN (SELECT name FROM system.parts WHERE database = '${this.ch.database}' AND table = 'search_events' AND active
+         ORDER BY modification_time DESC LIMIT 20)`,
+    );
+    const at = Number(row?.at ?? 0);
+    return at > 0 ? at : undefined;
+  }
+
+  /** The hours of the rows received since `sinceMs` (ms, ascending): where a half-done insert can be. */
+  async suspectHours(sinceMs: number): Promise<number[]> {
+    const rows = await this.ch.query<{ hour: string }>(
+      `SELECT DISTINCT toString(toUnixTimestamp(toStartOfHour(ts))) AS hour FROM ${this.ch.table('search_events')}
+       WHERE ${this.recent(sinceMs)} ORDER BY hour`,
+    );
+    return rows.map((r) => Number(r.hour) * 1000);
+  }
+
+  /** Rows received since `sinceMs` whose retry token and event id are stored more than once (sum(sign) > 1). */
+  async storedTwice(sinceMs: number): Promise<StoredTwice[]> {
+    const rows = await this.ch.query<{ customer: string; instance: string; token: string; event_id: string; copies: string }>(
+      `SELECT customer, instance, intake_token AS token, toString(event_id) AS event_id, toString(sum(sign)) AS copies
+       FROM ${this.ch.table('search_events')}
+       WHERE (customer, instance, intake_token) IN (
+         SELECT DISTINCT customer, instance, intake_token FROM ${this.ch.table('search_events')}
+         WHERE intake_token != '' AND ${this.recent(sinceMs)})
+       GROUP BY customer, instance, intake_token, event_id HAVING sum(sign) > 1`,
+    );
+    return rows.map((r) => ({ customer: r.customer, instance: r.instance, token: r.token, eventId: r.event_id, copies: Number(r.copies) }));
+  }
+
+  /**
+   * One compensating row for an event stored `copies` times: a copy with sign = 1 - copies. It goes through every
+   * view like any insert, so the rollups that counted every copy become exact, and those that missed one count it
+   * short until compared with the raw rows (rollupDifferences), which runs after.
+   */
+  async compensate(twice: StoredTwice): Promise<void> {
+    const token = `storage-check:twice:${twice.customer}:${twice.instance}:${twice.token}:${twice.eventId}:${twice.copies}`;
+    // The copy's sign is replaced outside the subquery: an alias in the SELECT list would also be what WHERE reads.
+    await this.ch.command(
+      `INSERT INTO ${this.ch.table('search_events')} SETTINGS insert_deduplication_token = '${hashed(token)}'
+       SELECT * REPLACE (toInt8({sign:Int8}) AS sign) FROM (
+         SELECT * FROM ${this.ch.table('search_events')}
+         WHERE customer = {customer:String} AND instance = {instance:String} AND intake_token = {token:String}
+           AND event_id = toUUID({eventId:String}) AND sign > 0
+         LIMIT 1)`,
+      { sign: 1 - twice.copies, customer: twice.customer, instance: twice.instance, token: twice.token, eventId: twice.eventId },
+    );
+  }
+
+  /** The buckets of `rollup` among those of `hours` whose total differs from the raw rows' (sum(sign)). */
+  async rollupDifferences(rollup: SignedRollup, hours: readonly number[]): Promise<RollupDifference[]> {
+    const [column, expression] = bucketOf(rollup);
+    const from = Math.min(...hours) / 1000;
+    const to = Math.max(...hours) / 1000 + 3600;
+    const buckets = `(SELECT DISTINCT ${expression.replace(/\bts\b/g, 'h')} FROM (SELECT arrayJoin({hours:Array(DateTime('UTC'))}) AS h))`;
+    // The raw rows of whole buckets: a day or a week reaches beyond the suspect hours.
+    const rows = await this.ch.query<{ bucket: string; difference: string }>(
+      `SELECT toString(b) AS bucket, toString(raw - rolled) AS difference FROM (
+         SELECT ${expression} AS b, sum(sign) AS raw FROM ${this.ch.table('search_events')}
+         WHERE ts >= toStartOfWeek(toDateTime(${from}, 'UTC'), 1) AND ts < toDateTime(${to}, 'UTC') + INTERVAL 7 DAY
+           AND b IN ${buckets}
+         GROUP BY b) AS r
+       FULL OUTER JOIN (
+         SELECT ${column} AS b, sum(searches) AS rolled FROM ${this.ch.table(rollup.table)} WHERE ${column} IN ${buckets} GROUP BY b
+       ) AS t USING (b)
+       WHERE raw != rolled
+       SETTINGS join_use_nulls = 0`,
+      { hours: hours.map((h) => h / 1000) },
+    );
+    return rows.map((r) => ({ table: rollup.table, bucket: r.bucket, difference: Number(r.difference) }));
+  }
+
+  /**
+   * Makes one bucket of a rollup exact: per key, inserts the raw count minus what the rollup holds (negative where
+   * it holds too much), with the raw newest time where the rollup keeps one (a max, which a repeat leaves as it is).
+   */
+  async repairBucket(rollup: SignedRollup, bucket: string): Promise<void> {
+    const [column, expression] = bucketOf(rollup);
+    const columns = rollup.keys.map(([c]) => c).join(', ');
+    const lastTs = rollup.aggregating;
+    const select = `SELECT ${columns}, raw_searches - rolled_searches AS searches${lastTs ? ', raw_last_ts AS last_ts' : ''}
+      FROM (
+        SELECT ${selectKeys(rollup.keys)}, sum(sign) AS raw_searches${lastTs ? ', max(ts) AS raw_last_ts' : ''}
+        FROM ${this.ch.table('search_events')} WHERE ${expression} = {bucket:String} GROUP BY ${columns}
+      ) AS raw
+      FULL OUTER JOIN (
+        SELECT ${columns}, sum(searches) AS rolled_searches FROM ${this.ch.table(rollup.table)} WHERE ${column} = {bucket:String}
+        GROUP BY ${columns}
+      ) AS rolled USING (${columns})
+      WHERE raw_searches != rolled_searches`;
+    // The token names what is written: the same repair computed by two processes at once is stored once.
+    const [{ digest }] = await this.ch.query<{ digest: string }>(
+      `SELECT toString(sum(cityHash64(*))) AS digest FROM (${select}) SETTINGS join_use_nulls = 0`,
+      { bucket },
+    );
+    await this.ch.command(
+      `INSERT INTO ${this.ch.table(rollup.table)} (${columns}, searches${lastTs ? ', last_ts' : ''}) ${select}
+       SETTINGS join_use_nulls = 0, insert_deduplication_token = '${hashed(`storage-check:${rollup.table}:${bucket}:${digest}`)}'`,
+      { bucket },
+    );
+  }
+
+  /** The rollups the check compares with the raw rows. */
+  rollups(): readonly SignedRollup[] {
+    return SEARCH_ROLLUPS;
+  }
+}
+
+/** A deduplication token of fixed length and no quotes, whatever the names in it. */
+function hashed(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
