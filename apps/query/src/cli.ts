@@ -13,6 +13,7 @@ const USAGE = [
   'usage: npm run cli -- customer:create <name> [--instances live,stage]',
   '       npm run cli -- credentials:reset [customer]',
   '       npm run cli -- stats <customer>',
+  '       npm run cli -- totals <customer>',
 ].join('\n');
 
 /** Exit code of a command refused because another process holds the data directory. */
@@ -32,6 +33,9 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'stats' && name) {
     return stats(name);
+  }
+  if (command === 'totals' && name) {
+    return totals(name);
   }
   process.stderr.write(`${USAGE}\n`);
   return 2;
@@ -114,6 +118,14 @@ async function resetCredentials(name: string | undefined): Promise<number> {
 async function stats(customer: string): Promise<number> {
   return withContext(configOrExit(), async (ctx) => {
     process.stdout.write(`${JSON.stringify(await ctx.get(SearchEventsRepository).counts(customer))}\n`);
+    return 0;
+  });
+}
+
+/** A customer's raw search events (sum(sign)) beside what each rollup counts, as JSON: equal when storage is exact. */
+async function totals(customer: string): Promise<number> {
+  return withContext(configOrExit(), async (ctx) => {
+    process.stdout.write(`${JSON.stringify(await ctx.get(SearchEventsRepository).rollupTotals(customer))}\n`);
     return 0;
   });
 }

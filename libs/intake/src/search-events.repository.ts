@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ClickHouseService } from '@app/clickhouse';
+import { ClickHouseService, SEARCH_ROLLUPS } from '@app/clickhouse';
 
 export interface StoredCounts {
   events: number;
@@ -32,5 +32,15 @@ export class SearchEventsRepository {
       rollup: Number(row.rollup),
       rejected: Number(row.rejected),
     };
+  }
+
+  /** The raw count (sum(sign)) of a customer's search events beside what each rollup of them counts. */
+  async rollupTotals(customer: string): Promise<{ events: number; rollups: Record<string, number> }> {
+    const sums = SEARCH_ROLLUPS.map((r, i) => `(SELECT sum(searches) FROM ${this.ch.table(r.table)} WHERE customer = {c:String}) AS r${i}`);
+    const [row] = await this.ch.query<Record<string, string | number>>(
+      `SELECT (SELECT sum(sign) FROM ${this.ch.table('search_events')} WHERE customer = {c:String}) AS events, ${sums.join(', ')}`,
+      { c: customer },
+    );
+    return { events: Number(row.events), rollups: Object.fromEntries(SEARCH_ROLLUPS.map((r, i) => [r.table, Number(row[`r${i}`])])) };
   }
 }
