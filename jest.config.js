@@ -2,11 +2,18 @@
 const { pathsToModuleNameMapper } = require('ts-jest');
 const { compilerOptions } = require('./tsconfig.json');
 
+/**
+ * Heavy suites (a service killed again and again under traffic) run once per CI run: .ci/run sets HEAVY_SUITES=skip
+ * for its second Node version.
+ */
+const HEAVY_SUITES = ['<rootDir>/test/kill-embedded.e2e.spec.ts'];
+
 module.exports = {
   testEnvironment: 'node',
   rootDir: '.',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
   testRegex: '.*\\.spec\\.ts$',
+  testPathIgnorePatterns: ['/node_modules/', ...(process.env.HEAVY_SUITES === 'skip' ? HEAVY_SUITES : [])],
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
   moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
   // Limits end a hung test or hook; none is a timing assertion. 60 s, because CI's 2 cores run two suites side by side
