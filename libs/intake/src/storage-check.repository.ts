@@ -102,6 +102,47 @@ export class StorageCheckRepository {
     );
   }
 
+  /**
+   * The search ids received since `sinceMs` that `search_ids` lacks (its view's part of the insert was cut): their
+   * clicks would count as unattributed, and the engagement pass would not compute their hours again.
+   */
+  async missingSearchIds(sinceMs: number): Promise<number> {
+    const [row] = await this.ch.query<{ n: string }>(`SELECT toString(count()) AS n FROM (${this.missingIdsSql(sinceMs)})`);
+    return Number(row.n);
+  }
+
+  /**
+   * Records the missing ids as their views would have: each id's first copy and hours in `search_ids` (computed from
+   * all its raw copies: a min and a set, which a repeat leaves as they are), and the id in `engagement_changes`, so
+   * that the next engagement pass computes its hours.
+   */
+  async repairSearchIds(sinceMs: number): Promise<void> {
+    const ids = `(customer, instance, event_id) IN (${this.missingIdsSql(sinceMs)})`;
+    const token = hashed(`storage-check:search_ids:${sinceMs}:${Date.now()}`);
+    await this.ch.command(
+      `INSERT INTO ${this.ch.table('engagement_changes')} (customer, instance, search_id, inserted_at)
+       SETTINGS insert_deduplication_token = '${token}:changes'
+       SELECT DISTINCT customer, instance, event_id, now64(3, 'UTC') FROM ${this.ch.table('search_events')}
+       WHERE id_sent AND sign > 0 AND ${ids}`,
+    );
+    await this.ch.command(
+      `INSERT INTO ${this.ch.table('search_ids')} (customer, instance, search_id, first, hours)
+       SETTINGS insert_deduplication_token = '${token}:ids'
+       SELECT customer, instance, event_id AS search_id, min((ts, phrase, language, bot, hits)) AS first,
+         groupUniqArray(toStartOfHour(ts)) AS hours
+       FROM ${this.ch.table('search_events')} WHERE id_sent AND sign > 0 AND ${ids}
+       GROUP BY customer, instance, search_id`,
+    );
+  }
+
+  private missingIdsSql(sinceMs: number): string {
+    const recentIds = `SELECT DISTINCT customer, instance, event_id FROM ${this.ch.table('search_events')}
+      WHERE id_sent AND sign > 0 AND ${this.recent(sinceMs)}`;
+    return `${recentIds} AND (customer, instance, event_id) NOT IN (
+      SELECT customer, instance, search_id FROM ${this.ch.table('search_ids')}
+      WHERE search_id IN (SELECT event_id FROM (${recentIds})))`;
+  }
+
   /** The buckets of `rollup` among those of `hours` whose total differs from the raw rows' (sum(sign)). */
   async rollupDifferences(rollup: SignedRollup, hours: readonly number[]): Promise<RollupDifference[]> {
     const [column, expression] = bucketOf(rollup);

@@ -13,7 +13,9 @@ const OVERLAP_MS = 5 * 60_000;
  * store its rows again. The check runs at every start, before the app serves (the last inserts before a kill are the
  * newest rows), and every STORAGE_CHECK_MS after, over the rows received since the run before:
  * 1. rows a retry stored twice under one retry token get one compensating row each (sign = 1 - copies);
- * 2. every rollup of search_events is compared with the raw rows (sum(sign)) per bucket of the suspect hours, and a
+ * 2. search ids that `search_ids` lacks are recorded there and in `engagement_changes` (so the engagement pass
+ *    computes their hours);
+ * 3. every rollup of search_events is compared with the raw rows (sum(sign)) per bucket of the suspect hours, and a
  *    bucket that differs is made exact per key, in that table alone (a compensating row through every view would make
  *    the tables that were never written under-count).
  * Each repair counts in storage_repairs_total{table} and logs one warning with the table, the bucket and the
@@ -66,6 +68,11 @@ export class StorageCheck implements OnApplicationBootstrap, OnApplicationShutdo
     for (const twice of await this.repository.storedTwice(since)) {
       await this.repository.compensate(twice);
       this.repaired('search_events', `event ${twice.eventId} of retry token ${twice.token}`, 1 - twice.copies);
+    }
+    const missing = await this.repository.missingSearchIds(since);
+    if (missing > 0) {
+      await this.repository.repairSearchIds(since);
+      this.repaired('search_ids', 'the ids received since the check before', missing);
     }
     const hours = await this.repository.suspectHours(since);
     if (hours.length > 0) {
