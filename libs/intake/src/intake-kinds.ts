@@ -55,8 +55,8 @@ export interface IntakeKind<Row extends IngestRow = IngestRow> extends IngestTar
   /** The `kind` of a rejected item in rejected_events, when it depends on the item (else the kind's `kind`). */
   rejectedKind?(value: unknown, origin: ItemOrigin): RejectedEventRow['kind'];
   /**
-   * With `targetOf`: the retry token under which a row's table records the request's token (`intake_requests`),
-   * so a retried request skips exactly the tables where its rows are stored. Else the token itself.
+   * With `targetOf`: the name of the request's token for a row's table (`<token>:interactions` for `interactions`,
+   * IntakeTokensRepository), so a retried request skips exactly the tables where its rows are stored. Else the token.
    */
   retryTokenOf?(row: Row, token: string): string;
 }

@@ -22,6 +22,7 @@ import { engagementHoursMigration } from './0022-engagement-hours';
 import { claimRoundsMigration } from './0023-claim-rounds';
 import { engagementObjectsMigration } from './0024-engagement-objects';
 import { evaluatedHoursMigration } from './0025-evaluated-hours';
+import { intakeTokenIndexMigration } from './0026-intake-token-index';
 import type { Migration } from './migration';
 import { SIGNED_ROLLUPS, type SignedRollup } from './0012-signed-events';
 import { WEEKLY_KEYS } from './0021-weekly-phrases';
@@ -59,6 +60,7 @@ export const MIGRATIONS: readonly Migration[] = [
   claimRoundsMigration,
   engagementObjectsMigration,
   evaluatedHoursMigration,
+  intakeTokenIndexMigration,
 ];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */
