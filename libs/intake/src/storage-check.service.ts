@@ -1,4 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { ClickHouseService } from '@app/clickhouse';
 import { AppConfig } from '@app/config';
 import { MetricsService } from '@app/metrics';
 import { StorageCheckRepository } from './storage-check.repository';
@@ -31,13 +32,19 @@ export class StorageCheck implements OnApplicationBootstrap, OnApplicationShutdo
 
   constructor(
     private readonly repository: StorageCheckRepository,
+    private readonly ch: ClickHouseService,
     private readonly config: AppConfig,
     private readonly metrics: MetricsService,
   ) {}
 
-  /** The check at start, awaited: the app serves only once what a kill left is repaired. */
+  /**
+   * The check at start, awaited: the app serves only once what a kill left is repaired. On the embedded engine only:
+   * there every statement of the process runs on one connection, one after another, so an insert is never half
+   * visible to the check. On a server another process's insert can be, between its table and its views, and a
+   * repair then would count it twice once its views land (decision 0071).
+   */
   async onApplicationBootstrap(): Promise<void> {
-    if (this.config.storageCheckMs === 0) {
+    if (this.config.storageCheckMs === 0 || !this.ch.embedded) {
       return;
     }
     const newest = await this.repository.newestReceived();
