@@ -45,6 +45,9 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     // The suites read engagement figures right after writing them: computed at every request unless a suite computes
     // them ahead (test/engagement.property.spec.ts, test/engagement-refresh.e2e.spec.ts).
     ENGAGEMENT_REFRESH_MS: '0',
+    // Apps of one jest worker share one engine, on connections of their own: one app's check could see another's insert
+    // between its table and its views. Off unless a suite runs it (test/storage-check.e2e.spec.ts calls it itself).
+    STORAGE_CHECK_MS: '0',
     ...env,
   });
   // TEST_LOGS=1 shows the apps' logs while debugging a test.

@@ -24,6 +24,8 @@ const DATA_DIR_HELD = 3;
  * while a service runs on the same DATA_DIR (stop it first).
  */
 async function main(argv: string[]): Promise<number> {
+  // The commands read and change the tables as they are: the storage check (which repairs at start) is the services'.
+  process.env.STORAGE_CHECK_MS = '0';
   const [command, name, ...rest] = argv;
   if (command === 'customer:create' && name) {
     return createCustomer(name, rest);

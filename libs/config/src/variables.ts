@@ -433,8 +433,9 @@ const DECLARED = [
     value: integer(0, 3_600_000),
     secret: false,
     description:
-      'how often half-done inserts (a process killed between a table and its views) are looked for and repaired; also ' +
-      'at every start, before the app serves. Every table is exact again within twice this. 0: never (tests only)',
+      'how often half-done inserts (a process killed between a table and its views) are looked for and repaired, on the ' +
+      'embedded default (no `CLICKHOUSE_URL`, no `KAFKA_BROKERS`); also at every start, before the app serves. The ' +
+      'rollups are exact again within twice this. 0: never',
   }),
   variable({
     name: 'UNVERIFIED_BODY_BYTES',

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ClickHouseService, SEARCH_ROLLUPS, selectKeys, type SignedRollup } from '@app/clickhouse';
 
@@ -33,8 +33,8 @@ function bucketOf(rollup: SignedRollup): readonly [column: string, expression: s
 /**
  * The SQL of the storage check (StorageCheck): where a half-done insert may be (parts written since a time), rows a
  * retry stored twice, and the buckets of each rollup whose counts differ from the raw rows', made exact per table.
- * Every repair insert carries a token made from what it writes, so two processes repairing the same thing at once
- * store it once (the tables' deduplication window), and a repeated run finds nothing left to repair.
+ * Every repair is an INSERT ... SELECT that computes what it writes when it runs, under a fresh token (through chdb
+ * a token stays in force for the session), so a repeated run finds nothing left to repair.
  */
 @Injectable()
 export class StorageCheckRepository {
@@ -55,7 +55,7 @@ export class StorageCheckRepository {
     const [row] = await this.ch.query<{ at: string }>(
       `SELECT toString(toUnixTimestamp64Milli(max(received_at))) AS at FROM ${this.ch.table('search_events')}
        WHERE _part IN (SELECT name FROM system.parts WHERE database = '${this.ch.database}' AND table = 'search_events' AND active
-         ORDER BY modification_time DESC LIMIT 20)`,
+         ORDER BY max_block_number DESC LIMIT 20)`,
     );
     const at = Number(row?.at ?? 0);
     return at > 0 ? at : undefined;
@@ -75,7 +75,8 @@ export class StorageCheckRepository {
     const rows = await this.ch.query<{ customer: string; instance: string; token: string; event_id: string; copies: string }>(
       `SELECT customer, instance, intake_token AS token, toString(event_id) AS event_id, toString(sum(sign)) AS copies
        FROM ${this.ch.table('search_events')}
-       WHERE (customer, instance, intake_token) IN (
+       WHERE received_at >= fromUnixTimestamp64Milli(toInt64(${Math.trunc(sinceMs) - 86_400_000}), 'UTC')
+         AND (customer, instance, intake_token) IN (
          SELECT DISTINCT customer, instance, intake_token FROM ${this.ch.table('search_events')}
          WHERE intake_token != '' AND ${this.recent(sinceMs)})
        GROUP BY customer, instance, intake_token, event_id HAVING sum(sign) > 1`,
@@ -89,14 +90,14 @@ export class StorageCheckRepository {
    * short until compared with the raw rows (rollupDifferences), which runs after.
    */
   async compensate(twice: StoredTwice): Promise<void> {
-    const token = `storage-check:twice:${twice.customer}:${twice.instance}:${twice.token}:${twice.eventId}:${twice.copies}`;
     // The copy's sign is replaced outside the subquery: an alias in the SELECT list would also be what WHERE reads.
     await this.ch.command(
-      `INSERT INTO ${this.ch.table('search_events')} SETTINGS insert_deduplication_token = '${hashed(token)}'
+      `INSERT INTO ${this.ch.table('search_events')} SETTINGS insert_deduplication_token = '${randomUUID()}'
        SELECT * REPLACE (toInt8({sign:Int8}) AS sign) FROM (
          SELECT * FROM ${this.ch.table('search_events')}
          WHERE customer = {customer:String} AND instance = {instance:String} AND intake_token = {token:String}
            AND event_id = toUUID({eventId:String}) AND sign > 0
+         ORDER BY received_at DESC
          LIMIT 1)`,
       { sign: 1 - twice.copies, customer: twice.customer, instance: twice.instance, token: twice.token, eventId: twice.eventId },
     );
@@ -118,7 +119,7 @@ export class StorageCheckRepository {
    */
   async repairSearchIds(sinceMs: number): Promise<void> {
     const ids = `(customer, instance, event_id) IN (${this.missingIdsSql(sinceMs)})`;
-    const token = hashed(`storage-check:search_ids:${sinceMs}:${Date.now()}`);
+    const token = randomUUID();
     await this.ch.command(
       `INSERT INTO ${this.ch.table('engagement_changes')} (customer, instance, search_id, inserted_at)
        SETTINGS insert_deduplication_token = '${token}:changes'
@@ -140,7 +141,7 @@ export class StorageCheckRepository {
       WHERE id_sent AND sign > 0 AND ${this.recent(sinceMs)}`;
     return `${recentIds} AND (customer, instance, event_id) NOT IN (
       SELECT customer, instance, search_id FROM ${this.ch.table('search_ids')}
-      WHERE search_id IN (SELECT event_id FROM (${recentIds})))`;
+      WHERE (customer, instance, search_id) IN (${recentIds}))`;
   }
 
   /** The buckets of `rollup` among those of `hours` whose total differs from the raw rows' (sum(sign)). */
@@ -184,14 +185,9 @@ export class StorageCheckRepository {
         GROUP BY ${columns}
       ) AS rolled USING (${columns})
       WHERE raw_searches != rolled_searches`;
-    // The token names what is written: the same repair computed by two processes at once is stored once.
-    const [{ digest }] = await this.ch.query<{ digest: string }>(
-      `SELECT toString(sum(cityHash64(*))) AS digest FROM (${select}) SETTINGS join_use_nulls = 0`,
-      { bucket },
-    );
     await this.ch.command(
       `INSERT INTO ${this.ch.table(rollup.table)} (${columns}, searches${lastTs ? ', last_ts' : ''}) ${select}
-       SETTINGS join_use_nulls = 0, insert_deduplication_token = '${hashed(`storage-check:${rollup.table}:${bucket}:${digest}`)}'`,
+       SETTINGS join_use_nulls = 0, insert_deduplication_token = '${randomUUID()}'`,
       { bucket },
     );
   }
@@ -200,9 +196,4 @@ export class StorageCheckRepository {
   rollups(): readonly SignedRollup[] {
     return SEARCH_ROLLUPS;
   }
-}
-
-/** A deduplication token of fixed length and no quotes, whatever the names in it. */
-function hashed(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }

@@ -58,10 +58,10 @@ export class AlertsRepository {
     }
     if (held) {
       const expired = [{ key, state: 'released' as const, languages: [], claim: held.claim }];
-      await this.append(customer, instance, expired, `expired/${customer}/${instance}/${key}/${held.claim}`);
+      await this.append(customer, instance, expired, releaseToken(customer, instance, key, held.claim));
     }
     const [{ released }] = await this.ch.query<{ released: string }>(
-      `SELECT toString(count()) AS released FROM ${this.ch.table('alert_log')} WHERE ${where} AND state = 'released'`,
+      `SELECT toString(uniqExact(claim)) AS released FROM ${this.ch.table('alert_log')} WHERE ${where} AND state = 'released'`,
       params,
     );
     const claim = randomUUID();
@@ -79,7 +79,7 @@ export class AlertsRepository {
 
   /** Gives up a claim whose evaluation failed, ending its round: the next claim on the key (any process's) wins. */
   async release(customer: string, instance: string, key: string, claim: string): Promise<void> {
-    await this.append(customer, instance, [{ key, state: 'released', languages: [], claim }]);
+    await this.append(customer, instance, [{ key, state: 'released', languages: [], claim }], releaseToken(customer, instance, key, claim));
   }
 
   /** The terms with an open alert (latest row `raised`) and the languages it was raised for. */
@@ -192,4 +192,12 @@ export class AlertsRepository {
       dedupToken,
     );
   }
+}
+
+/**
+ * A claim's release is stored once, whoever releases it (its process after a failure, or another after it expired),
+ * and rounds are counted by the claims released, so every process numbers the rounds alike.
+ */
+function releaseToken(customer: string, instance: string, key: string, claim: string): string {
+  return `released/${customer}/${instance}/${key}/${claim}`;
 }
