@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { ClickHouseService, SEARCH_ROLLUPS, selectKeys, type SignedRollup } from '@app/clickhouse';
+import { ClickHouseService, searchIdsSelect, selectKeys, type SignedRollup } from '@app/clickhouse';
 
 /** A row of search_events stored more than once under one request's retry token. */
 export interface StoredTwice {
@@ -46,16 +46,19 @@ export class StorageCheckRepository {
    */
   private recent(sinceMs: number): string {
     return `received_at >= fromUnixTimestamp64Milli(toInt64(${Math.trunc(sinceMs)}), 'UTC')
-      AND _part IN (SELECT name FROM system.parts WHERE database = '${this.ch.database}' AND table = 'search_events' AND active
-        AND modification_time >= toDateTime(${Math.trunc(sinceMs / 1000)} - 300))`;
+      AND _part IN (${this.parts(`AND modification_time >= toDateTime(${Math.trunc(sinceMs / 1000)} - 300)`)})`;
+  }
+
+  /** The active parts of search_events that `clause` keeps (a condition, an order and a limit). */
+  private parts(clause: string): string {
+    return `SELECT name FROM system.parts WHERE database = '${this.ch.database}' AND table = 'search_events' AND active ${clause}`;
   }
 
   /** When the newest rows were received (ms), or undefined for an empty table: a start checks from shortly before. */
   async newestReceived(): Promise<number | undefined> {
     const [row] = await this.ch.query<{ at: string }>(
       `SELECT toString(toUnixTimestamp64Milli(max(received_at))) AS at FROM ${this.ch.table('search_events')}
-       WHERE _part IN (SELECT name FROM system.parts WHERE database = '${this.ch.database}' AND table = 'search_events' AND active
-         ORDER BY max_block_number DESC LIMIT 20)`,
+       WHERE _part IN (${this.parts('ORDER BY max_block_number DESC LIMIT 20')})`,
     );
     const at = Number(row?.at ?? 0);
     return at > 0 ? at : undefined;
@@ -129,10 +132,7 @@ export class StorageCheckRepository {
     await this.ch.command(
       `INSERT INTO ${this.ch.table('search_ids')} (customer, instance, search_id, first, hours)
        SETTINGS insert_deduplication_token = '${token}:ids'
-       SELECT customer, instance, event_id AS search_id, min((ts, phrase, language, bot, hits)) AS first,
-         groupUniqArray(toStartOfHour(ts)) AS hours
-       FROM ${this.ch.table('search_events')} WHERE id_sent AND sign > 0 AND ${ids}
-       GROUP BY customer, instance, search_id`,
+       ${searchIdsSelect((name) => this.ch.table(name), undefined, ids)}`,
     );
   }
 
@@ -190,10 +190,5 @@ export class StorageCheckRepository {
        SETTINGS join_use_nulls = 0, insert_deduplication_token = '${randomUUID()}'`,
       { bucket },
     );
-  }
-
-  /** The rollups the check compares with the raw rows. */
-  rollups(): readonly SignedRollup[] {
-    return SEARCH_ROLLUPS;
   }
 }

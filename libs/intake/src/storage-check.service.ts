@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { ClickHouseService } from '@app/clickhouse';
+import { ClickHouseService, SEARCH_ROLLUPS } from '@app/clickhouse';
 import { AppConfig } from '@app/config';
 import { MetricsService } from '@app/metrics';
 import { StorageCheckRepository } from './storage-check.repository';
@@ -20,7 +20,8 @@ const OVERLAP_MS = 5 * 60_000;
  *    bucket that differs is made exact per key, in that table alone (a compensating row through every view would make
  *    the tables that were never written under-count).
  * Each repair counts in storage_repairs_total{table} and logs one warning with the table, the bucket and the
- * difference. So every table is exact within 2 x STORAGE_CHECK_MS of the start or of the half-done insert.
+ * difference. So the tables it covers are exact within 2 x STORAGE_CHECK_MS of the half-done insert, and before the
+ * app serves after a start.
  */
 @Injectable()
 export class StorageCheck implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -61,7 +62,7 @@ export class StorageCheck implements OnApplicationBootstrap, OnApplicationShutdo
     await this.running;
   }
 
-  /** One check (shared by callers while it runs). Answers the number of repairs it made. */
+  /** One check (shared by callers while it runs); a failure is logged, and the next run reads from the same time. */
   run(): Promise<void> {
     this.running ??= this.check()
       .catch((err: unknown) => {
@@ -85,7 +86,7 @@ export class StorageCheck implements OnApplicationBootstrap, OnApplicationShutdo
     }
     const hours = await this.repository.suspectHours(since);
     if (hours.length > 0) {
-      for (const rollup of this.repository.rollups()) {
+      for (const rollup of SEARCH_ROLLUPS) {
         for (const { bucket, difference } of await this.repository.rollupDifferences(rollup, hours)) {
           await this.repository.repairBucket(rollup, bucket);
           this.repaired(rollup.table, bucket, difference);

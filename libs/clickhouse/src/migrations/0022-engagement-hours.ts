@@ -6,12 +6,15 @@ export const ENGAGEMENT_CHANGES_KEPT_HOURS = 24;
 
 /**
  * The copies of searches with an id, as search_ids keeps them: the smallest copy and the hours of all copies; with
- * `part`, only the ids of that eighth (the backfill's memory is an eighth of all ids': at 100M events, 60M of them).
+ * `part`, only the ids of that eighth (the backfill's memory is an eighth of all ids': at 100M events, 60M of them);
+ * with `condition`, only the rows it holds for (the storage check's missing ids).
  */
-const searchIdsSelect = (table: (name: string) => string, part?: number) =>
+export const searchIdsSelect = (table: (name: string) => string, part?: number, condition?: string) =>
   `SELECT customer, instance, event_id AS search_id, min((ts, phrase, language, bot, hits)) AS first,
       groupUniqArray(toStartOfHour(ts)) AS hours
-    FROM ${table('search_events')} WHERE id_sent AND sign > 0 ${part === undefined ? '' : `AND cityHash64(event_id) % 8 = ${part}`}
+    FROM ${table('search_events')} WHERE id_sent AND sign > 0 ${part === undefined ? '' : `AND cityHash64(event_id) % 8 = ${part}`}${
+      condition === undefined ? '' : ` AND ${condition}`
+    }
     GROUP BY customer, instance, search_id`;
 
 /**

@@ -29,6 +29,7 @@ import { WEEKLY_KEYS } from './0021-weekly-phrases';
 export type { RollupKeys } from './rollup-backfill';
 export { selectKeys } from './rollup-backfill';
 export type { SignedRollup } from './0012-signed-events';
+export { searchIdsSelect } from './0022-engagement-hours';
 
 export type { Migration, MigrationContext } from './migration';
 export { ENGAGEMENT_CHANGES_KEPT_HOURS } from './0022-engagement-hours';
