@@ -13,16 +13,30 @@ const OFFSET_TABLES: Record<OffsetTable, readonly string[]> = {
   documents: ['document_offsets'],
 };
 
+/** The tables whose rows keep their Kafka offsets, in the insert that stores them (`ingest_offsets` is their view). */
+const OFFSET_SOURCES = ['search_events', 'interactions', 'rejected_events', 'documents'] as const;
+
 /** What ClickHouse holds of one topic partition: the source of truth for what was stored (docs/architecture.md, "Exactly once"). */
 @Injectable()
 export class OffsetsRepository {
   constructor(private readonly ch: ClickHouseService) {}
 
-  /** The highest offset of this topic partition stored in ClickHouse (rows or rejected), or -1. */
+  /**
+   * The highest offset of this topic partition stored in ClickHouse (rows or rejected), or -1. `ingest_offsets` is
+   * filled by views, so an insert cut by a kill between its table and its views can leave it behind the rows
+   * (docs/architecture.md, "A kill at any moment"): the tables themselves are read above its offset, which their
+   * offset indexes (minmax) narrow to the granules holding higher offsets.
+   */
   async lastStored(topic: string, partition: number): Promise<number> {
+    const where = `topic = {topic:String} AND partition = {partition:Int32}`;
+    const recorded = `(SELECT ifNull(maxOrNull(last_offset), 0) FROM ${this.ch.table('ingest_offsets')} WHERE ${where})`;
     const rows = await this.ch.query<{ last: string | null }>(
-      `SELECT max(last_offset) AS last FROM ${this.ch.table('ingest_offsets')}
-       WHERE topic = {topic:String} AND partition = {partition:Int32}`,
+      `SELECT maxOrNull(last) AS last FROM (
+         SELECT maxOrNull(last_offset) AS last FROM ${this.ch.table('ingest_offsets')} WHERE ${where}
+         ${OFFSET_SOURCES.map(
+           (t) => `UNION ALL SELECT maxOrNull(offset) AS last FROM ${this.ch.table(t)}
+         WHERE source = 'kafka' AND ${where} AND offset >= ${recorded}`,
+         ).join('\n         ')})`,
       { topic, partition },
     );
     const last = rows[0]?.last;

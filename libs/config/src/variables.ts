@@ -434,7 +434,7 @@ const DECLARED = [
     secret: false,
     description:
       'how often half-done inserts (a process killed between a table and its views) are looked for and repaired, on the ' +
-      'embedded default (no `CLICKHOUSE_URL`, no `KAFKA_BROKERS`); also at every start, before the app serves. The ' +
+      'embedded engine (no `CLICKHOUSE_URL`); also at every start, before the app serves. The ' +
       'rollups are exact again within twice this. 0: never',
   }),
   variable({

@@ -39,15 +39,14 @@ export class StorageCheck implements OnApplicationBootstrap, OnApplicationShutdo
   ) {}
 
   /**
-   * The check at start, awaited: the app serves only once what a kill left is repaired. On the embedded engine with
-   * the in-process transport only (decision 0071): there the inserts into search_events and every statement of the
-   * check run on the process's main connection, one after another, so no insert is half visible to the check. On a
-   * server another process's insert can be, between its table and its views, and a repair then would count it twice
-   * once its views land; with Kafka the consumer stores a re-delivered cut batch again (its skip reads a view's
-   * table), so a repair would raise the rollups to the raw table's double count.
+   * The check at start, awaited: the app serves only once what a kill left is repaired. On the embedded engine only
+   * (decision 0071): there one process holds the data directory, and its inserts (from the intake or the Kafka
+   * consumer) and every statement of the check run on its main connection, one after another, so no insert is half
+   * visible to the check. On a server another process's insert can be, between its table and its views, and a repair
+   * then would count it twice once its views land.
    */
   async onApplicationBootstrap(): Promise<void> {
-    if (this.config.storageCheckMs === 0 || !this.ch.embedded || this.config.kafka.brokers) {
+    if (this.config.storageCheckMs === 0 || !this.ch.embedded) {
       return;
     }
     const newest = await this.repository.newestReceived();
