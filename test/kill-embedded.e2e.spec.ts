@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { freePort, freshDir, runScript, startService, type Service } from './support/processes';
-import { eventually } from './support/storage';
+import { answeredCounts, eventually } from './support/storage';
 
 /**
  * The embedded default killed with SIGKILL while senders post events with ids and retry every request until it gets
@@ -102,20 +102,8 @@ describe('the embedded service killed under traffic', () => {
     sending = false;
     await Promise.all(senders);
 
-    const answers = { authorization };
-    const counted = async () => {
-      const stats = (await (await fetch(`${url}/search-stats?since=1d`, { headers: answers })).json()) as { totals: { searches: number } };
-      let lists = 0;
-      for (const hits of ['true', 'false']) {
-        const terms = (await (await fetch(`${url}/search-terms?since=1d&hits=${hits}&_end=100`, { headers: answers })).json()) as Array<{
-          count: number;
-        }>;
-        lists += terms.reduce((sum, t) => sum + t.count, 0);
-      }
-      return { stats: stats.totals.searches, lists };
-    };
     // Exact within 2 x STORAGE_CHECK_MS of the last half-done insert (a wait for the answers, not a timing target).
-    const answered = await eventually(counted, (c) => c.stats === acknowledged && c.lists === acknowledged, 30_000);
+    const answered = await eventually(() => answeredCounts(url, authorization), (c) => c.stats === acknowledged && c.lists === acknowledged, 30_000);
     await service.stop();
     service = undefined;
     // The CLI reads the tables as the service left them: its own check at start is off.

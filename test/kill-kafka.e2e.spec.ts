@@ -1,6 +1,6 @@
 import { freshDir, runScript, startService, type Service } from './support/processes';
 import { caughtUp, describeKafka, produceEvents, startKafka, type KafkaBroker } from './support/kafka';
-import { eventually } from './support/storage';
+import { answeredCounts, eventually } from './support/storage';
 
 /**
  * The embedded service consuming Kafka, killed in the middle of a partition batch's insert: after its raw part,
@@ -51,22 +51,9 @@ describeKafka('the embedded service killed mid-insert while it consumes Kafka', 
 
     service = await startService(STANDALONE, env, 90_000, ['hold-insert.js']);
     expect(await eventually(() => caughtUp(broker, 'kill-kafka', TOPIC), Boolean, 90_000)).toBe(true);
-    const headers = { authorization: `Basic ${Buffer.from(basic).toString('base64')}` };
-    const counted = async () => {
-      const stats = (await (await fetch(`${service!.url}/search-stats?since=1d`, { headers })).json()) as {
-        totals: { searches: number };
-      };
-      let lists = 0;
-      for (const hits of ['true', 'false']) {
-        const terms = (await (await fetch(`${service!.url}/search-terms?since=1d&hits=${hits}&_end=200`, { headers })).json()) as Array<{
-          count: number;
-        }>;
-        lists += terms.reduce((sum, t) => sum + t.count, 0);
-      }
-      return { stats: stats.totals.searches, lists };
-    };
+    const authorization = `Basic ${Buffer.from(basic).toString('base64')}`;
     // Exact within 2 x STORAGE_CHECK_MS of the restart (a wait for the answers, not a timing target).
-    const answered = await eventually(counted, (c) => c.stats === EVENTS && c.lists === EVENTS, 30_000);
+    const answered = await eventually(() => answeredCounts(service!.url, authorization), (c) => c.stats === EVENTS && c.lists === EVENTS, 30_000);
     await service.stop();
     service = undefined;
 

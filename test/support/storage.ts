@@ -17,3 +17,18 @@ export async function eventually<T>(read: () => T | Promise<T>, check: (value: T
   }
   return value;
 }
+
+/**
+ * What the answers count of the last day's searches at `url`: the totals of GET /search-stats and the sum of the
+ * counts of both lists (up to 200 terms each).
+ */
+export async function answeredCounts(url: string, authorization: string): Promise<{ stats: number; lists: number }> {
+  const headers = { authorization };
+  const stats = (await (await fetch(`${url}/search-stats?since=1d`, { headers })).json()) as { totals: { searches: number } };
+  let lists = 0;
+  for (const hits of ['true', 'false']) {
+    const terms = (await (await fetch(`${url}/search-terms?since=1d&hits=${hits}&_end=200`, { headers })).json()) as Array<{ count: number }>;
+    lists += terms.reduce((sum, t) => sum + t.count, 0);
+  }
+  return { stats: stats.totals.searches, lists };
+}
