@@ -103,7 +103,11 @@ describe('the embedded service killed under traffic', () => {
     await Promise.all(senders);
 
     // Exact within 2 x STORAGE_CHECK_MS of the last half-done insert (a wait for the answers, not a timing target).
-    const answered = await eventually(() => answeredCounts(url, authorization), (c) => c.stats === acknowledged && c.lists === acknowledged, 30_000);
+    const answered = await eventually(
+      () => answeredCounts(url, authorization),
+      (c) => c.stats === acknowledged && c.lists === acknowledged,
+      30_000,
+    );
     await service.stop();
     service = undefined;
     // The CLI reads the tables as the service left them: its own check at start is off.

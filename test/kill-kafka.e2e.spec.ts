@@ -53,7 +53,11 @@ describeKafka('the embedded service killed mid-insert while it consumes Kafka', 
     expect(await eventually(() => caughtUp(broker, 'kill-kafka', TOPIC), Boolean, 90_000)).toBe(true);
     const authorization = `Basic ${Buffer.from(basic).toString('base64')}`;
     // Exact within 2 x STORAGE_CHECK_MS of the restart (a wait for the answers, not a timing target).
-    const answered = await eventually(() => answeredCounts(service!.url, authorization), (c) => c.stats === EVENTS && c.lists === EVENTS, 30_000);
+    const answered = await eventually(
+      () => answeredCounts(service!.url, authorization),
+      (c) => c.stats === EVENTS && c.lists === EVENTS,
+      30_000,
+    );
     await service.stop();
     service = undefined;
 

@@ -27,7 +27,9 @@ export async function answeredCounts(url: string, authorization: string): Promis
   const stats = (await (await fetch(`${url}/search-stats?since=1d`, { headers })).json()) as { totals: { searches: number } };
   let lists = 0;
   for (const hits of ['true', 'false']) {
-    const terms = (await (await fetch(`${url}/search-terms?since=1d&hits=${hits}&_end=200`, { headers })).json()) as Array<{ count: number }>;
+    const terms = (await (await fetch(`${url}/search-terms?since=1d&hits=${hits}&_end=200`, { headers })).json()) as Array<{
+      count: number;
+    }>;
     lists += terms.reduce((sum, t) => sum + t.count, 0);
   }
   return { stats: stats.totals.searches, lists };

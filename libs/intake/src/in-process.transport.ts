@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { SearchEventRow } from '@app/contracts';
 import { IngestStore } from './ingest-store.service';
 import type { IngestRow } from './ingest-writer';
 import { INSERT_INTERVAL_MS, InsertBatchers } from './insert-batcher';
@@ -14,6 +15,13 @@ const PART_STORED = 'part of this request may be stored (a retry with the same i
 function spansTables<Row extends IngestRow>(kind: IntakeKind<Row>, rows: readonly Row[]): boolean {
   const tables = new Set(kind.targetOf ? rows.map((row) => kind.targetOf!(row).table) : []);
   return tables.size > 1;
+}
+
+/** The ids of the rows stored in `search_events` (RetryToken.searchIds). */
+function searchIdsOf<Row extends IngestRow>(kind: IntakeKind<Row>, rows: readonly Row[]): string[] {
+  return rows.flatMap((row) =>
+    (kind.targetOf?.(row).table ?? kind.table) === 'search_events' ? [(row as unknown as SearchEventRow).event_id] : [],
+  );
 }
 
 /**
@@ -41,7 +49,7 @@ export class InProcessTransport extends IntakeTransport {
     batch: ValidatedBatch<Row>,
     { customer, instance, token }: IntakeRequest,
   ): Promise<IntakeView> {
-    const retry = token && kind.markRetry ? { customer, instance, token } : undefined;
+    const retry = token && kind.markRetry ? { customer, instance, token, searchIds: searchIdsOf(kind, batch.rows) } : undefined;
     if (retry) {
       for (const row of batch.rows) {
         kind.markRetry!(row, retry.token);

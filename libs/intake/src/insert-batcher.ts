@@ -23,6 +23,11 @@ export interface RetryToken {
   customer: string;
   instance: string;
   token: string;
+  /**
+   * The ids of the request's search events: a release before retry tokens stored its rows without one, so its
+   * retry after an upgrade is found by these (IntakeTokensRepository).
+   */
+  searchIds?: readonly string[];
 }
 
 /** Which of these tokens have their rows stored already (from an earlier insert, by any process). */

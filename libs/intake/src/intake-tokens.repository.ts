@@ -3,6 +3,13 @@ import { ClickHouseService, inListParamGroups } from '@app/clickhouse';
 import type { RetryToken } from './insert-batcher';
 import { INTERACTIONS_TARGET } from './intake-kinds';
 
+const DAY_MS = 86_400_000;
+
+/** Rows stored before retry tokens: those received before `before` (ms), when migration 0015 was applied. */
+interface LegacyRows {
+  before: number;
+}
+
 /** The name under which a request's interactions are stored (IntakeKind.retryTokenOf): `<token>:interactions`. */
 const INTERACTIONS_SUFFIX = `:${INTERACTIONS_TARGET.tokenSuffix}`;
 
@@ -17,6 +24,9 @@ const INTERACTIONS_SUFFIX = `:${INTERACTIONS_TARGET.tokenSuffix}`;
  */
 @Injectable()
 export class IntakeTokensRepository {
+  /** When retry tokens began (LegacyRows), read once. */
+  private legacy?: Promise<LegacyRows | undefined>;
+
   constructor(private readonly ch: ClickHouseService) {}
 
   /**
@@ -48,7 +58,56 @@ export class IntakeTokensRepository {
         stored.add(r.token);
       }
     }
+    for (const token of await this.storedBeforeTokens(tokens.filter((t) => !stored.has(t.token)))) {
+      stored.add(token);
+    }
     return stored;
+  }
+
+  /**
+   * The tokens of requests that a release before retry tokens stored (docs/upgrading.md): its rows carry no token
+   * (`intake_token` ''), and it deduplicated through the engine's block log, which holds only the last 10,000 inserts.
+   * Such a request's retry is found by its search events' ids among the rows received before migration
+   * 0015-intake-tokens, in the last day: stored when every id is there (the old release wrote a request in one
+   * insert, so all its rows or none). Asked only during the day after that upgrade, and only when it found rows.
+   */
+  private async storedBeforeTokens(tokens: readonly RetryToken[]): Promise<string[]> {
+    const candidates = tokens.filter((t) => !t.token.endsWith(INTERACTIONS_SUFFIX) && (t.searchIds?.length ?? 0) > 0);
+    if (candidates.length === 0) {
+      return [];
+    }
+    this.legacy ??= this.legacyRows();
+    const legacy = await this.legacy;
+    if (!legacy || Date.now() > legacy.before + DAY_MS) {
+      return [];
+    }
+    const found = new Set(
+      (
+        await this.ch.query<{ id: string }>(
+          `SELECT DISTINCT toString(event_id) AS id FROM ${this.ch.table('search_events')}
+           WHERE customer IN {customers:Array(String)} AND instance IN {instances:Array(String)} AND intake_token = ''
+             AND received_at > now() - INTERVAL 1 DAY AND received_at < fromUnixTimestamp64Milli({before:Int64}, 'UTC')
+             AND toString(event_id) IN {ids:Array(String)}`,
+          {
+            customers: [...new Set(candidates.map((t) => t.customer))],
+            instances: [...new Set(candidates.map((t) => t.instance))],
+            before: legacy.before,
+            ids: [...new Set(candidates.flatMap((t) => t.searchIds!))],
+          },
+        )
+      ).map((r) => r.id),
+    );
+    return candidates.filter((t) => t.searchIds!.every((id) => found.has(id))).map((t) => t.token);
+  }
+
+  /** When migration 0015 was applied, if rows without a token were received in the day before it. */
+  private async legacyRows(): Promise<LegacyRows | undefined> {
+    const [row] = await this.ch.query<{ before: string; rows: string }>(
+      `WITH (SELECT min(applied_at) FROM ${this.ch.table('schema_migrations')} WHERE id = '0015-intake-tokens') AS applied
+       SELECT toString(toUnixTimestamp64Milli(applied)) AS before, toString(count()) AS rows FROM ${this.ch.table('search_events')}
+       WHERE intake_token = '' AND received_at < applied AND received_at > applied - INTERVAL 1 DAY`,
+    );
+    return row && Number(row.rows) > 0 ? { before: Number(row.before) } : undefined;
   }
 
   /**

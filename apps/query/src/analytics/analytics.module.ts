@@ -4,6 +4,7 @@ import { MetricsModule } from '@app/metrics';
 import { AnalyticsSlots } from './analytics-slots';
 import { AnswerCache } from './answer-cache';
 import { EngagementRefresh } from './engagement-refresh';
+import { OldSearches } from './old-searches';
 import { EngagementRawRepository } from './engagement-raw.repository';
 import { EngagementRepository } from './engagement.repository';
 
@@ -13,7 +14,7 @@ import { EngagementRepository } from './engagement.repository';
  */
 @Module({
   imports: [IntakeModule, MetricsModule],
-  providers: [AnalyticsSlots, AnswerCache, EngagementRawRepository, EngagementRepository, EngagementRefresh],
+  providers: [AnalyticsSlots, AnswerCache, EngagementRawRepository, EngagementRepository, EngagementRefresh, OldSearches],
   exports: [AnalyticsSlots, AnswerCache, EngagementRepository],
 })
 export class AnalyticsModule {}

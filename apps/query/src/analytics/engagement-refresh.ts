@@ -6,6 +6,7 @@ import { MetricsService } from '@app/metrics';
 import { analyticsLane } from './analytics-slots';
 import { EngagementRawRepository, OBJECT_COLUMNS } from './engagement-raw.repository';
 import { PHRASE_ROW_COLUMNS } from './engagement.repository';
+import { OldSearches } from './old-searches';
 import { HOUR, type HourRange } from './window';
 
 /**
@@ -22,7 +23,6 @@ export const REPLACED_KEPT_MS = HOUR;
 export const FAILED_KEPT_MS = 24 * HOUR;
 /** Hours computed by one statement, which bounds its memory (a day is a 30th of the 30-day computation). */
 const RUN_HOURS = 24;
-
 interface TenantHours {
   customer: string;
   instance: string;
@@ -49,15 +49,14 @@ export function hourRuns(hours: readonly number[], most = RUN_HOURS): HourRange[
 /**
  * Computes the engagement figures of every hour ahead of the requests (docs/architecture.md, "Clicks and
  * conversions"), every ENGAGEMENT_REFRESH_MS, into engagement_hourly (the counts; its phrase rows also in
- * engagement_phrases_hourly, ordered by phrase first) and engagement_objects_hourly (the
- * clicks per position and per object of a term's detail); EngagementRepository reads them. A pass
- * computes, per instance with searches in the retention, the hours never computed (the retention's to the current
- * one) and those whose figures may have changed since the last complete pass: the hours of every copy of a search
- * id stored since (a search, or a click or conversion naming it) and of the interactions of shoppers erased since.
- * Each hour is computed by the same queries as an answer from the raw tables (rawGroupsSql, rawObjectsSql), under the pass's start
- * (in microseconds, with a random part) as its version, and its version is recorded after its rows. Every query
- * process runs passes; two passes at once only repeat work. A pass runs in a lane of the engine, as an analytics
- * request does.
+ * engagement_phrases_hourly, ordered by phrase first) and engagement_objects_hourly (the clicks per position and per
+ * object of a term's detail); EngagementRepository reads them. A pass computes, per instance with searches in the
+ * retention, the hours never computed (the retention's to the current one) and those whose figures may have changed
+ * since the last complete pass: the hours of every copy of a search id stored since (a search, or a click or
+ * conversion naming it) and of the interactions of shoppers erased since. Each hour is computed by the same queries
+ * as an answer from the raw tables (rawGroupsSql, rawObjectsSql), under the pass's start (in microseconds, with a
+ * random part) as its version, and its version is recorded after its rows. Every query process runs passes; two
+ * passes at once only repeat work. A pass runs in a lane of the engine, as an analytics request does.
  */
 @Injectable()
 export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -75,6 +74,7 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
     private readonly engagement: EngagementRawRepository,
     private readonly config: AppConfig,
     private readonly metrics: MetricsService,
+    private readonly oldSearches: OldSearches,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -108,8 +108,10 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
       .catch(() => 0)
       .then(() => {
         this.next = undefined;
-        this.running = this.ch
-          .inLane(() => this.pass(), analyticsLane(this.config.analyticsConcurrency))
+        // Old searches are adopted on the main connection (that writes search_events), the pass in a lane.
+        this.running = this.oldSearches
+          .adopt()
+          .then(() => this.ch.inLane(() => this.pass(), analyticsLane(this.config.analyticsConcurrency)))
           .finally(() => (this.running = undefined));
         return this.running;
       });
