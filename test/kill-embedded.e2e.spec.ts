@@ -16,6 +16,8 @@ const KILLS = 3;
 const REQUESTS_PER_ROUND = 40;
 const SENDERS = 4;
 const EVENTS_PER_REQUEST = 20;
+/** Clicks in each request, on its searches that found results. */
+const CLICKS_PER_REQUEST = 2;
 const PHRASES = ['wool hat', 'rain boots', 'red dress', 'sneaker', 'scarf'];
 
 describe('the embedded service killed under traffic', () => {
@@ -36,6 +38,7 @@ describe('the embedded service killed under traffic', () => {
       LOG_LEVEL: 'warn',
       // every table exact within 2 s of a repair's cause; the insert held and killed: the fifth
       STORAGE_CHECK_MS: '1000',
+      ENGAGEMENT_REFRESH_MS: '1000',
       HOLD_INSERT_AT: '5',
       HOLD_MARKER: `${dir}/held`,
     };
@@ -56,8 +59,8 @@ describe('the embedded service killed under traffic', () => {
           });
           if (res.status === 202) {
             const answer = (await res.json()) as { accepted: number; rejected: unknown[] };
-            expect(answer).toEqual({ accepted: EVENTS_PER_REQUEST, rejected: [] });
-            acknowledged += answer.accepted;
+            expect(answer).toEqual({ accepted: EVENTS_PER_REQUEST + CLICKS_PER_REQUEST, rejected: [] });
+            acknowledged += EVENTS_PER_REQUEST;
             requests += 1;
             return;
           }
@@ -78,7 +81,11 @@ describe('the embedded service killed under traffic', () => {
           hits: i % 3 === 0 ? 0 : 5,
           ts: ts + i,
         }));
-        await post(JSON.stringify({ events }));
+        const clicks = events
+          .filter((e) => e.hits > 0)
+          .slice(0, CLICKS_PER_REQUEST)
+          .map((e, i) => ({ id: randomUUID(), type: 'click', searchId: e.id, objectId: `p-${i}`, position: i + 1, ts: e.ts + 100 }));
+        await post(JSON.stringify({ events: [...events, ...clicks] }));
       }
     };
     const until = async (count: number) => {
@@ -103,6 +110,14 @@ describe('the embedded service killed under traffic', () => {
     await Promise.all(senders);
 
     // Exact within 2 x STORAGE_CHECK_MS of the last half-done insert (a wait for the answers, not a timing target).
+    const clicked = await eventually(
+      async () => {
+        const res = await fetch(`${url}/search-stats?since=1d&engagement=true`, { headers: { authorization } });
+        return ((await res.json()) as { totals: { clicks: number } }).totals.clicks;
+      },
+      (clicks) => clicks === requests * CLICKS_PER_REQUEST,
+      30_000,
+    );
     const answered = await eventually(
       () => answeredCounts(url, authorization),
       (c) => c.stats === acknowledged && c.lists === acknowledged,
@@ -116,10 +131,11 @@ describe('the embedded service killed under traffic', () => {
     const stored = JSON.parse(totals.stdout) as { events: number; rollups: Record<string, number> };
 
     expect(acknowledged).toBe(requests * EVENTS_PER_REQUEST);
-    expect({ raw: stored.events, ...answered }).toEqual({
+    expect({ raw: stored.events, ...answered, clicked }).toEqual({
       raw: acknowledged,
       stats: acknowledged,
       lists: acknowledged,
+      clicked: requests * CLICKS_PER_REQUEST,
     });
     expect(Object.entries(stored.rollups).filter(([, n]) => n !== acknowledged)).toEqual([]);
   }, 600_000);

@@ -74,6 +74,30 @@ describe('the storage check', () => {
         searches: 5,
       },
     ]);
+    // A click whose insert was cut before its view recorded the change (the engagement pass would not compute its
+    // search's hour again).
+    const [clicked] = await ch.query<{ id: string }>(
+      `SELECT toString(event_id) AS id FROM ${ch.table('search_events')} WHERE phrase = 'wool hat' AND hits > 0 LIMIT 1`,
+    );
+    await ch.command(`DETACH TABLE ${ch.table('engagement_changes_interactions_mv')}`);
+    const click = await http(`${t.url}/events`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ events: [{ type: 'click', searchId: clicked.id, objectId: 'hat-1', position: 1 }] }),
+    });
+    expect(click.body).toEqual({ accepted: 1, rejected: [] });
+    await ch.command(`ATTACH TABLE ${ch.table('engagement_changes_interactions_mv')}`);
+    const changedSinceClick = async () =>
+      Number(
+        (
+          await ch.query<{ n: string }>(
+            `SELECT toString(count()) AS n FROM ${ch.table('engagement_changes')} WHERE search_id = toUUID({id:String})
+             AND inserted_at >= (SELECT max(received_at) FROM ${ch.table('interactions')})`,
+            { id: clicked.id },
+          )
+        )[0].n,
+      );
+    expect(await changedSinceClick()).toBe(0);
     const acknowledged = [...sent.values()].reduce((a, b) => a + b, 0);
     expect(await raw()).toBe(acknowledged + 6);
     expect(await rolled('search_terms_hourly')).toBe(acknowledged + 6 - 4);
@@ -100,8 +124,10 @@ describe('the storage check', () => {
     const known = async (table: string, column: string) =>
       Number((await ch.query<{ n: string }>(`SELECT toString(uniqExact(${column})) AS n FROM ${ch.table(table)}`))[0].n);
     expect([await known('search_ids', 'search_id'), await known('engagement_changes', 'search_id')]).toEqual([acknowledged, acknowledged]);
+    expect(await changedSinceClick()).toBe(1);
     const counted = new Map(await repairs());
     expect(counted.get('search_ids')).toBe(1);
+    expect(counted.get('engagement_changes')).toBe(1);
     expect(counted.get('search_events')).toBe(6);
     expect(counted.get('search_terms_hourly')).toBeGreaterThan(0);
     expect(counted.get('search_phrases_weekly')).toBeGreaterThan(0);

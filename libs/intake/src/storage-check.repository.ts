@@ -44,14 +44,14 @@ export class StorageCheckRepository {
    * Rows received from `sinceMs` on, read only from the parts written since then (a part is written after its rows
    * were received; 5 minutes of margin for the clocks of other processes): a check reads what is new, not the table.
    */
-  private recent(sinceMs: number): string {
+  private recent(sinceMs: number, table = 'search_events'): string {
     return `received_at >= fromUnixTimestamp64Milli(toInt64(${Math.trunc(sinceMs)}), 'UTC')
-      AND _part IN (${this.parts(`AND modification_time >= toDateTime(${Math.trunc(sinceMs / 1000)} - 300)`)})`;
+      AND _part IN (${this.parts(`AND modification_time >= toDateTime(${Math.trunc(sinceMs / 1000)} - 300)`, table)})`;
   }
 
-  /** The active parts of search_events that `clause` keeps (a condition, an order and a limit). */
-  private parts(clause: string): string {
-    return `SELECT name FROM system.parts WHERE database = '${this.ch.database}' AND table = 'search_events' AND active ${clause}`;
+  /** The active parts of `table` that `clause` keeps (a condition, an order and a limit). */
+  private parts(clause: string, table = 'search_events'): string {
+    return `SELECT name FROM system.parts WHERE database = '${this.ch.database}' AND table = '${table}' AND active ${clause}`;
   }
 
   /** When the newest rows were received (ms), or undefined for an empty table: a start checks from shortly before. */
@@ -116,24 +116,53 @@ export class StorageCheckRepository {
   }
 
   /**
-   * Records the missing ids as their views would have: each id's first copy and hours in `search_ids` (computed from
-   * all its raw copies: a min and a set, which a repeat leaves as they are), and the id in `engagement_changes`, so
-   * that the next engagement pass computes its hours.
+   * Records the missing ids as their view would have: each id's first copy and hours in `search_ids` (computed from
+   * all its raw copies: a min and a set, which a repeat leaves as they are).
    */
   async repairSearchIds(sinceMs: number): Promise<void> {
-    const ids = `(customer, instance, event_id) IN (${this.missingIdsSql(sinceMs)})`;
-    const token = randomUUID();
-    await this.ch.command(
-      `INSERT INTO ${this.ch.table('engagement_changes')} (customer, instance, search_id, inserted_at)
-       SETTINGS insert_deduplication_token = '${token}:changes'
-       SELECT DISTINCT customer, instance, event_id, now64(3, 'UTC') FROM ${this.ch.table('search_events')}
-       WHERE id_sent AND sign > 0 AND ${ids}`,
-    );
     await this.ch.command(
       `INSERT INTO ${this.ch.table('search_ids')} (customer, instance, search_id, first, hours)
-       SETTINGS insert_deduplication_token = '${token}:ids'
-       ${searchIdsSelect((name) => this.ch.table(name), undefined, ids)}`,
+       SETTINGS insert_deduplication_token = '${randomUUID()}'
+       ${searchIdsSelect((name) => this.ch.table(name), undefined, `(customer, instance, event_id) IN (${this.missingIdsSql(sinceMs)})`)}`,
     );
+  }
+
+  /**
+   * The ids of searches (sent ids) and of the searches of clicks and conversions received since `sinceMs` that
+   * `engagement_changes` lacks (their views' part of the insert was cut): the engagement pass would never compute
+   * their hours again, and the figures computed ahead would miss them.
+   */
+  async missingChanges(sinceMs: number): Promise<number> {
+    const [row] = await this.ch.query<{ n: string }>(`SELECT toString(count()) AS n FROM (${this.missingChangesSql(sinceMs)})`);
+    return Number(row.n);
+  }
+
+  /** Records the missing changes now, so the next engagement pass computes their hours. */
+  async repairChanges(sinceMs: number): Promise<void> {
+    await this.ch.command(
+      `INSERT INTO ${this.ch.table('engagement_changes')} (customer, instance, search_id, inserted_at)
+       SETTINGS insert_deduplication_token = '${randomUUID()}'
+       SELECT customer, instance, search_id, now64(3, 'UTC') FROM (${this.missingChangesSql(sinceMs)})`,
+    );
+  }
+
+  /**
+   * Per id, the newest row received since `sinceMs` against the newest change recorded for it: a change is recorded
+   * by the insert that stores the row, after the row's time was taken (one clock: the check runs on the embedded
+   * engine only), so a change older than the row is another insert's, and the row's was cut.
+   */
+  private missingChangesSql(sinceMs: number): string {
+    const rows = `SELECT customer, instance, search_id, max(received_at) AS received FROM (
+        SELECT customer, instance, event_id AS search_id, received_at FROM ${this.ch.table('search_events')}
+        WHERE id_sent AND sign > 0 AND ${this.recent(sinceMs)}
+        UNION ALL
+        SELECT customer, instance, search_id, received_at FROM ${this.ch.table('interactions')}
+        WHERE type IN ('click', 'conversion') AND object_id != '' AND ${this.recent(sinceMs, 'interactions')}
+      ) GROUP BY customer, instance, search_id`;
+    const changes = `SELECT customer, instance, search_id, max(inserted_at) AS inserted FROM ${this.ch.table('engagement_changes')}
+      WHERE inserted_at >= fromUnixTimestamp64Milli(toInt64(${Math.trunc(sinceMs)}), 'UTC') GROUP BY customer, instance, search_id`;
+    return `SELECT customer, instance, search_id FROM (${rows}) AS r LEFT JOIN (${changes}) AS c USING (customer, instance, search_id)
+      WHERE c.inserted < r.received`;
   }
 
   private missingIdsSql(sinceMs: number): string {

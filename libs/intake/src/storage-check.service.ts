@@ -14,8 +14,8 @@ const OVERLAP_MS = 5 * 60_000;
  * store its rows again. The check runs at every start, before the app serves (the last inserts before a kill are the
  * newest rows), and every STORAGE_CHECK_MS after, over the rows received since the run before:
  * 1. rows a retry stored twice under one retry token get one compensating row each (sign = 1 - copies);
- * 2. search ids that `search_ids` lacks are recorded there and in `engagement_changes` (so the engagement pass
- *    computes their hours);
+ * 2. search ids that `search_ids` lacks are recorded there, and the ids of searches and of clicks and conversions
+ *    that `engagement_changes` lacks are recorded there (so the engagement pass computes their hours);
  * 3. every rollup of search_events is compared with the raw rows (sum(sign)) per bucket of the suspect hours, and a
  *    bucket that differs is made exact per key, in that table alone (a compensating row through every view would make
  *    the tables that were never written under-count).
@@ -82,6 +82,11 @@ export class StorageCheck implements OnApplicationBootstrap, OnApplicationShutdo
     if (missing > 0) {
       await this.repository.repairSearchIds(since);
       this.repaired('search_ids', 'the ids received since the check before', missing);
+    }
+    const unchanged = await this.repository.missingChanges(since);
+    if (unchanged > 0) {
+      await this.repository.repairChanges(since);
+      this.repaired('engagement_changes', 'the ids received since the check before', unchanged);
     }
     const hours = await this.repository.suspectHours(since);
     if (hours.length > 0) {
