@@ -6,7 +6,11 @@ const { compilerOptions } = require('./tsconfig.json');
  * Heavy suites (a service killed again and again under traffic) run once per CI run: .ci/run sets HEAVY_SUITES=skip
  * for its second Node version.
  */
-const HEAVY_SUITES = ['<rootDir>/test/kill-embedded.e2e.spec.ts', '<rootDir>/test/kill-kafka.e2e.spec.ts'];
+const HEAVY_SUITES = [
+  '<rootDir>/test/kill-embedded.e2e.spec.ts',
+  '<rootDir>/test/kill-kafka.e2e.spec.ts',
+  '<rootDir>/test/kill-background.e2e.spec.ts',
+];
 
 module.exports = {
   testEnvironment: 'node',

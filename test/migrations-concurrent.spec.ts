@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '@app/config';
 import { ClickHouseService, MIGRATIONS, MigratorService } from '@app/clickhouse';
@@ -143,6 +144,23 @@ describe('the migration lock', () => {
       );
       expect(tables.map((t) => t.name)).toEqual([`${LOCK}_stale_${dead.replace(/-/g, '')}`]); // released, the dead holder's kept aside
     } finally {
+      await ch.onApplicationShutdown();
+    }
+  });
+
+  it('is taken over at once on the embedded engine when it was taken before this process started (a killed holder)', async () => {
+    const { config, ch } = await fresh();
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    try {
+      const dead = randomUUID();
+      // Its last heartbeat a second before this process started: within the lease when the process is young.
+      await holdLock(ch, dead, Math.ceil(process.uptime() * 1000) + 1000);
+      expect(await new MigratorService(ch, config).migrate(MIGRATIONS)).toEqual(MIGRATIONS.map((m) => m.id));
+      expect(warn.mock.calls.map(([message]) => String(message))).toContain(
+        `migration lock of ${dead} left by a process that ended: taking it over`,
+      );
+    } finally {
+      warn.mockRestore();
       await ch.onApplicationShutdown();
     }
   });

@@ -15,6 +15,9 @@ const LOCK = 'schema_migrations_lock';
  * holder appends a heartbeat row every 5 s, stamped with the store's clock; a lock whose holder has not beaten for
  * MIGRATION_LOCK_LEASE_MS is taken over by renaming the table to a name derived from that holder (only one
  * rename of it can succeed) and creating it anew. The holder drops the table when done.
+ *
+ * On the embedded engine only one process opens a data directory at a time, so a lock taken before this process
+ * started was left by a process that ended (killed mid-migration): it is taken over at once, not after the lease.
  */
 export class MigrationLock {
   private readonly logger = new Logger(MigrationLock.name);
@@ -101,6 +104,10 @@ export class MigrationLock {
       if (!holder) {
         return;
       }
+      if (this.ch.embedded && (await this.takenBeforeThisProcess(holder))) {
+        await this.takeOver(holder, 'left by a process that ended');
+        return;
+      }
       // The last heartbeat; a holder that died between CREATE and its first heartbeat is judged by the table's age.
       const [{ silent_ms }] = await this.ch.query<{ silent_ms: string }>(
         `SELECT toString(dateDiff('millisecond', ifNull(
@@ -113,12 +120,30 @@ export class MigrationLock {
       if (Number(silent_ms) <= MIGRATION_LOCK_LEASE_MS) {
         return;
       }
-      this.logger.warn(`migration lock of ${holder} silent for ${silent_ms} ms: taking it over`);
-      // Renaming to a name derived from the stale holder succeeds once, so two waiters cannot both take it over.
-      await this.ch.command(`RENAME TABLE ${this.table} TO ${this.ch.table(`${LOCK}_stale_${holder.replace(/[^0-9a-f]/g, '')}`)}`);
+      await this.takeOver(holder, `silent for ${silent_ms} ms`);
     } catch (err) {
       // The lock was released or taken over meanwhile: the next round sees the new state.
       this.logger.debug?.(`migration lock check: ${(err as Error).message}`);
     }
+  }
+
+  /**
+   * Whether the holder's first heartbeat is older than this process (the table's own times are of when this
+   * process's engine loaded it); a holder that died before its first heartbeat waits for the lease.
+   */
+  private async takenBeforeThisProcess(holder: string): Promise<boolean> {
+    const started = Date.now() - process.uptime() * 1000;
+    const [row] = await this.ch.query<{ before: number }>(
+      `SELECT count() > 0 AND toUnixTimestamp64Milli(min(at)) < {started:Int64} AS before FROM ${this.table}
+       WHERE holder = {holder:String}`,
+      { started: Math.floor(started), holder },
+    );
+    return Boolean(row?.before);
+  }
+
+  private async takeOver(holder: string, why: string): Promise<void> {
+    this.logger.warn(`migration lock of ${holder} ${why}: taking it over`);
+    // Renaming to a name derived from the stale holder succeeds once, so two waiters cannot both take it over.
+    await this.ch.command(`RENAME TABLE ${this.table} TO ${this.ch.table(`${LOCK}_stale_${holder.replace(/[^0-9a-f]/g, '')}`)}`);
   }
 }

@@ -1,0 +1,96 @@
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { freshDir, runScript, startService, type Service } from './support/processes';
+import { eventually } from './support/storage';
+
+/**
+ * The embedded service killed with SIGKILL in the middle of its background work (test/support/kill-after.js kills
+ * it right after a chosen statement): a migration before it is recorded, and an engagement pass after its rows and
+ * before their version. The next start repeats or completes the work, and nothing is counted twice
+ * (docs/architecture.md, "A kill at any moment").
+ */
+const STANDALONE = 'apps/standalone/src/main.js';
+const KILL = ['kill-after.js'];
+const basic = 'ops:kill-background-password';
+const authorization = `Basic ${Buffer.from(basic).toString('base64')}`;
+
+const exited = (s: Service) =>
+  s.child.exitCode !== null || s.child.signalCode !== null
+    ? Promise.resolve(s.child.signalCode)
+    : new Promise<NodeJS.Signals | null>((r) => s.child.once('exit', (_code, signal) => r(signal)));
+
+describe('the embedded service killed in the middle of its background work', () => {
+  let service: Service | undefined;
+  afterEach(async () => {
+    await service?.stop();
+    service = undefined;
+  });
+
+  it('completes an upgrade killed between migration statements three times, counting the old events once', async () => {
+    const dir = freshDir('kill-migration');
+    const OLD_EVENTS = 3000;
+    const loaded = spawnSync(process.execPath, [path.join(__dirname, 'support', 'old-release-data.js')], {
+      env: { PATH: process.env.PATH, DATA_DIR: dir, OLD_EVENTS: String(OLD_EVENTS) },
+      encoding: 'utf8',
+    });
+    expect([loaded.status, loaded.stderr]).toEqual([0, '']);
+    const env = { DATA_DIR: dir, SERVICE_BASIC_AUTH: basic, LOG_LEVEL: 'warn' };
+    // 0012 changes its first view; 0021 has backfilled the weekly rollup; 0026 has started to build its indexes.
+    const kills = ['MODIFY QUERY', 'INSERT INTO \\S*search_phrases_weekly\\W', 'MATERIALIZE INDEX'];
+    for (const [n, statement] of kills.entries()) {
+      service = await startService(STANDALONE, { ...env, KILL_AFTER_SQL: statement, KILL_MARKER: `${dir}/killed-${n}` }, 90_000, KILL);
+      expect(await exited(service)).toBe('SIGKILL');
+    }
+    service = await startService(STANDALONE, env, 90_000);
+    const stats = (await (await fetch(`${service.url}/search-stats?since=7d`, { headers: { authorization } })).json()) as {
+      totals: { searches: number };
+    };
+    await service.stop();
+    service = undefined;
+
+    const totals = await runScript('apps/query/src/cli.js', ['totals', 'demo'], env);
+    expect(totals.code).toBe(0);
+    const stored = JSON.parse(totals.stdout) as { events: number; rollups: Record<string, number> };
+    expect({ raw: stored.events, stats: stats.totals.searches }).toEqual({ raw: OLD_EVENTS, stats: OLD_EVENTS });
+    expect(Object.entries(stored.rollups).filter(([, n]) => n !== OLD_EVENTS)).toEqual([]);
+  }, 300_000);
+
+  it('counts every click once after an engagement pass killed between its rows and their version', async () => {
+    const dir = freshDir('kill-pass');
+    const env = { DATA_DIR: dir, SERVICE_BASIC_AUTH: basic, LOG_LEVEL: 'warn', ENGAGEMENT_REFRESH_MS: '500' };
+    service = await startService(
+      STANDALONE,
+      { ...env, KILL_AFTER_SQL: 'INSERT INTO \\S*engagement_hourly\\W', KILL_MARKER: `${dir}/killed` },
+      90_000,
+      KILL,
+    );
+    const searches = Array.from({ length: 30 }, (_, i) => ({
+      id: randomUUID(),
+      phrase: `term ${i % 3}`,
+      language: 'de',
+      hits: 4,
+      ts: Date.now() - 3_600_000 + i,
+    }));
+    const clicks = searches.slice(0, 12).map((s, i) => ({ type: 'click', searchId: s.id, objectId: `p-${i}`, position: 1 + (i % 4) }));
+    const res = await fetch(`${service.url}/events`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify({ events: [...searches, ...clicks] }),
+    });
+    expect(res.status).toBe(202);
+    expect(await exited(service)).toBe('SIGKILL');
+
+    service = await startService(STANDALONE, env, 90_000);
+    const url = service.url;
+    const totals = await eventually(
+      async () => {
+        const answer = await fetch(`${url}/search-stats?since=1d&engagement=true`, { headers: { authorization } });
+        return ((await answer.json()) as { totals: { tracked_searches: number; clicks: number; clicked_searches: number } }).totals;
+      },
+      (t) => t.clicks === clicks.length,
+      30_000,
+    );
+    expect(totals).toMatchObject({ tracked_searches: searches.length, clicked_searches: clicks.length, clicks: clicks.length });
+  }, 300_000);
+});
