@@ -66,6 +66,7 @@ export const BENCHES = [
   'intake-mixed',
   'intake-clicks',
   'scale',
+  'storage-check',
   'suggestions',
   'soak',
 ];

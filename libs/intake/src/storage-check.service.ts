@@ -98,6 +98,7 @@ export class StorageCheck implements OnApplicationBootstrap, OnApplicationShutdo
       }
     }
     this.since = began - OVERLAP_MS;
+    this.metrics.storageCheckSeconds.set((Date.now() - began) / 1000);
   }
 
   private repaired(table: string, hour: string, difference: number): void {

@@ -37,6 +37,11 @@ export class MetricsService {
     labelNames: ['table'],
     registers: [this.registry],
   });
+  readonly storageCheckSeconds = new Gauge({
+    name: 'storage_check_last_run_seconds',
+    help: 'How long the last storage check took (s): it reads the rows received since the run before',
+    registers: [this.registry],
+  });
   readonly consumerLag = new Gauge({
     name: 'ingest_consumer_lag',
     help: "Messages waiting per assigned partition: the high watermark minus the group's committed offset (probed every 2 s)",
