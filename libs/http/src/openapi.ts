@@ -106,7 +106,8 @@ const CLOSED_SCHEMAS = ['EventsResponse'];
  * - every answer carries X-Request-Id (the onRequest hook of createHttpApp sets it);
  * - an operation with input (a path or query parameter, or a body: every method but GET) can answer 400, the others
  *   cannot (their authentication failures are 401);
- * - every operation can answer 413 (a Content-Length over the route's limit), and those whose method has a body that
+ * - every operation can answer 413 (a Content-Length over the route's limit) and 414 (a query string over
+ *   MAX_QUERY_BYTES, create-http-app.ts), and those whose method has a body that
  *   Fastify reads (all but GET) 415 (body-parser.ts); an operation that documents one of these with a body of its own
  *   (POST /1/events: Algolia's EventsResponse) keeps it;
  * - public operations (no scheme) say so with `security: []`;
@@ -125,8 +126,8 @@ function refine(document: OpenAPIObject): OpenAPIObject {
   components.headers = { 'X-Request-Id': REQUEST_ID };
   const authHeaders = new Set(AUTH_HEADERS.map((h) => h.name));
   const invalid = errorResponses(400);
-  const tooLarge = errorResponses(413);
-  const bodyErrors = errorResponses(413, 415);
+  const tooLarge = errorResponses(413, 414);
+  const bodyErrors = errorResponses(413, 414, 415);
   for (const [path, operations] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(operations as Record<string, OperationObject>)) {
       operation.parameters = operation.parameters

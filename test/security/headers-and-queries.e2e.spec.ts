@@ -1,0 +1,57 @@
+import { basicHeader, http, startApp, type TestApp } from '../support/test-app';
+
+/**
+ * Headers and query strings that cost the service more than the sender (docs/security.md): an `Accept` header is
+ * negotiated only up to 1,024 bytes, and a query string is parsed only up to 64 KB and one level of brackets, before
+ * any credential is checked. The mechanisms with small inputs; their costs are in `npm run bench:attacks`.
+ */
+describe('headers and query strings (e2e over HTTP)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp();
+  });
+  afterAll(() => t.close());
+
+  describe('Accept', () => {
+    it('refuses an Accept header over 1,024 bytes with a 400 naming it', async () => {
+      const res = await http<{ message: string }>(`${t.url}/search-terms?since=1d`, {
+        headers: { ...basicHeader(), accept: `"${','.repeat(1024)}` },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(/^Accept/);
+    });
+
+    it('still selects CSV by Accept: text/csv and by format=csv, and JSON by default', async () => {
+      const byHeader = await http<string>(`${t.url}/search-terms?since=1d`, { headers: { ...basicHeader(), accept: 'text/csv' } });
+      expect([byHeader.status, byHeader.headers['content-type']]).toEqual([200, 'text/csv; charset=utf-8']);
+      const byParameter = await http<string>(`${t.url}/search-terms?since=1d&format=csv`, { headers: basicHeader() });
+      expect([byParameter.status, byParameter.headers['content-type']]).toEqual([200, 'text/csv; charset=utf-8']);
+      const longButFine = `application/json;q=0.9, ${'text/x-other;q=0.1, '.repeat(40)}text/csv;q=1`;
+      expect(longButFine.length).toBeLessThanOrEqual(1024);
+      const negotiated = await http<string>(`${t.url}/search-terms?since=1d`, { headers: { ...basicHeader(), accept: longButFine } });
+      expect([negotiated.status, negotiated.headers['content-type']]).toEqual([200, 'text/csv; charset=utf-8']);
+      const json = await http<unknown[]>(`${t.url}/search-terms?since=1d`, { headers: basicHeader() });
+      expect([json.status, json.headers['content-type']]).toEqual([200, 'application/json; charset=utf-8']);
+    });
+  });
+
+  describe('query strings', () => {
+    it('answers 414 to a query string over 64 KB, before credentials (a public route too)', async () => {
+      const long = `a=${'x'.repeat(64 * 1024)}`;
+      for (const route of ['/health/live', '/search-terms']) {
+        const res = await http<{ message: string }>(`${t.url}${route}?${long}`);
+        expect([route, res.status]).toEqual([route, 414]);
+        expect(res.body.message).toMatch(/query string/i);
+      }
+    });
+
+    it('parses one level of brackets: ids[] works, deeper nesting stays a plain key', async () => {
+      const ids = Array.from({ length: 1000 }, (_, i) => `ids[]=n-${i}`).join('&');
+      const deleted = await http(`${t.url}/notifications?${ids}`, { method: 'DELETE', headers: basicHeader() });
+      expect([deleted.status, deleted.body]).toEqual([200, { ok: true }]);
+      const nested = await http<{ message: string }>(`${t.url}/search-terms?since[a][b][c]=1`, { headers: basicHeader() });
+      expect(nested.status).toBe(400);
+      expect(nested.body.message).toEqual(['since must be a number of days such as 1d, 7d or 30d']);
+    });
+  });
+});
