@@ -130,7 +130,7 @@ describe('PUT /configuration and notifications (private networks not allowed)', 
         ).status,
       ).toBe(201);
       expect(await latest()).toBe(
-        'Webhook delivery to http://internal.example.test failed: internal.example.test resolves to 10.0.0.1, which is not a public address',
+        'Webhook delivery to http://internal.example.test failed: the address is not public',
       );
     });
 
@@ -149,7 +149,7 @@ describe('PUT /configuration and notifications (private networks not allowed)', 
           ).status,
         ).toBe(201);
         expect(await latest()).toMatch(
-          /^Webhook delivery to http:\/\/localhost:\d+ failed: localhost resolves to (127\.0\.0\.1|::1), which is not a public address$/,
+          /^Webhook delivery to http:\/\/localhost:\d+ failed: the address is not public$/,
         );
         expect(receiver.calls).toHaveLength(0);
       } finally {

@@ -123,7 +123,7 @@ describe('webhook delivery on entity changes (real receiver on loopback)', () =>
     try {
       expect((await put('/entities/filter/f-1', { data: {} })).status).toBe(201);
       const list = await notifications();
-      expect(list.body[0].message).toMatch(new RegExp(`^Webhook delivery to ${closed.url} failed: .*ECONNREFUSED`));
+      expect(list.body[0].message).toBe(`Webhook delivery to ${closed.url} failed: the host did not answer`);
       expect(list.body[0].details).toEqual({ type: 'filter', action: 'create', ids: ['f-1'] });
     } finally {
       await configure(`${receiver.url}/hook?token=s3cret`);

@@ -107,11 +107,10 @@ export class WebhookDeliveryService {
       await this.post(url, body);
       return 'delivered';
     } catch (err) {
-      const reason = (err as Error).message;
       const origin = safeOrigin(url);
-      this.logger.warn(`${what.name.toLowerCase()} delivery to ${origin} failed (${what.summary}): ${reason}`);
+      this.logger.warn(`${what.name.toLowerCase()} delivery to ${origin} failed (${what.summary}): ${(err as Error).message}`);
       await this.notifications
-        .record(customer, instance, 'webhook-failed', `${what.name} delivery to ${origin} failed: ${reason}`, details)
+        .record(customer, instance, 'webhook-failed', `${what.name} delivery to ${origin} failed: ${publicReason(err)}`, details)
         .catch((e: unknown) => this.logger.error(`could not record the failed delivery: ${(e as Error).message}`));
       return 'failed';
     }
@@ -122,7 +121,7 @@ export class WebhookDeliveryService {
     const allowPrivate = this.config.webhookAllowPrivateNetworks;
     const literal = ipLiteral(url);
     if (literal && !allowPrivate && !isPublicAddress(literal)) {
-      return Promise.reject(new Error(`${literal} is not a public address`));
+      return Promise.reject(new NotPublic(`${literal} is not a public address`));
     }
     const timeoutMs = this.config.webhookTimeoutMs;
     return new Promise<void>((resolve, reject) => {
@@ -145,16 +144,34 @@ export class WebhookDeliveryService {
           if (status >= 200 && status < 300) {
             resolve();
           } else {
-            reject(new Error(status >= 300 && status < 400 ? `answered ${status} (redirects are not followed)` : `answered ${status}`));
+            reject(new Answered(status >= 300 && status < 400 ? `answered ${status} (redirects are not followed)` : `answered ${status}`));
           }
         },
       );
-      const timer = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(() => req.destroy(new Answered(`no answer within ${timeoutMs} ms`)), timeoutMs);
       req.on('close', () => clearTimeout(timer));
       req.on('error', (err) => reject(err));
       req.end(body);
     });
   }
+}
+
+/** A delivery refused because its address is not public; its message (the address) goes to the log only. */
+class NotPublic extends Error {}
+
+/** A delivery's own failure, answered by the receiver or the clock (its status, a timeout): shown as it is. */
+class Answered extends Error {}
+
+/**
+ * The reason a notification shows (anyone with notifications:read reads it): what the receiver answered, or a
+ * generic reason. What the service's resolver or network said (an internal address, a DNS error code) could map
+ * its network for a reader, so it goes to the log only (docs/security.md).
+ */
+function publicReason(err: unknown): string {
+  if (err instanceof NotPublic) {
+    return 'the address is not public';
+  }
+  return err instanceof Answered ? err.message : 'the host did not answer';
 }
 
 /** A lookup for connections that may only reach public addresses: every resolved address must be public. */
@@ -168,7 +185,7 @@ const publicOnly =
       const list = addresses;
       const refused = list.find((a) => !isPublicAddress(a.address));
       if (list.length === 0 || refused) {
-        return callback(new Error(`${hostname} resolves to ${refused?.address ?? 'nothing'}, which is not a public address`), '', 0);
+        return callback(new NotPublic(`${hostname} resolves to ${refused?.address ?? 'nothing'}, which is not a public address`), '', 0);
       }
       if (options.all) {
         (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
