@@ -24,6 +24,8 @@ const CLIENT_LOG = { LoggerClass: ClickHouseClientLogger, level: ClickHouseLogLe
  */
 export const INSERT_CONNECTIONS = 16;
 
+/** How long a storage ping's answer is reused by the probes (ClickHouseService.ping). */
+export const PING_REUSE_MS = 1000;
 /** Lanes of the embedded engine kept open while idle, for the next inLane; more are closed when they are done. */
 const IDLE_LANES = 8;
 
@@ -83,6 +85,10 @@ export class ClickHouseService implements OnApplicationShutdown {
   readonly embedded: boolean;
   private pending = 0;
   private closed = false;
+  /** The last storage ping (ping()): when it began, whether it is in flight, its answer. */
+  private pingAt = -Infinity;
+  private pinging = false;
+  private pingUp = Promise.resolve(false);
   /** The pinned insert settings this server knows, looked up once (see insertSettings). */
   private readonly knownInsertSettings = new InsertSettings(this);
   /** Embedded: opens another client on the engine's data directory (a lane's). */
@@ -252,14 +258,19 @@ export class ClickHouseService implements OnApplicationShutdown {
     });
   }
 
-  /** Whether storage answers a query (a bare ping would not prove the engine or the database works). */
-  async ping(): Promise<boolean> {
-    try {
-      await this.query('SELECT 1 AS ok');
-      return true;
-    } catch {
-      return false;
+  /**
+   * Whether storage answers a query (a bare ping would not prove the engine or the database works), for the public
+   * probes (/health, /health/ready): one query in flight at a time, its answer reused for PING_REUSE_MS after it
+   * began, so a flood of probes costs storage one query a second (on the embedded engine the main connection is
+   * shared with inserts and credential lookups).
+   */
+  ping(): Promise<boolean> {
+    if (!this.pinging && Date.now() - this.pingAt >= PING_REUSE_MS) {
+      [this.pinging, this.pingAt] = [true, Date.now()];
+      const up = this.query('SELECT 1 AS ok').then(() => true);
+      this.pingUp = up.catch(() => false).finally(() => (this.pinging = false));
     }
+    return this.pingUp;
   }
 
   /** Waits (up to 10 s) for operations in flight, then closes; later operations get StorageUnavailableError. */
