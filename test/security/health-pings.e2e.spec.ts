@@ -25,7 +25,7 @@ describe('a burst of public health probes (e2e over HTTP)', () => {
         await held;
       }
       return (ClickHouseService.prototype.query as (...args: unknown[]) => Promise<never>).call(this, sql, ...rest);
-    } as never);
+    });
     try {
       const probes = Array.from({ length: 50 }, (_, i) => http<{ status: string }>(`${t.url}/health${i % 2 ? '/ready' : ''}`));
       // Every probe has asked for the ping while the first one is in flight (a condition, not a delay).
