@@ -45,6 +45,7 @@ export function loadDataSet<T>(extraEnv: Record<string, string> = {}): Promise<T
 export async function startApp(
   cacheMs: string,
   extraEnv: Record<string, string> = {},
+  onServing?: (base: string) => Promise<void>,
 ): Promise<{ app: ReturnType<typeof run>; base: string }> {
   const port = 3900 + Math.floor(Math.random() * 90);
   const launched = Date.now();
@@ -53,9 +54,15 @@ export async function startApp(
   const base = `http://127.0.0.1:${port}`;
   const refresh = extraEnv.ENGAGEMENT_REFRESH_MS !== '0';
   // Up to 5 minutes to start (a first start backfills new tables from the data set), 30 for the first pass.
+  let serving = false;
   for (let i = 0; i < 3000 + 18_000; i++) {
     try {
-      if ((await fetch(`${base}/health`)).ok && (!refresh || (await lastEngagementPass(base)).at >= launched / 1000)) {
+      const healthy = (await fetch(`${base}/health`)).ok;
+      if (healthy && !serving) {
+        serving = true;
+        await onServing?.(base);
+      }
+      if (healthy && (!refresh || (await lastEngagementPass(base)).at >= launched / 1000)) {
         if (refresh) {
           await settled(base);
         }
