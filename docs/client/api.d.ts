@@ -2422,7 +2422,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventsResponse"];
                 };
             };
-            /** @description Too many requests from this address (COLLECT_PER_MINUTE) or failed authentications; see Retry-After (`{ status, message }`) */
+            /** @description Too many requests (COLLECT_PER_MINUTE) or events (COLLECT_ROWS_PER_MINUTE) from this address, or failed authentications; see Retry-After (`{ status, message }`) */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying */

@@ -6,6 +6,7 @@ import { CustomerThrottlerGuard } from './customer-throttler.guard';
 import { ApiKeysRepository } from './api-keys.repository';
 import { AuthGuard } from './auth.guard';
 import { BasicAuthenticator, CollectorAuthenticator, HmacAuthenticator } from './authenticators';
+import { CollectedRows } from './collected-rows';
 import { CredentialsGate } from './credentials-gate';
 import { CustomersRepository } from './customers.repository';
 import { FailedAuthLimiter } from './failed-auth.limiter';
@@ -42,9 +43,10 @@ import { ProvisioningService } from './provisioning.service';
     FailedAuthLimiter,
     PasswordChecks,
     CredentialsGate,
+    CollectedRows,
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_GUARD, useClass: CustomerThrottlerGuard },
   ],
-  exports: [ApiKeysRepository, CustomersRepository, ProvisioningService, CredentialsGate],
+  exports: [ApiKeysRepository, CustomersRepository, ProvisioningService, CredentialsGate, CollectedRows],
 })
 export class AuthModule {}

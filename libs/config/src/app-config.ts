@@ -51,6 +51,8 @@ export class AppConfig {
   readonly intakePerMinute!: number;
   /** Requests to POST /1/events per client address (IPv6: /64) per minute and process; 0 turns it off. */
   readonly collectPerMinute!: number;
+  /** Interactions (one per object) POST /1/events may store per client address per minute and process; 0 = off. */
+  readonly collectRowsPerMinute!: number;
   /** Fastify's trustProxy: which proxies may name the client in X-Forwarded-For (false: none). */
   readonly trustProxy!: boolean | number | string[];
   /** Failed authentications per client address per minute and process before that address gets 429; 0 = off. */

@@ -376,6 +376,17 @@ const DECLARED = [
       '(429 with `Retry-After` beyond it); the address is the one `TRUST_PROXY` gives; 0 turns it off',
   }),
   variable({
+    name: 'COLLECT_ROWS_PER_MINUTE',
+    setting: 'collectRowsPerMinute',
+    default: '20000',
+    value: integer(0, 1_000_000_000),
+    secret: false,
+    description:
+      'clicks, conversions and views `POST /1/events` may store per client address (IPv6: per /64) per minute and process, ' +
+      'counting one per object of an event (one request carries up to 1,000 events of 20 objects): a request beyond it ' +
+      'stores nothing and gets 429 with `Retry-After`; 0 turns it off',
+  }),
+  variable({
     name: 'TRUST_PROXY',
     setting: 'trustProxy',
     default: 'false',

@@ -137,13 +137,22 @@ function closing(req: FastifyRequest, reply: FastifyReply, err: unknown): unknow
 /**
  * Credentials before bytes. Before the body is read (onRequest): the CredentialsGate decides what the headers can
  * (Basic, JWT, the HMAC headers, a reused nonce, the instance), then the Content-Type; a refusal closes the
- * connection without reading the body. An HMAC body reserves its bytes in UnverifiedBodies (503 with Retry-After
- * when they are spent). Once the bytes are in (preValidation): the signature is verified over them, and only then
- * is the body decoded and parsed.
+ * connection without reading the body. An HMAC body, and a collector key's (public), reserves its bytes in
+ * UnverifiedBodies (503 with Retry-After when they are spent). An OPTIONS request's body is never read. Once the
+ * bytes are in (preValidation): the signature is verified over them, and only then is the body decoded and parsed.
  */
 export function registerCredentialsGate(fastify: FastifyInstance, config: AppConfig, gate: CredentialsGate | undefined): void {
   const unverified = new UnverifiedBodies(config.unverifiedBodyBytes);
   const releases = new WeakMap<FastifyRequest, () => void>();
+  // A preflight has no body: its body is never read (nor its framing trusted), and its connection ends with the answer.
+  fastify.addHook('onRequest', async (req, reply) => {
+    if (req.method === 'OPTIONS' && declaresBody(req.headers)) {
+      for (const header of ['content-type', 'content-length', 'transfer-encoding']) {
+        delete req.headers[header];
+      }
+      closing(req, reply, undefined);
+    }
+  });
   // preParsing: after every onRequest hook (CORS headers, the request's metrics timer), before the body is read.
   fastify.addHook('preParsing', async (req, reply) => {
     const access = req.routeOptions.config.access;
@@ -161,7 +170,10 @@ export function registerCredentialsGate(fastify: FastifyInstance, config: AppCon
         return;
       }
       checkContentType(req.headers, access === 'collector');
-      if (!gated || !asSeenByGuards(req).admission?.hmac || !declaresBody(req.headers)) {
+      // The bodies read before they are trusted: an HMAC request's (its signature is over them) and a collector's (its
+      // key is public, in every shop page).
+      const unverifiedBody = access === 'collector' || asSeenByGuards(req).admission?.hmac;
+      if (!gated || !unverifiedBody || !declaresBody(req.headers)) {
         return;
       }
       const declared = Number(req.headers['content-length']);
@@ -184,12 +196,12 @@ export function registerCredentialsGate(fastify: FastifyInstance, config: AppCon
   });
   fastify.addHook('preValidation', async (req) => {
     const raw = asSeenByGuards(req).rawBody ?? Buffer.alloc(0);
-    if (gate !== undefined && req.routeOptions.config.access === 'credential') {
-      try {
+    try {
+      if (gate !== undefined && req.routeOptions.config.access === 'credential') {
         await gate.verify(asSeenByGuards(req), raw);
-      } finally {
-        releases.get(req)?.();
       }
+    } finally {
+      releases.get(req)?.();
     }
     if (Buffer.isBuffer(req.body)) {
       req.body = parseJsonBody(raw);

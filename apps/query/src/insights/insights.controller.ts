@@ -13,7 +13,16 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import { Auth, COLLECTOR_AGENT, CredentialsGate, Public, RequireCollectorKey, RequirePermission, type AuthContext } from '@app/auth';
+import {
+  Auth,
+  COLLECTOR_AGENT,
+  CollectedRows,
+  CredentialsGate,
+  Public,
+  RequireCollectorKey,
+  RequirePermission,
+  type AuthContext,
+} from '@app/auth';
 import { ID_PATTERN } from '@app/contracts';
 import { ApiErrors, DomainError } from '@app/errors';
 import { EVENTS_ACCEPTED_HEADER, EVENTS_REJECTED_HEADER, answerPreflight } from '@app/http';
@@ -37,6 +46,12 @@ function eventsOf(body: unknown): unknown[] {
     throw new HttpException(`At most ${MAX_INSIGHTS_EVENTS} events per request (this one has ${events.length})`, 413);
   }
   return events;
+}
+
+/** The rows an event stores: one per object (`objectIDs`), one without (a filter-only or malformed event). */
+function objectsOf(event: unknown): number {
+  const objects = typeof event === 'object' && event !== null ? (event as { objectIDs?: unknown }).objectIDs : undefined;
+  return Array.isArray(objects) && objects.length > 0 ? objects.length : 1;
 }
 
 /** Documents the collector key (both parts at once) and the agent the client names itself with. */
@@ -74,6 +89,7 @@ export class InsightsController {
     private readonly source: InsightsSource,
     private readonly erasure: UserTokenErasure,
     private readonly gate: CredentialsGate,
+    private readonly collectedRows: CollectedRows,
   ) {}
 
   @Post('events')
@@ -167,14 +183,23 @@ export class InsightsController {
   @answer(414, 'The query string is longer than 64 KB')
   @answer(415, 'The body is neither application/json nor text/plain')
   @answer(422, 'No event is valid; the message names the first reasons')
-  @answer(429, 'Too many requests from this address (COLLECT_PER_MINUTE) or failed authentications; see Retry-After')
+  @answer(
+    429,
+    'Too many requests (COLLECT_PER_MINUTE) or events (COLLECT_ROWS_PER_MINUTE) from this address, or failed authentications; ' +
+      'see Retry-After',
+  )
   @answer(503, 'Storage is unavailable; retry later')
   async send(
     @Auth() auth: AuthContext,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<EventsResponseView> {
-    const view: IntakeView = await this.intake.submitInteractions(auth.customer, auth.instance, eventsOf(req.body), this.source);
+    const events = eventsOf(req.body);
+    this.collectedRows.take(
+      req as unknown as IncomingMessage,
+      events.reduce<number>((rows, event) => rows + objectsOf(event), 0),
+    );
+    const view: IntakeView = await this.intake.submitInteractions(auth.customer, auth.instance, events, this.source);
     reply.header(EVENTS_ACCEPTED_HEADER, String(view.accepted)).header(EVENTS_REJECTED_HEADER, String(view.rejected.length));
     if (view.accepted === 0) {
       const reasons = view.rejected.slice(0, REASONS_SHOWN).map((r) => `events[${r.index}]: ${r.reason}`);
