@@ -9,6 +9,9 @@
  *    GET /health is probed in a loop (10 s timeout each): the probes' p50 / p95 / max and how many timed out; how
  *    many attempts were answered 401 (hashed) and 429; the total time.
  *
+ * 3. Round two (bench/attacks-round-two.ts): a long Accept, nested query strings, slow bodies on OPTIONS and on
+ *    POST /1/events with a collector key, and collector requests of 20,000 rows, each beside a customer's requests.
+ *
  * BENCH_ENTRY points it at another checkout's built main.js (the code before a change, say); such a run prints its
  * figures but does not record them, so docs/benchmarks/figures.json keeps describing this checkout.
  */
@@ -16,6 +19,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { bulkyEvents, getFrom, memoryOf, sleep, timedHealth, upload, type Outcome } from './attack-client';
+import { roundTwo } from './attacks-round-two';
 import { recordFigures, type Figure } from './figures';
 import { freePort, quantile, tableRow } from './proc';
 
@@ -230,6 +234,10 @@ async function main(): Promise<void> {
   const b = await burst();
   process.stderr.write(`password flood: ${FLOOD} wrong Basic passwords from ${FLOOD_ADDRESS}\n`);
   const f = await flood();
+  const second = await roundTwo(async () => {
+    const t = await start();
+    return { base: t.base, pid: t.child.pid as number, basic: BASIC, legacySecret: LEGACY_SECRET, stop: () => t.stop() };
+  });
 
   const grew = b.afterMb - b.beforeMb;
   const figures: Figure[] = [
@@ -267,6 +275,7 @@ async function main(): Promise<void> {
       note: `${f.answered429} answered 429`,
     },
     { name: `password flood ${FLOOD} from one address: total time`, value: round1(f.seconds), unit: 's', target: 'reported', pass: null },
+    ...second,
   ];
   if (!process.env.BENCH_ENTRY) {
     recordFigures('attacks', figures);
@@ -299,6 +308,7 @@ async function main(): Promise<void> {
     ),
     tableRow('', 'answers', `${f.answers} (${f.answered401} hashed)`),
     tableRow('', 'total time', `${f.seconds.toFixed(1)} s${f.survived ? '' : ', the process died'}`),
+    ...second.map((g) => tableRow(g.name.split(': ')[0], g.name.split(': ')[1], `${g.value} ${g.unit} (${g.target})`)),
     '',
   ];
   process.stdout.write(report.join('\n'));

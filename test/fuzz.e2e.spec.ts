@@ -31,11 +31,22 @@ const queryValue = fc.oneof(
   fc.constantFrom('1d', '0', '-1', '1000', '99999999999999999999', 'true', 'yes', 'de', '%', '%E0%A4%A', ''),
   fc.string({ maxLength: 20 }),
 );
-const query = fc
+const pairs = fc
   .array(fc.tuple(queryKey, queryValue), { maxLength: 6 })
-  .map((pairs) =>
-    pairs.length ? `?${pairs.map(([k, v]) => `${encodeURIComponent(k).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${v}`).join('&')}` : '',
-  );
+  .map((list) => list.map(([k, v]) => `${encodeURIComponent(k).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${v}`));
+/** qs shapes an attacker sends: keys nested deep (a[b][c]..., ids[][][]), and wide (thousands of ids[] or keys). */
+const deepKey = fc
+  .tuple(
+    fc.constantFrom('since', 'ids', 'hits', 'a'),
+    fc.array(fc.constantFrom('[]', '[0]', '[x]', '[__proto__]', '[constructor]'), { minLength: 2, maxLength: 30 }),
+  )
+  .map(([k, brackets]) => `${k}${brackets.join('')}=1`);
+const wide = fc
+  .tuple(fc.constantFrom('ids[]', 'since', 'k'), fc.integer({ min: 100, max: 3000 }))
+  .map(([k, n]) => Array.from({ length: n }, (_, i) => `${k === 'k' ? `k${i}` : k}=${i}`));
+const query = fc
+  .oneof(pairs, fc.array(deepKey, { minLength: 1, maxLength: 5 }), wide)
+  .map((list) => (list.length ? `?${list.join('&')}` : ''));
 
 /** Strings the store refuses or that often break pipelines: fast-check's default strings never hold lone surrogates. */
 const poison = fc
