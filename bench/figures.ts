@@ -63,6 +63,7 @@ export const BENCHES = [
   'attacks',
   'intake',
   'intake-kafka',
+  'intake-ids',
   'intake-mixed',
   'intake-clicks',
   'scale',

@@ -192,7 +192,7 @@ async function main(): Promise<string> {
   }
   const rows = outcomes.map((o) => evaluate(o, stored[o.scenario.name] ?? {}));
 
-  const bench = KAFKA ? 'intake-kafka' : 'intake';
+  const bench = KAFKA ? 'intake-kafka' : IDS ? 'intake-ids' : 'intake';
   const date = new Date().toISOString().slice(0, 10);
   const figures: Figure[] = [
     {
