@@ -2382,7 +2382,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventsResponse"];
                 };
             };
-            /** @description More than 1,000 events, or a body over 1 MB (`{ status, message }`) */
+            /** @description More than 1,000 events, more rows than COLLECT_ROWS_PER_MINUTE allows, or a body over 1 MB (`{ status, message }`) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

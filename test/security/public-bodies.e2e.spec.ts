@@ -51,6 +51,32 @@ describe('bodies anyone may send (e2e over HTTP)', () => {
     expect(text.toLowerCase()).toContain('connection: close');
   });
 
+  it('never reads an OPTIONS body on a route without a preflight either (chunked), and closes the connection', async () => {
+    const { socket, answer } = head(['OPTIONS /search-terms HTTP/1.1', 'Content-Type: application/json', 'Transfer-Encoding: chunked']);
+    const text = await answer;
+    socket.destroy();
+    expect(text).toMatch(/^HTTP\/1\.1 404 /);
+    expect(text.toLowerCase()).toContain('connection: close');
+  });
+
+  it('refuses with 413 a collector request of more rows than COLLECT_ROWS_PER_MINUTE (waiting would never help)', async () => {
+    const res = await fetch(`${t.url}/1/events?x-algolia-application-id=demo&x-algolia-api-key=${collector}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        events: Array.from({ length: 6 }, (_, i) => ({
+          eventType: 'view',
+          eventName: 'Viewed',
+          index: 'products',
+          userToken: `big-${i}`,
+          objectIDs: Array.from({ length: 20 }, (_, o) => `sku-${o}`),
+        })),
+      }),
+    });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { message: string }).message).toMatch(/COLLECT_ROWS_PER_MINUTE/);
+  });
+
   it('holds 4 collector bodies over 64 KB per address at once: 503 with Retry-After beyond', async () => {
     const path = `/1/events?x-algolia-application-id=demo&x-algolia-api-key=${collector}`;
     const bodies = Array.from({ length: 6 }, () =>

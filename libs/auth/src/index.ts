@@ -14,4 +14,4 @@ export { randomSecret } from './password';
 export * from './credentials-gate';
 export { clientAddress, clientKey } from './failed-auth.limiter';
 export { CREDENTIALS_MAX_AGE_MS, CREDENTIALS_REFRESH_MS } from './refreshing-cache';
-export { CollectedRows } from './collected-rows';
+export { CollectedRows, MAX_ROWS_PER_EVENT } from './collected-rows';

@@ -3,6 +3,7 @@ import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickh
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { AppConfig } from '@app/config';
 import { StorageLimitError, StorageUnavailableError } from '@app/errors';
@@ -267,7 +268,8 @@ export class ClickHouseService implements OnApplicationShutdown {
   ping(): Promise<boolean> {
     if (!this.pinging && Date.now() - this.pingAt >= PING_REUSE_MS) {
       [this.pinging, this.pingAt] = [true, Date.now()];
-      const up = this.query('SELECT 1 AS ok').then(() => true);
+      // A storage that hangs is down for the probes: at most PING_REUSE_MS x 2 for an answer.
+      const up = Promise.race([this.query('SELECT 1 AS ok').then(() => true), sleep(2 * PING_REUSE_MS, false, { ref: false })]);
       this.pingUp = up.catch(() => false).finally(() => (this.pinging = false));
     }
     return this.pingUp;

@@ -10,7 +10,7 @@ import type { AppConfig } from '@app/config';
 import { requestIdFrom, startupLogger } from '@app/logging';
 import { MetricsService } from '@app/metrics';
 import { registerHttpMetrics } from './http-metrics.hooks';
-import { LARGE_BODY_LIMIT, registerBodyLimits, registerRawBody } from './body-parser';
+import { declaresBody, LARGE_BODY_LIMIT, registerBodyLimits, registerRawBody } from './body-parser';
 import { registerCredentialsGate, registerRouteAccess } from './credentials-gate.hooks';
 import { serveOpenApi } from './openapi';
 import { registerSecurityHeaders } from './security-headers';
@@ -49,6 +49,26 @@ function gateOf(app: NestFastifyApplication): CredentialsGate | undefined {
 }
 
 /**
+ * The query string of a request's URL as the router hands it to the parser: after the first `?` or `#` (find-my-way's
+ * delimiters), so the 414 check and the parser see the same string.
+ */
+function queryOf(url: string): string {
+  const at = url.search(/[?#]/);
+  return at < 0 ? '' : url.slice(at + 1);
+}
+
+/**
+ * Express-style ids[]=a&ids[]=b arrays, as DELETE /notifications and DELETE /entities/:type take them: one level of
+ * brackets is all a route reads (qs keeps what lies deeper as one key of the second level: `a[b][c]=1` is
+ * `{ a: { b: { '[c]': '1' } } }`); a query over MAX_QUERY_BYTES is not parsed (the request gets a 414).
+ */
+export function parseQuery(query: string): Record<string, unknown> {
+  return query.length > MAX_QUERY_BYTES
+    ? {}
+    : qs.parse(query, { arrayLimit: QUERY_ARRAY_LIMIT, parameterLimit: QUERY_ARRAY_LIMIT * 2, depth: 1, throwOnLimitExceeded: false });
+}
+
+/**
  * Builds the Nest application on Fastify (measured faster than Express for this service,
  * docs/benchmarks/history/2026-11-21-express-vs-fastify.md) with the service's HTTP conventions: raw-body JSON parsing,
  * qs query strings, the header limit, metrics, OpenAPI.
@@ -66,12 +86,7 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
         .header('X-Request-Id', req.id)
         .send(errorBody(400, error.code === 'FST_ERR_BAD_URL' ? MALFORMED_URL : 'Bad request'));
     },
-    // Express-style ids[]=a&ids[]=b arrays, as DELETE /notifications and DELETE /entities/:type take them: one level
-    // of brackets is all a route reads (deeper ones stay in the key); a query over MAX_QUERY_BYTES is not parsed.
-    querystringParser: (query: string) =>
-      query.length > MAX_QUERY_BYTES
-        ? {}
-        : qs.parse(query, { arrayLimit: QUERY_ARRAY_LIMIT, parameterLimit: QUERY_ARRAY_LIMIT * 2, depth: 1, throwOnLimitExceeded: false }),
+    querystringParser: parseQuery,
     serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) =>
       createServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler),
     return503OnClosing: true,
@@ -82,8 +97,15 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
   const fastify = adapter.getInstance();
   fastify.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
-    const query = req.raw.url?.indexOf('?') ?? -1;
-    if (query >= 0 && req.raw.url!.length - query - 1 > MAX_QUERY_BYTES) {
+    // A preflight has no body: one it carries is never read (its framing headers go, Node's parser keeps the real
+    // framing), whatever the answer (a 404 too), and its connection ends with the answer.
+    if (req.method === 'OPTIONS' && declaresBody(req.headers)) {
+      for (const header of ['content-type', 'content-length', 'transfer-encoding']) {
+        delete req.headers[header];
+      }
+      reply.header('connection', 'close');
+    }
+    if (queryOf(req.raw.url ?? '').length > MAX_QUERY_BYTES) {
       throw new HttpException(`The query string is longer than ${MAX_QUERY_BYTES} bytes`, 414);
     }
   });

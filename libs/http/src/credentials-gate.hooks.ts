@@ -25,6 +25,8 @@ export const UNVERIFIED_BODIES_PER_ADDRESS = 4;
 export const SMALL_BODY_BYTES = 64 * 1024;
 /** Small bodies of one address hold at most this fraction of UNVERIFIED_BODY_BYTES (4 MB of the default 64 MB). */
 const SMALL_BYTES_SHARE = 16;
+/** Collector keys' bodies share this fraction of UNVERIFIED_BODY_BYTES, apart from the signed requests' bodies. */
+const COLLECTOR_SHARE = 4;
 /** An unverified body not in whole after this long loses its connection (and its reservation). */
 export const UNVERIFIED_BODY_DEADLINE_MS = 30_000;
 /** How long a refused client has to read its answer before a connection it keeps writing to is closed. */
@@ -137,22 +139,15 @@ function closing(req: FastifyRequest, reply: FastifyReply, err: unknown): unknow
 /**
  * Credentials before bytes. Before the body is read (onRequest): the CredentialsGate decides what the headers can
  * (Basic, JWT, the HMAC headers, a reused nonce, the instance), then the Content-Type; a refusal closes the
- * connection without reading the body. An HMAC body, and a collector key's (public), reserves its bytes in
- * UnverifiedBodies (503 with Retry-After when they are spent). An OPTIONS request's body is never read. Once the
+ * connection without reading the body. An HMAC body reserves its bytes in UnverifiedBodies, and a collector key's
+ * (public) in a pool of its own (503 with Retry-After when they are spent). Once the
  * bytes are in (preValidation): the signature is verified over them, and only then is the body decoded and parsed.
  */
 export function registerCredentialsGate(fastify: FastifyInstance, config: AppConfig, gate: CredentialsGate | undefined): void {
   const unverified = new UnverifiedBodies(config.unverifiedBodyBytes);
+  // Collector keys are public: their bodies get a pool of their own, so they can never hold the signed customers' one.
+  const collectorBodies = new UnverifiedBodies(config.unverifiedBodyBytes / COLLECTOR_SHARE);
   const releases = new WeakMap<FastifyRequest, () => void>();
-  // A preflight has no body: its body is never read (nor its framing trusted), and its connection ends with the answer.
-  fastify.addHook('onRequest', async (req, reply) => {
-    if (req.method === 'OPTIONS' && declaresBody(req.headers)) {
-      for (const header of ['content-type', 'content-length', 'transfer-encoding']) {
-        delete req.headers[header];
-      }
-      closing(req, reply, undefined);
-    }
-  });
   // preParsing: after every onRequest hook (CORS headers, the request's metrics timer), before the body is read.
   fastify.addHook('preParsing', async (req, reply) => {
     const access = req.routeOptions.config.access;
@@ -178,7 +173,8 @@ export function registerCredentialsGate(fastify: FastifyInstance, config: AppCon
       }
       const declared = Number(req.headers['content-length']);
       const bytes = declared > 0 ? declared : bodyLimitOf(req.method, req.routeOptions.url);
-      const release = unverified.reserve(clientKey(clientAddress(asSeenByGuards(req))), bytes);
+      const pool = access === 'collector' ? collectorBodies : unverified;
+      const release = pool.reserve(clientKey(clientAddress(asSeenByGuards(req))), bytes);
       if (!release) {
         throw new RetryLaterError('Too many request bodies waiting for their signature to be verified; retry in 1 s', 1, 'unavailable');
       }

@@ -18,6 +18,7 @@ import {
   COLLECTOR_AGENT,
   CollectedRows,
   CredentialsGate,
+  MAX_ROWS_PER_EVENT,
   Public,
   RequireCollectorKey,
   RequirePermission,
@@ -48,10 +49,10 @@ function eventsOf(body: unknown): unknown[] {
   return events;
 }
 
-/** The rows an event stores: one per object (`objectIDs`), one without (a filter-only or malformed event). */
+/** The rows an event stores: one per object (`objectIDs`, at most 20), one without (a filter-only or malformed event). */
 function objectsOf(event: unknown): number {
   const objects = typeof event === 'object' && event !== null ? (event as { objectIDs?: unknown }).objectIDs : undefined;
-  return Array.isArray(objects) && objects.length > 0 ? objects.length : 1;
+  return Array.isArray(objects) && objects.length > 0 ? Math.min(objects.length, MAX_ROWS_PER_EVENT) : 1;
 }
 
 /** Documents the collector key (both parts at once) and the agent the client names itself with. */
@@ -179,7 +180,7 @@ export class InsightsController {
   @answer(400, 'The body is not `{"events": [...]}` JSON')
   @answer(401, 'No collector key of this application (an HMAC key, Basic or a JWT is never accepted here)')
   @answer(403, "The request's Origin is not one of the key's origins (no CORS grant)")
-  @answer(413, 'More than 1,000 events, or a body over 1 MB')
+  @answer(413, 'More than 1,000 events, more rows than COLLECT_ROWS_PER_MINUTE allows, or a body over 1 MB')
   @answer(414, 'The query string is longer than 64 KB')
   @answer(415, 'The body is neither application/json nor text/plain')
   @answer(422, 'No event is valid; the message names the first reasons')
@@ -195,11 +196,18 @@ export class InsightsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<EventsResponseView> {
     const events = eventsOf(req.body);
-    this.collectedRows.take(
-      req as unknown as IncomingMessage,
-      events.reduce<number>((rows, event) => rows + objectsOf(event), 0),
-    );
-    const view: IntakeView = await this.intake.submitInteractions(auth.customer, auth.instance, events, this.source);
+    const rows = events.reduce<number>((sum, event) => sum + objectsOf(event), 0);
+    const giveBack = this.collectedRows.take(req as unknown as IncomingMessage, rows);
+    let view: IntakeView;
+    try {
+      view = await this.intake.submitInteractions(auth.customer, auth.instance, events, this.source);
+    } catch (err) {
+      giveBack();
+      throw err;
+    }
+    if (view.accepted === 0) {
+      giveBack();
+    }
     reply.header(EVENTS_ACCEPTED_HEADER, String(view.accepted)).header(EVENTS_REJECTED_HEADER, String(view.rejected.length));
     if (view.accepted === 0) {
       const reasons = view.rejected.slice(0, REASONS_SHOWN).map((r) => `events[${r.index}]: ${r.reason}`);

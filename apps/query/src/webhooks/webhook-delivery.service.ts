@@ -171,8 +171,15 @@ function publicReason(err: unknown): string {
   if (err instanceof NotPublic) {
     return 'the address is not public';
   }
-  return err instanceof Answered ? err.message : 'the host did not answer';
+  if (err instanceof Answered) {
+    return err.message;
+  }
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && UNREACHED.has(code) ? 'the host did not answer' : 'the connection failed';
 }
+
+/** Errors of a name that resolves to nothing or of a host that does not take the connection. */
+const UNREACHED = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT']);
 
 /** A lookup for connections that may only reach public addresses: every resolved address must be public. */
 const publicOnly =
