@@ -129,9 +129,7 @@ describe('PUT /configuration and notifications (private networks not allowed)', 
           })
         ).status,
       ).toBe(201);
-      expect(await latest()).toBe(
-        'Webhook delivery to http://internal.example.test failed: the address is not public',
-      );
+      expect(await latest()).toBe('Webhook delivery to http://internal.example.test failed: the address is not public');
     });
 
     it('refuses at delivery localhost, which resolves to loopback, and never reaches the receiver', async () => {
@@ -148,9 +146,7 @@ describe('PUT /configuration and notifications (private networks not allowed)', 
             })
           ).status,
         ).toBe(201);
-        expect(await latest()).toMatch(
-          /^Webhook delivery to http:\/\/localhost:\d+ failed: the address is not public$/,
-        );
+        expect(await latest()).toMatch(/^Webhook delivery to http:\/\/localhost:\d+ failed: the address is not public$/);
         expect(receiver.calls).toHaveLength(0);
       } finally {
         await receiver.stop();

@@ -58,6 +58,9 @@ describeKafka('the embedded service killed mid-insert while it consumes Kafka', 
       (c) => c.stats === EVENTS && c.lists === EVENTS,
       30_000,
     );
+    // The held insert was cut (its views repaired at the restart's check), not merely interrupted before its raw part.
+    const metrics = await (await fetch(`${service.url}/metrics`)).text();
+    expect([...metrics.matchAll(/^storage_repairs_total\{table="[a-z_]+"\} (\d+)$/gm)].length).toBeGreaterThan(0);
     await service.stop();
     service = undefined;
 

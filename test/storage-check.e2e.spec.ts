@@ -53,12 +53,12 @@ describe('the storage check', () => {
     for (const view of missed) {
       await ch.command(`ATTACH TABLE ${ch.table(view)}`);
     }
-    // A retry stored again after such a kill: the same rows, under the same retry token and event ids.
+    // A retry stored again after such a kill: the same rows, under the same retry token and event ids, received later.
     const [first] = await ch.query<{ intake_token: string }>(
       `SELECT intake_token FROM ${ch.table('search_events')} WHERE phrase = 'wool hat' LIMIT 1`,
     );
     await ch.command(
-      `INSERT INTO ${ch.table('search_events')} SELECT * FROM ${ch.table('search_events')}
+      `INSERT INTO ${ch.table('search_events')} SELECT * REPLACE (now64(3, 'UTC') AS received_at) FROM ${ch.table('search_events')}
        WHERE intake_token = {token:String} SETTINGS insert_deduplication_token = '${randomUUID()}'`,
       { token: first.intake_token },
     );
@@ -136,5 +136,21 @@ describe('the storage check', () => {
     // Exact now: another run repairs nothing.
     await t.app.get(StorageCheck).run();
     expect(await repairs()).toEqual([...counted]);
+  });
+
+  it("leaves alone an id a request repeated: those copies are the client's own, not a retry", async () => {
+    const id = randomUUID();
+    const body = JSON.stringify({
+      events: [0, 1].map((i) => ({ id, phrase: 'twin', language: 'de', hits: 1, ts: Date.now() - HOUR + i })),
+    });
+    const res = await http<{ accepted: number }>(`${t.url}/events`, { method: 'POST', headers, body });
+    expect([res.status, res.body.accepted]).toEqual([202, 2]);
+    const before = new Map(await repairs()).get('search_events');
+    await t.app.get(StorageCheck).run();
+    const [{ n }] = await ch.query<{ n: string }>(
+      `SELECT toString(sum(sign)) AS n FROM ${ch.table('search_events')} WHERE phrase = 'twin'`,
+    );
+    expect(Number(n)).toBe(2);
+    expect(new Map(await repairs()).get('search_events')).toBe(before);
   });
 });

@@ -122,8 +122,12 @@ describe('bodies anyone may send (e2e over HTTP)', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(((await refused.json()) as { message: string }).message).toMatch(/COLLECT_ROWS_PER_MINUTE/);
-    // What is left of the budget still takes a smaller request.
+    // What is left of the budget still takes a smaller request; once it is all spent, the next is refused before its
+    // body is read.
     expect((await send(1, 20)).status).toBe(200);
+    const unread = await send(1, 1);
+    expect(unread.status).toBe(429);
+    expect(((await unread.json()) as { message: string }).message).toMatch(/budget is spent/);
     const ch = t.app.get(ClickHouseService);
     const [{ n }] = await ch.query<{ n: string }>(`SELECT toString(count()) AS n FROM ${ch.table('interactions')} WHERE type = 'view'`);
     expect(Number(n)).toBe(100);

@@ -25,6 +25,18 @@ export class CollectedRows {
   constructor(private readonly config: AppConfig) {}
 
   /**
+   * Refuses a request (429) before its body is read when its address has spent its whole budget: a sender that goes
+   * on makes the service parse nothing.
+   */
+  refuseSpent(req: IncomingMessage, now = Date.now()): void {
+    const limit = this.config.collectRowsPerMinute;
+    const window = limit === 0 ? undefined : this.windows.get(clientKey(clientAddress(req)));
+    if (window && window.until > now && window.rows >= limit) {
+      throw this.tooMany(limit, window.until - now, 'its budget is spent');
+    }
+  }
+
+  /**
    * Counts the request's rows against its address's budget and answers how to give them back; throws 429 with the
    * seconds until the budget has room, or 413 when the request alone is over it (waiting would never help).
    */
@@ -47,16 +59,20 @@ export class CollectedRows {
       this.windows.set(key, window);
     }
     if (window.rows + rows > limit) {
-      throw new RetryLaterError(
-        `Too many events: at most ${limit} clicks, conversions and views (one per object) a minute from this address ` +
-          `(COLLECT_ROWS_PER_MINUTE), and this request has ${rows}; retry after Retry-After seconds`,
-        Math.max(1, Math.ceil((window.until - now) / 1000)),
-      );
+      throw this.tooMany(limit, window.until - now, `this request has ${rows}`);
     }
     const counted = window;
     counted.rows += rows;
     return () => {
       counted.rows = Math.max(0, counted.rows - rows);
     };
+  }
+
+  private tooMany(limit: number, waitMs: number, why: string): RetryLaterError {
+    return new RetryLaterError(
+      `Too many events: at most ${limit} clicks, conversions and views (one per object) a minute from this address ` +
+        `(COLLECT_ROWS_PER_MINUTE), and ${why}; retry after Retry-After seconds`,
+      Math.max(1, Math.ceil(waitMs / 1000)),
+    );
   }
 }

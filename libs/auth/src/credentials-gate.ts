@@ -7,6 +7,7 @@ import { AuthError, RetryLaterError } from '@app/errors';
 import { refused } from './auth-failures';
 import { BasicAuthenticator, CollectorAuthenticator, HmacAuthenticator, type HmacHeaders, type Principal } from './authenticators';
 import { CustomersRepository, type Customer } from './customers.repository';
+import { CollectedRows } from './collected-rows';
 import { COLLECT_BUDGET, tooManyMessage } from './customer-throttler.guard';
 import { clientAddress, clientKey, FailedAuthLimiter } from './failed-auth.limiter';
 import { JwtAuthenticator } from './jwt.authenticator';
@@ -84,6 +85,7 @@ export class CredentialsGate {
     private readonly failures: FailedAuthLimiter,
     private readonly provisioning: ProvisioningService,
     @InjectThrottlerStorage() private readonly throttles: ThrottlerStorage,
+    private readonly collectedRows: CollectedRows,
   ) {}
 
   async admit(req: IncomingMessage): Promise<Admission> {
@@ -166,10 +168,12 @@ export class CredentialsGate {
   /**
    * Counts an admitted request against COLLECT_PER_MINUTE for its client address (IPv6: per /64) before its body is
    * read: beyond the limit, 429 with Retry-After, and the connection closes unread (the throttler's storage, where
-   * CustomerThrottlerGuard counts every other route). Called once the request's CORS grant is set, so that the page
-   * can read the 429's Retry-After.
+   * CustomerThrottlerGuard counts every other route), and refuses it as well when its address has spent its
+   * COLLECT_ROWS_PER_MINUTE. Called once the request's CORS grant is set, so that the page can read the 429's
+   * Retry-After.
    */
   async countCollected(req: IncomingMessage): Promise<void> {
+    this.collectedRows.refuseSpent(req);
     const address = clientAddress(req);
     const limit = this.config.collectPerMinute;
     if (limit === 0) {

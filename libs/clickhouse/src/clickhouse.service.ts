@@ -260,15 +260,14 @@ export class ClickHouseService implements OnApplicationShutdown {
   }
 
   /**
-   * Whether storage answers a query (a bare ping would not prove the engine or the database works), for the public
-   * probes (/health, /health/ready): one query in flight at a time, its answer reused for PING_REUSE_MS after it
-   * began, so a flood of probes costs storage one query a second (on the embedded engine the main connection is
-   * shared with inserts and credential lookups).
+   * Whether storage answers a query within 2 x PING_REUSE_MS (a bare ping would not prove the engine or the database
+   * works), for the public probes (/health, /health/ready): one query in flight at a time, its answer reused for
+   * PING_REUSE_MS after it began, so a flood of probes costs storage one query a second (on the embedded engine the
+   * main connection is shared with inserts and credential lookups).
    */
   ping(): Promise<boolean> {
     if (!this.pinging && Date.now() - this.pingAt >= PING_REUSE_MS) {
       [this.pinging, this.pingAt] = [true, Date.now()];
-      // A storage that hangs is down for the probes: at most PING_REUSE_MS x 2 for an answer.
       const up = Promise.race([this.query('SELECT 1 AS ok').then(() => true), sleep(2 * PING_REUSE_MS, false, { ref: false })]);
       this.pingUp = up.catch(() => false).finally(() => (this.pinging = false));
     }

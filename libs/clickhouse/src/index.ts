@@ -9,3 +9,4 @@ export * from './data-dir-lock';
 export { chDateTime, fromChDateTime } from '@app/contracts';
 export * from './rounds';
 export { MAX_LIST_PARAM_CHARS, inListParamGroups, listParamChars } from './sql-literals';
+export * from './rows-before-migration';

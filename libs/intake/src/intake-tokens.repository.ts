@@ -1,14 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { ClickHouseService, inListParamGroups } from '@app/clickhouse';
+import { ClickHouseService, inListParamGroups, readOnce, rowsBeforeMigration } from '@app/clickhouse';
 import type { RetryToken } from './insert-batcher';
 import { INTERACTIONS_TARGET } from './intake-kinds';
 
 const DAY_MS = 86_400_000;
-
-/** Rows stored before retry tokens: those received before `before` (ms), when migration 0015 was applied. */
-interface LegacyRows {
-  before: number;
-}
 
 /** The name under which a request's interactions are stored (IntakeKind.retryTokenOf): `<token>:interactions`. */
 const INTERACTIONS_SUFFIX = `:${INTERACTIONS_TARGET.tokenSuffix}`;
@@ -24,8 +19,8 @@ const INTERACTIONS_SUFFIX = `:${INTERACTIONS_TARGET.tokenSuffix}`;
  */
 @Injectable()
 export class IntakeTokensRepository {
-  /** When retry tokens began (LegacyRows), read once. */
-  private legacy?: Promise<LegacyRows | undefined>;
+  /** When retry tokens began (migration 0015, ms), if rows without a token were received in the day before it. */
+  private readonly legacyBefore = readOnce(() => rowsBeforeMigration(this.ch, '0015-intake-tokens', "intake_token = ''", true));
 
   constructor(private readonly ch: ClickHouseService) {}
 
@@ -76,38 +71,28 @@ export class IntakeTokensRepository {
     if (candidates.length === 0) {
       return [];
     }
-    this.legacy ??= this.legacyRows();
-    const legacy = await this.legacy;
-    if (!legacy || Date.now() > legacy.before + DAY_MS) {
+    const before = await this.legacyBefore();
+    if (before === undefined || Date.now() > before + DAY_MS) {
       return [];
     }
+    // Each request's ids are looked for within its own tenant.
     const found = new Set(
       (
-        await this.ch.query<{ id: string }>(
-          `SELECT DISTINCT toString(event_id) AS id FROM ${this.ch.table('search_events')}
+        await this.ch.query<{ key: string }>(
+          `SELECT DISTINCT concat(customer, '/', instance, '/', toString(event_id)) AS key FROM ${this.ch.table('search_events')}
            WHERE customer IN {customers:Array(String)} AND instance IN {instances:Array(String)} AND intake_token = ''
              AND received_at > now() - INTERVAL 1 DAY AND received_at < fromUnixTimestamp64Milli({before:Int64}, 'UTC')
              AND toString(event_id) IN {ids:Array(String)}`,
           {
             customers: [...new Set(candidates.map((t) => t.customer))],
             instances: [...new Set(candidates.map((t) => t.instance))],
-            before: legacy.before,
+            before,
             ids: [...new Set(candidates.flatMap((t) => t.searchIds!))],
           },
         )
-      ).map((r) => r.id),
+      ).map((r) => r.key),
     );
-    return candidates.filter((t) => t.searchIds!.every((id) => found.has(id))).map((t) => t.token);
-  }
-
-  /** When migration 0015 was applied, if rows without a token were received in the day before it. */
-  private async legacyRows(): Promise<LegacyRows | undefined> {
-    const [row] = await this.ch.query<{ before: string; rows: string }>(
-      `WITH (SELECT min(applied_at) FROM ${this.ch.table('schema_migrations')} WHERE id = '0015-intake-tokens') AS applied
-       SELECT toString(toUnixTimestamp64Milli(applied)) AS before, toString(count()) AS rows FROM ${this.ch.table('search_events')}
-       WHERE intake_token = '' AND received_at < applied AND received_at > applied - INTERVAL 1 DAY`,
-    );
-    return row && Number(row.rows) > 0 ? { before: Number(row.before) } : undefined;
+    return candidates.filter((t) => t.searchIds!.every((id) => found.has(`${t.customer}/${t.instance}/${id}`))).map((t) => t.token);
   }
 
   /**

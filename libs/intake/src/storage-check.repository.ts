@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@app/config';
 import { ClickHouseService, SEARCH_ROLLUPS, searchIdsSelect, selectKeys, type SignedRollup } from '@app/clickhouse';
 
 /** A row of search_events stored more than once under one request's retry token. */
@@ -8,7 +9,9 @@ export interface StoredTwice {
   instance: string;
   token: string;
   eventId: string;
-  /** sum(sign) of its rows: more than 1. */
+  /** sum(sign) of the rows of the request's first insert (more than 1 when the request repeated the id). */
+  first: number;
+  /** sum(sign) of all its rows: more than `first`. */
   copies: number;
 }
 
@@ -56,7 +59,10 @@ function bucketOf(rollup: SignedRollup): readonly [column: string, expression: s
  */
 @Injectable()
 export class StorageCheckRepository {
-  constructor(private readonly ch: ClickHouseService) {}
+  constructor(
+    private readonly ch: ClickHouseService,
+    private readonly config: AppConfig,
+  ) {}
 
   /**
    * Rows received from `sinceMs` on, read only from the parts written since then (a part is written after its rows
@@ -85,28 +91,51 @@ export class StorageCheckRepository {
   /** The hours of the rows received since `sinceMs` (ms, ascending): where a half-done insert can be. */
   async suspectHours(sinceMs: number): Promise<number[]> {
     const rows = await this.ch.query<{ hour: string }>(
+      // Not the hours within a day of the retention's end: the raw rows and each rollup expire there at times of
+      // their own (per row, per hour, day or week), so they may differ there without any insert cut.
       `SELECT DISTINCT toString(toUnixTimestamp(toStartOfHour(ts))) AS hour FROM ${this.ch.table('search_events')}
-       WHERE ${this.recent(sinceMs)} ORDER BY hour`,
+       WHERE ${this.recent(sinceMs)} AND ts >= now() - INTERVAL ${this.config.retentionDays - 1} DAY ORDER BY hour`,
     );
     return rows.map((r) => Number(r.hour) * 1000);
   }
 
-  /** Rows received since `sinceMs` whose retry token and event id are stored more than once (sum(sign) > 1). */
+  /**
+   * Rows received since `sinceMs` whose retry token and event id were stored again after the request's first insert:
+   * a request's rows share one receive time, and a retry's have a later one. `first` is what the first insert stored
+   * (a request may repeat an id: those copies are the client's), `copies` what all hold (sum(sign)).
+   */
   async storedTwice(sinceMs: number): Promise<StoredTwice[]> {
-    const rows = await this.ch.query<{ customer: string; instance: string; token: string; event_id: string; copies: string }>(
-      `SELECT customer, instance, intake_token AS token, toString(event_id) AS event_id, toString(sum(sign)) AS copies
-       FROM ${this.ch.table('search_events')}
-       WHERE received_at >= fromUnixTimestamp64Milli(toInt64(${Math.trunc(sinceMs) - 86_400_000}), 'UTC')
-         AND (customer, instance, intake_token) IN (
-         SELECT DISTINCT customer, instance, intake_token FROM ${this.ch.table('search_events')}
-         WHERE intake_token != '' AND ${this.recent(sinceMs)})
-       GROUP BY customer, instance, intake_token, event_id HAVING sum(sign) > 1`,
+    const rows = await this.ch.query<{
+      customer: string;
+      instance: string;
+      token: string;
+      event_id: string;
+      first: string;
+      copies: string;
+    }>(
+      `SELECT customer, instance, token, event_id, toString(argMin(stored, received_at)) AS first, toString(sum(stored)) AS copies
+       FROM (
+         SELECT customer, instance, intake_token AS token, toString(event_id) AS event_id, received_at, sum(sign) AS stored
+         FROM ${this.ch.table('search_events')}
+         WHERE received_at >= fromUnixTimestamp64Milli(toInt64(${Math.trunc(sinceMs) - 86_400_000}), 'UTC')
+           AND (customer, instance, intake_token) IN (
+           SELECT DISTINCT customer, instance, intake_token FROM ${this.ch.table('search_events')}
+           WHERE intake_token != '' AND ${this.recent(sinceMs)})
+         GROUP BY customer, instance, token, event_id, received_at)
+       GROUP BY customer, instance, token, event_id HAVING sum(stored) > argMin(stored, received_at)`,
     );
-    return rows.map((r) => ({ customer: r.customer, instance: r.instance, token: r.token, eventId: r.event_id, copies: Number(r.copies) }));
+    return rows.map((r) => ({
+      customer: r.customer,
+      instance: r.instance,
+      token: r.token,
+      eventId: r.event_id,
+      first: Number(r.first),
+      copies: Number(r.copies),
+    }));
   }
 
   /**
-   * One compensating row for an event stored `copies` times: a copy with sign = 1 - copies. It goes through every
+   * One compensating row for an event stored `copies` times: a copy with sign = first - copies. It goes through every
    * view like any insert, so the rollups that counted every copy become exact, and those that missed one count it
    * short until compared with the raw rows (rollupDifferences), which runs after.
    */
@@ -120,7 +149,7 @@ export class StorageCheckRepository {
            AND event_id = toUUID({eventId:String}) AND sign > 0
          ORDER BY received_at DESC
          LIMIT 1)`,
-      { sign: 1 - twice.copies, customer: twice.customer, instance: twice.instance, token: twice.token, eventId: twice.eventId },
+      { sign: twice.first - twice.copies, customer: twice.customer, instance: twice.instance, token: twice.token, eventId: twice.eventId },
     );
   }
 
@@ -167,20 +196,21 @@ export class StorageCheckRepository {
   /**
    * Per id, the newest row received since `sinceMs` against the newest change recorded for it: a change is recorded
    * by the insert that stores the row, after the row's time was taken (one clock: the check runs on the embedded
-   * engine only), so a change older than the row is another insert's, and the row's was cut.
+   * engine only), so a change older than the row is another insert's, and the row's was cut. Rows from Kafka are left
+   * out: their receive time is the message's, another clock (a backlog's is old, a fast producer's ahead).
    */
   private missingChangesSql(sinceMs: number): string {
     const rows = `SELECT customer, instance, search_id, max(received_at) AS received FROM (
         SELECT customer, instance, event_id AS search_id, received_at FROM ${this.ch.table('search_events')}
-        WHERE id_sent AND sign > 0 AND ${this.recent(sinceMs)}
+        WHERE id_sent AND sign > 0 AND source != 'kafka' AND ${this.recent(sinceMs)}
         UNION ALL
         SELECT customer, instance, search_id, received_at FROM ${this.ch.table('interactions')}
-        WHERE type IN ('click', 'conversion') AND object_id != '' AND ${this.recent(sinceMs, 'interactions')}
+        WHERE type IN ('click', 'conversion') AND object_id != '' AND source != 'kafka' AND ${this.recent(sinceMs, 'interactions')}
       ) GROUP BY customer, instance, search_id`;
     const changes = `SELECT customer, instance, search_id, max(inserted_at) AS inserted FROM ${this.ch.table('engagement_changes')}
       WHERE inserted_at >= fromUnixTimestamp64Milli(toInt64(${Math.trunc(sinceMs)}), 'UTC') GROUP BY customer, instance, search_id`;
     return `SELECT customer, instance, search_id FROM (${rows}) AS r LEFT JOIN (${changes}) AS c USING (customer, instance, search_id)
-      WHERE c.inserted < r.received`;
+      WHERE c.inserted < r.received SETTINGS join_use_nulls = 0`;
   }
 
   private missingIdsSql(sinceMs: number): string {
@@ -195,7 +225,7 @@ export class StorageCheckRepository {
    * The buckets of `rollup` among those of `hours` whose total differs from what it counts: for an hourly rollup the
    * raw rows' sum(sign) of those hours; for a daily or weekly one the rollup a step finer (FINER), compared just
    * before, over the bucket's hours or days. So a run reads the raw rows of the suspect hours only, not of whole days
-   * and weeks (10M events: 1.2 s a run, against 0.07 s with no traffic; docs/benchmarks/current.md).
+   * and weeks (`npm run bench:storage-check` measures a run; docs/benchmarks/methods.md).
    */
   async rollupDifferences(rollup: SignedRollup, hours: readonly number[]): Promise<RollupDifference[]> {
     const [column, expression] = bucketOf(rollup);
@@ -233,7 +263,7 @@ export class StorageCheckRepository {
    * Makes one bucket of a rollup exact: per key, inserts the raw count minus what the rollup holds (negative where
    * it holds too much), with the raw newest time where the rollup keeps one (a max, which a repeat leaves as it is).
    */
-  async repairBucket(rollup: SignedRollup, bucket: string): Promise<void> {
+  async repairBucket(rollup: SignedRollup, bucket: string): Promise<boolean> {
     const [column, expression] = bucketOf(rollup);
     const columns = rollup.keys.map(([c]) => c).join(', ');
     const lastTs = rollup.aggregating;
@@ -247,10 +277,20 @@ export class StorageCheckRepository {
         GROUP BY ${columns}
       ) AS rolled USING (${columns})
       WHERE raw_searches != rolled_searches`;
+    // Nothing to write: the bucket agrees with the raw rows, and the difference was in the finer rollup outside the
+    // hours checked (not repaired, and not counted as a repair).
+    const [{ keys }] = await this.ch.query<{ keys: string }>(
+      `SELECT toString(count()) AS keys FROM (${select}) SETTINGS join_use_nulls = 0`,
+      { bucket },
+    );
+    if (Number(keys) === 0) {
+      return false;
+    }
     await this.ch.command(
       `INSERT INTO ${this.ch.table(rollup.table)} (${columns}, searches${lastTs ? ', last_ts' : ''}) ${select}
        SETTINGS join_use_nulls = 0, insert_deduplication_token = '${randomUUID()}'`,
       { bucket },
     );
+    return true;
   }
 }

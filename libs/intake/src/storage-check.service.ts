@@ -13,7 +13,7 @@ const OVERLAP_MS = 5 * 60_000;
  * killed in between leaves the raw rows with some rollups and not others, and a client's retry of that request could
  * store its rows again. The check runs at every start, before the app serves (the last inserts before a kill are the
  * newest rows), and every STORAGE_CHECK_MS after, over the rows received since the run before:
- * 1. rows a retry stored twice under one retry token get one compensating row each (sign = 1 - copies);
+ * 1. rows a retry stored again under one retry token get one compensating row each (sign = first - copies);
  * 2. search ids that `search_ids` lacks are recorded there, and the ids of searches and of clicks and conversions
  *    that `engagement_changes` lacks are recorded there (so the engagement pass computes their hours);
  * 3. every rollup of search_events is compared with the raw rows (sum(sign)) per bucket of the suspect hours, and a
@@ -76,7 +76,7 @@ export class StorageCheck implements OnApplicationBootstrap, OnApplicationShutdo
     const since = this.since ?? began - OVERLAP_MS;
     for (const twice of await this.repository.storedTwice(since)) {
       await this.repository.compensate(twice);
-      this.repaired('search_events', `event ${twice.eventId} of retry token ${twice.token}`, 1 - twice.copies);
+      this.repaired('search_events', `event ${twice.eventId} of retry token ${twice.token}`, twice.first - twice.copies);
     }
     const missing = await this.repository.missingSearchIds(since);
     if (missing > 0) {
@@ -92,8 +92,9 @@ export class StorageCheck implements OnApplicationBootstrap, OnApplicationShutdo
     if (hours.length > 0) {
       for (const rollup of SEARCH_ROLLUPS) {
         for (const { bucket, difference } of await this.repository.rollupDifferences(rollup, hours)) {
-          await this.repository.repairBucket(rollup, bucket);
-          this.repaired(rollup.table, bucket, difference);
+          if (await this.repository.repairBucket(rollup, bucket)) {
+            this.repaired(rollup.table, bucket, difference);
+          }
         }
       }
     }

@@ -1,6 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { ClickHouseService } from '@app/clickhouse';
+import { ClickHouseService, readOnce, rowsBeforeMigration } from '@app/clickhouse';
+
+/** Changes are read from this long before the run before began (a row's time is taken a little before it is visible). */
+const MARGIN_MS = 5 * 60_000;
 
 /**
  * Searches stored before migration 0016 (docs/upgrading.md): the release that stored them wrote either the client's
@@ -17,13 +20,10 @@ import { ClickHouseService } from '@app/clickhouse';
  * It writes `search_events`, so it runs on the main connection, never in a lane (the storage check's premise,
  * docs/architecture.md "A kill at any moment").
  */
-/** Changes are read from this long before the run before began (a row's time is taken a little before it is visible). */
-const MARGIN_MS = 5 * 60_000;
-
 @Injectable()
 export class OldSearches {
-  /** When migration 0016 was applied (ms), if searches were stored before it; read once. */
-  private before?: Promise<number | undefined>;
+  /** When migration 0016 was applied (ms), if searches were stored before it. */
+  private readonly before = readOnce(() => rowsBeforeMigration(this.ch, '0016-interactions'));
   /** Where the next run reads changes from (ms): every change kept, the first time. */
   private since = 0;
 
@@ -43,8 +43,7 @@ export class OldSearches {
   }
 
   private async run(): Promise<number> {
-    this.before ??= this.storedBefore();
-    const before = await this.before;
+    const before = await this.before();
     if (before === undefined) {
       return 0;
     }
@@ -52,11 +51,18 @@ export class OldSearches {
     const changes = `SELECT customer, instance, search_id FROM ${this.ch.table('engagement_changes')}
       WHERE inserted_at >= fromUnixTimestamp64Milli({since:Int64}, 'UTC')`;
     const params = { since: this.since, before };
+    // The searches named since that no sent id is known for: rare, and only they send the scan to the old rows.
+    const unknown = `SELECT customer, instance, search_id FROM (${changes})
+      WHERE (customer, instance, search_id) NOT IN (
+        SELECT customer, instance, search_id FROM ${this.ch.table('search_ids')} WHERE (customer, instance, search_id) IN (${changes}))`;
+    const [{ u }] = await this.ch.query<{ u: string }>(`SELECT toString(count()) AS u FROM (${unknown})`, params);
+    if (Number(u) === 0) {
+      this.since = began - MARGIN_MS;
+      return 0;
+    }
     const old = `FROM ${this.ch.table('search_events')}
       WHERE NOT id_sent AND sign > 0 AND received_at < fromUnixTimestamp64Milli({before:Int64}, 'UTC')
-        AND (customer, instance, event_id) IN (${changes})
-        AND (customer, instance, event_id) NOT IN (
-          SELECT customer, instance, search_id FROM ${this.ch.table('search_ids')} WHERE (customer, instance, search_id) IN (${changes}))`;
+        AND (customer, instance, event_id) IN (${unknown})`;
     const [{ n }] = await this.ch.query<{ n: string }>(`SELECT toString(count()) AS n ${old}`, params);
     if (Number(n) > 0) {
       // The sign and the mark are replaced outside the subquery: an alias in its SELECT list would be what WHERE reads.
@@ -69,14 +75,5 @@ export class OldSearches {
     }
     this.since = began - MARGIN_MS;
     return Number(n);
-  }
-
-  private async storedBefore(): Promise<number | undefined> {
-    const [row] = await this.ch.query<{ before: string; rows: string }>(
-      `WITH (SELECT min(applied_at) FROM ${this.ch.table('schema_migrations')} WHERE id = '0016-interactions') AS applied
-       SELECT toString(toUnixTimestamp64Milli(applied)) AS before, toString(count()) AS rows
-       FROM ${this.ch.table('search_events')} WHERE received_at < applied`,
-    );
-    return row && Number(row.rows) > 0 ? Number(row.before) : undefined;
   }
 }
