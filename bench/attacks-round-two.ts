@@ -114,6 +114,8 @@ export async function roundTwo(start: () => Promise<RoundTarget>): Promise<Figur
       'Accept of 1,024 bytes x 10 in flight',
       () => repeat(10, () => getFrom(t.base, '/search-terms?since=1d', { authorization, accept: `"${','.repeat(1023)}` }, '127.0.0.1')),
     ],
+    // The control: as many plain requests to the same public route, to tell the query's cost from the flood's.
+    ['plain /health/live x 16 in flight (control)', () => repeat(16, () => getFrom(t.base, '/health/live', {}, '127.0.0.1'))],
     // The deepest, widest query parsed (just under 64 KB of a[b][c]... keys), 16 in flight, no credential.
     [
       'nested query of 63 KB x 16 in flight to /health/live',
