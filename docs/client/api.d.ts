@@ -1681,7 +1681,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1722,7 +1722,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1773,7 +1773,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1814,7 +1814,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1892,7 +1892,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1998,7 +1998,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2123,7 +2123,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2239,7 +2239,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2392,7 +2392,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventsResponse"];
                 };
             };
-            /** @description The query string is longer than 64 KB (`{ status, message }`) */
+            /** @description The query string is longer than 8 KB (`{ status, message }`) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2515,7 +2515,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2617,7 +2617,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2723,7 +2723,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2845,7 +2845,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2957,7 +2957,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3075,7 +3075,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3203,7 +3203,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3344,7 +3344,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3470,7 +3470,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3591,7 +3591,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3696,7 +3696,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3847,7 +3847,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3981,7 +3981,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4109,7 +4109,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4232,7 +4232,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4349,7 +4349,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4455,7 +4455,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4580,7 +4580,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4672,7 +4672,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4778,7 +4778,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4880,7 +4880,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The query string is longer than 64 KB (65,536 bytes) */
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -29,7 +29,7 @@ export const ERROR_STATUSES = {
   404: 'No such resource',
   412: 'A precondition of the request (If-Match, If-None-Match) does not hold: nothing was written; read the resource again',
   413: "The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere)",
-  414: 'The query string is longer than 64 KB (65,536 bytes)',
+  414: 'The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists)',
   415: 'The body is not application/json, or has no Content-Type',
   429:
     "Too many requests: the customer's budget per minute, too many failed authentications from this address, too many " +

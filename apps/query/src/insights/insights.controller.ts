@@ -181,7 +181,7 @@ export class InsightsController {
   @answer(401, 'No collector key of this application (an HMAC key, Basic or a JWT is never accepted here)')
   @answer(403, "The request's Origin is not one of the key's origins (no CORS grant)")
   @answer(413, 'More than 1,000 events, more rows than COLLECT_ROWS_PER_MINUTE allows, or a body over 1 MB')
-  @answer(414, 'The query string is longer than 64 KB')
+  @answer(414, 'The query string is longer than 8 KB')
   @answer(415, 'The body is neither application/json nor text/plain')
   @answer(422, 'No event is valid; the message names the first reasons')
   @answer(
