@@ -1,4 +1,4 @@
-import { parseQuery } from '@app/http';
+import { lazyQuery, parseQuery } from '@app/http';
 import { basicHeader, http, startApp, type TestApp } from '../support/test-app';
 
 /**
@@ -58,6 +58,14 @@ describe('headers and query strings (e2e over HTTP)', () => {
       expect([deleted.status, deleted.body]).toEqual([200, { ok: true }]);
       expect(parseQuery('a[b][c][d]=1&ids[]=x&ids[]=y')).toEqual({ a: { b: { '[c][d]': '1' } }, ids: ['x', 'y'] });
       expect(parseQuery(`a=${'x'.repeat(64 * 1024)}`)).toEqual({});
+      // As the router hands it to a route: parsed when read, and read like the parsed object.
+      const lazy = lazyQuery('since=7d&ids[]=x&ids[]=y');
+      expect([Object.keys(lazy), { ...lazy }, JSON.parse(JSON.stringify(lazy)), 'ids' in lazy]).toEqual([
+        ['since', 'ids'],
+        { since: '7d', ids: ['x', 'y'] },
+        { since: '7d', ids: ['x', 'y'] },
+        true,
+      ]);
     });
 
     it('answers every GET route with deep and wide query shapes without a 5xx', async () => {
