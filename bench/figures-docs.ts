@@ -24,6 +24,11 @@ export const HEADLINES: ReadonlyArray<{ bench: string; name: string; label: stri
     label: '`POST /events`, one event per request, at 0.4x of `/health/live`: answered',
   },
   {
+    bench: 'storage-check',
+    name: 'answers p95 with the check / without, 10M',
+    label: 'answers p95 with the storage check every 5 s / without it (10M events)',
+  },
+  {
     bench: 'fairness',
     name: "B's since=1d p50 loaded / unloaded, A's 429 sent again after Retry-After",
     label: "a customer's p50 while another floods / alone",
