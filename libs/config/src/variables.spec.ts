@@ -27,6 +27,7 @@ const BAD: Record<string, string> = {
   RATE_LIMIT_PER_MINUTE: '-1',
   INTAKE_PER_MINUTE: '600k',
   COLLECT_PER_MINUTE: '1.5',
+  COLLECT_ROWS_PER_MINUTE: '-1',
   TRUST_PROXY: '10.0.0.0/33',
   AUTH_FAILURES_PER_MINUTE: 'many',
   LOG_LEVEL: 'verbose',
