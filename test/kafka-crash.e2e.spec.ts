@@ -1,4 +1,4 @@
-import { freshDir, runScript, startService, type Service } from './support/processes';
+import { exitSignal, freshDir, runScript, startService, type Service } from './support/processes';
 import { caughtUp, describeKafka, produceEvents, startKafka, type KafkaBroker } from './support/kafka';
 import { eventually } from './support/storage';
 
@@ -29,13 +29,7 @@ describeKafka('an ingest process killed between insert and commit (real process,
 
     // Killed right after its 3rd insert, before that batch's commit (a preload script, not production code).
     service = await startService(STANDALONE, { ...env, CRASH_AFTER_INSERTS: '3' }, 30_000, ['crash-after-insert.js']);
-    const signal = await new Promise<NodeJS.Signals | null>((resolve) => {
-      if (service!.child.exitCode !== null || service!.child.signalCode) {
-        return resolve(service!.child.signalCode);
-      }
-      service!.child.once('exit', (_code, sig) => resolve(sig));
-    });
-    expect(signal).toBe('SIGKILL');
+    expect(await exitSignal(service)).toBe('SIGKILL');
     expect(await caughtUp(broker, 'crash', TOPIC)).toBe(false);
 
     await produceEvents(broker, TOPIC, 4000, {}, 'while-down');

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { freshDir, runScript, startService, type Service } from './support/processes';
+import { exitSignal, freshDir, runScript, startService, type Service } from './support/processes';
 import { eventually } from './support/storage';
 
 /**
@@ -14,11 +14,6 @@ const STANDALONE = 'apps/standalone/src/main.js';
 const KILL = ['kill-after.js'];
 const basic = 'ops:kill-background-password';
 const authorization = `Basic ${Buffer.from(basic).toString('base64')}`;
-
-const exited = (s: Service) =>
-  s.child.exitCode !== null || s.child.signalCode !== null
-    ? Promise.resolve(s.child.signalCode)
-    : new Promise<NodeJS.Signals | null>((r) => s.child.once('exit', (_code, signal) => r(signal)));
 
 describe('the embedded service killed in the middle of its background work', () => {
   let service: Service | undefined;
@@ -40,7 +35,7 @@ describe('the embedded service killed in the middle of its background work', () 
     const kills = ['MODIFY QUERY', 'INSERT INTO \\S*search_phrases_weekly\\W', 'MATERIALIZE INDEX'];
     for (const [n, statement] of kills.entries()) {
       service = await startService(STANDALONE, { ...env, KILL_AFTER_SQL: statement, KILL_MARKER: `${dir}/killed-${n}` }, 90_000, KILL);
-      expect(await exited(service)).toBe('SIGKILL');
+      expect(await exitSignal(service)).toBe('SIGKILL');
     }
     service = await startService(STANDALONE, env, 90_000);
     const stats = (await (await fetch(`${service.url}/search-stats?since=7d`, { headers: { authorization } })).json()) as {
@@ -79,7 +74,7 @@ describe('the embedded service killed in the middle of its background work', () 
       body: JSON.stringify({ events: [...searches, ...clicks] }),
     });
     expect(res.status).toBe(202);
-    expect(await exited(service)).toBe('SIGKILL');
+    expect(await exitSignal(service)).toBe('SIGKILL');
 
     service = await startService(STANDALONE, env, 90_000);
     const url = service.url;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { freePort, freshDir, runScript, startService, type Service } from './support/processes';
+import { exitSignal, freePort, freshDir, runScript, startService, type Service } from './support/processes';
 import { answeredCounts, eventually } from './support/storage';
 
 /**
@@ -96,14 +96,12 @@ describe('the embedded service killed under traffic', () => {
     };
 
     const senders = Array.from({ length: SENDERS }, sender);
-    const exited = (s: Service) =>
-      s.child.exitCode !== null || s.child.signalCode !== null ? Promise.resolve() : new Promise((r) => s.child.once('exit', r));
-    await exited(service); // the held insert's kill
+    await exitSignal(service); // the held insert's kill
     service = await startService(STANDALONE, env, 90_000, HOLD);
     for (let kill = 1; kill <= KILLS; kill++) {
       await until(kill * REQUESTS_PER_ROUND);
       service.child.kill('SIGKILL');
-      await exited(service);
+      await exitSignal(service);
       service = await startService(STANDALONE, env, 90_000, HOLD);
     }
     await until((KILLS + 1) * REQUESTS_PER_ROUND);

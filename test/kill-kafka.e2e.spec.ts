@@ -1,4 +1,4 @@
-import { freshDir, runScript, startService, type Service } from './support/processes';
+import { exitSignal, freshDir, runScript, startService, type Service } from './support/processes';
 import { caughtUp, describeKafka, produceEvents, startKafka, type KafkaBroker } from './support/kafka';
 import { answeredCounts, eventually } from './support/storage';
 
@@ -41,13 +41,7 @@ describeKafka('the embedded service killed mid-insert while it consumes Kafka', 
     };
     await produceEvents(broker, TOPIC, EVENTS);
     service = await startService(STANDALONE, env, 90_000, ['hold-insert.js']);
-    const signal = await new Promise<NodeJS.Signals | null>((resolve) => {
-      if (service!.child.exitCode !== null || service!.child.signalCode) {
-        return resolve(service!.child.signalCode);
-      }
-      service!.child.once('exit', (_code, sig) => resolve(sig));
-    });
-    expect(signal).toBe('SIGKILL');
+    expect(await exitSignal(service)).toBe('SIGKILL');
 
     service = await startService(STANDALONE, env, 90_000, ['hold-insert.js']);
     expect(await eventually(() => caughtUp(broker, 'kill-kafka', TOPIC), Boolean, 90_000)).toBe(true);

@@ -34,6 +34,14 @@ export interface Service {
   stop(): Promise<number | null>;
 }
 
+/** The signal that ended the service's process (null when it exited by itself), once it has ended. */
+export function exitSignal(s: Service): Promise<NodeJS.Signals | null> {
+  if (s.child.exitCode !== null || s.child.signalCode !== null) {
+    return Promise.resolve(s.child.signalCode);
+  }
+  return new Promise((resolve) => s.child.once('exit', (_code, signal) => resolve(signal)));
+}
+
 /**
  * Starts a built app as its own process (with `preload` scripts from test/support) and waits until /health answers,
  * or, with a preload, until the preload ended it.
