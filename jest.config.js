@@ -23,6 +23,9 @@ module.exports = {
   // Limits end a hung test or hook; none is a timing assertion. 60 s, because CI's 2 cores run two suites side by side
   // and a start with every migration, a broker and a consumer group took over 30 s there.
   testTimeout: 60000,
+  // TEST_STORAGE=server: one real ClickHouse server for the run (test/support/storage-global.ts).
+  globalSetup: '<rootDir>/test/support/storage-global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/storage-global-teardown.ts',
   setupFilesAfterEnv: ['<rootDir>/test/support/drop-earlier-databases.ts'],
   maxWorkers: 2,
 };

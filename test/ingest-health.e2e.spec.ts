@@ -18,6 +18,8 @@ describeKafka('ingest health against a real broker protocol', () => {
   let broker: KafkaBroker;
   const apps: TestApp[] = [];
   let service: Service | undefined;
+  /** What the ingest app's /metrics serves (the readiness test below reads it). */
+  let ingestMetricNames: string[] = [];
   beforeAll(async () => {
     broker = await startKafka({ [BURST]: 4, [FRESH]: 2, [READY]: 1, 'catalogue-documents': 1 });
   });
@@ -136,5 +138,50 @@ describeKafka('ingest health against a real broker protocol', () => {
       await broker.command('up 1');
     }
     expect(await eventually(ready, (r) => r.status === 200, 60_000)).toMatchObject({ status: 200, body: { ready: true } });
+    ingestMetricNames = metricNames(await (await fetch(`${service.url}/metrics`)).text());
+  }, 150_000);
+
+  it('answers /health/ready 503 in the composition app with Kafka while its consumer is not a member, and serves the ingest metrics', async () => {
+    const composed = await startService('apps/standalone/src/main.js', {
+      DATA_DIR: freshDir('composed-ready'),
+      KAFKA_BROKERS: broker.brokers,
+      KAFKA_TOPIC_SEARCH_EVENTS: READY,
+      KAFKA_GROUP_ID: 'composed-ready',
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+      SERVICE_BASIC_AUTH: `${BASIC.login}:${BASIC.password}`,
+      LOG_LEVEL: 'warn',
+    });
+    try {
+      const ready = async () => {
+        const res = await http<{ status: string; reason?: string }>(`${composed.url}/health/ready`);
+        return { status: res.status, body: res.body };
+      };
+      expect(await eventually(ready, (r) => r.status === 200, 30_000)).toEqual({
+        status: 200,
+        body: { status: 'ok', storage: 'up', migrated: true },
+      });
+      // Every metric the ingest app serves, the composition app consuming Kafka serves too.
+      const names = metricNames(await (await fetch(`${composed.url}/metrics`)).text());
+      expect(ingestMetricNames.length).toBeGreaterThan(0);
+      expect(ingestMetricNames.filter((name) => !names.includes(name))).toEqual([]);
+      expect(names).toContain('ingest_duplicate_offsets_total');
+
+      await broker.command('down 1');
+      try {
+        const down = await eventually(ready, (r) => r.status === 503, 20_000);
+        expect(down).toMatchObject({ status: 503, body: { status: 'unavailable', storage: 'up', migrated: true } });
+        expect(down.body.reason).toEqual(expect.stringMatching(/consumer|group|broker/));
+      } finally {
+        await broker.command('up 1');
+      }
+      expect(await eventually(ready, (r) => r.status === 200, 60_000)).toMatchObject({ status: 200 });
+    } finally {
+      await composed.stop();
+    }
   }, 150_000);
 });
+
+/** The metric names of a Prometheus text page (its `# TYPE` lines). */
+function metricNames(text: string): string[] {
+  return [...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]).sort();
+}

@@ -3,6 +3,7 @@ import { freshDir, startService, type Service } from './support/processes';
 import { caughtUp, describeKafka, mixedMessages, startKafka, type KafkaBroker } from './support/kafka';
 import { eventually, storedCounts } from './support/storage';
 import { startApp, type TestApp } from './support/test-app';
+import { withTestStorage } from './support/storage-mode';
 
 const TOPIC = 'mixed-events';
 const STANDALONE = 'apps/standalone/src/main.js';
@@ -66,7 +67,7 @@ describeKafka('an ingest process killed between a batch’s search events and it
       // 2,000 searches, 1,000 clicks (even n), 400 conversions (n a multiple of 5); with Insights events, 667 clicks
       // of two objects (n a multiple of 3) and 667 purchases (n % 3 = 1) too, each one offset. No interaction twice.
       const expected = insights ? [2334, 1067, 2734, 3401, 3401] : [1000, 400, 1400, 1400, 1400];
-      const reader: TestApp = await startApp({ DATA_DIR: env.DATA_DIR, CLICKHOUSE_DATABASE: 'search_analytics' });
+      const reader: TestApp = await startApp(withTestStorage({ DATA_DIR: env.DATA_DIR }));
       try {
         expect(await storedCounts(reader)).toEqual({ events: 2000, distinctEvents: 2000, rollup: 2000, rejected: 0 });
         const ch = reader.app.get(ClickHouseService);

@@ -65,7 +65,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: migrations ran and storage answers */
+        /** Readiness: migrations ran, storage answers and, where the process consumes Kafka, its consumer is a group member */
         get: operations["readiness"];
         put?: never;
         post?: never;
@@ -516,6 +516,11 @@ export interface components {
             storage: "up" | "down";
             /** @description Whether the migrations ran */
             migrated: boolean;
+            /**
+             * @description Why it is not ready (absent when ready)
+             * @example the consumer group has not been joined yet
+             */
+            reason?: string;
         };
         /**
          * @description Colon notation; only permissions the caller holds. With `preset` the union of both; at least one in all

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { freePort } from '../../bench/proc';
+import { withTestStorage } from './storage-mode';
 
 // A port nobody listens on: shared with the benchmarks (bench/ is built without test/).
 export { freePort };
@@ -54,7 +55,10 @@ export async function startService(
 ): Promise<Service> {
   const port = Number(env.PORT ?? (await freePort()));
   const args = [...preload.flatMap((p) => ['--require', path.join(__dirname, p)]), distEntry(entry)];
-  const child = spawn(process.execPath, args, { env: cleanEnv({ ...env, PORT: String(port) }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    env: cleanEnv(withTestStorage({ ...env, PORT: String(port) })),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -106,7 +110,10 @@ export function runScript(
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [distEntry(entry), ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [distEntry(entry), ...args], {
+      env: cleanEnv(withTestStorage(env)),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

@@ -10,6 +10,7 @@ import { createHttpApp } from '@app/http';
 import { signRequest } from '@app/auth';
 import { StandaloneModule } from '../../apps/standalone/src/standalone.module';
 import { OpenApiContract } from './openapi-contract';
+import { storageEnv } from './storage-mode';
 import { WORKER_DATA_DIR } from './worker-dir';
 
 export { WORKER_DATA_DIR } from './worker-dir';
@@ -48,6 +49,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     // Apps of one jest worker share one engine, on connections of their own: one app's check could see another's insert
     // between its table and its views. Off unless a suite runs it (test/storage-check.e2e.spec.ts calls it itself).
     STORAGE_CHECK_MS: '0',
+    // TEST_STORAGE=server: the run's ClickHouse server (test/support/storage-mode.ts).
+    ...storageEnv(),
     ...env,
   });
   // TEST_LOGS=1 shows the apps' logs while debugging a test.

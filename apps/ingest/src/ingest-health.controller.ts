@@ -65,16 +65,9 @@ export class IngestHealthController {
   @ApiOkResponse({ type: IngestReadinessView, description: 'Ready' })
   @ApiServiceUnavailableResponse({ type: IngestReadinessView, description: 'Not ready' })
   async ready(@Res({ passthrough: true }) res: FastifyReply): Promise<IngestReadinessView> {
-    const group = this.consumer.membership();
     const reason = !this.migrator.migrated
       ? 'migrations have not run'
-      : !(await this.consumer.health()).running
-        ? 'the consumer does not run'
-        : !group.joined
-          ? (group.reason ?? 'not a member of the consumer group')
-          : !(await this.ch.ping())
-            ? 'storage does not answer'
-            : undefined;
+      : ((await this.consumer.notReadyReason()) ?? (!(await this.ch.ping()) ? 'storage does not answer' : undefined));
     if (reason !== undefined) {
       res.status(503);
     }

@@ -94,6 +94,15 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
     return this.readiness?.state() ?? { joined: false, reason: 'the consumer has not started' };
   }
 
+  /** ConsumerReadiness: why this process's consumer is not ready; undefined when it runs and is a group member. */
+  async notReadyReason(): Promise<string | undefined> {
+    if (!(await this.health()).running) {
+      return 'the consumer does not run';
+    }
+    const group = this.membership();
+    return group.joined ? undefined : (group.reason ?? 'not a member of the consumer group');
+  }
+
   /**
    * Looks for Kafka offsets of this process's partitions stored more than once within INGEST_DUPLICATE_CHECK_HOURS
    * and compensates them (DuplicateOffsets); run every INGEST_DUPLICATE_CHECK_MS. Answers how many it compensated.

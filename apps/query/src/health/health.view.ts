@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 export class LiveView {
   @ApiProperty({ enum: ['ok'], example: 'ok' })
@@ -16,4 +16,10 @@ export class HealthView {
 export class ReadinessView extends HealthView {
   @ApiProperty({ description: 'Whether the migrations ran' })
   migrated!: boolean;
+
+  @ApiPropertyOptional({
+    description: 'Why it is not ready (absent when ready)',
+    example: 'the consumer group has not been joined yet',
+  })
+  reason?: string;
 }
