@@ -15,7 +15,7 @@ const LAYERS = {
   notifications: ['clickhouse', 'contracts'],
   auth: ['clickhouse', 'config', 'contracts', 'errors'],
   intake: ['clickhouse', 'config', 'contracts', 'errors', 'kafka', 'metrics', 'notifications'],
-  http: ['auth', 'config', 'errors', 'logging', 'metrics'],
+  http: ['auth', 'clickhouse', 'config', 'errors', 'logging', 'metrics'],
   core: ['auth', 'clickhouse', 'config', 'http', 'logging'],
 };
 

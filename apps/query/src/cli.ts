@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AuthModule, ProvisioningService } from '@app/auth';
-import { ClickHouseModule, holdDataDir } from '@app/clickhouse';
+import { ClickHouseModule, ClickHouseService, MIGRATIONS, holdDataDir, pendingMigrations } from '@app/clickhouse';
 import { ConfigModule, configOrExit, type AppConfig } from '@app/config';
 import { NAME_PATTERN } from '@app/contracts';
 import { IntakeModule, SearchEventsRepository } from '@app/intake';
@@ -14,6 +14,7 @@ const USAGE = [
   '       npm run cli -- credentials:reset [customer]',
   '       npm run cli -- stats <customer>',
   '       npm run cli -- totals <customer>',
+  '       npm run cli -- migrate',
 ].join('\n');
 
 /** Exit code of a command refused because another process holds the data directory. */
@@ -38,6 +39,9 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'totals' && name) {
     return totals(name);
+  }
+  if (command === 'migrate' && name === undefined) {
+    return migrate();
   }
   process.stderr.write(`${USAGE}\n`);
   return 2;
@@ -129,6 +133,22 @@ async function totals(customer: string): Promise<number> {
   return withContext(configOrExit(), async (ctx) => {
     process.stdout.write(`${JSON.stringify(await ctx.get(SearchEventsRepository).rollupTotals(customer))}\n`);
     return 0;
+  });
+}
+
+/**
+ * Applies the pending migrations (the one-shot job of MIGRATE_ON_START=false: the apps wait for it) and says which
+ * one is now the last; run again, it changes nothing.
+ */
+async function migrate(): Promise<number> {
+  process.env.MIGRATE_ON_START = 'true';
+  return withContext(configOrExit(), async (ctx) => {
+    const ch = ctx.get(ClickHouseService);
+    const [pending] = await pendingMigrations(ch, MIGRATIONS);
+    process.stdout.write(
+      pending ? `migration ${pending.id} is still pending\n` : `every migration is applied (the last: ${MIGRATIONS.at(-1)!.id})\n`,
+    );
+    return pending ? 1 : 0;
   });
 }
 

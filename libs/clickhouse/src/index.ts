@@ -10,3 +10,5 @@ export { chDateTime, fromChDateTime } from '@app/contracts';
 export * from './rounds';
 export { MAX_LIST_PARAM_CHARS, inListParamGroups, listParamChars } from './sql-literals';
 export * from './rows-before-migration';
+export * from './pending-migrations';
+export * from './cluster';

@@ -2,6 +2,8 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { ClickHouseService } from './clickhouse.service';
 import { MigrationLock } from './migration-lock';
+import { pendingMigrations } from './pending-migrations';
+import { checkCluster } from './cluster/check-cluster';
 import { MIGRATIONS, RETENTION_TTL, type Migration } from './migrations';
 import { chDateTime } from '@app/contracts';
 
@@ -23,8 +25,21 @@ export class MigratorService implements OnModuleInit {
     return this.ready;
   }
 
+  /**
+   * Migrates, or with MIGRATE_ON_START=false only checks that nothing is pending (the app's start waited for that,
+   * see waitForMigrations in libs/http; `npm run cli -- migrate` applies them).
+   */
   async onModuleInit(): Promise<void> {
-    await this.migrate(MIGRATIONS);
+    await checkCluster(this.ch, this.config.clickhouse.cluster);
+    if (this.config.migrateOnStart) {
+      await this.migrate(MIGRATIONS);
+      return;
+    }
+    const [first] = await pendingMigrations(this.ch, MIGRATIONS);
+    if (first !== undefined) {
+      throw new Error(`migration ${first.id} is pending and MIGRATE_ON_START=false: run \`npm run cli -- migrate\``);
+    }
+    this.ready = true;
   }
 
   /**
@@ -37,12 +52,7 @@ export class MigratorService implements OnModuleInit {
     await this.ch.command(`CREATE TABLE IF NOT EXISTS ${this.ch.table('schema_migrations')} (
       id String, applied_at DateTime64(3, 'UTC')
     ) ENGINE = ReplacingMergeTree ORDER BY id`);
-    const pending = async () => {
-      const applied = new Set(
-        (await this.ch.query<{ id: string }>(`SELECT DISTINCT id FROM ${this.ch.table('schema_migrations')}`)).map((r) => r.id),
-      );
-      return migrations.filter((m) => !applied.has(m.id));
-    };
+    const pending = () => pendingMigrations(this.ch, migrations);
     const done: string[] = [];
     if ((await pending()).length > 0) {
       const lock = new MigrationLock(this.ch);

@@ -6,7 +6,15 @@ describe('loadConfig', () => {
     expect(c.host).toBe('0.0.0.0');
     expect(c.port).toBe(3000);
     expect(c.dataDir).toBe('./data');
-    expect(c.clickhouse).toEqual({ url: undefined, user: 'default', password: '', database: 'search_analytics' });
+    expect(c.clickhouse).toEqual({
+      url: undefined,
+      user: 'default',
+      password: '',
+      database: 'search_analytics',
+      cluster: undefined,
+      replicated: true,
+    });
+    expect(c.migrateOnStart).toBe(true);
     expect(c.kafka).toEqual({
       brokers: undefined,
       topicSearchEvents: 'search-events',
@@ -87,6 +95,14 @@ describe('loadConfig', () => {
 
   it('treats an empty value as unset', () => {
     expect(loadConfig({ PORT: '', SERVICE_INSTANCES: '', CLICKHOUSE_URL: '' })).toEqual(loadConfig({}));
+  });
+
+  it('refuses a cluster without a server', () => {
+    expect(() => loadConfig({ CLICKHOUSE_CLUSTER: 'shop' })).toThrow(/CLICKHOUSE_CLUSTER is set without CLICKHOUSE_URL/);
+    expect(loadConfig({ CLICKHOUSE_CLUSTER: 'shop', CLICKHOUSE_URL: 'http://ch:8123' }).clickhouse).toMatchObject({
+      cluster: 'shop',
+      replicated: true,
+    });
   });
 
   it('reads a one-line PEM public key and refuses it together with a JWT secret', () => {

@@ -16,7 +16,9 @@ export class AppConfig {
   readonly host!: string;
   readonly port!: number;
   readonly dataDir!: string;
-  readonly clickhouse!: { url?: string; user: string; password: string; database: string };
+  readonly clickhouse!: { url?: string; user: string; password: string; database: string; cluster?: string; replicated: boolean };
+  /** false: migrations are applied only by `cli migrate`; the apps wait for them. */
+  readonly migrateOnStart!: boolean;
   readonly kafka!: {
     brokers?: string[];
     topicSearchEvents: string;
@@ -117,6 +119,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new ConfigurationError(
       'Invalid configuration:\n  SERVICE_JWT_SECRET and SERVICE_JWT_PUBLIC_KEY are both set: ' +
         'choose HS256 (secret) or RS256/ES256 (public key)',
+    );
+  }
+  if (config.clickhouse.cluster !== undefined && config.clickhouse.url === undefined) {
+    throw new ConfigurationError(
+      'Invalid configuration:\n  CLICKHOUSE_CLUSTER is set without CLICKHOUSE_URL: a cluster is reached through a server',
+    );
+  }
+  if (!config.migrateOnStart && config.clickhouse.url === undefined) {
+    throw new ConfigurationError(
+      'Invalid configuration:\n  MIGRATE_ON_START=false needs CLICKHOUSE_URL: ' +
+        'the embedded engine belongs to one process, which migrates it',
     );
   }
   return config;

@@ -197,6 +197,33 @@ const DECLARED = [
     description: "database of the service's tables (server or embedded engine)",
   }),
   variable({
+    name: 'CLICKHOUSE_CLUSTER',
+    setting: 'clickhouse.cluster',
+    value: matching(IDENTIFIER, 'must be a cluster name of the server (letters, digits, _)'),
+    secret: false,
+    description:
+      "cluster mode: a cluster of the server's `remote_servers`; tenant tables sharded behind Distributed tables, DDL on " +
+      'every host (docs/operations.md). Needs `CLICKHOUSE_URL`',
+  }),
+  variable({
+    name: 'CLICKHOUSE_REPLICATED',
+    setting: 'clickhouse.replicated',
+    default: 'true',
+    value: flag,
+    secret: false,
+    description: 'in cluster mode: Replicated engines (Keeper); false: plain engines, one replica per shard',
+  }),
+  variable({
+    name: 'MIGRATE_ON_START',
+    setting: 'migrateOnStart',
+    default: 'true',
+    value: flag,
+    secret: false,
+    description:
+      'false: the apps never migrate, `npm run cli -- migrate` does (a one-shot job); until it has, an app writes ' +
+      'nothing and /health/ready answers 503 naming the first pending migration',
+  }),
+  variable({
     name: 'KAFKA_BROKERS',
     setting: 'kafka.brokers',
     value: matching(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, 'must be a comma-separated list of host:port', list),

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
-import { configOrExit, type AppConfig } from '@app/config';
+import { ConfigurationError, configOrExit, type AppConfig } from '@app/config';
 import { createHttpApp } from './create-http-app';
+import { waitForMigrations } from './wait-for-migrations';
 
 export interface StartOptions {
   /** Why this app cannot start with this configuration or data directory (written to stderr, exit code 1), or undefined. */
@@ -38,8 +39,21 @@ export async function startHttpApp(rootModule: (config: AppConfig) => unknown, o
     process.stderr.write(`Cannot start:\n  ${refusal}\n`);
     process.exit(1);
   }
-  const app = await createHttpApp(rootModule(config), config);
-  await app.init();
+  let app: INestApplication;
+  try {
+    if (!config.migrateOnStart) {
+      await waitForMigrations(config);
+    }
+    app = await createHttpApp(rootModule(config), config);
+    await app.init();
+  } catch (err) {
+    // What the storage says of the configuration (CLICKHOUSE_CLUSTER naming a cluster it lacks): one line, no stack.
+    if (!(err instanceof ConfigurationError)) {
+      throw err;
+    }
+    process.stderr.write(`Cannot start:\n  ${err.message}\n`);
+    process.exit(1);
+  }
   const announcement = options.announce?.(app, config);
   try {
     await app.listen(config.port, config.host);

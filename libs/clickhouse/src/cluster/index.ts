@@ -1,0 +1,3 @@
+export * from './table-classes';
+export * from './cluster-ddl';
+export * from './check-cluster';
