@@ -56,24 +56,35 @@ describe('cluster mode DDL', () => {
   });
 
   it('shards tenant tables by customer and instance, and sends a shared table of plain engines to the first shard', () => {
-    const create = `CREATE TABLE IF NOT EXISTS ${ctx.table('search_events')} (customer String, instance String) ENGINE = MergeTree ORDER BY customer SETTINGS non_replicated_deduplication_window = 10000`;
+    const db = '`search_analytics`';
+    const create =
+      `CREATE TABLE IF NOT EXISTS ${ctx.table('search_events')} (customer String, instance String) ENGINE = MergeTree ` +
+      'ORDER BY customer SETTINGS non_replicated_deduplication_window = 10000';
     expect(clusterStatements(create, { cluster: 'shop', database: DATABASE, replicated: true })).toEqual([
       {
         on: 'every-host',
         sql:
-          "CREATE TABLE IF NOT EXISTS `search_analytics`.`search_events_local` (customer String, instance String) ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}') ORDER BY customer " +
+          `CREATE TABLE IF NOT EXISTS ${db}.\`search_events_local\` (customer String, instance String) ` +
+          "ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}') ORDER BY customer " +
           'SETTINGS replicated_deduplication_window = 10000, replicated_deduplication_window_seconds = 604800',
       },
       {
         on: 'every-host',
-        sql: "CREATE TABLE IF NOT EXISTS `search_analytics`.`search_events` AS `search_analytics`.`search_events_local` ENGINE = Distributed('shop', 'search_analytics', 'search_events_local', cityHash64(customer, instance))",
+        sql:
+          `CREATE TABLE IF NOT EXISTS ${db}.\`search_events\` AS ${db}.\`search_events_local\` ` +
+          "ENGINE = Distributed('shop', 'search_analytics', 'search_events_local', cityHash64(customer, instance))",
       },
     ]);
-    const shared = `CREATE TABLE IF NOT EXISTS ${ctx.table('api_keys')} (customer String, id String, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY (customer, id)`;
+    const shared =
+      `CREATE TABLE IF NOT EXISTS ${ctx.table('api_keys')} (customer String, id String, version UInt64) ` +
+      'ENGINE = ReplacingMergeTree(version) ORDER BY (customer, id)';
     expect(clusterStatements(shared, { cluster: 'shop', database: DATABASE, replicated: true })).toEqual([
       {
         on: 'every-host',
-        sql: "CREATE TABLE IF NOT EXISTS `search_analytics`.`api_keys` (customer String, id String, version UInt64) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/noshard/{database}/{table}', '{replica}', version) ORDER BY (customer, id)",
+        sql:
+          `CREATE TABLE IF NOT EXISTS ${db}.\`api_keys\` (customer String, id String, version UInt64) ` +
+          "ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/noshard/{database}/{table}', '{replica}', version) " +
+          'ORDER BY (customer, id)',
       },
     ]);
     expect(clusterStatements(shared, { cluster: 'shop', database: DATABASE, replicated: false })[1].sql).toMatch(
