@@ -17,7 +17,10 @@ export function storageEnv(): Record<string, string> {
   if (!url) {
     throw new Error('TEST_STORAGE=server, but no server was started: run the suites through `npm run test:server`');
   }
-  return { CLICKHOUSE_URL: url };
+  // TEST_CLUSTER=1: cluster mode on the loopback cluster (test/support/storage-global.ts), plain engines.
+  return process.env.TEST_CLUSTER === '1'
+    ? { CLICKHOUSE_URL: url, CLICKHOUSE_CLUSTER: 'loopback', CLICKHOUSE_REPLICATED: 'false' }
+    : { CLICKHOUSE_URL: url };
 }
 
 /**

@@ -1,11 +1,12 @@
 import { Global, Module } from '@nestjs/common';
 import { ClickHouseService } from './clickhouse.service';
 import { MigratorService } from './migrator.service';
+import { ClickHouseCluster } from './cluster/clickhouse-cluster.service';
 import { VersionClock } from './version-clock';
 
 @Global()
 @Module({
-  providers: [ClickHouseService, MigratorService, VersionClock],
-  exports: [ClickHouseService, MigratorService, VersionClock],
+  providers: [ClickHouseService, ClickHouseCluster, MigratorService, VersionClock],
+  exports: [ClickHouseService, ClickHouseCluster, MigratorService, VersionClock],
 })
 export class ClickHouseModule {}

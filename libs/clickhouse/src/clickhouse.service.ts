@@ -11,6 +11,7 @@ import { ClickHouseClientLogger } from './clickhouse-client-logger';
 import { inlineParams } from './sql-literals';
 import { InsertSettings, insertSettings } from './insert-settings';
 import { insertTarget } from './insert-target';
+import { CLUSTER_SETTINGS } from './cluster/cluster-settings';
 
 export type QueryParams = Record<string, unknown>;
 
@@ -19,9 +20,8 @@ const CLIENT_LOG = { LoggerClass: ClickHouseClientLogger, level: ClickHouseLogLe
 
 /**
  * Connections a server client keeps for inserts alone (a pool apart from queries'): an insert is sent when it is
- * handed over, never queued behind queries for a socket. The ingest consumer confirms its group membership right
- * before handing an insert over and keeps fewer inserts than this in flight (INSERTS_IN_FLIGHT), so nothing waits
- * between that check and the send.
+ * handed over, never queued behind queries for a socket. The ingest consumer confirms its group membership right before
+ * handing an insert over and keeps fewer inserts than this in flight (INSERTS_IN_FLIGHT): nothing waits in between.
  */
 export const INSERT_CONNECTIONS = 16;
 
@@ -42,10 +42,7 @@ interface Lane {
   next: ReturnType<typeof pLimit>;
 }
 
-/**
- * Told of every INSERT statement the service sends, with the table's name as table() takes it. Set by whoever owns
- * the metrics (libs/clickhouse imports no metrics library: see .dependency-cruiser.js).
- */
+/** Told of every INSERT the service sends, with its table as table() takes it (set by whoever owns the metrics). */
 export type InsertListener = (table: string) => void;
 
 /** A query's SETTINGS clause written into its text, before a trailing FORMAT clause. */
@@ -109,6 +106,7 @@ export class ClickHouseService implements OnApplicationShutdown {
         password: config.clickhouse.password,
         request_timeout: 30_000,
         log: CLIENT_LOG,
+        ...(config.clickhouse.cluster ? { clickhouse_settings: CLUSTER_SETTINGS } : {}),
       };
       this.client = createClient(server);
       this.inserts = createClient({ ...server, max_open_connections: INSERT_CONNECTIONS });

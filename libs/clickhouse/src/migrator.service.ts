@@ -4,6 +4,8 @@ import { ClickHouseService } from './clickhouse.service';
 import { MigrationLock } from './migration-lock';
 import { pendingMigrations } from './pending-migrations';
 import { checkCluster } from './cluster/check-cluster';
+import { ClickHouseCluster } from './cluster/clickhouse-cluster.service';
+import { clusterStatements, storedName } from './cluster/cluster-ddl';
 import { MIGRATIONS, RETENTION_TTL, type Migration } from './migrations';
 import { chDateTime } from '@app/contracts';
 
@@ -19,6 +21,7 @@ export class MigratorService implements OnModuleInit {
   constructor(
     private readonly ch: ClickHouseService,
     private readonly config: AppConfig,
+    private readonly cluster: ClickHouseCluster = new ClickHouseCluster(ch, config),
   ) {}
 
   get migrated(): boolean {
@@ -48,14 +51,15 @@ export class MigratorService implements OnModuleInit {
    * recorded (or take the lock over from a holder that died, see MigrationLock). Returns the ids applied here.
    */
   async migrate(migrations: readonly Migration[]): Promise<string[]> {
-    await this.ch.command(`CREATE DATABASE IF NOT EXISTS \`${this.ch.database}\``);
-    await this.ch.command(`CREATE TABLE IF NOT EXISTS ${this.ch.table('schema_migrations')} (
+    await this.run(`CREATE DATABASE IF NOT EXISTS \`${this.ch.database}\``, true);
+    await this.run(`CREATE TABLE IF NOT EXISTS ${this.ch.table('schema_migrations')} (
       id String, applied_at DateTime64(3, 'UTC')
     ) ENGINE = ReplacingMergeTree ORDER BY id`);
     const pending = () => pendingMigrations(this.ch, migrations);
     const done: string[] = [];
     if ((await pending()).length > 0) {
-      const lock = new MigrationLock(this.ch);
+      // In cluster mode the lock is the designated host's, which every app sees.
+      const lock = new MigrationLock(await this.cluster.designated());
       if (await lock.acquire(async () => (await pending()).length === 0)) {
         try {
           // Read again under the lock: the previous holder may have applied some.
@@ -79,7 +83,7 @@ export class MigratorService implements OnModuleInit {
         throw new Error(`migration lock lost before ${migration.id}; another process continues`);
       }
       for (const statement of migration.statements(ctx)) {
-        await this.ch.command(statement);
+        await this.run(statement);
       }
       await this.ch.insert('schema_migrations', [{ id: migration.id, applied_at: chDateTime() }]);
       done.push(migration.id);
@@ -89,25 +93,44 @@ export class MigratorService implements OnModuleInit {
   }
 
   /**
+   * A statement of the schema: on the one server as written; in cluster mode as clusterStatements places it (a database
+   * is created on every host).
+   */
+  private async run(statement: string, everyHost = false): Promise<void> {
+    const layout = this.cluster.layout;
+    if (layout === undefined) {
+      return this.ch.command(statement);
+    }
+    const placed = everyHost ? [{ on: 'every-host' as const, sql: statement }] : clusterStatements(statement, layout);
+    for (const p of placed) {
+      await this.cluster.run(p);
+    }
+  }
+
+  /**
    * Makes the tables' TTL follow RETENTION_DAYS. Only a changed value is altered, and without rewriting
    * existing parts at once (materialize_ttl_after_modify = 0): merges apply it over time.
    */
   private async alignRetention(): Promise<void> {
     const days = this.config.retentionDays;
-    const tables = await this.ch.query<{ name: string; engine_full: string }>(
-      `SELECT name, engine_full FROM system.tables WHERE database = {db:String} AND name IN {names:Array(String)}`,
-      { db: this.ch.database, names: Object.keys(RETENTION_TTL) },
-    );
-    for (const { name, engine_full } of tables) {
-      const current = /toIntervalDay\((\d+)\)/.exec(engine_full)?.[1];
-      if (current === String(days)) {
-        continue;
-      }
-      await this.ch.command(
-        `ALTER TABLE ${this.ch.table(name)} MODIFY TTL ${RETENTION_TTL[name]} + toIntervalDay(${days})
-         SETTINGS materialize_ttl_after_modify = 0`,
+    // In cluster mode every host's local tables (a Replicated table's change reaches its other replicas itself).
+    const logical = new Map(Object.keys(RETENTION_TTL).map((name) => [storedName(name, this.cluster.layout), name]));
+    for (const host of await this.cluster.hosts()) {
+      const tables = await host.ch.query<{ name: string; engine_full: string }>(
+        `SELECT name, engine_full FROM system.tables WHERE database = {db:String} AND name IN {names:Array(String)}`,
+        { db: this.ch.database, names: [...logical.keys()] },
       );
-      this.logger.log(`retention of ${name} set to ${days} days (was ${current ?? 'unset'})`);
+      for (const { name, engine_full } of tables) {
+        const current = /toIntervalDay\((\d+)\)/.exec(engine_full)?.[1];
+        if (current === String(days)) {
+          continue;
+        }
+        await host.ch.command(
+          `ALTER TABLE ${host.ch.table(name)} MODIFY TTL ${RETENTION_TTL[logical.get(name)!]} + toIntervalDay(${days})
+           SETTINGS materialize_ttl_after_modify = 0`,
+        );
+        this.logger.log(`retention of ${name} set to ${days} days (was ${current ?? 'unset'})`);
+      }
     }
   }
 }

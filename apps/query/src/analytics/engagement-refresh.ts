@@ -1,12 +1,13 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
-import { ClickHouseService, ENGAGEMENT_CHANGES_KEPT_HOURS, ENGAGEMENT_LAYOUT, type QueryParams } from '@app/clickhouse';
+import { ClickHouseCluster, ClickHouseService, ENGAGEMENT_CHANGES_KEPT_HOURS, ENGAGEMENT_LAYOUT, type QueryParams } from '@app/clickhouse';
 import { AppConfig } from '@app/config';
 import { MetricsService } from '@app/metrics';
 import { analyticsLane } from './analytics-slots';
 import { EngagementRawRepository, OBJECT_COLUMNS } from './engagement-raw.repository';
 import { PHRASE_ROW_COLUMNS } from './engagement.repository';
 import { OldSearches } from './old-searches';
+import { REPLACED_KEPT_MS, deleteReplacedVersions } from './engagement-cleanup';
 import { HOUR, type HourRange } from './window';
 
 /**
@@ -14,13 +15,6 @@ import { HOUR, type HourRange } from './window';
  * to insert it, a little before a query can see it.
  */
 export const CHANGES_MARGIN_MS = 5 * 60_000;
-/**
- * A version older than one recorded this long ago is deleted: a reader chose it before that one was recorded, at
- * most a request's time earlier.
- */
-export const REPLACED_KEPT_MS = HOUR;
-/** Rows of a version never recorded (its pass failed) are deleted once it began this long ago. */
-export const FAILED_KEPT_MS = 24 * HOUR;
 /** Hours computed by one statement, which bounds its memory (a day is a 30th of the 30-day computation). */
 const RUN_HOURS = 24;
 interface TenantHours {
@@ -75,6 +69,7 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
     private readonly config: AppConfig,
     private readonly metrics: MetricsService,
     private readonly oldSearches: OldSearches,
+    private readonly cluster: ClickHouseCluster,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -266,35 +261,8 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
     );
   }
 
-  /**
-   * Deletes, as of `now` (ms), every version of an hour older than a version of it recorded REPLACED_KEPT_MS ago (no
-   * reader reads it any more), with its record, and the rows of versions never recorded that began FAILED_KEPT_MS ago.
-   * Only versions of this release's ENGAGEMENT_LAYOUT count as recorded: those of an earlier release are deleted
-   * as if their pass had failed.
-   */
-  async deleteReplaced(now: number): Promise<void> {
-    const versions = this.ch.table('engagement_versions');
-    const stale = `SELECT customer, instance, hour, version FROM ${versions} AS v
-      INNER JOIN (
-        SELECT customer, instance, hour, max(version) AS settled FROM ${versions}
-        WHERE recorded_at < fromUnixTimestamp64Milli({replaced:Int64}, 'UTC') AND layout = {layout:UInt8}
-        GROUP BY customer, instance, hour
-      ) AS s USING (customer, instance, hour)
-      WHERE v.version < s.settled`;
-    const params = { replaced: now - REPLACED_KEPT_MS, failed: (now - FAILED_KEPT_MS) * 1000, layout: ENGAGEMENT_LAYOUT };
-    const computed = ['engagement_hourly', 'engagement_phrases_hourly', 'engagement_objects_hourly'].map((t) => this.ch.table(t));
-    for (const table of computed) {
-      await this.ch.command(`DELETE FROM ${table} WHERE (customer, instance, hour, version) IN (${stale})`, params);
-    }
-    await this.ch.command(`DELETE FROM ${versions} WHERE (customer, instance, hour, version) IN (${stale})`, params);
-    for (const table of computed) {
-      await this.ch.command(
-        `DELETE FROM ${table}
-         WHERE version < fromUnixTimestamp64Micro({failed:Int64}, 'UTC')
-           AND (customer, instance, hour, version) NOT IN (
-             SELECT customer, instance, hour, version FROM ${versions} WHERE layout = {layout:UInt8})`,
-        params,
-      );
-    }
+  /** Deletes the versions no reader reads any more (deleteReplacedVersions). */
+  deleteReplaced(now: number): Promise<void> {
+    return deleteReplacedVersions(this.cluster, now);
   }
 }

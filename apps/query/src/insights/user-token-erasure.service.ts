@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { ClickHouseService } from '@app/clickhouse';
+import { ClickHouseCluster, ClickHouseService } from '@app/clickhouse';
 import { personalHash } from '@app/contracts';
 import { DataVersions } from '@app/intake';
 
@@ -20,6 +20,7 @@ export class UserTokenErasure implements OnApplicationBootstrap, OnApplicationSh
   constructor(
     private readonly ch: ClickHouseService,
     private readonly versions: DataVersions,
+    private readonly cluster: ClickHouseCluster,
   ) {}
 
   /** Erases the token for each of the instances (those the credential may act on). */
@@ -47,13 +48,13 @@ export class UserTokenErasure implements OnApplicationBootstrap, OnApplicationSh
     const passes = this.ch.table('engagement_passes');
     const settled = `WHERE at < (SELECT max(at) FROM ${passes}) - toIntervalMinute(10) OR (SELECT count() FROM ${passes}) = 0`;
     const erased = `SELECT customer, instance, user_token_hash FROM ${this.ch.table('erased_user_tokens')} ${settled}`;
-    await this.ch.command(
+    await this.cluster.mutate(
       `ALTER TABLE ${this.ch.table('interactions')} DELETE
        WHERE (customer, instance, user_token_hash) IN (${erased})
          OR (origin = 'insights' AND (customer, instance, session_hash) IN (${erased}))`,
     );
     // Rejected items keep a token as `sha256:<its hash>` (withHashedPersonalFields); a hash names its customer.
-    await this.ch.command(
+    await this.cluster.mutate(
       `ALTER TABLE ${this.ch.table('rejected_events')} DELETE
        WHERE hasAny(extractAll(raw, 'sha256:([0-9a-f]{64})'),
          (SELECT groupArray(user_token_hash) FROM ${this.ch.table('erased_user_tokens')} ${settled}))`,

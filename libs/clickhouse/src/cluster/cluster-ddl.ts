@@ -95,6 +95,11 @@ function hasLocal(name: string, layout: ClusterLayout): boolean {
   return tableClass(name) !== 'shared' || !layout.replicated;
 }
 
+/** The table that stores a table's rows on a host: itself on one server, `<name>_local` where cluster mode shards it. */
+export function storedName(name: string, layout: ClusterLayout | undefined): string {
+  return layout !== undefined && hasLocal(name, layout) ? localName(name) : name;
+}
+
 /** MergeTree engines as their Replicated kin, at `path` (macros expanded by the server), deduplication settings too. */
 function replicatedEngine(sql: string, path: string): string {
   const engine = sql.replace(/ENGINE = (\w*)MergeTree(?:\(([^)]*)\))?/, (_whole, kind: string, args?: string) => {

@@ -1,3 +1,4 @@
 export * from './table-classes';
 export * from './cluster-ddl';
 export * from './check-cluster';
+export * from './clickhouse-cluster.service';

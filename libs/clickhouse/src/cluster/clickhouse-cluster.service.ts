@@ -1,0 +1,110 @@
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import { ClickHouseService, type QueryParams } from '../clickhouse.service';
+import { localName, type ClusterLayout, type PlacedStatement } from './cluster-ddl';
+import { TABLE_CLASSES } from './table-classes';
+
+/** A host of the cluster, with a client of its own (statements that must run there, not through the load balancer). */
+export interface ClusterHost {
+  shard: number;
+  replica: number;
+  url: string;
+  ch: ClickHouseService;
+}
+
+/**
+ * Cluster mode's hosts (CLICKHOUSE_CLUSTER; docs/operations.md, "A cluster"): found once from the server the URL
+ * reaches, in `system.clusters`, with each host's HTTP port asked of the host itself (clusterAllReplicas). The DDL of
+ * a migration runs on the hosts its placement names; mutations run on every shard's local tables; the migration lock
+ * and the version clock live on the designated host, the cluster's first. Without a cluster every method acts on the
+ * one server.
+ */
+@Injectable()
+export class ClickHouseCluster implements OnApplicationShutdown {
+  private found?: Promise<ClusterHost[]>;
+
+  constructor(
+    private readonly ch: ClickHouseService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** The server the URL reaches (through which every read and insert goes). */
+  get server(): ClickHouseService {
+    return this.ch;
+  }
+
+  get layout(): ClusterLayout | undefined {
+    const { cluster, database, replicated } = this.config.clickhouse;
+    return cluster === undefined ? undefined : { cluster, database, replicated };
+  }
+
+  /** The cluster's hosts in its order (shard, then replica); the one server without a cluster. */
+  hosts(): Promise<ClusterHost[]> {
+    this.found ??= this.layout ? this.discover(this.layout.cluster) : Promise.resolve([{ shard: 1, replica: 1, url: '', ch: this.ch }]);
+    return this.found;
+  }
+
+  /** The host of the migration lock and the version clock: the cluster's first (the one server without a cluster). */
+  async designated(): Promise<ClickHouseService> {
+    return (await this.hosts())[0].ch;
+  }
+
+  /** Runs a placed statement on the hosts its placement names. */
+  async run(placed: PlacedStatement): Promise<void> {
+    const hosts = await this.hosts();
+    const targets =
+      placed.on === 'every-host' ? hosts : placed.on === 'one-host' ? hosts.slice(0, 1) : hosts.filter((h) => h.replica === 1);
+    for (const host of targets) {
+      await host.ch.command(placed.sql);
+    }
+  }
+
+  /**
+   * A mutation (ALTER TABLE ... DELETE/UPDATE, DELETE FROM) of a sharded table: on one server as written; in cluster
+   * mode on the local tables of every shard, where the tables it names are the shard's own (tenant tables are
+   * co-sharded by customer and instance, so a subquery over them reads the rows of the keys it deletes).
+   */
+  async mutate(sql: string, params: QueryParams = {}): Promise<void> {
+    const layout = this.layout;
+    if (layout === undefined) {
+      return this.ch.command(sql, params);
+    }
+    const local = sql.replace(new RegExp(`\`${layout.database}\`\\.\`(\\w+)\``, 'g'), (whole, name: string) =>
+      TABLE_CLASSES[name] === 'tenant' ? `\`${layout.database}\`.\`${localName(name)}\`` : whole,
+    );
+    for (const host of (await this.hosts()).filter((h) => h.replica === 1)) {
+      await host.ch.command(local, params);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const hosts = this.layout && this.found ? await this.found.catch(() => []) : [];
+    await Promise.all(hosts.map((h) => h.ch.onApplicationShutdown()));
+  }
+
+  private async discover(cluster: string): Promise<ClusterHost[]> {
+    const members = await this.ch.query<{ shard: number; replica: number; host: string; tcp: number }>(
+      `SELECT shard_num AS shard, replica_num AS replica, host_name AS host, port AS tcp FROM system.clusters
+       WHERE cluster = {cluster:String} ORDER BY shard, replica`,
+      { cluster },
+    );
+    // Each host's own HTTP port, by its shard and native port (hosts of one shard share both on a real cluster).
+    const ports = await this.ch.query<{ shard: number; tcp: number; http: number }>(
+      `SELECT shardNum() AS shard, tcpPort() AS tcp, getServerPort('http_port') AS http
+       FROM clusterAllReplicas({cluster:String}, system.one)`,
+      { cluster },
+    );
+    const base = new URL(this.config.clickhouse.url!);
+    return members.map((m) => {
+      const http = ports.find((p) => Number(p.shard) === Number(m.shard) && Number(p.tcp) === Number(m.tcp))?.http;
+      if (http === undefined) {
+        throw new Error(`cluster ${cluster}: host ${m.host}:${m.tcp} (shard ${m.shard}) did not answer for its HTTP port`);
+      }
+      const url = `${base.protocol}//${m.host}:${http}`;
+      const config = Object.assign(Object.create(AppConfig.prototype) as AppConfig, this.config, {
+        clickhouse: { ...this.config.clickhouse, url, cluster: undefined },
+      });
+      return { shard: Number(m.shard), replica: Number(m.replica), url, ch: new ClickHouseService(config) };
+    });
+  }
+}
