@@ -17,7 +17,13 @@ module.exports = {
   rootDir: '.',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
   testRegex: '.*\\.spec\\.ts$',
-  testPathIgnorePatterns: ['/node_modules/', ...(process.env.HEAVY_SUITES === 'skip' ? HEAVY_SUITES : [])],
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    ...(process.env.HEAVY_SUITES === 'skip' ? HEAVY_SUITES : []),
+    // Suites of a real ClickHouse server (`npm run test:server`) and of the loopback cluster (TEST_CLUSTER=1) only.
+    ...(process.env.TEST_STORAGE === 'server' ? [] : ['\\.server\\.spec\\.ts$']),
+    ...(process.env.TEST_CLUSTER === '1' ? [] : ['\\.cluster\\.spec\\.ts$']),
+  ],
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
   moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
   // Limits end a hung test or hook; none is a timing assertion. 60 s, because CI's 2 cores run two suites side by side

@@ -25,6 +25,7 @@ const SERVER_SUITES = [
   'analytics',
   'engagement',
   'engagement.property',
+  'engagement-refresh',
   'ranking-mix',
   'kafka-ingest',
   'kafka-crash',
@@ -36,6 +37,13 @@ const SERVER_SUITES = [
   'kill-embedded',
   'kill-kafka',
 ];
+
+/**
+ * Not on the loopback cluster (TEST_CLUSTER=1): they hold an insert between its table and its views with a test-only
+ * view (test/support/hold-insert.js), which on a cluster would sit on a Distributed table. The kill of the app
+ * mid-batch runs there as kafka-crash and interactions-kafka-crash.
+ */
+const NOT_ON_CLUSTER = new Set(['kill-embedded', 'kill-kafka']);
 
 if (!fs.existsSync(LAUNCHER)) {
   const hasCompiler = spawnSync('sh', ['-c', 'command -v gcc'], { stdio: 'ignore' }).status === 0;
@@ -55,7 +63,15 @@ if (!fs.existsSync(LAUNCHER)) {
   }
 }
 
-const suites = SERVER_SUITES.map((name) => `test/${name.replace(/\./g, '\\.')}\\.(e2e\\.)?spec\\.ts$`);
+// Besides the suites of both storages, those of a server only (*.server.spec.ts) and, with TEST_CLUSTER=1, of the
+// loopback cluster (*.cluster.spec.ts).
+const suites = [
+  ...SERVER_SUITES.filter((name) => process.env.TEST_CLUSTER !== '1' || !NOT_ON_CLUSTER.has(name)).map(
+    (name) => `test/${name.replace(/\./g, '\\.')}\\.(e2e\\.)?spec\\.ts$`,
+  ),
+  'test/.*\\.server\\.spec\\.ts$',
+  ...(process.env.TEST_CLUSTER === '1' ? ['test/.*\\.cluster\\.spec\\.ts$'] : []),
+];
 const jest = spawnSync(process.execPath, [require.resolve('jest/bin/jest'), ...process.argv.slice(2), ...suites], {
   cwd: ROOT,
   stdio: 'inherit',

@@ -19,7 +19,7 @@ import {
   type Search,
   userTokenHash,
 } from './support/engagement';
-import { eventually } from './support/storage';
+import { eventually, onStoredTables } from './support/storage';
 import { basicHeader, http, startApp, type TestApp } from './support/test-app';
 
 const HOUR = 3_600_000;
@@ -161,7 +161,7 @@ describe('engagement figures computed ahead (ENGAGEMENT_REFRESH_MS)', () => {
     // ids[1] was counted 2 days back as "shoes"; a copy 4.5 days back (as "boots") is now its first.
     await write([{ ...base, id: ids[1], phrase: 'boots', ts: now - 4.5 * DAY }], []);
     // Merged: one row per id, whose smallest copy alone no longer names the hour the search was counted in.
-    await ch.command(`OPTIMIZE TABLE ${ch.table('search_ids')} FINAL`);
+    await onStoredTables(t, `OPTIMIZE TABLE ${ch.table('search_ids')} FINAL`);
     // Both hours, and the current one if it began since the last pass.
     expect(await refresh.refresh()).toBeLessThanOrEqual(3);
     const listed = await expectExact();
@@ -214,7 +214,7 @@ describe('engagement figures computed ahead (ENGAGEMENT_REFRESH_MS)', () => {
     const where = `customer = {c:String} AND instance = {i:String} AND hour = toDateTime({h:UInt32}, 'UTC')`;
     const params = { c: CUSTOMER, i: INSTANCE, h: hour / 1000 };
     // As an earlier release's pass leaves it: newer counts without positions and objects, recorded as layout 0.
-    await ch.command(`DELETE FROM ${ch.table('engagement_versions')} WHERE ${where}`, params);
+    await onStoredTables(t, `DELETE FROM ${ch.table('engagement_versions')} WHERE ${where}`, params);
     await ch.command(
       `INSERT INTO ${ch.table('engagement_hourly')} (customer, instance, kind, hour, phrase, language, bot, version, tracked, clicked,
          clicks, pos_sum, converted, rev_cur, rev_val)

@@ -3,7 +3,7 @@ import { ClickHouseService } from '@app/clickhouse';
 import { NO_SEARCH_ID, validateInteraction, type InteractionRow } from '@app/contracts';
 import { DataVersions, IntakeService, type InteractionSource } from '@app/intake';
 import { LEGACY_SECRET, createKey, hmacHeaders, http, startApp, type TestApp } from './support/test-app';
-import { storedCounts } from './support/storage';
+import { onStoredTables, storedCounts } from './support/storage';
 
 type Answer = { accepted: number; rejected: Array<{ index: number; reason: string }>; message?: string };
 
@@ -159,12 +159,12 @@ describe('POST /events with clicks and conversions (embedded transport, e2e over
     ];
     const before = await storedCounts(t);
     // Storage refuses every interaction (not a data error: retried, then 503) while search events are stored.
-    await ch.command(`ALTER TABLE ${ch.table('interactions')} ADD CONSTRAINT interactions_down CHECK object_id = ''`);
+    await onStoredTables(t, `ALTER TABLE ${ch.table('interactions')} ADD CONSTRAINT interactions_down CHECK object_id = ''`);
     let failed: Awaited<ReturnType<typeof send>>;
     try {
       failed = await send(events);
     } finally {
-      await ch.command(`ALTER TABLE ${ch.table('interactions')} DROP CONSTRAINT interactions_down`);
+      await onStoredTables(t, `ALTER TABLE ${ch.table('interactions')} DROP CONSTRAINT interactions_down`);
     }
     expect(failed.status).toBe(503);
     expect(failed.body.message).toContain('a retry with the same ids completes it exactly');

@@ -3,7 +3,7 @@ import { ClickHouseService } from '@app/clickhouse';
 import { IntakeKinds, httpItems, isInteractionRow, validateItems } from '@app/intake';
 import { LEGACY_SECRET, hmacHeaders, http, startApp, uniqueDatabase, type TestApp } from './support/test-app';
 import { caughtUp, describeKafka, startKafka, type KafkaBroker } from './support/kafka';
-import { eventually, storedCounts } from './support/storage';
+import { eventually, onStoredTables, storedCounts } from './support/storage';
 
 type Answer = { accepted: number; rejected: Array<{ index: number; reason: string }> };
 
@@ -66,7 +66,7 @@ describe('a retry after a kill between the rows and their views (embedded transp
       );
     }
     // The views' record of it lost with the process.
-    await ch.command(`TRUNCATE TABLE ${ch.table('intake_requests')}`);
+    await onStoredTables(t, `TRUNCATE TABLE ${ch.table('intake_requests')}`);
     expect(await ch.query(`SELECT token FROM ${ch.table('intake_requests')}`)).toEqual([]);
     return rows.length;
   };
@@ -161,7 +161,7 @@ describeKafka('identical POST /events sent concurrently (Kafka transport, two pr
 
   it('answers 202 once the broker acknowledged, even when recording the acknowledgement fails', async () => {
     const ch = a.app.get(ClickHouseService);
-    await ch.command(`ALTER TABLE ${ch.table('intake_claims')} ADD CONSTRAINT no_acks CHECK state != 'acked'`);
+    await onStoredTables(a, `ALTER TABLE ${ch.table('intake_claims')} ADD CONSTRAINT no_acks CHECK state != 'acked'`);
     try {
       const before = (await storedCounts(a)).events;
       const res = await send(a, request('ack lost'));
@@ -175,7 +175,7 @@ describeKafka('identical POST /events sent concurrently (Kafka transport, two pr
         ).events,
       ).toBe(before + 4);
     } finally {
-      await ch.command(`ALTER TABLE ${ch.table('intake_claims')} DROP CONSTRAINT no_acks`);
+      await onStoredTables(a, `ALTER TABLE ${ch.table('intake_claims')} DROP CONSTRAINT no_acks`);
     }
   }, 60_000);
 });

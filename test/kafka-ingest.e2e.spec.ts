@@ -5,7 +5,7 @@ import { IngestStore, IntakeKinds } from '@app/intake';
 import { IngestConsumer } from '@app/ingest';
 import { LEGACY_SECRET, basicHeader, hmacHeaders, http, startApp, uniqueDatabase, type TestApp } from './support/test-app';
 import { caughtUp, describeKafka, produceEvents, startKafka, type KafkaBroker } from './support/kafka';
-import { eventually, storedCounts } from './support/storage';
+import { eventually, onStoredTables, storedCounts } from './support/storage';
 
 const TOPIC = 'search-events';
 const PARTITIONS = 4;
@@ -231,7 +231,7 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
     await store.store(documents, [rows[0]], [], 'docs-redelivered:0:0-0');
     await store.store(documents, [rows[1]], [], 'docs-redelivered:0:1-1');
     const ch = before.app.get(ClickHouseService);
-    await ch.command(`OPTIMIZE TABLE ${ch.table('documents')} FINAL`);
+    await onStoredTables(before, `OPTIMIZE TABLE ${ch.table('documents')} FINAL`);
     expect(await ch.query(`SELECT offset FROM ${ch.table('documents')} WHERE customer = 'merged'`)).toEqual([{ offset: 1 }]);
     await before.close();
 

@@ -44,7 +44,7 @@ export function exitSignal(s: Service): Promise<NodeJS.Signals | null> {
 }
 
 /**
- * Starts a built app as its own process (with `preload` scripts from test/support) and waits until /health answers,
+ * Starts a built app as its own process (with `preload` scripts from test/support) and waits until `probe` answers 200,
  * or, with a preload, until the preload ended it.
  */
 export async function startService(
@@ -52,6 +52,7 @@ export async function startService(
   env: Record<string, string>,
   timeoutMs = 30_000,
   preload: string[] = [],
+  probe = '/health',
 ): Promise<Service> {
   const port = Number(env.PORT ?? (await freePort()));
   const args = [...preload.flatMap((p) => ['--require', path.join(__dirname, p)]), distEntry(entry)];
@@ -76,7 +77,7 @@ export async function startService(
       throw new Error(`service exited with ${child.exitCode ?? child.signalCode}: ${err}`);
     }
     try {
-      const res = await fetch(`${url}/health`);
+      const res = await fetch(`${url}${probe}`);
       if (res.status === 200) {
         break;
       }

@@ -1,3 +1,4 @@
+import { ClickHouseCluster } from '@app/clickhouse';
 import { SearchEventsRepository, type StoredCounts } from '@app/intake';
 import type { TestApp } from './test-app';
 
@@ -33,4 +34,13 @@ export async function answeredCounts(url: string, authorization: string): Promis
     lists += terms.reduce((sum, t) => sum + t.count, 0);
   }
   return { stats: stats.totals.searches, lists };
+}
+
+/**
+ * A statement that changes a table's stored state on purpose (a CONSTRAINT that makes its inserts fail, OPTIMIZE,
+ * TRUNCATE): on one server or the embedded engine as written; on the loopback cluster (TEST_CLUSTER=1) on every shard's
+ * local table, as the app's mutations run.
+ */
+export function onStoredTables(t: TestApp, sql: string, params: Record<string, unknown> = {}): Promise<void> {
+  return t.app.get(ClickHouseCluster).mutate(sql, params);
 }

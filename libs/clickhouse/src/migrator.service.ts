@@ -28,6 +28,9 @@ export class MigratorService implements OnModuleInit {
     return this.ready;
   }
 
+  /** The migrations this process applied (none where another process did, or nothing was pending). */
+  readonly applied: string[] = [];
+
   /**
    * Migrates, or with MIGRATE_ON_START=false only checks that nothing is pending (the app's start waited for that,
    * see waitForMigrations in libs/http; `npm run cli -- migrate` applies them).
@@ -70,6 +73,7 @@ export class MigratorService implements OnModuleInit {
       }
     }
     await this.alignRetention();
+    this.applied.push(...done);
     this.ready = true;
     return done;
   }

@@ -41,11 +41,10 @@ export async function startHttpApp(rootModule: (config: AppConfig) => unknown, o
   }
   let app: INestApplication;
   try {
-    if (!config.migrateOnStart) {
-      await waitForMigrations(config);
-    }
+    const stopWaiting = config.migrateOnStart ? undefined : await waitForMigrations(config);
     app = await createHttpApp(rootModule(config), config);
     await app.init();
+    await stopWaiting?.();
   } catch (err) {
     // What the storage says of the configuration (CLICKHOUSE_CLUSTER naming a cluster it lacks): one line, no stack.
     if (!(err instanceof ConfigurationError)) {

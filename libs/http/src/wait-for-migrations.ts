@@ -10,28 +10,30 @@ const POLL_MS = 2000;
 /**
  * MIGRATE_ON_START=false: before the app itself starts (so nothing of it writes), waits until `npm run cli -- migrate`
  * has applied every migration. Meanwhile HOST:PORT answers the probes: /health/live 200, /health/ready 503 naming the
- * first pending migration, every other request 503 with Retry-After. Returns at once when nothing is pending.
+ * first pending migration, every other request 503 with Retry-After. Resolves, once nothing is pending, to what closes
+ * that stand-in: the caller closes it when the app is about to listen, so the port is without an answer only between
+ * the two.
  */
-export async function waitForMigrations(config: AppConfig): Promise<void> {
+export async function waitForMigrations(config: AppConfig): Promise<() => Promise<void>> {
   const ch = new ClickHouseService(config);
   try {
     await checkCluster(ch, config.clickhouse.cluster);
     let reason = await pendingReason(ch);
     if (reason === undefined) {
-      return;
+      return () => Promise.resolve();
     }
     const server = createServer((req, res) => answerWhileWaiting(req, res, reason ?? 'migrations are pending'));
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(config.port, config.host, resolve));
     process.stdout.write(`${reason}; waiting (MIGRATE_ON_START=false)\n`);
-    try {
-      while (reason !== undefined) {
-        await sleep(POLL_MS);
-        reason = await pendingReason(ch).catch(() => reason);
-      }
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-      server.closeAllConnections();
+    while (reason !== undefined) {
+      await sleep(POLL_MS);
+      reason = await pendingReason(ch).catch(() => reason);
     }
+    return async () => {
+      const closed = new Promise((resolve) => server.close(resolve));
+      server.closeAllConnections();
+      await closed;
+    };
   } finally {
     await ch.onApplicationShutdown();
   }

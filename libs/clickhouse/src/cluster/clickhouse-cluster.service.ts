@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { ClickHouseService, type QueryParams } from '../clickhouse.service';
-import { localName, type ClusterLayout, type PlacedStatement } from './cluster-ddl';
+import { storedName, type ClusterLayout, type PlacedStatement } from './cluster-ddl';
 import { TABLE_CLASSES } from './table-classes';
 
 /** A host of the cluster, with a client of its own (statements that must run there, not through the load balancer). */
@@ -60,18 +60,23 @@ export class ClickHouseCluster implements OnApplicationShutdown {
   }
 
   /**
-   * A mutation (ALTER TABLE ... DELETE/UPDATE, DELETE FROM) of a sharded table: on one server as written; in cluster
-   * mode on the local tables of every shard, where the tables it names are the shard's own (tenant tables are
-   * co-sharded by customer and instance, so a subquery over them reads the rows of the keys it deletes).
+   * A mutation (ALTER TABLE ... DELETE/UPDATE, DELETE FROM), or another statement on a table's stored rows: on one
+   * server as written; in cluster mode on every shard's local table. A subquery reads the shard's own rows of tenant
+   * tables (co-sharded by customer and instance: the rows of the keys it changes) and shared tables whole.
    */
   async mutate(sql: string, params: QueryParams = {}): Promise<void> {
     const layout = this.layout;
     if (layout === undefined) {
       return this.ch.command(sql, params);
     }
-    const local = sql.replace(new RegExp(`\`${layout.database}\`\\.\`(\\w+)\``, 'g'), (whole, name: string) =>
-      TABLE_CLASSES[name] === 'tenant' ? `\`${layout.database}\`.\`${localName(name)}\`` : whole,
-    );
+    // The table it changes, as stored on each shard; in its subqueries, tenant tables as the shard's own (co-sharded),
+    // shared ones whole, through their Distributed tables.
+    let target = true;
+    const local = sql.replace(new RegExp(`\`${layout.database}\`\\.\`(\\w+)\``, 'g'), (whole, name: string) => {
+      const stored = target || TABLE_CLASSES[name] === 'tenant' ? storedName(name, layout) : name;
+      target = false;
+      return TABLE_CLASSES[name] === undefined ? whole : `\`${layout.database}\`.\`${stored}\``;
+    });
     for (const host of (await this.hosts()).filter((h) => h.replica === 1)) {
       await host.ch.command(local, params);
     }

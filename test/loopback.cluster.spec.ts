@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { ClickHouseService, MIGRATIONS, MigratorService } from '@app/clickhouse';
+import { startClickHouseServer, type ClickHouseServer } from '../bench/clickhouse-server';
+import { storedCounts } from './support/storage';
+import { LEGACY_SECRET, basicHeader, hmacHeaders, http, startApp, uniqueDatabase, type TestApp } from './support/test-app';
+
+/**
+ * Cluster mode on two shards on loopback (TEST_CLUSTER=1: test/support/storage-global.ts; plain engines): the rows
+ * are spread over both shards, the answers are one server's on the same events, a request retried through the other
+ * host is stored once, and two apps migrating at once apply each migration once. The server-path suites run on the
+ * same cluster beside this one (`TEST_CLUSTER=1 npm run test:server`).
+ */
+const [FIRST, SECOND] = (process.env.TEST_CLICKHOUSE_URLS ?? '').split(',');
+const HOUR = 3_600_000;
+
+const INSTANCES = ['live', 'stage', 'shop3', 'shop4'];
+
+/** What a merchandiser reads of each instance: both lists (with their totals) and the stats, of the last day. */
+async function answers(url: string): Promise<unknown> {
+  const read = async (instance: string, query: string) => {
+    const res = await http<unknown>(`${url}${query}`, { headers: { ...basicHeader(), 'x-service-instance': instance } });
+    return { status: res.status, total: res.headers['x-total-count'], body: res.body };
+  };
+  const all: Record<string, unknown> = {};
+  for (const instance of INSTANCES) {
+    all[instance] = {
+      found: await read(instance, '/search-terms?since=1d&hits=true&_end=1000'),
+      zero: await read(instance, '/search-terms?since=1d&hits=false&_end=1000'),
+      stats: await read(instance, '/search-stats?since=1d'),
+      bots: await read(instance, '/search-terms?since=1d&includeBotTraffic=true&_end=1000'),
+    };
+  }
+  return all;
+}
+
+async function send(url: string, events: object[], instance = 'live'): Promise<{ status: number; accepted: number }> {
+  const body = JSON.stringify({ events });
+  const headers = { ...hmacHeaders(LEGACY_SECRET, body), 'x-service-instance': instance };
+  const res = await http<{ accepted: number }>(`${url}/events`, { method: 'POST', headers, body });
+  return { status: res.status, accepted: res.body.accepted };
+}
+
+describe('cluster mode on a two-shard loopback cluster', () => {
+  const apps: TestApp[] = [];
+  let single: ClickHouseServer | undefined;
+  afterAll(async () => {
+    for (const app of apps) {
+      await app.close();
+    }
+    await single?.stop();
+  });
+
+  it('spreads the rows over both shards and answers as one server does on the same events', async () => {
+    const database = uniqueDatabase('c');
+    const clustered = await startApp({ CLICKHOUSE_DATABASE: database, SERVICE_INSTANCES: INSTANCES.join(',') });
+    apps.push(clustered);
+    single = await startClickHouseServer();
+    const alone = await startApp({ CLICKHOUSE_URL: single.url, CLICKHOUSE_CLUSTER: '', SERVICE_INSTANCES: INSTANCES.join(',') });
+    apps.push(alone);
+
+    const now = Date.now();
+    // 150 events for each of 4 instances: 4 (customer, instance) keys, which the sharding key spreads.
+    const events = Array.from({ length: 150 }, (_, i) => ({
+      phrase: `cluster term ${i % 37}`,
+      language: ['en', 'de', 'fr'][i % 3],
+      hits: i % 5 === 0 ? 0 : i % 11,
+      ts: new Date(now - (i % 20) * HOUR).toISOString(),
+      ...(i % 13 === 0 ? { userAgent: 'Googlebot/2.1 (+http://www.google.com/bot.html)' } : {}),
+    }));
+    for (const url of [clustered.url, alone.url]) {
+      for (const instance of INSTANCES) {
+        expect(await send(url, events.slice(0, 150 - INSTANCES.indexOf(instance) * 10), instance)).toMatchObject({ status: 202 });
+      }
+    }
+
+    const perShard = await Promise.all(
+      [FIRST, SECOND].map(async (url) => {
+        const sql = `SELECT count() FROM \`${database}\`.search_events_local`;
+        return Number(await (await fetch(`${url}/?query=${encodeURIComponent(sql)}`)).text());
+      }),
+    );
+    expect(perShard.every((n) => n > 0)).toBe(true);
+    expect(perShard[0] + perShard[1]).toBe(150 + 140 + 130 + 120);
+    expect(await answers(clustered.url)).toEqual(await answers(alone.url));
+  }, 120_000);
+
+  it('stores a request retried through the other host once', async () => {
+    const database = uniqueDatabase('c');
+    const viaSecond = await startApp({ CLICKHOUSE_DATABASE: database });
+    apps.push(viaSecond);
+    const viaFirst = await startApp({ CLICKHOUSE_DATABASE: database, CLICKHOUSE_URL: FIRST });
+    apps.push(viaFirst);
+    const events = Array.from({ length: 40 }, (_, i) => ({ id: randomUUID(), phrase: `retried ${i}`, language: 'en', hits: 1 }));
+    expect(await send(viaSecond.url, events)).toEqual({ status: 202, accepted: 40 });
+    expect(await send(viaFirst.url, events)).toEqual({ status: 202, accepted: 40 });
+    expect(await storedCounts(viaFirst)).toEqual({ events: 40, distinctEvents: 40, rollup: 40, rejected: 0 });
+    expect(await storedCounts(viaSecond)).toEqual({ events: 40, distinctEvents: 40, rollup: 40, rejected: 0 });
+  }, 120_000);
+
+  it('applies each migration once when two apps migrate at once through different hosts', async () => {
+    const database = uniqueDatabase('c');
+    const [a, b] = await Promise.all([
+      startApp({ CLICKHOUSE_DATABASE: database }),
+      startApp({ CLICKHOUSE_DATABASE: database, CLICKHOUSE_URL: FIRST }),
+    ]);
+    apps.push(a, b);
+    const applied = [...a.app.get(MigratorService).applied, ...b.app.get(MigratorService).applied].sort();
+    expect(applied).toEqual(MIGRATIONS.map((m) => m.id).sort());
+    const [{ n }] = await a.app.get(ClickHouseService).query<{ n: string }>(`SELECT count() AS n FROM \`${database}\`.schema_migrations`);
+    expect(Number(n)).toBe(MIGRATIONS.length);
+  }, 120_000);
+});
