@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ClickHouseService, MIGRATIONS, MigratorService } from '@app/clickhouse';
+import { startClickHouseCluster } from '../bench/clickhouse-cluster';
 import { startClickHouseServer, type ClickHouseServer } from '../bench/clickhouse-server';
 import { storedCounts } from './support/storage';
 import { LEGACY_SECRET, basicHeader, hmacHeaders, http, startApp, uniqueDatabase, type TestApp } from './support/test-app';
@@ -109,4 +110,42 @@ describe('cluster mode on a two-shard loopback cluster', () => {
     const [{ n }] = await a.app.get(ClickHouseService).query<{ n: string }>(`SELECT count() AS n FROM \`${database}\`.schema_migrations`);
     expect(Number(n)).toBe(MIGRATIONS.length);
   }, 120_000);
+
+  it('answers 503 naming storage while a shard is down, never a partial answer, and a retry afterwards stores once', async () => {
+    const outage = await startClickHouseCluster('outage');
+    try {
+      const app = await startApp({
+        CLICKHOUSE_URL: outage.servers[0].url,
+        CLICKHOUSE_CLUSTER: 'outage',
+        SERVICE_INSTANCES: INSTANCES.join(','),
+      });
+      apps.push(app);
+      const batches = INSTANCES.map((instance, i) => ({
+        instance,
+        events: Array.from({ length: 10 + i }, (_, n) => ({ id: randomUUID(), phrase: `outage ${n}`, language: 'en', hits: n })),
+      }));
+      await outage.servers[1].stop();
+      const during = await Promise.all(batches.map((b) => send(app.url, b.events, b.instance)));
+      // Every (customer, instance) whose shard is down is refused; none is answered 5xx other than 503.
+      expect(during.filter((r) => r.status !== 202 && r.status !== 503)).toEqual([]);
+      expect(during.some((r) => r.status === 503)).toBe(true);
+      for (const instance of INSTANCES) {
+        const read = await http<{ message: string }>(`${app.url}/search-terms?since=1d`, {
+          headers: { ...basicHeader(), 'x-service-instance': instance },
+        });
+        expect([read.status, read.body.message]).toEqual([503, expect.stringMatching(/storage/i)]);
+      }
+
+      await outage.restart(1);
+      for (const b of batches) {
+        expect(await send(app.url, b.events, b.instance)).toEqual({ status: 202, accepted: b.events.length });
+      }
+      const stored = await app.app
+        .get(ClickHouseService)
+        .query<{ n: string }>(`SELECT sum(sign) AS n FROM ${app.config.clickhouse.database}.search_events`);
+      expect(Number(stored[0].n)).toBe(10 + 11 + 12 + 13);
+    } finally {
+      await outage.stop();
+    }
+  }, 180_000);
 });

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import { HttpAdapterHost } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { AppError, AuthError, RetryLaterError, type ErrorCode } from '@app/errors';
+import { STORAGE_UNREACHABLE, storageUnreachable } from './storage-unreachable';
 
 /** The one mapping of error codes (libs/errors) to HTTP statuses. */
 const STATUS_OF: Record<ErrorCode, number> = {
@@ -39,6 +40,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const body = isInsightsEventsUrl(url) ? { status, message: insightsMessage(described.body) } : described.body;
     if (exception instanceof RetryLaterError) {
       this.adapterHost.httpAdapter.setHeader(res, 'Retry-After', String(exception.retryAfterSeconds));
+    } else if (storageUnreachable(exception)) {
+      this.adapterHost.httpAdapter.setHeader(res, 'Retry-After', String(STORAGE_UNREACHABLE.retryAfterSeconds));
     }
     this.adapterHost.httpAdapter.reply(res, body, status);
   }
@@ -64,6 +67,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (exception instanceof URIError) {
       return { status: 400, body: errorBody(400, 'Malformed URI encoding') };
+    }
+    if (storageUnreachable(exception)) {
+      this.logger.warn(`storage did not answer, answered 503: ${(exception as Error).message}`);
+      return { status: 503, body: errorBody(503, STORAGE_UNREACHABLE.message) };
     }
     const correlationId = randomUUID();
     this.logger.error(`unhandled error ${correlationId}: ${(exception as Error)?.stack ?? String(exception)}`);
