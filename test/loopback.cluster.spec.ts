@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { ClickHouseService, MIGRATIONS, MigratorService } from '@app/clickhouse';
 import { startClickHouseCluster } from '../bench/clickhouse-cluster';
 import { startClickHouseServer, type ClickHouseServer } from '../bench/clickhouse-server';
+import { freshDir, runScript } from './support/processes';
 import { storedCounts } from './support/storage';
+import { storageEnv } from './support/storage-mode';
 import { LEGACY_SECRET, basicHeader, hmacHeaders, http, startApp, uniqueDatabase, type TestApp } from './support/test-app';
 
 /**
@@ -146,6 +148,48 @@ describe('cluster mode on a two-shard loopback cluster', () => {
       expect(Number(stored[0].n)).toBe(10 + 11 + 12 + 13);
     } finally {
       await outage.stop();
+    }
+  }, 180_000);
+
+  it('adopts the tables of a single server with every count kept, and refuses to adopt twice', async () => {
+    const database = uniqueDatabase('a');
+    const old = await startClickHouseServer();
+    try {
+      const before = await startApp({
+        CLICKHOUSE_URL: old.url,
+        CLICKHOUSE_CLUSTER: '',
+        CLICKHOUSE_DATABASE: database,
+        SERVICE_INSTANCES: INSTANCES.join(','),
+      });
+      for (const [i, instance] of INSTANCES.entries()) {
+        const events = Array.from({ length: 40 + i * 7 }, (_, n) => ({
+          id: randomUUID(),
+          phrase: `adopted ${n % 9}`,
+          language: n % 2 ? 'en' : 'de',
+          hits: n % 4,
+        }));
+        expect(await send(before.url, events, instance)).toMatchObject({ status: 202 });
+      }
+      const expected = await answers(before.url);
+      const counts = await storedCounts(before);
+      await before.close();
+
+      const env = { ...storageEnv(), CLICKHOUSE_DATABASE: database, DATA_DIR: freshDir('adopt'), SERVICE_BASIC_AUTH: 'ops:adopt-password' };
+      const adopted = await runScript('apps/query/src/cli.js', ['cluster:adopt', '--from', old.url], env);
+      expect(adopted.stderr).toBe('');
+      expect(adopted.code).toBe(0);
+      expect(adopted.stdout).toMatch(/^search_events: 202 rows \(copied\)$/m);
+      expect(adopted.stdout).toMatch(/^search_terms_hourly: \d+ rows \(computed by its views\)$/m);
+
+      const after = await startApp({ CLICKHOUSE_DATABASE: database, SERVICE_INSTANCES: INSTANCES.join(',') });
+      apps.push(after);
+      expect(await storedCounts(after)).toEqual(counts);
+      expect(await answers(after.url)).toEqual(expected);
+
+      const again = await runScript('apps/query/src/cli.js', ['cluster:adopt', '--from', old.url], env);
+      expect([again.code, again.stderr]).toEqual([1, 'the cluster already holds search events: adopting again would count them twice\n']);
+    } finally {
+      await old.stop();
     }
   }, 180_000);
 });

@@ -2,12 +2,14 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AuthModule, ProvisioningService } from '@app/auth';
-import { ClickHouseModule, ClickHouseService, MIGRATIONS, holdDataDir, pendingMigrations } from '@app/clickhouse';
+import { ClickHouseCluster, ClickHouseModule, ClickHouseService, MIGRATIONS, holdDataDir, pendingMigrations } from '@app/clickhouse';
 import { ConfigModule, configOrExit, type AppConfig } from '@app/config';
 import { NAME_PATTERN } from '@app/contracts';
 import { IntakeModule, SearchEventsRepository } from '@app/intake';
 import { MetricsModule } from '@app/metrics';
 import { NotificationsModule } from '@app/notifications';
+
+import { adoptIntoCluster } from './cluster-adopt';
 
 const USAGE = [
   'usage: npm run cli -- customer:create <name> [--instances live,stage]',
@@ -15,6 +17,7 @@ const USAGE = [
   '       npm run cli -- stats <customer>',
   '       npm run cli -- totals <customer>',
   '       npm run cli -- migrate',
+  '       npm run cli -- cluster:adopt --from <url of the single server>',
 ].join('\n');
 
 /** Exit code of a command refused because another process holds the data directory. */
@@ -42,6 +45,9 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'migrate' && name === undefined) {
     return migrate();
+  }
+  if (command === 'cluster:adopt' && name === '--from' && rest.length === 1) {
+    return adopt(rest[0]);
   }
   process.stderr.write(`${USAGE}\n`);
   return 2;
@@ -149,6 +155,22 @@ async function migrate(): Promise<number> {
       pending ? `migration ${pending.id} is still pending\n` : `every migration is applied (the last: ${MIGRATIONS.at(-1)!.id})\n`,
     );
     return pending ? 1 : 0;
+  });
+}
+
+/** Moves a single server's tables into the cluster (adoptIntoCluster), migrating the cluster first. */
+async function adopt(from: string): Promise<number> {
+  process.env.MIGRATE_ON_START = 'true';
+  const config = configOrExit();
+  return withContext(config, async (ctx) => {
+    try {
+      const adopted = await adoptIntoCluster(config, ctx.get(ClickHouseCluster), from);
+      process.stdout.write(adopted.map((t) => `${t.table}: ${t.rows} rows (${t.how})\n`).join(''));
+      return 0;
+    } catch (err) {
+      process.stderr.write(`${(err as Error).message}\n`);
+      return 1;
+    }
   });
 }
 
