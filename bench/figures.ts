@@ -68,6 +68,7 @@ export const BENCHES = [
   'intake-clicks',
   'scale',
   'storage-check',
+  'cluster',
   'suggestions',
   'soak',
 ];
