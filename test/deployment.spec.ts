@@ -68,8 +68,30 @@ describe('docker-compose.yml and Dockerfile', () => {
     expect(valid).toBe(true);
   });
 
-  it('runs Kafka, a topic creator, ClickHouse, a scalable ingest app and the query app', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['clickhouse', 'ingest', 'kafka', 'kafka-init', 'query']);
+  it('runs Kafka, a topic creator, ClickHouse, a scalable ingest app and the query app; the cluster profile, a cluster', () => {
+    const profiled = (name: string) => (compose.services[name] as { profiles?: string[] }).profiles;
+    const plain = Object.keys(compose.services).filter((name) => profiled(name) === undefined);
+    expect(plain.sort()).toEqual(['clickhouse', 'ingest', 'kafka', 'kafka-init', 'query']);
+    // 2 shards x 2 replicas, three Keeper nodes, the one-shot migration and the apps in cluster mode.
+    expect(
+      Object.keys(compose.services)
+        .filter((name) => profiled(name)?.includes('cluster'))
+        .sort(),
+    ).toEqual([
+      'ch-s1r1',
+      'ch-s1r2',
+      'ch-s2r1',
+      'ch-s2r2',
+      'ingest-cluster',
+      'keeper1',
+      'keeper2',
+      'keeper3',
+      'migrate-cluster',
+      'query-cluster',
+    ]);
+    for (const app of ['ingest-cluster', 'query-cluster', 'migrate-cluster']) {
+      expect(compose.services[app].environment).toMatchObject({ CLICKHOUSE_CLUSTER: 'shop', MIGRATE_ON_START: 'false' });
+    }
     const ingest = compose.services.ingest as Record<string, unknown>;
     // Scaling needs no fixed name and no published port.
     expect(ingest.container_name).toBeUndefined();
