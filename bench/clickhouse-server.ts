@@ -2,7 +2,7 @@
  * A real ClickHouse server on loopback: the engine of the `chdb` npm package (libchdb.so, which holds
  * clickhouse-local) serving ClickHouse's own HTTP and native interfaces, started by the launcher
  * scripts/build-chdb-server.sh builds (tools/chdb-server). Used by the server-path tests (TEST_STORAGE=server,
- * docs/testing.md), the loopback cluster and the benchmarks. Not the Node stand-in (bench/chdb-http.ts): its HTTP
+ * docs/development.md, "Tests"), the loopback cluster and the benchmarks. Not the Node stand-in (bench/chdb-http.ts): its HTTP
  * handling, settings, errors and formats are ClickHouse's.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -18,8 +18,10 @@ export const LAUNCHER = path.join(ROOT, '.chdb-server', 'chdb-server');
 
 /** The engine chdb loads: its platform package's libchdb.so. */
 export function libchdbPath(): string {
-  const pkg = require.resolve(`@chdb/lib-${process.platform}-${process.arch}-gnu/package.json`);
-  return path.join(path.dirname(pkg), 'libchdb.so');
+  // Linux packages are named for their C library (-gnu), macOS ones are not.
+  const name = `@chdb/lib-${process.platform}-${process.arch}${process.platform === 'linux' ? '-gnu' : ''}`;
+  const dir = path.dirname(require.resolve(`${name}/package.json`));
+  return path.join(dir, process.platform === 'darwin' ? 'libchdb.dylib' : 'libchdb.so');
 }
 
 export function launcherBuilt(): boolean {

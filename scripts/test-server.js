@@ -1,5 +1,5 @@
 // `npm run test:server` (the last step of `npm test`): the server-path suites again, against a real ClickHouse server
-// (TEST_STORAGE=server; docs/testing.md). The launcher (tools/chdb-server) is built here when it is missing and a C
+// (TEST_STORAGE=server; docs/development.md, "Tests"). The launcher (tools/chdb-server) is built here when it is missing and a C
 // compiler is; without one the suites are skipped with a line saying so, unless REQUIRE_SERVER_TESTS=1 (CI), which
 // makes that a failure. Arguments are passed to jest (a file pattern, --runInBand, ...).
 const { spawnSync } = require('node:child_process');

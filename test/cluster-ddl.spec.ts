@@ -34,6 +34,25 @@ describe('cluster mode DDL', () => {
       clusterStatements(`CREATE TABLE IF NOT EXISTS ${ctx.table('new_table')} (a UInt8) ENGINE = MergeTree ORDER BY a`, layout),
     ).toThrow(/table new_table has no class for cluster mode/);
     expect(() => clusterStatements(`OPTIMIZE TABLE ${ctx.table('search_events')} FINAL`, layout)).toThrow(/without a cluster placement/);
+    expect(() => clusterStatements(`ALTER TABLE ${ctx.table('search_events')} DROP COLUMN hits`, layout)).toThrow(
+      /ALTER without a cluster placement/,
+    );
+    expect(() =>
+      clusterStatements(`ALTER TABLE ${ctx.table('search_events')} ADD INDEX i hits TYPE minmax, ADD COLUMN x UInt8`, layout),
+    ).toThrow(/ALTER without a cluster placement/);
+    expect(() => clusterStatements(`CREATE TABLE IF NOT EXISTS ${ctx.table('api_keys')} (id String) ENGINE = Log`, layout)).toThrow(
+      /cannot be made Replicated/,
+    );
+  });
+
+  it('keeps a shared table a view reads whole, and makes the tables it writes and reads from sharded tables local', () => {
+    const view =
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS ${ctx.table('x_mv')} TO ${ctx.table('search_ids')} AS ` +
+      `SELECT customer FROM ${ctx.table('search_events')} WHERE customer IN (SELECT customer FROM ${ctx.table('customers')})`;
+    const [placed] = clusterStatements(view, { cluster: 'shop', database: DATABASE, replicated: false });
+    expect(placed.sql).toContain('TO `search_analytics`.`search_ids_local`');
+    expect(placed.sql).toContain('FROM `search_analytics`.`search_events_local`');
+    expect(placed.sql).toContain('FROM `search_analytics`.`customers`)');
   });
 
   it.each([
@@ -49,9 +68,10 @@ describe('cluster mode DDL', () => {
       )
       .join('\n');
     const file = path.resolve(__dirname, 'fixtures', `cluster-ddl-${name}.sql`);
-    if (process.env.UPDATE_FIXTURES === '1' || !existsSync(file)) {
+    if (process.env.UPDATE_FIXTURES === '1') {
       writeFileSync(file, text);
     }
+    expect(existsSync(file)).toBe(true);
     expect(text).toBe(readFileSync(file, 'utf8'));
   });
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The storage a test run uses (docs/testing.md): TEST_STORAGE=embedded (the default) runs every app on the embedded
+ * The storage a test run uses (docs/development.md, "Tests"): TEST_STORAGE=embedded (the default) runs every app on the embedded
  * engine; TEST_STORAGE=server runs the server-path suites (the `npm run test:server` list) against one real
  * ClickHouse server that jest's global set-up started (test/support/storage-global.ts), each test file in databases
  * of its own.

@@ -8,7 +8,7 @@
  *
  *   chdb-server <path to libchdb.so> --path=DIR --http_port=N --tcp_port=M --listen_host=127.0.0.1
  *
- * Built by scripts/build-chdb-server.sh; started by bench/clickhouse-server.ts. See docs/testing.md.
+ * Built by scripts/build-chdb-server.sh; started by bench/clickhouse-server.ts. See docs/development.md, "Tests".
  */
 #include <dlfcn.h>
 #include <stdio.h>

@@ -54,19 +54,22 @@ export class MigratorService implements OnModuleInit {
    * recorded (or take the lock over from a holder that died, see MigrationLock). Returns the ids applied here.
    */
   async migrate(migrations: readonly Migration[]): Promise<string[]> {
-    await this.run(`CREATE DATABASE IF NOT EXISTS \`${this.ch.database}\``, true);
-    await this.run(`CREATE TABLE IF NOT EXISTS ${this.ch.table('schema_migrations')} (
-      id String, applied_at DateTime64(3, 'UTC')
-    ) ENGINE = ReplacingMergeTree ORDER BY id`);
-    const pending = () => pendingMigrations(this.ch, migrations);
+    // In cluster mode the record and the lock are read and written on the designated host, whichever host the URL
+    // reaches: a host whose replica is behind never answers that a migration is still pending.
+    const home = await this.cluster.designated();
+    const pending = () => pendingMigrations(home, migrations);
     const done: string[] = [];
     if ((await pending()).length > 0) {
-      // In cluster mode the lock is the designated host's, which every app sees.
-      const lock = new MigrationLock(await this.cluster.designated());
+      // Only then on every host: a start with nothing to apply needs no host but the one it reads.
+      await this.run(`CREATE DATABASE IF NOT EXISTS \`${this.ch.database}\``, true);
+      await this.run(`CREATE TABLE IF NOT EXISTS ${this.ch.table('schema_migrations')} (
+        id String, applied_at DateTime64(3, 'UTC')
+      ) ENGINE = ReplacingMergeTree ORDER BY id`);
+      const lock = new MigrationLock(home);
       if (await lock.acquire(async () => (await pending()).length === 0)) {
         try {
           // Read again under the lock: the previous holder may have applied some.
-          done.push(...(await this.apply(await pending(), lock)));
+          done.push(...(await this.apply(await pending(), lock, home)));
         } finally {
           await lock.release();
         }
@@ -78,7 +81,7 @@ export class MigratorService implements OnModuleInit {
     return done;
   }
 
-  private async apply(migrations: readonly Migration[], lock: MigrationLock): Promise<string[]> {
+  private async apply(migrations: readonly Migration[], lock: MigrationLock, home: ClickHouseService): Promise<string[]> {
     const ctx = { table: (name: string) => this.ch.table(name), retentionDays: this.config.retentionDays };
     const done: string[] = [];
     for (const migration of migrations) {
@@ -89,7 +92,7 @@ export class MigratorService implements OnModuleInit {
       for (const statement of migration.statements(ctx)) {
         await this.run(statement);
       }
-      await this.ch.insert('schema_migrations', [{ id: migration.id, applied_at: chDateTime() }]);
+      await home.insert('schema_migrations', [{ id: migration.id, applied_at: chDateTime() }]);
       done.push(migration.id);
       this.logger.log(`applied migration ${migration.id}`);
     }
@@ -120,6 +123,11 @@ export class MigratorService implements OnModuleInit {
     // In cluster mode every host's local tables (a Replicated table's change reaches its other replicas itself).
     const logical = new Map(Object.keys(RETENTION_TTL).map((name) => [storedName(name, this.cluster.layout), name]));
     for (const host of await this.cluster.hosts()) {
+      if (!(await host.ch.ping())) {
+        // A host that is down keeps its retention until a start finds it up (its rows are not read meanwhile).
+        this.logger.warn(`retention not aligned on ${host.url}: it does not answer`);
+        continue;
+      }
       const tables = await host.ch.query<{ name: string; engine_full: string }>(
         `SELECT name, engine_full FROM system.tables WHERE database = {db:String} AND name IN {names:Array(String)}`,
         { db: this.ch.database, names: [...logical.keys()] },

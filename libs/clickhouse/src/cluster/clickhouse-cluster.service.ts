@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import { ClickHouseService, type QueryParams } from '../clickhouse.service';
-import { storedName, type ClusterLayout, type PlacedStatement } from './cluster-ddl';
+import { storedName, tableNames, type ClusterLayout, type PlacedStatement } from './cluster-ddl';
 import { TABLE_CLASSES } from './table-classes';
 
 /** A host of the cluster, with a client of its own (statements that must run there, not through the load balancer). */
@@ -40,7 +40,11 @@ export class ClickHouseCluster implements OnApplicationShutdown {
 
   /** The cluster's hosts in its order (shard, then replica); the one server without a cluster. */
   hosts(): Promise<ClusterHost[]> {
-    this.found ??= this.layout ? this.discover(this.layout.cluster) : Promise.resolve([{ shard: 1, replica: 1, url: '', ch: this.ch }]);
+    if (this.found === undefined) {
+      this.found = this.layout ? this.discover(this.layout.cluster) : Promise.resolve([{ shard: 1, replica: 1, url: '', ch: this.ch }]);
+      // Found again at the next call when the server the URL reaches did not answer.
+      this.found.catch(() => (this.found = undefined));
+    }
     return this.found;
   }
 
@@ -72,7 +76,7 @@ export class ClickHouseCluster implements OnApplicationShutdown {
     // The table it changes, as stored on each shard; in its subqueries, tenant tables as the shard's own (co-sharded),
     // shared ones whole, through their Distributed tables.
     let target = true;
-    const local = sql.replace(new RegExp(`\`${layout.database}\`\\.\`(\\w+)\``, 'g'), (whole, name: string) => {
+    const local = sql.replace(tableNames(layout.database), (whole, name: string) => {
       const stored = target || TABLE_CLASSES[name] === 'tenant' ? storedName(name, layout) : name;
       target = false;
       return TABLE_CLASSES[name] === undefined ? whole : `\`${layout.database}\`.\`${stored}\``;
@@ -81,7 +85,12 @@ export class ClickHouseCluster implements OnApplicationShutdown {
     // are periodic and their inputs only grow (erased tokens, recorded versions), so a replica that read less deletes
     // the rest at the next run.
     const statement = layout.replicated ? `${local} SETTINGS allow_nondeterministic_mutations = 1` : local;
-    for (const host of (await this.hosts()).filter((h) => h.replica === 1)) {
+    // Where the placements of the schema put a change of its table (clusterStatements): once per shard, or once for
+    // a shared Replicated table, which every host holds whole.
+    const first = tableNames(layout.database).exec(sql)?.[1] ?? '';
+    const hosts = await this.hosts();
+    const targets = layout.replicated && TABLE_CLASSES[first] === 'shared' ? hosts.slice(0, 1) : hosts.filter((h) => h.replica === 1);
+    for (const host of targets) {
       await host.ch.command(statement, params);
     }
   }
@@ -97,23 +106,27 @@ export class ClickHouseCluster implements OnApplicationShutdown {
        WHERE cluster = {cluster:String} ORDER BY shard, replica`,
       { cluster },
     );
-    // Each host's own HTTP port, by its shard and native port (hosts of one shard share both on a real cluster).
-    const ports = await this.ch.query<{ shard: number; tcp: number; http: number }>(
-      `SELECT shardNum() AS shard, tcpPort() AS tcp, getServerPort('http_port') AS http
-       FROM clusterAllReplicas({cluster:String}, system.one)`,
-      { cluster },
-    );
+    // Each host's own HTTP(S) port, by its shard and native port (hosts of one shard share both on a real cluster).
+    // A host that does not answer now is given the URL's port, the usual layout (every host on 8123).
     const base = new URL(this.config.clickhouse.url!);
+    const portSetting = base.protocol === 'https:' ? 'https_port' : 'http_port';
+    const ports = await this.ch.query<{ shard: number; tcp: number; http: number }>(
+      `SELECT shardNum() AS shard, tcpPort() AS tcp, getServerPort({setting:String}) AS http
+       FROM clusterAllReplicas({cluster:String}, system.one) SETTINGS skip_unavailable_shards = 1`,
+      { cluster, setting: portSetting },
+    );
+    const defaultPort = base.port || (base.protocol === 'https:' ? '443' : '80');
     return members.map((m) => {
-      const http = ports.find((p) => Number(p.shard) === Number(m.shard) && Number(p.tcp) === Number(m.tcp))?.http;
-      if (http === undefined) {
-        throw new Error(`cluster ${cluster}: host ${m.host}:${m.tcp} (shard ${m.shard}) did not answer for its HTTP port`);
-      }
+      const http = ports.find((p) => Number(p.shard) === Number(m.shard) && Number(p.tcp) === Number(m.tcp))?.http ?? defaultPort;
       const url = `${base.protocol}//${m.host}:${http}`;
-      const config = Object.assign(Object.create(AppConfig.prototype) as AppConfig, this.config, {
-        clickhouse: { ...this.config.clickhouse, url, cluster: undefined },
-      });
-      return { shard: Number(m.shard), replica: Number(m.replica), url, ch: new ClickHouseService(config) };
+      return { shard: Number(m.shard), replica: Number(m.replica), url, ch: new ClickHouseService(withServer(this.config, url)) };
     });
   }
+}
+
+/** The configuration of a single server at `url`: the same database and credentials, outside cluster mode. */
+export function withServer(config: AppConfig, url: string): AppConfig {
+  return Object.assign(Object.create(AppConfig.prototype) as AppConfig, config, {
+    clickhouse: { ...config.clickhouse, url, cluster: undefined },
+  });
 }

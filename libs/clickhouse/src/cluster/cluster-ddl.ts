@@ -44,13 +44,23 @@ const SHARDING_KEY = { tenant: 'cityHash64(customer, instance)', ledger: 'rand()
 export function clusterStatements(statement: string, layout: ClusterLayout): PlacedStatement[] {
   const text = statement.trim();
   const ref = (name: string) => `\`${layout.database}\`.\`${name}\``;
-  const refs = [...text.matchAll(new RegExp(`\`${layout.database}\`\\.\`(\\w+)\``, 'g'))].map((m) => m[1]);
-  const [first] = refs;
-  /** Every table the statement names, as the shard's local table where it has one. */
-  const toLocal = (sql: string) =>
-    sql.replace(new RegExp(`\`${layout.database}\`\\.\`(\\w+)\``, 'g'), (whole, name: string) =>
-      isView(name) || !hasLocal(name, layout) ? whole : ref(localName(name)),
-    );
+  const names = tableNames(layout.database);
+  const first = names.exec(text)?.[1] ?? '';
+  /**
+   * The statement's own table (the first it names) as stored on each host, and the tables it reads as the shard's
+   * own where they are sharded (tenant and ledger tables); a shared table it reads stays whole (its Distributed table).
+   */
+  const toLocal = (sql: string) => {
+    let target = true;
+    return sql.replace(names, (whole, name: string) => {
+      const own = target;
+      target = false;
+      if (isView(name)) {
+        return whole;
+      }
+      return (own ? hasLocal(name, layout) : tableClass(name) !== 'shared') ? ref(localName(name)) : whole;
+    });
+  };
   const sharded = (on: Placement): Placement => (layout.replicated ? on : 'every-host');
 
   if (/^CREATE TABLE/i.test(text)) {
@@ -73,6 +83,11 @@ export function clusterStatements(statement: string, layout: ClusterLayout): Pla
   }
   if (/^ALTER TABLE/i.test(text)) {
     const cls = tableClass(first);
+    const several = /,\s*(ADD|MODIFY|DROP|RENAME|MATERIALIZE|CLEAR)\s/i.test(text);
+    const columns = /\b(ADD|MODIFY|DROP|RENAME|CLEAR)\s+COLUMN\b/i.test(text);
+    if (!KNOWN_ALTERATIONS.test(text) || (several && columns) || /\b(DROP|RENAME|CLEAR)\s+COLUMN\b/i.test(text)) {
+      throw new Error(`an ALTER without a cluster placement (its kind is not placed yet): ${text.slice(0, 80)}`);
+    }
     const onTable: Placement = cls === 'shared' && layout.replicated ? 'one-host' : sharded('once-per-shard');
     const placed = [{ on: onTable, sql: layout.replicated ? replicatedSettings(toLocal(text)) : toLocal(text) }];
     if (/^ALTER TABLE\s+\S+\s+(ADD|MODIFY) COLUMN/i.test(text) && hasLocal(first, layout)) {
@@ -90,6 +105,17 @@ export function clusterStatements(statement: string, layout: ClusterLayout): Pla
   throw new Error(`a migration statement without a cluster placement: ${text.slice(0, 80)}`);
 }
 
+/** Every `database`.`table` a statement names (the migrations' table()), in order. */
+export function tableNames(database: string): RegExp {
+  return new RegExp(`\`${database}\`\\.\`(\\w+)\``, 'g');
+}
+
+/**
+ * The ALTERs placed: changes of indexes, the TTL or settings, or one change of a column (added or retyped: repeated on
+ * the Distributed table). A DROP or RENAME of a column, or a column's change beside others, are refused until placed.
+ */
+const KNOWN_ALTERATIONS = /^ALTER TABLE\s+\S+\s+(ADD COLUMN|MODIFY COLUMN|ADD INDEX|MATERIALIZE INDEX|MODIFY TTL|MODIFY SETTING)\b[^;]*$/is;
+
 /** Whether a table is stored as `<name>_local` behind a Distributed table of its name. */
 function hasLocal(name: string, layout: ClusterLayout): boolean {
   return tableClass(name) !== 'shared' || !layout.replicated;
@@ -102,7 +128,10 @@ export function storedName(name: string, layout: ClusterLayout | undefined): str
 
 /** MergeTree engines as their Replicated kin, at `path` (macros expanded by the server), deduplication settings too. */
 function replicatedEngine(sql: string, path: string): string {
-  const engine = sql.replace(/ENGINE = (\w*)MergeTree(?:\(([^)]*)\))?/, (_whole, kind: string, args?: string) => {
+  if (!/ENGINE\s*=\s*\w*MergeTree\b/.test(sql)) {
+    throw new Error(`a table whose engine cannot be made Replicated: ${sql.slice(0, 80)}`);
+  }
+  const engine = sql.replace(/ENGINE\s*=\s*(\w*)MergeTree(?:\(([^)]*)\))?/, (_whole, kind: string, args?: string) => {
     const params = [`'${path}'`, `'{replica}'`, ...(args ? [args] : [])];
     return `ENGINE = Replicated${kind}MergeTree(${params.join(', ')})`;
   });
