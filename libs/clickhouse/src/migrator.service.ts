@@ -119,30 +119,38 @@ export class MigratorService implements OnModuleInit {
    * existing parts at once (materialize_ttl_after_modify = 0): merges apply it over time.
    */
   private async alignRetention(): Promise<void> {
-    const days = this.config.retentionDays;
     // In cluster mode every host's local tables (a Replicated table's change reaches its other replicas itself).
     const logical = new Map(Object.keys(RETENTION_TTL).map((name) => [storedName(name, this.cluster.layout), name]));
     for (const host of await this.cluster.hosts()) {
-      if (!(await host.ch.ping())) {
-        // A host that is down keeps its retention until a start finds it up (its rows are not read meanwhile).
-        this.logger.warn(`retention not aligned on ${host.url}: it does not answer`);
+      try {
+        await this.alignRetentionOn(host.ch, logical);
+      } catch (err) {
+        if (this.cluster.layout === undefined) {
+          throw err;
+        }
+        // A cluster host that is down keeps its retention until a start finds it up.
+        this.logger.warn(`retention not aligned on ${host.url}: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  /** The TTL of one host's tables (`logical`: each table as stored there, to its name in RETENTION_TTL). */
+  private async alignRetentionOn(ch: ClickHouseService, logical: Map<string, string>): Promise<void> {
+    const days = this.config.retentionDays;
+    const tables = await ch.query<{ name: string; engine_full: string }>(
+      `SELECT name, engine_full FROM system.tables WHERE database = {db:String} AND name IN {names:Array(String)}`,
+      { db: ch.database, names: [...logical.keys()] },
+    );
+    for (const { name, engine_full } of tables) {
+      const current = /toIntervalDay\((\d+)\)/.exec(engine_full)?.[1];
+      if (current === String(days)) {
         continue;
       }
-      const tables = await host.ch.query<{ name: string; engine_full: string }>(
-        `SELECT name, engine_full FROM system.tables WHERE database = {db:String} AND name IN {names:Array(String)}`,
-        { db: this.ch.database, names: [...logical.keys()] },
+      await ch.command(
+        `ALTER TABLE ${ch.table(name)} MODIFY TTL ${RETENTION_TTL[logical.get(name)!]} + toIntervalDay(${days})
+         SETTINGS materialize_ttl_after_modify = 0`,
       );
-      for (const { name, engine_full } of tables) {
-        const current = /toIntervalDay\((\d+)\)/.exec(engine_full)?.[1];
-        if (current === String(days)) {
-          continue;
-        }
-        await host.ch.command(
-          `ALTER TABLE ${host.ch.table(name)} MODIFY TTL ${RETENTION_TTL[logical.get(name)!]} + toIntervalDay(${days})
-           SETTINGS materialize_ttl_after_modify = 0`,
-        );
-        this.logger.log(`retention of ${name} set to ${days} days (was ${current ?? 'unset'})`);
-      }
+      this.logger.log(`retention of ${name} set to ${days} days (was ${current ?? 'unset'})`);
     }
   }
 }
