@@ -3,7 +3,7 @@ import { ClickHouseService, MIGRATIONS, MigratorService } from '@app/clickhouse'
 import { startClickHouseCluster } from '../bench/clickhouse-cluster';
 import { startClickHouseServer, type ClickHouseServer } from '../bench/clickhouse-server';
 import { freshDir, runScript } from './support/processes';
-import { storedCounts } from './support/storage';
+import { eventually, storedCounts } from './support/storage';
 import { storageEnv } from './support/storage-mode';
 import { LEGACY_SECRET, basicHeader, hmacHeaders, http, startApp, uniqueDatabase, type TestApp } from './support/test-app';
 
@@ -139,9 +139,28 @@ describe('cluster mode on a two-shard loopback cluster', () => {
       }
 
       await outage.restart(1);
+      // The engine in its server mode (clickhouse-local) sometimes aborts (SIGABRT, nothing written) after a
+      // Distributed query met a shard that was down: a host that ended is started again, as a crashed server would be.
+      const revive = async () => {
+        for (const [i, server] of outage.servers.entries()) {
+          if (server.child.exitCode !== null || server.child.signalCode !== null) {
+            await outage.restart(i);
+          }
+        }
+      };
+      // Retried as a client does after a 503 (Retry-After): the first attempts may still meet a connection to the
+      // restarted shard that the first host had open; every 503 on the way stored nothing twice.
       for (const b of batches) {
-        expect(await send(app.url, b.events, b.instance)).toEqual({ status: 202, accepted: b.events.length });
+        const answered = await eventually(
+          async () => {
+            await revive();
+            return send(app.url, b.events, b.instance);
+          },
+          (r) => r.status !== 503,
+        );
+        expect(answered).toEqual({ status: 202, accepted: b.events.length });
       }
+      await revive();
       const stored = await app.app
         .get(ClickHouseService)
         .query<{ n: string }>(`SELECT sum(sign) AS n FROM ${app.config.clickhouse.database}.search_events`);

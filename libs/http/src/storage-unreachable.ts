@@ -9,6 +9,7 @@ const CLICKHOUSE_CODES = new Set([
   '209', // SOCKET_TIMEOUT
   '210', // NETWORK_ERROR
   '225', // NO_ZOOKEEPER: a Replicated table without Keeper
+  '236', // ABORTED: a shard's connection ended mid-query (a server stopping)
   '242', // TABLE_IS_READ_ONLY: a replica that lost Keeper
   '279', // ALL_CONNECTION_TRIES_FAILED
   '999', // KEEPER_EXCEPTION

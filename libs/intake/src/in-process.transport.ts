@@ -1,4 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
+import { AppConfig } from '@app/config';
 import type { SearchEventRow } from '@app/contracts';
 import { IngestStore } from './ingest-store.service';
 import type { IngestRow } from './ingest-writer';
@@ -29,15 +30,19 @@ function searchIdsOf<Row extends IngestRow>(kind: IntakeKind<Row>, rows: readonl
  * batcher per kind, at most one insert per INSERT_INTERVAL_MS; a flush writes every table of the kind's rows). A
  * request with a retry token (events that all carry ids) has the token stored with its rows (each table records
  * it under its own name, see IntakeKind.retryTokenOf), and is not written again where the token is found stored.
+ * In cluster mode an insert holds one customer's instance only: its rows go to one shard, so it is stored whole or
+ * not at all, and a request answered 503 left nothing that its retry (with or without ids) would count twice.
  */
 @Injectable()
 export class InProcessTransport extends IntakeTransport {
   private readonly logger = new Logger('Intake');
   private readonly batchers: InsertBatchers;
+  private readonly perTenant: boolean;
 
-  constructor(store: IngestStore, tokens: IntakeTokensRepository) {
+  constructor(store: IngestStore, tokens: IntakeTokensRepository, @Optional() config?: AppConfig) {
     super();
     this.batchers = new InsertBatchers(store, { minIntervalMs: INSERT_INTERVAL_MS, storedTokens: (t) => tokens.stored(t) });
+    this.perTenant = config?.clickhouse.cluster !== undefined;
   }
 
   send<Row extends IngestRow>(kind: IntakeKind<Row>, batch: ValidatedBatch<Row>, request: IntakeRequest): Promise<IntakeView> {
@@ -56,7 +61,8 @@ export class InProcessTransport extends IntakeTransport {
       }
     }
     try {
-      return intakeAnswer(batch, await this.batchers.of(kind).add(batch.rows, batch.rejected, retry));
+      const batcher = this.batchers.of(kind, this.perTenant ? `${customer}/${instance}` : undefined);
+      return intakeAnswer(batch, await batcher.add(batch.rows, batch.rejected, retry));
     } catch (err) {
       throw unavailable(this.logger, 'Storage', err, spansTables(kind, batch.rows) ? PART_STORED : undefined);
     }

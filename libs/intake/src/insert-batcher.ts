@@ -191,15 +191,17 @@ export class InsertBatchers {
     private readonly options: BatcherOptions,
   ) {}
 
-  of<Row extends IngestRow>(kind: IntakeKind<Row>): InsertBatcher<Row> {
-    let batcher = this.byTable.get(kind.table);
+  /** `group`: additions of different groups never share an insert (cluster mode: one customer's instance each). */
+  of<Row extends IngestRow>(kind: IntakeKind<Row>, group?: string): InsertBatcher<Row> {
+    const key = group === undefined ? kind.table : `${kind.table}\0${group}`;
+    let batcher = this.byTable.get(key);
     if (!batcher) {
       const retryTokenOf = kind.retryTokenOf && ((row: IngestRow, token: string) => kind.retryTokenOf!(row as Row, token));
       batcher = new InsertBatcher<IngestRow>((rows, rejected, token) => this.store.store(kind, rows, rejected, token), {
         ...this.options,
         retryTokenOf,
       });
-      this.byTable.set(kind.table, batcher);
+      this.byTable.set(key, batcher);
     }
     return batcher as unknown as InsertBatcher<Row>;
   }
