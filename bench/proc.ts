@@ -33,14 +33,26 @@ export function tableRow(...cells: (string | number)[]): string {
   return `| ${cells.join(' | ')} |`;
 }
 
-/** A loopback port nobody listens on (the system picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port nobody listens on, outside the kernel's range for outgoing connections (Linux: 32768-60999), so a client
+ * socket opened by another test between this check and the service's listen cannot take it. The system's own pick
+ * (port 0) came from that range, and a service once found its port taken by a connection in CI.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await bindable(port)) {
+      return port;
+    }
+  }
+  throw new Error('no free port between 20000 and 31999 after 50 tries');
+}
+
+/** Whether a server can listen on `port` on every interface (as the apps do) right now. */
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
+    server.once('error', () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
   });
 }

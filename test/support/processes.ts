@@ -54,6 +54,25 @@ export async function startService(
   preload: string[] = [],
   probe = '/health',
 ): Promise<Service> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServiceOnce(entry, env, timeoutMs, preload, probe);
+    } catch (e) {
+      // A port picked for the test (not one it set) may be taken by another process before the app listens: pick again.
+      if (env.PORT !== undefined || attempt === 3 || !/port \d+ is in use/.test(String(e))) {
+        throw e;
+      }
+    }
+  }
+}
+
+async function startServiceOnce(
+  entry: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+  preload: string[],
+  probe: string,
+): Promise<Service> {
   const port = Number(env.PORT ?? (await freePort()));
   const args = [...preload.flatMap((p) => ['--require', path.join(__dirname, p)]), distEntry(entry)];
   const child = spawn(process.execPath, args, {
