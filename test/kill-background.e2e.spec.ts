@@ -31,8 +31,14 @@ describe('the embedded service killed in the middle of its background work', () 
     });
     expect([loaded.status, loaded.stderr]).toEqual([0, '']);
     const env = { DATA_DIR: dir, SERVICE_BASIC_AUTH: basic, LOG_LEVEL: 'warn' };
-    // 0012 changes its first view; 0021 has backfilled the weekly rollup; 0026 has started to build its indexes.
-    const kills = ['MODIFY QUERY', 'INSERT INTO \\S*search_phrases_weekly\\W', 'MATERIALIZE INDEX'];
+    // 0012 changes its first view; 0021 has backfilled the weekly rollup; 0026 has started to build its indexes; 0027
+    // has backfilled a month of its dimension rollup.
+    const kills = [
+      'MODIFY QUERY',
+      'INSERT INTO \\S*search_phrases_weekly\\W',
+      'MATERIALIZE INDEX',
+      'INSERT INTO \\S*search_dimensions_hourly\\W',
+    ];
     for (const [n, statement] of kills.entries()) {
       service = await startService(STANDALONE, { ...env, KILL_AFTER_SQL: statement, KILL_MARKER: `${dir}/killed-${n}` }, 90_000, KILL);
       expect(await exitSignal(service)).toBe('SIGKILL');

@@ -81,6 +81,11 @@ describe('the embedded service killed under traffic', () => {
           language: 'de',
           hits: i % 3 === 0 ? 0 : 5,
           ts: ts + i,
+          // Dimensions, so that their rollups are compared with the raw rows too.
+          filters: ['brand:Acme', `size:${i % 4}`],
+          tags: i % 2 === 0 ? ['mobile'] : [],
+          country: 'de',
+          userToken: `user-${i % 7}`,
         }));
         const clicks = events
           .filter((e) => e.hits > 0)

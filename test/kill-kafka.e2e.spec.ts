@@ -40,7 +40,9 @@ describeKafka(`the service (${TEST_STORAGE}) killed mid-insert while it consumes
       HOLD_INSERT_AT: '2',
       HOLD_MARKER: `${dir}/held`,
     };
-    await produceEvents(broker, TOPIC, EVENTS);
+    // With dimensions: the dimension rollups are compared with the raw rows too (8 rows per search there).
+    const dimensions = { filters: ['brand:Acme', 'price<=100'], tags: ['mobile'], country: 'de', userToken: 'u-1' };
+    await produceEvents(broker, TOPIC, EVENTS, dimensions);
     service = await startService(STANDALONE, env, 90_000, ['hold-insert.js']);
     expect(await exitSignal(service)).toBe('SIGKILL');
 

@@ -1,32 +1,14 @@
 import { loadConfig } from '@app/config';
 import { ClickHouseService, MIGRATIONS, MigratorService } from '@app/clickhouse';
 import { chDateTime, type SearchEventRow } from '@app/contracts';
+import { storedSearch } from './support/stored-search';
 import { WORKER_DATA_DIR, uniqueDatabase } from './support/test-app';
 
 const HOUR = 3_600_000;
 const ID = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
-function event(n: number, phrase: string, agoHours: number, extra: Record<string, unknown> = {}): SearchEventRow {
-  const now = Date.now();
-  return {
-    event_id: ID(n),
-    customer: 'demo',
-    instance: 'live',
-    ts: chDateTime(now - agoHours * HOUR),
-    phrase,
-    raw_phrase: phrase,
-    language: 'de',
-    hits: 3,
-    bot: false,
-    session_hash: '',
-    source: 'http',
-    topic: '',
-    partition: 0,
-    offset: 0,
-    received_at: chDateTime(now),
-    ...extra,
-  };
-}
+const event = (n: number, phrase: string, agoHours: number, extra: Partial<SearchEventRow> = {}) =>
+  storedSearch(n, agoHours, { phrase, raw_phrase: phrase, ...extra });
 
 /**
  * Migration 0016 on a database that already holds search events: which of them count as searches a click can

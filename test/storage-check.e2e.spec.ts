@@ -17,10 +17,24 @@ describe('the storage check', () => {
   const sent = new Map<string, number>(); // phrase -> events acknowledged
   const headers = { ...basicHeader(), 'content-type': 'application/json' };
 
-  /** Sends `n` events of `phrase` with ids (so the request has a retry token) and answers the body sent. */
-  const send = async (phrase: string, n: number, ts = Date.now() - HOUR) => {
+  /**
+   * Sends `n` events of `phrase` with ids (so the request has a retry token) and answers the body sent. Each has two
+   * filters, a country and a tag: 8 rows in each dimension rollup (search, 2 attributes, 2 values, the set, country,
+   * tag), and the user token `user`.
+   */
+  const send = async (phrase: string, n: number, user: string, ts = Date.now() - HOUR) => {
     const body = JSON.stringify({
-      events: Array.from({ length: n }, (_, i) => ({ id: randomUUID(), phrase, language: 'de', hits: i % 2, ts: ts + i })),
+      events: Array.from({ length: n }, (_, i) => ({
+        id: randomUUID(),
+        phrase,
+        language: 'de',
+        hits: i % 2,
+        ts: ts + i,
+        filters: ['brand:Acme', `size<=${i}`],
+        country: 'de',
+        tags: ['mobile'],
+        userToken: user,
+      })),
     });
     const res = await http<{ accepted: number }>(`${t.url}/events`, { method: 'POST', headers, body });
     expect([res.status, res.body.accepted]).toEqual([202, n]);
@@ -42,14 +56,20 @@ describe('the storage check', () => {
   afterAll(() => t.close());
 
   it('makes every rollup agree with the raw rows again, and counts each acknowledged event once', async () => {
-    await send('wool hat', 6);
+    await send('wool hat', 6, 'user-1');
     // A request whose insert was cut between the table and two of its views: its raw rows and the other views' rows
     // are stored, those four views' are not (the views are taken away for the insert, as a kill would).
-    const missed = ['search_terms_hourly_mv', 'search_phrases_weekly_mv', 'search_ids_mv', 'engagement_changes_searches_mv'];
+    const missed = [
+      'search_terms_hourly_mv',
+      'search_phrases_weekly_mv',
+      'search_dimensions_hourly_mv',
+      'search_ids_mv',
+      'engagement_changes_searches_mv',
+    ];
     for (const view of missed) {
       await ch.command(`DETACH TABLE ${ch.table(view)}`);
     }
-    await send('rain boots', 4);
+    await send('rain boots', 4, 'user-2');
     for (const view of missed) {
       await ch.command(`ATTACH TABLE ${ch.table(view)}`);
     }
@@ -106,8 +126,13 @@ describe('the storage check', () => {
 
     expect(await raw()).toBe(acknowledged);
     for (const rollup of SEARCH_ROLLUPS) {
-      expect([rollup.table, await rolled(rollup.table)]).toEqual([rollup.table, acknowledged]);
+      expect([rollup.table, await rolled(rollup.table)]).toEqual([rollup.table, rollup.dimensions ? acknowledged * 8 : acknowledged]);
     }
+    // Who searched, in the dimension rollup whose view missed the second request: both users again.
+    const [users] = await ch.query<{ n: string }>(
+      `SELECT toString(uniqCombined64Merge(14)(users)) AS n FROM ${ch.table('search_dimensions_hourly')} WHERE dimension = 'search'`,
+    );
+    expect(users.n).toBe('2');
     const stats = await http<{ totals: { searches: number } }>(`${t.url}/search-stats?since=1d`, { headers: basicHeader() });
     expect(stats.body.totals.searches).toBe(acknowledged);
     for (const hits of ['true', 'false']) {

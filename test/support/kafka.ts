@@ -98,6 +98,10 @@ export interface EventSpec {
   phrase?: string;
   language?: string;
   hits?: number;
+  filters?: string[];
+  tags?: string[];
+  country?: string;
+  userToken?: string;
 }
 
 /** Produces `count` valid events (acks=all) in chunks; keys spread them over all partitions. */

@@ -4,6 +4,7 @@ export * from './rejected-event';
 export * from './event-fields';
 export * from './ids';
 export * from './search-event';
+export * from './search-dimensions';
 export * from './interaction-event';
 export * from './ch-time';
 export * from './catalogue-document';

@@ -5,6 +5,7 @@ import { eventObject, personalHash, sessionTextAndTime, tenantAndId } from './ev
 import type { EventSource, ItemOrigin } from './item-origin';
 import { LANGUAGE_PATTERN } from './names';
 import { normalisePhrase } from './normalise-phrase';
+import { searchDimensions, type SearchDimensions } from './search-dimensions';
 import { echoedName } from './text';
 
 /**
@@ -22,10 +23,18 @@ export interface SearchEvent {
   userAgent?: string;
   bot?: boolean;
   sessionId?: string;
+  /** Facet and numeric filters of the search, e.g. `brand:Apple`, `price<=100` (search-dimensions.ts). */
+  filters?: string[];
+  userToken?: string;
+  country?: string;
+  tags?: string[];
 }
 
-/** A row of `search_events`. The user agent is not stored; a session id only as a hash. */
-export interface SearchEventRow {
+/**
+ * A row of `search_events`. The user agent is not stored; a session id and a user token only as a hash. The
+ * dimensions are unset in rows built elsewhere (benchmarks): the table's defaults, none.
+ */
+export interface SearchEventRow extends Partial<SearchDimensions> {
   event_id: string;
   customer: string;
   instance: string;
@@ -52,7 +61,22 @@ export const MAX_PHRASE_LENGTH = 500;
 export const MAX_USER_AGENT_LENGTH = 2000;
 export const MAX_EVENTS_PER_REQUEST = 10_000;
 
-const FIELDS = new Set(['id', 'customer', 'instance', 'ts', 'phrase', 'language', 'hits', 'userAgent', 'bot', 'sessionId']);
+const FIELDS = new Set([
+  'id',
+  'customer',
+  'instance',
+  'ts',
+  'phrase',
+  'language',
+  'hits',
+  'userAgent',
+  'bot',
+  'sessionId',
+  'filters',
+  'userToken',
+  'country',
+  'tags',
+]);
 
 /** The service's rules for events, the same for every item (kept apart from the origin, which is per item). */
 export interface EventRules {
@@ -111,6 +135,10 @@ export function validateSearchEvent(input: unknown, ctx: ItemOrigin, rules: Even
   if (typeof ts === 'string') {
     return fail(ts);
   }
+  const dimensions = searchDimensions(e, customer);
+  if (typeof dimensions === 'string') {
+    return fail(dimensions);
+  }
 
   return {
     ok: true,
@@ -130,6 +158,7 @@ export function validateSearchEvent(input: unknown, ctx: ItemOrigin, rules: Even
       partition: ctx.partition ?? -1,
       offset: ctx.offset ?? -1,
       received_at: chDateTimeOften(ctx.now),
+      ...dimensions,
     },
   };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { ClickHouseService, SEARCH_ROLLUPS, searchIdsSelect, selectKeys, type SignedRollup } from '@app/clickhouse';
+import { ClickHouseService, SEARCH_ROLLUPS, rawRollupRows, searchIdsSelect, type SignedRollup } from '@app/clickhouse';
 
 /** A row of search_events stored more than once under one request's retry token. */
 export interface StoredTwice {
@@ -242,7 +242,9 @@ export class StorageCheckRepository {
         WHERE ${finerColumn} >= ${at(from)} AND ${finerColumn} < ${at(to)} + INTERVAL ${column === 'week' ? 7 : 1} DAY AND b IN ${buckets}
         GROUP BY b`;
     } else if (column === 'hour') {
-      counted = `SELECT toStartOfHour(ts) AS b, sum(sign) AS raw FROM ${this.ch.table('search_events')}
+      // A dimension rollup counts each search once per row it makes there.
+      const counts = rollup.dimensions === undefined ? 'sign' : `sign * length(${rollup.dimensions})`;
+      counted = `SELECT toStartOfHour(ts) AS b, sum(${counts}) AS raw FROM ${this.ch.table('search_events')}
         WHERE ts >= toDateTime(${from}, 'UTC') AND ts < toDateTime(${to}, 'UTC') AND b IN ${buckets} GROUP BY b`;
     } else {
       throw new Error(`${rollup.table}: a rollup of ${column}s needs a finer rollup to compare with (FINER)`);
@@ -267,11 +269,12 @@ export class StorageCheckRepository {
     const [column, expression] = bucketOf(rollup);
     const columns = rollup.keys.map(([c]) => c).join(', ');
     const lastTs = rollup.aggregating;
-    const select = `SELECT ${columns}, raw_searches - rolled_searches AS searches${lastTs ? ', raw_last_ts AS last_ts' : ''}
-      FROM (
-        SELECT ${selectKeys(rollup.keys)}, sum(sign) AS raw_searches${lastTs ? ', max(ts) AS raw_last_ts' : ''}
-        FROM ${this.ch.table('search_events')} WHERE ${expression} = {bucket:String} GROUP BY ${columns}
-      ) AS raw
+    // A dimension rollup's users cannot be negated: the raw state is written again (a union with what is there).
+    const users = rollup.dimensions !== undefined;
+    const raw = rawRollupRows(rollup, this.ch.table('search_events'), `${expression} = {bucket:String}`);
+    const select = `SELECT ${columns}, raw_searches - rolled_searches AS searches${lastTs ? ', raw_last_ts AS last_ts' : ''}${
+      users ? ', raw_users AS users' : ''
+    } FROM (${raw}) AS raw
       FULL OUTER JOIN (
         SELECT ${columns}, sum(searches) AS rolled_searches FROM ${this.ch.table(rollup.table)} WHERE ${column} = {bucket:String}
         GROUP BY ${columns}
@@ -287,7 +290,7 @@ export class StorageCheckRepository {
       return false;
     }
     await this.ch.command(
-      `INSERT INTO ${this.ch.table(rollup.table)} (${columns}, searches${lastTs ? ', last_ts' : ''}) ${select}
+      `INSERT INTO ${this.ch.table(rollup.table)} (${columns}, searches${lastTs ? ', last_ts' : ''}${users ? ', users' : ''}) ${select}
        SETTINGS join_use_nulls = 0, insert_deduplication_token = '${randomUUID()}'`,
       { bucket },
     );

@@ -10,6 +10,11 @@ export interface SignedRollup {
   keys: RollupKeys;
   /** AggregatingMergeTree rollups keep `searches` as SimpleAggregateFunction(sum, ...) and the newest event's time. */
   aggregating: boolean;
+  /**
+   * The ARRAY JOIN over search_events, as `d`, that makes a search's rows in a dimension rollup (0027): such a rollup
+   * counts each search once per row, and keeps who searched (`users`).
+   */
+  dimensions?: string;
 }
 
 export const SIGNED_ROLLUPS: readonly SignedRollup[] = [

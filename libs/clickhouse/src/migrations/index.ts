@@ -23,6 +23,7 @@ import { claimRoundsMigration } from './0023-claim-rounds';
 import { engagementObjectsMigration } from './0024-engagement-objects';
 import { evaluatedHoursMigration } from './0025-evaluated-hours';
 import { intakeTokenIndexMigration } from './0026-intake-token-index';
+import { DIMENSION_ROLLUPS, searchDimensionsMigration } from './0027-search-dimensions';
 import type { Migration } from './migration';
 import { SIGNED_ROLLUPS, type SignedRollup } from './0012-signed-events';
 import { WEEKLY_KEYS } from './0021-weekly-phrases';
@@ -34,6 +35,7 @@ export { searchIdsSelect } from './0022-engagement-hours';
 export type { Migration, MigrationContext } from './migration';
 export { ENGAGEMENT_CHANGES_KEPT_HOURS } from './0022-engagement-hours';
 export { ENGAGEMENT_LAYOUT } from './0024-engagement-objects';
+export { DIMENSIONS_SQL, USERS_STATE, rawRollupRows } from './0027-search-dimensions';
 
 /** Applied in this order; never reorder or edit an applied migration, add a new one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -62,6 +64,7 @@ export const MIGRATIONS: readonly Migration[] = [
   engagementObjectsMigration,
   evaluatedHoursMigration,
   intakeTokenIndexMigration,
+  searchDimensionsMigration,
 ];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */
@@ -83,6 +86,8 @@ export const RETENTION_TTL: Readonly<Record<string, string>> = {
   engagement_versions: 'hour',
   engagement_phrases_hourly: 'hour',
   engagement_objects_hourly: 'hour',
+  search_dimensions_hourly: 'hour',
+  search_phrase_dimensions_hourly: 'hour',
 };
 
 /**
@@ -92,4 +97,5 @@ export const RETENTION_TTL: Readonly<Record<string, string>> = {
 export const SEARCH_ROLLUPS: readonly SignedRollup[] = [
   ...SIGNED_ROLLUPS,
   { table: 'search_phrases_weekly', view: 'search_phrases_weekly_mv', keys: WEEKLY_KEYS, aggregating: false },
+  ...DIMENSION_ROLLUPS,
 ];

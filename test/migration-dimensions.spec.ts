@@ -1,0 +1,70 @@
+import { loadConfig } from '@app/config';
+import { ClickHouseService, MIGRATIONS, MigratorService } from '@app/clickhouse';
+import type { SearchEventRow } from '@app/contracts';
+import { storedSearch } from './support/stored-search';
+import { WORKER_DATA_DIR, uniqueDatabase } from './support/test-app';
+
+const event = (n: number, agoHours: number, extra: Partial<SearchEventRow> = {}) =>
+  storedSearch(n, agoHours, { hits: n % 2, session_hash: `session-${n % 3}`, ...extra });
+
+/**
+ * Migration 0027 on a database that already holds search events: they get their `search` rows (searches, users from
+ * their sessions) and nothing else; events stored after it get a row per filter, filter set, country and tag.
+ */
+describe('migration 0027 (search dimensions) over stored search events', () => {
+  it('counts the searches stored before it once, their users by session, and new searches in every dimension', async () => {
+    const config = loadConfig({ DATA_DIR: WORKER_DATA_DIR, CLICKHOUSE_DATABASE: uniqueDatabase('m27'), LOG_LEVEL: 'silent' });
+    const ch = new ClickHouseService(config);
+    try {
+      await new MigratorService(ch, config).migrate(MIGRATIONS.filter((m) => m.id < '0027'));
+      // Two months back too: the backfill runs a month at a time.
+      await ch.insert('search_events', [event(1, 2), event(2, 2), event(3, 3), event(4, 24 * 40), event(5, 24 * 40, { session_hash: '' })]);
+
+      await new MigratorService(ch, config).migrate(MIGRATIONS);
+      const rows = async (table: string) =>
+        ch.query<{ dimension: string; key: string; searches: string; users: string }>(
+          `SELECT dimension, concat(attribute, operator, value, arrayStringConcat(tags, '+')) AS key,
+             toString(sum(searches)) AS searches, toString(uniqCombined64Merge(14)(users)) AS users
+           FROM ${ch.table(table)} GROUP BY dimension, key ORDER BY dimension, key`,
+        );
+      for (const table of ['search_dimensions_hourly', 'search_phrase_dimensions_hourly']) {
+        expect(await rows(table)).toEqual([{ dimension: 'search', key: '', searches: '5', users: '3' }]);
+      }
+
+      await ch.insert('search_events', [
+        event(6, 1, {
+          filter_attributes: ['brand', 'brand', 'price', 'brand'],
+          filter_operators: [':', ':', '<=', ':'],
+          filter_values: ['Apple', 'Sony', '100', 'Apple'],
+          user_hash: 'u1',
+          country: 'DE',
+          tags: ['bf', 'mobile'],
+        }),
+      ]);
+      // Applying it again (a second process, or after a kill) adds nothing.
+      await new MigratorService(ch, config).migrate(MIGRATIONS);
+      const expected = [
+        { dimension: 'country', key: 'DEbf+mobile', searches: '1', users: '1' },
+        { dimension: 'filter_attribute', key: 'brandbf+mobile', searches: '1', users: '1' },
+        { dimension: 'filter_attribute', key: 'pricebf+mobile', searches: '1', users: '1' },
+        {
+          dimension: 'filter_set',
+          key: '[["brand",":","Apple"],["brand",":","Sony"],["price","<=","100"]]bf+mobile',
+          searches: '1',
+          users: '1',
+        },
+        { dimension: 'filter_value', key: 'brand:Applebf+mobile', searches: '1', users: '1' },
+        { dimension: 'filter_value', key: 'brand:Sonybf+mobile', searches: '1', users: '1' },
+        { dimension: 'filter_value', key: 'price<=100bf+mobile', searches: '1', users: '1' },
+        { dimension: 'search', key: '', searches: '5', users: '3' },
+        { dimension: 'search', key: 'bf+mobile', searches: '1', users: '1' },
+        { dimension: 'tag', key: 'bfbf+mobile', searches: '1', users: '1' },
+        { dimension: 'tag', key: 'mobilebf+mobile', searches: '1', users: '1' },
+      ];
+      expect(await rows('search_dimensions_hourly')).toEqual(expected);
+      expect(await rows('search_phrase_dimensions_hourly')).toEqual(expected);
+    } finally {
+      await ch.onApplicationShutdown();
+    }
+  }, 120_000);
+});
