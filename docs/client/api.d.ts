@@ -360,6 +360,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/search-breakdown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Break the searches of a time range down by filter, filter set, country or tag
+         * @description One dimension of the window's searches (`by`), most searched first: filter attributes, one attribute's values, whole filter sets, countries or analytics tags, each with its searches, zero-result searches and rate, and users. A search with several filters counts once for each of its attributes and values, and once for its set; a search without the dimension is in no entry. `hits=false` with `by=filter_set` lists the filter sets that found nothing. As CSV with `format=csv` or `Accept: text/csv`: the key columns (`attribute,operator,value`; `filters` as a JSON array), then `searches,zero_hit_searches,zero_hit_rate,users`.
+         */
+        get: operations["getSearchBreakdown"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/annotations": {
         parameters: {
             query?: never;
@@ -688,6 +708,29 @@ export interface components {
             bot?: boolean;
             /** @description Stored only as a hash */
             sessionId?: string;
+            /**
+             * @description The filters applied to the search: `attribute:value` (facet), or `attribute<op>number` with <, <=, =, !=, >= or > (numeric). The attribute (1-64 characters) ends at the first :, <, >, = or !; the value has 1-200 characters; both trimmed, kept as sent
+             * @example [
+             *       "brand:Apple",
+             *       "price<=100"
+             *     ]
+             */
+            filters?: string[];
+            /** @description The shopper's pseudonymous id, as in clicks and conversions; stored only as a hash */
+            userToken?: string;
+            /**
+             * @description Two letters, stored upper case; the shop knows it
+             * @example DE
+             */
+            country?: string;
+            /**
+             * @description Analytics tags, each 1-100 characters without " AND " or " OR "; repeats dropped
+             * @example [
+             *       "mobile",
+             *       "campaign:bf"
+             *     ]
+             */
+            tags?: string[];
         };
         ClickEventItem: {
             /** @description If present, must equal the authenticated customer */
@@ -1459,6 +1502,73 @@ export interface components {
             previous?: components["schemas"]["SearchTotalsView"];
             /** @description The languages searched in the window, most searched first, ties by language ascending; empty without searches. Counted as the totals (bots only with includeBotTraffic), but over every language: the `language` filter does not narrow this list, so that a language select can offer all languages of the window. */
             languages: components["schemas"]["LanguageSearchesView"][];
+        };
+        FilterView: {
+            /**
+             * @description The filter attribute, as sent (trimmed)
+             * @example brand
+             */
+            attribute: string;
+            /**
+             * @description The operator
+             * @example :
+             * @enum {string}
+             */
+            operator: ":" | "<" | "<=" | "=" | "!=" | ">=" | ">";
+            /**
+             * @description The value, as sent (trimmed)
+             * @example Apple
+             */
+            value: string;
+        };
+        SearchBreakdownEntryView: {
+            /**
+             * @description by=filter_attribute and by=filter_value: the filter attribute
+             * @example brand
+             */
+            attribute?: string;
+            /**
+             * @description by=filter_value: the operator
+             * @example :
+             */
+            operator?: string;
+            /**
+             * @description by=filter_value: the value
+             * @example Apple
+             */
+            value?: string;
+            /** @description by=filter_set: the whole set of filters of the searches, sorted, without repeats */
+            filters?: components["schemas"]["FilterView"][];
+            /**
+             * @description by=country: two letters, upper case
+             * @example DE
+             */
+            country?: string;
+            /**
+             * @description by=tag: an analytics tag
+             * @example mobile
+             */
+            tag?: string;
+            /**
+             * @description Searches of the window with this key
+             * @example 120
+             */
+            searches: number;
+            /**
+             * @description Of these, the searches that found nothing
+             * @example 9
+             */
+            zero_hit_searches: number;
+            /**
+             * @description zero_hit_searches / searches
+             * @example 0.075
+             */
+            zero_hit_rate: number;
+            /**
+             * @description Distinct users of these searches (user token, else session); exact up to 500, about 1 % beyond (docs/architecture.md)
+             * @example 80
+             */
+            users: number;
         };
         CreateAnnotationDto: {
             /**
@@ -3770,14 +3880,14 @@ export interface operations {
                 compare?: "previous";
                 /** @description true: add the clicks and conversions of the tracked searches (searches sent with an id that found results) */
                 engagement?: "true" | "false";
+                /** @description csv: the answer as CSV (as with Accept: text/csv); without _start/_end every row, up to 100,000 */
+                format?: "json" | "csv";
                 /** @description true: terms that found results; false: zero-result terms with status */
                 hits?: "true" | "false";
                 /** @description count: by count, then phrase; rising: by count - previous_count, then phrase (implies compare=previous); no_clicks, only with hits=true: by tracked_searches - clicked_searches, then phrase (implies engagement=true) */
                 sort?: "count" | "rising" | "no_clicks";
                 /** @description Only with hits=false: only handled (true) or only unhandled (false) terms; X-Total-Count counts after the filter */
                 handled?: "true" | "false";
-                /** @description csv: the answer as CSV (as with Accept: text/csv); without _start/_end every term, up to 100,000 */
-                format?: "json" | "csv";
             };
             header?: {
                 /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
@@ -4195,6 +4305,148 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SearchStatsView"];
+                };
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks search:read (JWT: search.read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSearchBreakdown: {
+        parameters: {
+            query: {
+                /** @description Offset of the first item */
+                _start?: number;
+                /** @description End index, exclusive; at most 1,000 above _start */
+                _end?: number;
+                /** @description Look-back in whole days, up to RETENTION_DAYS, ending with the current hour; default 1d. Not with from/to */
+                since?: string;
+                /** @description Start of the window (inclusive, rounded down to the hour), with to; a date is midnight in tz, a date-time without offset is in tz */
+                from?: string;
+                /** @description End of the window (exclusive, rounded up to the hour), with from; read as from */
+                to?: string;
+                /** @description IANA time zone: where days begin, how from/to without offset are read, the offset of times in the answer. Whole-hour offsets only */
+                tz?: string;
+                /** @description Shop language, e.g. de; all when omitted */
+                language?: string;
+                /** @description Include detected bot traffic */
+                includeBotTraffic?: "true" | "false";
+                /** @description Only searches carrying these analytics tags: one tag, or tags joined by " AND " (all of them) or by " OR " (any of them), upper case, not both; each tag percent-decoded once (as Algolia writes its tags parameter) */
+                tags?: string;
+                /** @description csv: the answer as CSV (as with Accept: text/csv); without _start/_end every row, up to 100,000 */
+                format?: "json" | "csv";
+                /** @description The dimension: filter attributes, the values of one attribute (with attribute), whole filter sets, countries or analytics tags */
+                by: "filter_attribute" | "filter_value" | "filter_set" | "country" | "tag";
+                /** @description With by=filter_value (and only there, where it is required): the filter attribute */
+                attribute?: string;
+                /** @description Only this phrase's searches (normalised as the list's phrases) */
+                phrase?: string;
+                /** @description true: only searches with results; false: only those without; all when omitted */
+                hits?: "true" | "false";
+                /** @description The order, then the key ascending */
+                sort?: "searches" | "zero_hit_searches";
+                /** @description desc: most first; asc: least used first */
+                order?: "desc" | "asc";
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of entries; X-Total-Count holds the number of entries before paging */
+            200: {
+                headers: {
+                    /** @description Number of items before pagination */
+                    "X-Total-Count": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchBreakdownEntryView"][];
+                    /**
+                     * @example attribute,searches,zero_hit_searches,zero_hit_rate,users
+                     *     brand,120,9,0.075,80
+                     */
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */

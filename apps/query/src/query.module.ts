@@ -11,6 +11,7 @@ import { InsightsModule } from './insights/insights.module';
 import { HealthModule } from './health/health.module';
 import { NotificationsFeatureModule } from './notifications/notifications.module';
 import { RankingMixModule } from './ranking-mix/ranking-mix.module';
+import { SearchBreakdownModule } from './search-breakdown/search-breakdown.module';
 import { SearchStatsModule } from './search-stats/search-stats.module';
 import { SearchTermsModule } from './search-terms/search-terms.module';
 import { TermDetailModule } from './term-detail/term-detail.module';
@@ -31,6 +32,7 @@ import { ApiKeysModule } from './api-keys/api-keys.module';
     SearchTermsModule,
     TermDetailModule,
     SearchStatsModule,
+    SearchBreakdownModule,
     AnnotationsModule,
     InstancesModule,
     DashboardModule,

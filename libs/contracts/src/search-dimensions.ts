@@ -2,7 +2,7 @@ import { lengthProblem, personalHash } from './event-fields';
 import { textProblem } from './text';
 
 /**
- * The dimensions of a search (docs/analytics.md, "Filters, users, countries and tags"): the filters applied to it,
+ * The dimensions of a search (docs/architecture.md, "Filters, users, countries and tags"): the filters applied to it,
  * the shopper's user token, the country and analytics tags. Each is optional; a search without them belongs to no
  * filter, no country and no tag.
  */

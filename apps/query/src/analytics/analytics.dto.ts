@@ -79,3 +79,28 @@ export class IntervalDto {
   @IsIn(['hour', 'day'], { message: 'interval must be hour or day' })
   interval?: 'hour' | 'day';
 }
+
+/** `tags`: only the searches carrying these analytics tags (tags-param.ts reads it). */
+export class TagsDto {
+  @ApiPropertyOptional({
+    description:
+      'Only searches carrying these analytics tags: one tag, or tags joined by " AND " (all of them) or by " OR " (any of them), ' +
+      'upper case, not both; each tag percent-decoded once (as Algolia writes its tags parameter)',
+    example: 'mobile AND campaign%3Abf',
+    maxLength: 2100,
+  })
+  @IsOptional()
+  @MaxLength(2100, { message: 'tags is longer than 2,100 characters' })
+  tags?: string;
+}
+
+/** `format`: the answer as CSV (common/csv.ts negotiates it with the Accept header). */
+export class CsvFormatDto {
+  @ApiPropertyOptional({
+    enum: ['json', 'csv'],
+    description: 'csv: the answer as CSV (as with Accept: text/csv); without _start/_end every row, up to 100,000',
+  })
+  @IsOptional()
+  @IsIn(['json', 'csv'], { message: 'format must be json or csv' })
+  format?: 'json' | 'csv';
+}

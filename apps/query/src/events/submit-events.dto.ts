@@ -10,6 +10,10 @@ import {
   MAX_SESSION_ID_LENGTH,
   MAX_USER_AGENT_LENGTH,
   MAX_USER_TOKEN_LENGTH,
+  MAX_FILTERS,
+  MAX_SEARCH_USER_TOKEN_LENGTH,
+  MAX_TAGS,
+  MAX_TAG_LENGTH,
   VALUE_LIMIT,
 } from '@app/contracts';
 
@@ -60,6 +64,35 @@ export class SearchEventItem extends ItemTenantFields {
 
   @ApiPropertyOptional({ maxLength: MAX_SESSION_ID_LENGTH, description: 'Stored only as a hash' })
   sessionId?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: MAX_FILTERS,
+    example: ['brand:Apple', 'price<=100'],
+    description:
+      'The filters applied to the search: `attribute:value` (facet), or `attribute<op>number` with <, <=, =, !=, >= or > ' +
+      '(numeric). The attribute (1-64 characters) ends at the first :, <, >, = or !; the value has 1-200 characters; both ' +
+      'trimmed, kept as sent',
+  })
+  filters?: string[];
+
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: MAX_SEARCH_USER_TOKEN_LENGTH,
+    description: "The shopper's pseudonymous id, as in clicks and conversions; stored only as a hash",
+  })
+  userToken?: string;
+
+  @ApiPropertyOptional({ pattern: '^[A-Za-z]{2}$', example: 'DE', description: 'Two letters, stored upper case; the shop knows it' })
+  country?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: MAX_TAGS,
+    example: ['mobile', 'campaign:bf'],
+    description: `Analytics tags, each 1-${MAX_TAG_LENGTH} characters without " AND " or " OR "; repeats dropped`,
+  })
+  tags?: string[];
 }
 
 /** What clicks and conversions share (documentation only, like SearchEventItem; docs/architecture.md). */

@@ -1,31 +1,13 @@
-import { BadRequestException, Controller, Get, Query, Req, Res, StreamableFile } from '@nestjs/common';
+import { Controller, Get, Query, Req, Res, StreamableFile } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import Negotiator from 'negotiator';
 import { Auth, RequirePermission, type AuthContext } from '@app/auth';
 import { DATA_UPDATED_AT_DOC, setDataUpdatedAt } from '../analytics/data-updated-at';
+import { wantsCsv } from '../common/csv';
 import { ApiPage, setTotalCount } from '../common/total-count';
 import { SearchTermsDto, SearchTermView } from './search-terms.dto';
 import { ExportSearchTermsQuery, SearchTermsQuery, searchTermsCriteria } from './search-terms.query';
-
-/**
- * The longest Accept header negotiated: negotiator's cost grows with the square of a header's length (a quote then
- * commas), so a longer one is refused before it is parsed (docs/security.md). Browsers send under 300 bytes.
- */
-export const MAX_ACCEPT_BYTES = 1024;
-
-/** CSV when asked for with format=csv, or with an Accept header preferring text/csv to JSON. */
-function wantsCsv(q: SearchTermsDto, req: FastifyRequest): boolean {
-  const accept = req.headers.accept;
-  if (accept !== undefined && Buffer.byteLength(accept) > MAX_ACCEPT_BYTES) {
-    throw new BadRequestException(`Accept header is longer than ${MAX_ACCEPT_BYTES} bytes`);
-  }
-  if (q.format) {
-    return q.format === 'csv';
-  }
-  return new Negotiator(req).mediaType(['application/json', 'text/csv']) === 'text/csv';
-}
 
 @ApiTags('Search terms')
 @Controller('search-terms')

@@ -1,6 +1,6 @@
 import { IsIn, IsOptional } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { AnalyticsFiltersDto, CompareDto } from '../analytics/analytics.dto';
+import { AnalyticsFiltersDto, CompareDto, CsvFormatDto } from '../analytics/analytics.dto';
 import { EngagementDto, withEngagementFields } from '../analytics/engagement.dto';
 import { SearchTermStatus } from '../analytics/search-term-status.dto';
 import { ApiNullableRefProperty } from '../common/nullable-ref';
@@ -10,7 +10,7 @@ import { PaginationDto } from '../common/pagination.dto';
  * The list's query parameters and defaults (since, pagination, language, bots, hits) and the analytics ones (window,
  * compare, sort, handled, CSV; docs/architecture.md, "The analytics contracts"); every bad value is a 400 naming it.
  */
-export class SearchTermsDto extends IntersectionType(PaginationDto, AnalyticsFiltersDto, CompareDto, EngagementDto) {
+export class SearchTermsDto extends IntersectionType(PaginationDto, AnalyticsFiltersDto, CompareDto, EngagementDto, CsvFormatDto) {
   @ApiPropertyOptional({
     enum: ['true', 'false'],
     default: 'true',
@@ -38,14 +38,6 @@ export class SearchTermsDto extends IntersectionType(PaginationDto, AnalyticsFil
   @IsOptional()
   @IsIn(['true', 'false'], { message: 'handled must be true or false' })
   handled?: 'true' | 'false';
-
-  @ApiPropertyOptional({
-    enum: ['json', 'csv'],
-    description: 'csv: the answer as CSV (as with Accept: text/csv); without _start/_end every term, up to 100,000',
-  })
-  @IsOptional()
-  @IsIn(['json', 'csv'], { message: 'format must be json or csv' })
-  format?: 'json' | 'csv';
 }
 
 /** A search term record of GET /search-terms. */

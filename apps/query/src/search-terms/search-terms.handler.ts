@@ -18,9 +18,9 @@ import {
   type SearchTermsPage,
 } from './search-terms.query';
 import { termId } from './term-id';
+import { MAX_EXPORT_ROWS } from '../common/csv';
 
-/** The most rows one CSV export without _start/_end answers; X-Total-Count still tells the full total. */
-export const MAX_EXPORT_ROWS = 100_000;
+export { MAX_EXPORT_ROWS };
 
 /** The repository request for the criteria at `now`, or a 400 naming the parameter. */
 export function termsRequest(c: SearchTermsCriteria, now: number, retentionDays: number): TermsRequest {

@@ -22,7 +22,7 @@ export const DIMENSIONS_SQL = `arrayConcat(
     arrayMap(t -> ('tag', '', '', t), tags))`;
 
 /**
- * Who searched, as a uniqCombined64 state of precision 14 (docs/analytics.md, "Users"): the user token's hash, else
+ * Who searched, as a uniqCombined64 state of precision 14 (docs/architecture.md, "Users"): the user token's hash, else
  * the session's (marked apart, so a session id equal to some user token is another shopper); nobody without either.
  */
 export const USERS_STATE =
@@ -119,7 +119,7 @@ function backfill(rollup: SignedRollup, target: string, source: string, month: n
 }
 
 /**
- * Why a search found nothing and who searched (issue 46; docs/analytics.md, "Filters, users, countries and tags"):
+ * Why a search found nothing and who searched (issue 46; docs/architecture.md, "Filters, users, countries and tags"):
  * - search_events gains the filters (three parallel arrays, as sent and trimmed), the user token's hash, the country
  *   and the tags (sorted, without repeats). Rows stored before have none.
  * - `search_dimensions_hourly`: per hour, language, bot, hits and tag set, the searches and users of every filter

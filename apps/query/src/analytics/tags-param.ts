@@ -1,0 +1,43 @@
+import { DomainError } from '@app/errors';
+import { TAG_JOINERS } from '@app/contracts';
+
+/** The `tags` parameter read: the tags a search must carry, all of them (`and`) or one of them (`or`). */
+export interface TagsFilter {
+  match: 'and' | 'or';
+  tags: string[];
+}
+
+/**
+ * `tags` as Algolia's `tags` parameter is written (docs/architecture.md, "Filters, users, countries and tags"): one
+ * tag, or tags joined by ` AND ` or by ` OR ` (upper case; mixing both is a 400); each tag is percent-decoded once.
+ */
+export function parseTags(value: string | undefined): TagsFilter | undefined {
+  if (value === undefined) {
+    return undefined;
+  }
+  const [and, or] = TAG_JOINERS;
+  if (value.includes(and) && value.includes(or)) {
+    throw new DomainError('invalid', 'tags must join tags with AND or with OR, not both');
+  }
+  const match = value.includes(or) ? 'or' : 'and';
+  const tags = value.split(match === 'or' ? or : and).map((tag) => {
+    try {
+      return decodeURIComponent(tag);
+    } catch {
+      throw new DomainError('invalid', 'tags holds a malformed percent-encoding');
+    }
+  });
+  if (tags.some((tag) => tag.length === 0 || tag.length > 100)) {
+    throw new DomainError('invalid', 'tags must hold tags of 1 to 100 characters, joined by AND or OR');
+  }
+  return { match, tags };
+}
+
+/** The condition on a rollup's `tags` (the search's tag set) for a filter, its parameter added to `params`. */
+export function tagsSql(filter: TagsFilter | undefined, params: Record<string, unknown>): string {
+  if (filter === undefined) {
+    return '1';
+  }
+  params.tags_wanted = filter.tags;
+  return `${filter.match === 'and' ? 'hasAll' : 'hasAny'}(tags, {tags_wanted:Array(String)})`;
+}

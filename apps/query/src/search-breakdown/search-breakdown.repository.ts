@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { ClickHouseService, type QueryParams } from '@app/clickhouse';
+import { filterSql, hourRangeSql } from '../analytics/analytics-sql';
+import { tagsSql } from '../analytics/tags-param';
+import type { HourRange } from '../analytics/window';
+import type { SearchBreakdownCriteria } from './search-breakdown.query';
+
+export interface BreakdownRow {
+  attribute: string;
+  operator: string;
+  value: string;
+  searches: number;
+  zero_hit_searches: number;
+  users: number;
+}
+
+/**
+ * GET /search-breakdown's one query: whole hours of the dimension rollups (search_dimensions_hourly, or
+ * search_phrase_dimensions_hourly for one phrase, read by its term id), never the raw events. Keys whose searches sum
+ * to 0 (a compensated duplicate) are left out; the total comes with the page (a window count over the keys).
+ */
+@Injectable()
+export class SearchBreakdownRepository {
+  constructor(private readonly ch: ClickHouseService) {}
+
+  async page(c: SearchBreakdownCriteria, window: HourRange, limit: number): Promise<{ rows: BreakdownRow[]; total: number }> {
+    const params: QueryParams = { by: c.by, start: c.start, limit };
+    const conditions = [filterSql(c, params), 'dimension = {by:String}', hourRangeSql(window, 'w', params), tagsSql(c.tags, params)];
+    if (c.attribute !== undefined) {
+      params.attribute = c.attribute;
+      conditions.push('attribute = {attribute:String}');
+    }
+    if (c.hits !== undefined) {
+      conditions.push(`zero_hits = ${c.hits ? 0 : 1}`);
+    }
+    let table = this.ch.table('search_dimensions_hourly');
+    if (c.phrase !== undefined) {
+      params.phrase = c.phrase;
+      table = this.ch.table('search_phrase_dimensions_hourly');
+      conditions.push(
+        "term_id = substring(SHA256(concat({customer:String}, '\\0', {instance:String}, '\\0', {phrase:String})), 1, 16)",
+        'phrase = {phrase:String}',
+      );
+    }
+    const order = c.order === 'asc' ? 'ASC' : 'DESC';
+    const rows = await this.ch.query<Record<'attribute' | 'operator' | 'value' | 's' | 'z' | 'u' | 'total', string | number>>(
+      `SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z, uniqCombined64Merge(14)(users) AS u,
+         count() OVER () AS total
+       FROM ${table} WHERE ${conditions.join(' AND ')}
+       GROUP BY attribute, operator, value HAVING s > 0
+       ORDER BY ${c.sort === 'searches' ? 's' : 'z'} ${order}, attribute, operator, value
+       LIMIT {limit:UInt32} OFFSET {start:UInt32}`,
+      params,
+    );
+    const total = rows.length > 0 ? Number(rows[0].total) : c.start > 0 ? await this.total(table, conditions, params) : 0;
+    return {
+      rows: rows.map((r) => ({
+        attribute: String(r.attribute),
+        operator: String(r.operator),
+        value: String(r.value),
+        searches: Number(r.s),
+        zero_hit_searches: Number(r.z),
+        users: Number(r.u),
+      })),
+      total,
+    };
+  }
+
+  /** The number of keys, for a page past the end (which has no row to carry it). */
+  private async total(table: string, conditions: string[], params: QueryParams): Promise<number> {
+    const [row] = await this.ch.query<{ n: string | number }>(
+      `SELECT count() AS n FROM (SELECT 1 FROM ${table} WHERE ${conditions.join(' AND ')}
+         GROUP BY attribute, operator, value HAVING sum(searches) > 0)`,
+      params,
+    );
+    return Number(row.n);
+  }
+}

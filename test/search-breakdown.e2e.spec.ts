@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { basicHeader, http, startApp, type TestApp } from './support/test-app';
+
+/**
+ * GET /search-breakdown on a small known set (docs/architecture.md, "Filters, users, countries and tags"): every
+ * dimension's entries and figures, the filters of one attribute, a phrase's searches, hits, tags, the orders, paging
+ * with X-Total-Count, CSV, and the 400s naming the parameter.
+ */
+describe('GET /search-breakdown', () => {
+  let t: TestApp;
+  const headers = basicHeader();
+  const ts = Date.now() - 3_600_000;
+
+  type Entry = Record<string, unknown> & { searches: number; zero_hit_searches: number; zero_hit_rate: number; users: number };
+  const breakdown = (query: string) => http<Entry[]>(`${t.url}/search-breakdown?since=1d&${query}`, { headers });
+
+  beforeAll(async () => {
+    t = await startApp();
+    const search = (phrase: string, hits: number, extra: Record<string, unknown>) => ({
+      id: randomUUID(),
+      phrase,
+      language: 'de',
+      hits,
+      ts,
+      ...extra,
+    });
+    const events = [
+      // "iphone" found nothing only under filters: a filter problem
+      search('iphone', 0, { filters: ['brand:Apple', 'price<=100'], userToken: 'u1', country: 'de', tags: ['mobile'] }),
+      search('iphone', 0, {
+        filters: ['price<=100', 'brand:Apple', 'brand:Apple'],
+        userToken: 'u2',
+        country: 'DE',
+        tags: ['mobile', 'bf'],
+      }),
+      search('iphone', 12, { userToken: 'u1', country: 'fr' }),
+      search('hat', 3, { filters: ['brand:Acme', 'color:=red, "dark"'], sessionId: 's1', tags: ['bf'] }),
+      search('hat', 0, { filters: ['brand:Acme'], country: 'DE' }),
+      // a bot: left out unless includeBotTraffic=true
+      search('hat', 0, { filters: ['brand:Bot'], bot: true }),
+    ];
+    const res = await http<{ accepted: number }>(`${t.url}/events`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ events }),
+    });
+    expect([res.status, res.body.accepted]).toEqual([202, events.length]);
+  });
+  afterAll(() => t.close());
+
+  it('counts each filter attribute once per search, with zero hits, rate and users', async () => {
+    const res = await breakdown('by=filter_attribute');
+    expect(res.status).toBe(200);
+    expect(res.headers['x-total-count']).toBe('3');
+    expect(res.body).toEqual([
+      { attribute: 'brand', searches: 4, zero_hit_searches: 3, zero_hit_rate: 0.75, users: 3 },
+      { attribute: 'price', searches: 2, zero_hit_searches: 2, zero_hit_rate: 1, users: 2 },
+      { attribute: 'color', searches: 1, zero_hit_searches: 0, zero_hit_rate: 0, users: 1 },
+    ]);
+  });
+
+  it("lists one attribute's values, with bots only when asked, and least used first with order=asc", async () => {
+    const values = await breakdown('by=filter_value&attribute=brand');
+    expect(values.body.map((e) => [e.operator, e.value, e.searches])).toEqual([
+      [':', 'Acme', 2],
+      [':', 'Apple', 2],
+    ]);
+    const withBots = await breakdown('by=filter_value&attribute=brand&includeBotTraffic=true&order=asc');
+    expect(withBots.body.map((e) => [e.value, e.searches])).toEqual([
+      ['Bot', 1],
+      ['Acme', 2],
+      ['Apple', 2],
+    ]);
+  });
+
+  it('lists the filter sets of searches that found nothing, a set sorted and without repeats', async () => {
+    const res = await breakdown('by=filter_set&hits=false');
+    expect(res.body).toEqual([
+      {
+        filters: [
+          { attribute: 'brand', operator: ':', value: 'Apple' },
+          { attribute: 'price', operator: '<=', value: '100' },
+        ],
+        searches: 2,
+        zero_hit_searches: 2,
+        zero_hit_rate: 1,
+        users: 2,
+      },
+      { filters: [{ attribute: 'brand', operator: ':', value: 'Acme' }], searches: 1, zero_hit_searches: 1, zero_hit_rate: 1, users: 0 },
+    ]);
+  });
+
+  it('counts countries and tags, restricted to a phrase and to tags', async () => {
+    expect((await breakdown('by=country')).body.map((e) => [e.country, e.searches, e.users])).toEqual([
+      ['DE', 3, 2],
+      ['FR', 1, 1],
+    ]);
+    expect((await breakdown('by=country&phrase=%20IPhone')).body.map((e) => [e.country, e.searches])).toEqual([
+      ['DE', 2],
+      ['FR', 1],
+    ]);
+    expect((await breakdown('by=tag')).body.map((e) => [e.tag, e.searches])).toEqual([
+      ['bf', 2],
+      ['mobile', 2],
+    ]);
+    expect((await breakdown(`by=tag&tags=${encodeURIComponent('mobile AND bf')}`)).body.map((e) => [e.tag, e.searches])).toEqual([
+      ['bf', 1],
+      ['mobile', 1],
+    ]);
+    expect((await breakdown(`by=country&tags=${encodeURIComponent('mobile OR bf')}`)).body.map((e) => [e.country, e.searches])).toEqual([
+      ['DE', 2],
+    ]);
+  });
+
+  it('pages with X-Total-Count, also past the end', async () => {
+    const page = await breakdown('by=filter_attribute&_start=1&_end=2');
+    expect([page.headers['x-total-count'], page.body.map((e) => e.attribute)]).toEqual(['3', ['price']]);
+    const past = await breakdown('by=filter_attribute&_start=5&_end=7');
+    expect([past.headers['x-total-count'], past.body]).toEqual(['3', []]);
+  });
+
+  it('answers CSV with the key columns, quoting and defusing values', async () => {
+    const res = await http<string>(`${t.url}/search-breakdown?since=1d&by=filter_value&attribute=color&format=csv`, { headers });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.body).toBe(
+      'attribute,operator,value,searches,zero_hit_searches,zero_hit_rate,users\r\ncolor,:,"\'=red, ""dark""",1,0,0,1\r\n',
+    );
+    const sets = await http<string>(`${t.url}/search-breakdown?since=1d&by=filter_set&hits=false`, {
+      headers: { ...headers, accept: 'text/csv' },
+    });
+    expect(sets.body.split('\r\n')[0]).toBe('filters,searches,zero_hit_searches,zero_hit_rate,users');
+    expect(sets.body.split('\r\n')[2]).toBe('"[{""attribute"":""brand"",""operator"":"":"",""value"":""Acme""}]",1,1,1,0');
+  });
+
+  it.each([
+    ['', 'by is required'],
+    ['by=brand', 'by is required'],
+    ['by=filter_value', 'attribute is required with by=filter_value'],
+    ['by=country&attribute=brand', 'attribute is only allowed with by=filter_value'],
+    [`by=tag&tags=${encodeURIComponent('a AND b OR c')}`, 'tags must join tags with AND or with OR'],
+    ['by=tag&sort=users', 'sort must be searches or zero_hit_searches'],
+    ['by=tag&hits=maybe', 'hits must be true or false'],
+  ])('answers 400 naming the parameter for %p', async (query, message) => {
+    const res = await breakdown(query);
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toContain(message);
+  });
+});
