@@ -319,11 +319,23 @@ describe('analytics over HTTP', () => {
       expect(res.body.from).toBe(`${day(0)}T00:00:00+02:00`);
       expect(res.body.to).toBe(`${day(1)}T00:00:00+01:00`);
       expect(res.body.interval).toBe('hour');
-      expect(res.body.totals).toEqual({ searches: 11, zero_hit_searches: 4, zero_hit_rate: 4 / 11, distinct_terms: 6 });
-      expect(res.body.previous).toEqual({ searches: 8, zero_hit_searches: 0, zero_hit_rate: 0, distinct_terms: 3 });
+      expect(res.body.totals).toEqual({ searches: 11, zero_hit_searches: 4, zero_hit_rate: 4 / 11, distinct_terms: 6, users: 0 });
+      expect(res.body.previous).toEqual({ searches: 8, zero_hit_searches: 0, zero_hit_rate: 0, distinct_terms: 3, users: 0 });
       expect(res.body.series).toHaveLength(25);
-      expect(res.body.series[0]).toEqual({ start: `${day(0)}T00:00:00+02:00`, searches: 1, zero_hit_searches: 1, zero_hit_rate: 1 });
-      expect(res.body.series[1]).toEqual({ start: `${day(0)}T01:00:00+02:00`, searches: 0, zero_hit_searches: 0, zero_hit_rate: 0 });
+      expect(res.body.series[0]).toEqual({
+        start: `${day(0)}T00:00:00+02:00`,
+        searches: 1,
+        zero_hit_searches: 1,
+        zero_hit_rate: 1,
+        users: 0,
+      });
+      expect(res.body.series[1]).toEqual({
+        start: `${day(0)}T01:00:00+02:00`,
+        searches: 0,
+        zero_hit_searches: 0,
+        zero_hit_rate: 0,
+        users: 0,
+      });
       expect(res.body.series.reduce((sum, b) => sum + b.searches, 0)).toBe(11);
       expect(res.headers['x-data-updated-at']).toBe(iso(at(22.5)));
     });
@@ -332,18 +344,18 @@ describe('analytics over HTTP', () => {
       const res = await get<Stats>(`/search-stats?from=${day(-1)}&to=${day(2)}`);
       expect(res.body.interval).toBe('day');
       expect(res.body.series).toEqual([
-        { start: `${day(-1)}T00:00:00Z`, searches: 9, zero_hit_searches: 1, zero_hit_rate: 1 / 9 },
-        { start: `${day(0)}T00:00:00Z`, searches: 12, zero_hit_searches: 5, zero_hit_rate: 5 / 12 },
-        { start: `${day(1)}T00:00:00Z`, searches: 0, zero_hit_searches: 0, zero_hit_rate: 0 },
+        { start: `${day(-1)}T00:00:00Z`, searches: 9, zero_hit_searches: 1, zero_hit_rate: 1 / 9, users: 0 },
+        { start: `${day(0)}T00:00:00Z`, searches: 12, zero_hit_searches: 5, zero_hit_rate: 5 / 12, users: 0 },
+        { start: `${day(1)}T00:00:00Z`, searches: 0, zero_hit_searches: 0, zero_hit_rate: 0, users: 0 },
       ]);
-      expect(res.body.totals).toEqual({ searches: 21, zero_hit_searches: 6, zero_hit_rate: 6 / 21, distinct_terms: 6 });
+      expect(res.body.totals).toEqual({ searches: 21, zero_hit_searches: 6, zero_hit_rate: 6 / 21, distinct_terms: 6, users: 0 });
       expect('previous' in res.body).toBe(false);
     });
 
     it('answers zeros and no X-Data-Updated-At for a window without searches', async () => {
       const res = await get<Stats>(`/search-stats?from=${day(-20)}&to=${day(-19)}&interval=day`);
-      expect(res.body.totals).toEqual({ searches: 0, zero_hit_searches: 0, zero_hit_rate: 0, distinct_terms: 0 });
-      expect(res.body.series).toEqual([{ start: `${day(-20)}T00:00:00Z`, searches: 0, zero_hit_searches: 0, zero_hit_rate: 0 }]);
+      expect(res.body.totals).toEqual({ searches: 0, zero_hit_searches: 0, zero_hit_rate: 0, distinct_terms: 0, users: 0 });
+      expect(res.body.series).toEqual([{ start: `${day(-20)}T00:00:00Z`, searches: 0, zero_hit_searches: 0, zero_hit_rate: 0, users: 0 }]);
       expect(res.headers['x-data-updated-at']).toBeUndefined();
       expect(res.body.languages).toEqual([]);
     });

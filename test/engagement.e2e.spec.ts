@@ -130,8 +130,8 @@ describe('engagement=true (e2e over HTTP)', () => {
       ['count', 'id', 'search_phrase', 'status'],
     ]);
     const stats = await get<{ totals: object; series: object[] }>('/search-stats?language=en');
-    expect(Object.keys(stats.body.totals).sort()).toEqual(['distinct_terms', 'searches', 'zero_hit_rate', 'zero_hit_searches']);
-    expect(Object.keys(stats.body.series[0]).sort()).toEqual(['searches', 'start', 'zero_hit_rate', 'zero_hit_searches']);
+    expect(Object.keys(stats.body.totals).sort()).toEqual(['distinct_terms', 'searches', 'users', 'zero_hit_rate', 'zero_hit_searches']);
+    expect(Object.keys(stats.body.series[0]).sort()).toEqual(['searches', 'start', 'users', 'zero_hit_rate', 'zero_hit_searches']);
   });
 
   it('never serves a cached answer with the fields for one without, or the other way round', async () => {

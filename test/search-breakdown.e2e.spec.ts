@@ -133,6 +133,33 @@ describe('GET /search-breakdown', () => {
     expect(sets.body.split('\r\n')[2]).toBe('"[{""attribute"":""brand"",""operator"":"":"",""value"":""Acme""}]",1,1,1,0');
   });
 
+  it('counts users in /search-stats, in total and per bucket, and restricts the stats to tags', async () => {
+    type Stats = {
+      totals: Record<string, number>;
+      previous?: Record<string, number>;
+      series: Array<Record<string, number>>;
+      languages: unknown[];
+    };
+    const stats = (query: string) => http<Stats>(`${t.url}/search-stats?since=1d&${query}`, { headers });
+    const all = await stats('interval=day');
+    // u1 (twice), u2, session s1; the search with neither counts for nobody, the bot is left out.
+    expect(all.body.totals).toMatchObject({ searches: 5, zero_hit_searches: 3, distinct_terms: 2, users: 3 });
+    expect(all.body.series.reduce((sum, b) => sum + b.users, 0)).toBe(3);
+    const bf = await stats(`tags=${encodeURIComponent('bf')}&compare=previous`);
+    expect([bf.body.totals, bf.body.previous, bf.headers['x-data-updated-at']]).toEqual([
+      { searches: 2, zero_hit_searches: 1, zero_hit_rate: 0.5, distinct_terms: 2, users: 2 },
+      { searches: 0, zero_hit_searches: 0, zero_hit_rate: 0, distinct_terms: 0, users: 0 },
+      undefined,
+    ]);
+    expect((await stats(`tags=${encodeURIComponent('mobile AND bf')}`)).body.totals).toMatchObject({ searches: 1, users: 1 });
+    expect((await stats(`tags=${encodeURIComponent('mobile OR bf')}`)).body.languages).toEqual([{ language: 'de', searches: 3 }]);
+    const refused = await stats('tags=bf&engagement=true');
+    expect([refused.status, JSON.stringify(refused.body)]).toEqual([
+      400,
+      expect.stringContaining('tags cannot be combined with engagement=true'),
+    ]);
+  });
+
   it.each([
     ['', 'by is required'],
     ['by=brand', 'by is required'],

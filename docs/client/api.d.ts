@@ -1343,6 +1343,11 @@ export interface components {
              */
             distinct_terms: number;
             /**
+             * @description Distinct users (user token, else session; a search with neither counts for nobody); exact up to 512, beyond within 3 % (docs/architecture.md) of the window's searches
+             * @example 640
+             */
+            users: number;
+            /**
              * @description With engagement=true: searches sent with an id that found results: the ones a shopper could click
              * @example 120
              */
@@ -1419,6 +1424,11 @@ export interface components {
              * @example 0.075
              */
             zero_hit_rate: number;
+            /**
+             * @description Distinct users (user token, else session; a search with neither counts for nobody); exact up to 512, beyond within 3 % (docs/architecture.md) of the bucket's searches
+             * @example 31
+             */
+            users: number;
             /**
              * @description With engagement=true: searches sent with an id that found results: the ones a shopper could click
              * @example 120
@@ -4281,6 +4291,8 @@ export interface operations {
                 compare?: "previous";
                 /** @description true: add the clicks and conversions of the tracked searches (searches sent with an id that found results) */
                 engagement?: "true" | "false";
+                /** @description Only searches carrying these analytics tags: one tag, or tags joined by " AND " (all of them) or by " OR " (any of them), upper case, not both; each tag percent-decoded once (as Algolia writes its tags parameter) */
+                tags?: string;
             };
             header?: {
                 /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */

@@ -33,6 +33,14 @@ export function parseTags(value: string | undefined): TagsFilter | undefined {
   return { match, tags };
 }
 
+/** `tags` of a request that may ask for the engagement figures too, which are not kept per tag: both are a 400. */
+export function engagementTags(value: string | undefined, engagement: boolean): TagsFilter | undefined {
+  if (value !== undefined && engagement) {
+    throw new DomainError('invalid', 'tags cannot be combined with engagement=true (the engagement figures are not kept per tag)');
+  }
+  return parseTags(value);
+}
+
 /** The condition on a rollup's `tags` (the search's tag set) for a filter, its parameter added to `params`. */
 export function tagsSql(filter: TagsFilter | undefined, params: Record<string, unknown>): string {
   if (filter === undefined) {

@@ -1,8 +1,12 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { AnalyticsFiltersDto, CompareDto, IntervalDto } from '../analytics/analytics.dto';
+import { AnalyticsFiltersDto, CompareDto, IntervalDto, TagsDto } from '../analytics/analytics.dto';
 import { EngagementDto, withEngagementFields } from '../analytics/engagement.dto';
 
-export class SearchStatsDto extends IntersectionType(AnalyticsFiltersDto, IntervalDto, CompareDto, EngagementDto) {}
+export class SearchStatsDto extends IntersectionType(AnalyticsFiltersDto, IntervalDto, CompareDto, EngagementDto, TagsDto) {}
+
+const USERS_DESCRIPTION =
+  'Distinct users (user token, else session; a search with neither counts for nobody); ' +
+  'exact up to 512, beyond within 3 % (docs/architecture.md)';
 
 export class SearchTotalsView {
   @ApiProperty({ type: 'integer', minimum: 0, example: 1200, description: 'Searches in the window' })
@@ -16,6 +20,9 @@ export class SearchTotalsView {
 
   @ApiProperty({ type: 'integer', minimum: 0, example: 310, description: 'Distinct normalised phrases searched (with results or not)' })
   distinct_terms!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, example: 640, description: `${USERS_DESCRIPTION} of the window's searches` })
+  users!: number;
 }
 withEngagementFields(SearchTotalsView);
 ApiPropertyOptional({
@@ -47,6 +54,9 @@ export class SearchStatsBucketView {
 
   @ApiProperty({ type: 'number', minimum: 0, maximum: 1, example: 0.075, description: 'zero_hit_searches / searches; 0 without searches' })
   zero_hit_rate!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, example: 31, description: `${USERS_DESCRIPTION} of the bucket's searches` })
+  users!: number;
 }
 withEngagementFields(SearchStatsBucketView);
 

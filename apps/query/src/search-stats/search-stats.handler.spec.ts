@@ -14,11 +14,19 @@ describe('SearchStatsHandler: repository rows to the answer', () => {
   // now: 2026-04-02T10:20:00Z (FIXED_NOW).
   fixedClock();
 
-  function stats(hours: TotalsHour[], distinct = { current: 0, previous: 0 }, languages: LanguageSearches[] = []) {
+  /** `users`: the window's users, each bucket's (its index + 1), the previous window's (users - 1). */
+  function stats(hours: TotalsHour[], distinct = { current: 0, previous: 0 }, languages: LanguageSearches[] = [], users = 0) {
     const repository = {
       hours: jest.fn().mockResolvedValue(hours),
       distinctTerms: jest.fn().mockResolvedValue(distinct),
       languages: jest.fn().mockResolvedValue(languages),
+      users: jest
+        .fn()
+        .mockImplementation((_f, _r, starts: number[]) =>
+          Promise.resolve(
+            starts.length === 0 ? { total: Math.max(0, users - 1), buckets: [] } : { total: users, buckets: starts.map((_, i) => i + 1) },
+          ),
+        ),
     };
     const handler = new SearchStatsHandler(repository as unknown as SearchStatsRepository, computingCache(), analyticsConfig());
     const get = (query: Record<string, string>) => handler.execute(statsQueryOf(query));
@@ -34,17 +42,36 @@ describe('SearchStatsHandler: repository rows to the answer', () => {
       [hour('2026-04-01T10:00:00Z', 4, 1), hour('2026-04-02T10:00:00Z', 3, 0, at('2026-04-02T10:19:30.500Z'))],
       { current: 5, previous: 0 },
       languages,
+      6,
     );
     const { view, updatedAt } = await get({});
     expect(view.from).toBe('2026-04-01T10:00:00Z');
     expect(view.to).toBe('2026-04-02T11:00:00Z');
     expect(view.interval).toBe('hour');
     // Not rounded: 1 / 7.
-    expect(view.totals).toStrictEqual({ searches: 7, zero_hit_searches: 1, zero_hit_rate: 0.14285714285714285, distinct_terms: 5 });
+    expect(view.totals).toStrictEqual({
+      searches: 7,
+      zero_hit_searches: 1,
+      zero_hit_rate: 0.14285714285714285,
+      distinct_terms: 5,
+      users: 6,
+    });
     expect(view.series).toHaveLength(25);
-    expect(view.series[0]).toStrictEqual({ start: '2026-04-01T10:00:00Z', searches: 4, zero_hit_searches: 1, zero_hit_rate: 0.25 });
-    expect(view.series[1]).toStrictEqual({ start: '2026-04-01T11:00:00Z', searches: 0, zero_hit_searches: 0, zero_hit_rate: 0 });
-    expect(view.series[24]).toStrictEqual({ start: '2026-04-02T10:00:00Z', searches: 3, zero_hit_searches: 0, zero_hit_rate: 0 });
+    expect(view.series[0]).toStrictEqual({
+      start: '2026-04-01T10:00:00Z',
+      searches: 4,
+      zero_hit_searches: 1,
+      zero_hit_rate: 0.25,
+      users: 1,
+    });
+    expect(view.series[1]).toStrictEqual({ start: '2026-04-01T11:00:00Z', searches: 0, zero_hit_searches: 0, zero_hit_rate: 0, users: 2 });
+    expect(view.series[24]).toStrictEqual({
+      start: '2026-04-02T10:00:00Z',
+      searches: 3,
+      zero_hit_searches: 0,
+      zero_hit_rate: 0,
+      users: 25,
+    });
     expect(view).not.toHaveProperty('previous');
     expect(view.languages).toStrictEqual(languages);
     expect(updatedAt).toBe('2026-04-02T10:19:30.500Z');
@@ -76,14 +103,24 @@ describe('SearchStatsHandler: repository rows to the answer', () => {
     const { repository, get } = stats(
       [hour('2026-03-20T10:00:00Z', 8, 2, at('2026-03-20T10:30:00Z')), hour('2026-03-30T10:00:00Z', 6, 3)],
       { current: 4, previous: 7 },
+      [],
+      3,
     );
     const { view, updatedAt } = await get({ since: '7d', compare: 'previous' });
     expect(repository.hours).toHaveBeenCalledWith(
       { customer: 'acme', instance: 'shop', language: undefined, includeBots: false },
       { from: at('2026-03-19T09:00:00Z'), to: at('2026-04-02T11:00:00Z') },
+      undefined,
     );
-    expect(view.totals).toStrictEqual({ searches: 6, zero_hit_searches: 3, zero_hit_rate: 0.5, distinct_terms: 4 });
-    expect(view.previous).toStrictEqual({ searches: 8, zero_hit_searches: 2, zero_hit_rate: 0.25, distinct_terms: 7 });
+    // The previous window's users: its total alone (no buckets).
+    expect(repository.users).toHaveBeenCalledWith(
+      expect.anything(),
+      expect.objectContaining({ to: at('2026-03-26T10:00:00Z') }),
+      [],
+      undefined,
+    );
+    expect(view.totals).toStrictEqual({ searches: 6, zero_hit_searches: 3, zero_hit_rate: 0.5, distinct_terms: 4, users: 3 });
+    expect(view.previous).toStrictEqual({ searches: 8, zero_hit_searches: 2, zero_hit_rate: 0.25, distinct_terms: 7, users: 2 });
     expect(view.series.reduce((sum, b) => sum + b.searches, 0)).toBe(6);
     // The newest event of the window only.
     expect(updatedAt).toBe('2026-03-30T10:01:00.000Z');
@@ -92,8 +129,8 @@ describe('SearchStatsHandler: repository rows to the answer', () => {
   it('answers a window without searches with zeros, a rate of 0 (not NaN) and no X-Data-Updated-At', async () => {
     const { get } = stats([]);
     const { view, updatedAt } = await get({ since: '1d', compare: 'previous' });
-    expect(view.totals).toStrictEqual({ searches: 0, zero_hit_searches: 0, zero_hit_rate: 0, distinct_terms: 0 });
-    expect(view.previous).toStrictEqual({ searches: 0, zero_hit_searches: 0, zero_hit_rate: 0, distinct_terms: 0 });
+    expect(view.totals).toStrictEqual({ searches: 0, zero_hit_searches: 0, zero_hit_rate: 0, distinct_terms: 0, users: 0 });
+    expect(view.previous).toStrictEqual({ searches: 0, zero_hit_searches: 0, zero_hit_rate: 0, distinct_terms: 0, users: 0 });
     expect(view.series.every((b) => b.searches === 0 && b.zero_hit_rate === 0)).toBe(true);
     expect(view.languages).toStrictEqual([]);
     expect(updatedAt).toBeUndefined();

@@ -19,10 +19,10 @@ import { SearchStatsQuery, type SearchStats } from './search-stats.query';
 
 const rate = (zero: number, all: number) => (all === 0 ? 0 : zero / all);
 
-function totals(hours: readonly TotalsHour[], distinctTerms: number): SearchTotalsView {
+function totals(hours: readonly TotalsHour[], distinctTerms: number, users: number): SearchTotalsView {
   const searches = hours.reduce((sum, h) => sum + h.searches, 0);
   const zero = hours.reduce((sum, h) => sum + h.zero_hit_searches, 0);
-  return { searches, zero_hit_searches: zero, zero_hit_rate: rate(zero, searches), distinct_terms: distinctTerms };
+  return { searches, zero_hit_searches: zero, zero_hit_rate: rate(zero, searches), distinct_terms: distinctTerms, users };
 }
 
 const within = <H extends { hour: number }>(hours: readonly H[], r: HourRange) => hours.filter((h) => h.hour >= r.from && h.hour < r.to);
@@ -51,7 +51,7 @@ export class SearchStatsHandler implements IQueryHandler<SearchStatsQuery> {
     private readonly config: AppConfig,
   ) {}
 
-  execute({ criteria: c, interval: asked, compare, engagement }: SearchStatsQuery): Promise<SearchStats> {
+  execute({ criteria: c, interval: asked, compare, engagement, tags }: SearchStatsQuery): Promise<SearchStats> {
     const now = Date.now();
     const window = resolveWindow(c.window, now, this.config.retentionDays);
     const previous = compare ? comparedWindow(window, now, this.config.retentionDays) : undefined;
@@ -59,12 +59,15 @@ export class SearchStatsHandler implements IQueryHandler<SearchStatsQuery> {
     const bounds = bucketBounds(window, interval);
     const f = filterOf(c);
     const range = { from: previous?.from ?? window.from, to: window.to };
-    return this.cache.get(f, ['stats', f, window, interval, compare, ...(engagement ? ['engagement'] : [])], async () => {
+    const key = ['stats', f, window, interval, compare, ...(engagement ? ['engagement'] : []), ...(tags ? [tags] : [])] as const;
+    return this.cache.get(f, key, async () => {
       // Side by side on a server; one after the other in the slot's lane of the embedded engine.
-      const [hours, distinct, languages, searches, unattributed] = await Promise.all([
-        this.repository.hours(f, range),
-        this.repository.distinctTerms(f, window, previous),
-        this.repository.languages(f, window),
+      const [hours, distinct, languages, users, previousUsers, searches, unattributed] = await Promise.all([
+        this.repository.hours(f, range, tags),
+        this.repository.distinctTerms(f, window, previous, tags),
+        this.repository.languages(f, window, tags),
+        this.repository.users(f, window, bounds.slice(0, -1), tags),
+        previous ? this.repository.users(f, previous, [], tags) : undefined,
         engagement ? this.repository.engagement.hours(f, range) : undefined,
         engagement ? this.repository.engagement.unattributed(f, range) : undefined,
       ]);
@@ -77,20 +80,27 @@ export class SearchStatsHandler implements IQueryHandler<SearchStatsQuery> {
           from: isoInZone(window.from, window.tz),
           to: isoInZone(window.to, window.tz),
           interval,
-          totals: { ...totals(current, distinct.current), ...(e ? engagementTotals(e, window) : {}) },
+          totals: { ...totals(current, distinct.current, users.total), ...(e ? engagementTotals(e, window) : {}) },
           series: series.map((b, i) => ({
             start: isoInZone(b.start, window.tz),
             searches: b.searches,
             zero_hit_searches: b.zero_hit_searches,
             zero_hit_rate: rate(b.zero_hit_searches, b.searches),
+            users: users.buckets[i],
             ...(engagementSeries ? engagementFields(engagementSeries[i]) : {}),
           })),
           ...(previous
-            ? { previous: { ...totals(within(hours, previous), distinct.previous), ...(e ? engagementTotals(e, previous) : {}) } }
+            ? {
+                previous: {
+                  ...totals(within(hours, previous), distinct.previous, previousUsers?.total ?? 0),
+                  ...(e ? engagementTotals(e, previous) : {}),
+                },
+              }
             : {}),
           languages,
         },
-        updatedAt: newestIso(current.map((h) => h.newest)),
+        // With tags the rows keep no newest time: no X-Data-Updated-At.
+        updatedAt: tags ? undefined : newestIso(current.map((h) => h.newest)),
       };
     });
   }

@@ -1,6 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import type { AuthContext } from '@app/auth';
 import { analyticsCriteria, type AnalyticsCriteria } from '../analytics/analytics-scope';
+import { engagementTags, type TagsFilter } from '../analytics/tags-param';
 import type { Interval } from '../analytics/window';
 import type { SearchStatsDto, SearchStatsView } from './search-stats.dto';
 
@@ -14,7 +15,14 @@ export interface SearchStats {
 export class SearchStatsQuery extends Query<SearchStats> {
   /** The query of a GET /search-stats request with this validated query string. */
   static of(auth: AuthContext, q: SearchStatsDto): SearchStatsQuery {
-    return new SearchStatsQuery(analyticsCriteria(auth, q), q.interval, q.compare === 'previous', q.engagement === 'true');
+    const engagement = q.engagement === 'true';
+    return new SearchStatsQuery(
+      analyticsCriteria(auth, q),
+      q.interval,
+      q.compare === 'previous',
+      engagement,
+      engagementTags(q.tags, engagement),
+    );
   }
 
   constructor(
@@ -22,6 +30,8 @@ export class SearchStatsQuery extends Query<SearchStats> {
     readonly interval: Interval | undefined,
     readonly compare: boolean,
     readonly engagement = false,
+    /** Only the searches carrying these tags. */
+    readonly tags?: TagsFilter,
   ) {
     super();
   }

@@ -6,7 +6,7 @@
 
 -- ====================================================================================================================
 
--- default window (since=1d), UTC (1/3): SearchStatsRepository.hours
+-- default window (since=1d), UTC (1/4): SearchStatsRepository.hours
 -- GET /search-stats
 -- params:
 --   bots = [0]
@@ -26,7 +26,7 @@ WHERE customer = {customer:String}
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY hour_ms;
 
--- default window (since=1d), UTC (2/3): SearchStatsRepository.distinctTerms
+-- default window (since=1d), UTC (2/4): SearchStatsRepository.distinctTerms
 -- GET /search-stats
 -- params:
 --   bots = [0]
@@ -56,7 +56,7 @@ SELECT (
   )
 ) AS current_n, 0 AS previous_n;
 
--- default window (since=1d), UTC (3/3): SearchStatsRepository.languages
+-- default window (since=1d), UTC (3/4): SearchStatsRepository.languages
 -- GET /search-stats
 -- params:
 --   bots = [0]
@@ -75,9 +75,30 @@ GROUP BY language
 HAVING searches_n > 0
 ORDER BY searches_n DESC, language ASC;
 
+-- default window (since=1d), UTC (4/4): SearchStatsRepository.users
+-- GET /search-stats
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   starts = [1775037600,1775041200,1775044800,1775048400,1775052000,1775055600,1775059200,1775062800,1775066400,1775070000,1775073600,1775077200,1775080800,1775084400,1775088000,1775091600,1775095200,1775098800,1775102400,1775106000,1775109600,1775113200,1775116800,1775120400,1775124000]
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
+  uniqCombined64Merge(14)(users) AS users_n
+FROM `search_analytics`.`search_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND dimension = 'search'
+  AND 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY GROUPING SETS ((bucket), ());
+
 -- ====================================================================================================================
 
--- since=1d, Europe/Berlin (1/3): SearchStatsRepository.hours
+-- since=1d, Europe/Berlin (1/4): SearchStatsRepository.hours
 -- GET /search-stats?since=1d&tz=Europe/Berlin
 -- params:
 --   bots = [0]
@@ -97,7 +118,7 @@ WHERE customer = {customer:String}
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY hour_ms;
 
--- since=1d, Europe/Berlin (2/3): SearchStatsRepository.distinctTerms
+-- since=1d, Europe/Berlin (2/4): SearchStatsRepository.distinctTerms
 -- GET /search-stats?since=1d&tz=Europe/Berlin
 -- params:
 --   bots = [0]
@@ -127,7 +148,7 @@ SELECT (
   )
 ) AS current_n, 0 AS previous_n;
 
--- since=1d, Europe/Berlin (3/3): SearchStatsRepository.languages
+-- since=1d, Europe/Berlin (3/4): SearchStatsRepository.languages
 -- GET /search-stats?since=1d&tz=Europe/Berlin
 -- params:
 --   bots = [0]
@@ -146,9 +167,30 @@ GROUP BY language
 HAVING searches_n > 0
 ORDER BY searches_n DESC, language ASC;
 
+-- since=1d, Europe/Berlin (4/4): SearchStatsRepository.users
+-- GET /search-stats?since=1d&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   starts = [1775037600,1775041200,1775044800,1775048400,1775052000,1775055600,1775059200,1775062800,1775066400,1775070000,1775073600,1775077200,1775080800,1775084400,1775088000,1775091600,1775095200,1775098800,1775102400,1775106000,1775109600,1775113200,1775116800,1775120400,1775124000]
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
+  uniqCombined64Merge(14)(users) AS users_n
+FROM `search_analytics`.`search_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND dimension = 'search'
+  AND 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY GROUPING SETS ((bucket), ());
+
 -- ====================================================================================================================
 
--- since=7d, UTC, interval=hour (1/3): SearchStatsRepository.hours
+-- since=7d, UTC, interval=hour (1/4): SearchStatsRepository.hours
 -- GET /search-stats?since=7d&interval=hour
 -- params:
 --   bots = [0]
@@ -168,7 +210,7 @@ WHERE customer = {customer:String}
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY hour_ms;
 
--- since=7d, UTC, interval=hour (2/3): SearchStatsRepository.distinctTerms
+-- since=7d, UTC, interval=hour (2/4): SearchStatsRepository.distinctTerms
 -- GET /search-stats?since=7d&interval=hour
 -- params:
 --   bots = [0]
@@ -207,7 +249,7 @@ SELECT (
   )
 ) AS current_n, 0 AS previous_n;
 
--- since=7d, UTC, interval=hour (3/3): SearchStatsRepository.languages
+-- since=7d, UTC, interval=hour (3/4): SearchStatsRepository.languages
 -- GET /search-stats?since=7d&interval=hour
 -- params:
 --   bots = [0]
@@ -226,9 +268,30 @@ GROUP BY language
 HAVING searches_n > 0
 ORDER BY searches_n DESC, language ASC;
 
+-- since=7d, UTC, interval=hour (4/4): SearchStatsRepository.users
+-- GET /search-stats?since=7d&interval=hour
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   starts = [1774519200,1774522800,1774526400,1774530000,1774533600,1774537200,1774540800,1774544400,1774548000,1774551600,1774555200,1774558800,1774562400,1774566000,1774569600,1774573200,1774576800,1774580400,1774584000,1774587600,1774591200,1774594800,1774598400,1774602000,1774605600,1774609200,1774612800,1774616400,1774620000,1774623600,1774627200,1774630800,1774634400,1774638000,1774641600,1774645200,1774648800,1774652400,1774656000,1774659600,1774663200,1774666800,1774670400,1774674000,1774677600,1774681200,1774684800,1774688400,1774692000,1774695600,1774699200,1774702800,1774706400,1774710000,1774713600,1774717200,1774720800,1774724400,1774728000,1774731600,1774735200,1774738800,1774742400,1774746000,1774749600,1774753200,1774756800,1774760400,1774764000,1774767600,1774771200,1774774800,1774778400,1774782000,1774785600,1774789200,1774792800,1774796400,1774800000,1774803600,1774807200,1774810800,1774814400,1774818000,1774821600,1774825200,1774828800,1774832400,1774836000,1774839600,1774843200,1774846800,1774850400,1774854000,1774857600,1774861200,1774864800,1774868400,1774872000,1774875600,1774879200,1774882800,1774886400,1774890000,1774893600,1774897200,1774900800,1774904400,1774908000,1774911600,1774915200,1774918800,1774922400,1774926000,1774929600,1774933200,1774936800,1774940400,1774944000,1774947600,1774951200,1774954800,1774958400,1774962000,1774965600,1774969200,1774972800,1774976400,1774980000,1774983600,1774987200,1774990800,1774994400,1774998000,1775001600,1775005200,1775008800,1775012400,1775016000,1775019600,1775023200,1775026800,1775030400,1775034000,1775037600,1775041200,1775044800,1775048400,1775052000,1775055600,1775059200,1775062800,1775066400,1775070000,1775073600,1775077200,1775080800,1775084400,1775088000,1775091600,1775095200,1775098800,1775102400,1775106000,1775109600,1775113200,1775116800,1775120400,1775124000]
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
+  uniqCombined64Merge(14)(users) AS users_n
+FROM `search_analytics`.`search_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND dimension = 'search'
+  AND 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY GROUPING SETS ((bucket), ());
+
 -- ====================================================================================================================
 
--- since=30d, Europe/Berlin (1/3): SearchStatsRepository.hours
+-- since=30d, Europe/Berlin (1/4): SearchStatsRepository.hours
 -- GET /search-stats?since=30d&tz=Europe/Berlin
 -- params:
 --   bots = [0]
@@ -248,7 +311,7 @@ WHERE customer = {customer:String}
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY hour_ms;
 
--- since=30d, Europe/Berlin (2/3): SearchStatsRepository.distinctTerms
+-- since=30d, Europe/Berlin (2/4): SearchStatsRepository.distinctTerms
 -- GET /search-stats?since=30d&tz=Europe/Berlin
 -- params:
 --   bots = [0]
@@ -301,7 +364,7 @@ SELECT (
   )
 ) AS current_n, 0 AS previous_n;
 
--- since=30d, Europe/Berlin (3/3): SearchStatsRepository.languages
+-- since=30d, Europe/Berlin (3/4): SearchStatsRepository.languages
 -- GET /search-stats?since=30d&tz=Europe/Berlin
 -- params:
 --   bots = [0]
@@ -320,9 +383,30 @@ GROUP BY language
 HAVING searches_n > 0
 ORDER BY searches_n DESC, language ASC;
 
+-- since=30d, Europe/Berlin (4/4): SearchStatsRepository.users
+-- GET /search-stats?since=30d&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   starts = [1772492400,1772578800,1772665200,1772751600,1772838000,1772924400,1773010800,1773097200,1773183600,1773270000,1773356400,1773442800,1773529200,1773615600,1773702000,1773788400,1773874800,1773961200,1774047600,1774134000,1774220400,1774306800,1774393200,1774479600,1774566000,1774652400,1774738800,1774821600,1774908000,1774994400,1775080800]
+--   w_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
+  uniqCombined64Merge(14)(users) AS users_n
+FROM `search_analytics`.`search_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND dimension = 'search'
+  AND 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY GROUPING SETS ((bucket), ());
+
 -- ====================================================================================================================
 
--- from/to whole days, UTC (1/3): SearchStatsRepository.hours
+-- from/to whole days, UTC (1/4): SearchStatsRepository.hours
 -- GET /search-stats?from=2026-03-20&to=2026-03-27
 -- params:
 --   bots = [0]
@@ -342,7 +426,7 @@ WHERE customer = {customer:String}
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY hour_ms;
 
--- from/to whole days, UTC (2/3): SearchStatsRepository.distinctTerms
+-- from/to whole days, UTC (2/4): SearchStatsRepository.distinctTerms
 -- GET /search-stats?from=2026-03-20&to=2026-03-27
 -- params:
 --   bots = [0]
@@ -367,7 +451,7 @@ SELECT (
   )
 ) AS current_n, 0 AS previous_n;
 
--- from/to whole days, UTC (3/3): SearchStatsRepository.languages
+-- from/to whole days, UTC (3/4): SearchStatsRepository.languages
 -- GET /search-stats?from=2026-03-20&to=2026-03-27
 -- params:
 --   bots = [0]
@@ -386,9 +470,30 @@ GROUP BY language
 HAVING searches_n > 0
 ORDER BY searches_n DESC, language ASC;
 
+-- from/to whole days, UTC (4/4): SearchStatsRepository.users
+-- GET /search-stats?from=2026-03-20&to=2026-03-27
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   starts = [1773964800,1774051200,1774137600,1774224000,1774310400,1774396800,1774483200]
+--   w_from = 1773964800 (2026-03-20T00:00:00Z)
+--   w_to = 1774569600 (2026-03-27T00:00:00Z)
+SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
+  uniqCombined64Merge(14)(users) AS users_n
+FROM `search_analytics`.`search_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND dimension = 'search'
+  AND 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY GROUPING SETS ((bucket), ());
+
 -- ====================================================================================================================
 
--- from/to whole days, Europe/Berlin (across the switch to summer time) (1/3): SearchStatsRepository.hours
+-- from/to whole days, Europe/Berlin (across the switch to summer time) (1/4): SearchStatsRepository.hours
 -- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
 -- params:
 --   bots = [0]
@@ -408,7 +513,7 @@ WHERE customer = {customer:String}
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY hour_ms;
 
--- from/to whole days, Europe/Berlin (across the switch to summer time) (2/3): SearchStatsRepository.distinctTerms
+-- from/to whole days, Europe/Berlin (across the switch to summer time) (2/4): SearchStatsRepository.distinctTerms
 -- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
 -- params:
 --   bots = [0]
@@ -447,7 +552,7 @@ SELECT (
   )
 ) AS current_n, 0 AS previous_n;
 
--- from/to whole days, Europe/Berlin (across the switch to summer time) (3/3): SearchStatsRepository.languages
+-- from/to whole days, Europe/Berlin (across the switch to summer time) (3/4): SearchStatsRepository.languages
 -- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
 -- params:
 --   bots = [0]
@@ -466,9 +571,30 @@ GROUP BY language
 HAVING searches_n > 0
 ORDER BY searches_n DESC, language ASC;
 
+-- from/to whole days, Europe/Berlin (across the switch to summer time) (4/4): SearchStatsRepository.users
+-- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   starts = [1774479600,1774566000,1774652400,1774738800,1774821600,1774908000,1774994400]
+--   w_from = 1774479600 (2026-03-25T23:00:00Z)
+--   w_to = 1775080800 (2026-04-01T22:00:00Z)
+SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
+  uniqCombined64Merge(14)(users) AS users_n
+FROM `search_analytics`.`search_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND dimension = 'search'
+  AND 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY GROUPING SETS ((bucket), ());
+
 -- ====================================================================================================================
 
--- language=de (the languages list ignores it) (1/3): SearchStatsRepository.hours
+-- language=de (the languages list ignores it) (1/4): SearchStatsRepository.hours
 -- GET /search-stats?since=7d&language=de
 -- params:
 --   bots = [0]
@@ -489,7 +615,7 @@ WHERE customer = {customer:String}
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY hour_ms;
 
--- language=de (the languages list ignores it) (2/3): SearchStatsRepository.distinctTerms
+-- language=de (the languages list ignores it) (2/4): SearchStatsRepository.distinctTerms
 -- GET /search-stats?since=7d&language=de
 -- params:
 --   bots = [0]
@@ -530,7 +656,7 @@ SELECT (
   )
 ) AS current_n, 0 AS previous_n;
 
--- language=de (the languages list ignores it) (3/3): SearchStatsRepository.languages
+-- language=de (the languages list ignores it) (3/4): SearchStatsRepository.languages
 -- GET /search-stats?since=7d&language=de
 -- params:
 --   bots = [0]
@@ -549,9 +675,31 @@ GROUP BY language
 HAVING searches_n > 0
 ORDER BY searches_n DESC, language ASC;
 
+-- language=de (the languages list ignores it) (4/4): SearchStatsRepository.users
+-- GET /search-stats?since=7d&language=de
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   starts = [1774483200,1774569600,1774656000,1774742400,1774828800,1774915200,1775001600,1775088000]
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
+  uniqCombined64Merge(14)(users) AS users_n
+FROM `search_analytics`.`search_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND dimension = 'search'
+  AND 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY GROUPING SETS ((bucket), ());
+
 -- ====================================================================================================================
 
--- with bots (1/3): SearchStatsRepository.hours
+-- with bots (1/4): SearchStatsRepository.hours
 -- GET /search-stats?since=7d&includeBotTraffic=true
 -- params:
 --   bots = [0,1]
@@ -571,7 +719,7 @@ WHERE customer = {customer:String}
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY hour_ms;
 
--- with bots (2/3): SearchStatsRepository.distinctTerms
+-- with bots (2/4): SearchStatsRepository.distinctTerms
 -- GET /search-stats?since=7d&includeBotTraffic=true
 -- params:
 --   bots = [0,1]
@@ -610,7 +758,7 @@ SELECT (
   )
 ) AS current_n, 0 AS previous_n;
 
--- with bots (3/3): SearchStatsRepository.languages
+-- with bots (3/4): SearchStatsRepository.languages
 -- GET /search-stats?since=7d&includeBotTraffic=true
 -- params:
 --   bots = [0,1]
@@ -629,9 +777,30 @@ GROUP BY language
 HAVING searches_n > 0
 ORDER BY searches_n DESC, language ASC;
 
+-- with bots (4/4): SearchStatsRepository.users
+-- GET /search-stats?since=7d&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   starts = [1774483200,1774569600,1774656000,1774742400,1774828800,1774915200,1775001600,1775088000]
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
+  uniqCombined64Merge(14)(users) AS users_n
+FROM `search_analytics`.`search_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND dimension = 'search'
+  AND 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY GROUPING SETS ((bucket), ());
+
 -- ====================================================================================================================
 
--- compare=previous, since=7d (1/3): SearchStatsRepository.hours
+-- compare=previous, since=7d (1/5): SearchStatsRepository.hours
 -- GET /search-stats?since=7d&compare=previous
 -- params:
 --   bots = [0]
@@ -651,7 +820,7 @@ WHERE customer = {customer:String}
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY hour_ms;
 
--- compare=previous, since=7d (2/3): SearchStatsRepository.distinctTerms
+-- compare=previous, since=7d (2/5): SearchStatsRepository.distinctTerms
 -- GET /search-stats?since=7d&compare=previous
 -- params:
 --   bots = [0]
@@ -720,7 +889,7 @@ SELECT (
   )
 ) AS previous_n;
 
--- compare=previous, since=7d (3/3): SearchStatsRepository.languages
+-- compare=previous, since=7d (3/5): SearchStatsRepository.languages
 -- GET /search-stats?since=7d&compare=previous
 -- params:
 --   bots = [0]
@@ -739,9 +908,51 @@ GROUP BY language
 HAVING searches_n > 0
 ORDER BY searches_n DESC, language ASC;
 
+-- compare=previous, since=7d (4/5): SearchStatsRepository.users
+-- GET /search-stats?since=7d&compare=previous
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   starts = [1774483200,1774569600,1774656000,1774742400,1774828800,1774915200,1775001600,1775088000]
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
+  uniqCombined64Merge(14)(users) AS users_n
+FROM `search_analytics`.`search_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND dimension = 'search'
+  AND 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY GROUPING SETS ((bucket), ());
+
+-- compare=previous, since=7d (5/5): SearchStatsRepository.users
+-- GET /search-stats?since=7d&compare=previous
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   starts = []
+--   w_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w_to = 1774519200 (2026-03-26T10:00:00Z)
+SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
+  uniqCombined64Merge(14)(users) AS users_n
+FROM `search_analytics`.`search_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND dimension = 'search'
+  AND 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY GROUPING SETS ((bucket), ());
+
 -- ====================================================================================================================
 
--- compare=previous, from/to, Europe/Berlin, language=de, with bots (1/3): SearchStatsRepository.hours
+-- compare=previous, from/to, Europe/Berlin, language=de, with bots (1/5): SearchStatsRepository.hours
 -- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin&compare=previous&language=de&includeBotTraffic=true
 -- params:
 --   bots = [0,1]
@@ -762,7 +973,7 @@ WHERE customer = {customer:String}
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY hour_ms;
 
--- compare=previous, from/to, Europe/Berlin, language=de, with bots (2/3): SearchStatsRepository.distinctTerms
+-- compare=previous, from/to, Europe/Berlin, language=de, with bots (2/5): SearchStatsRepository.distinctTerms
 -- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin&compare=previous&language=de&includeBotTraffic=true
 -- params:
 --   bots = [0,1]
@@ -830,7 +1041,7 @@ SELECT (
   )
 ) AS previous_n;
 
--- compare=previous, from/to, Europe/Berlin, language=de, with bots (3/3): SearchStatsRepository.languages
+-- compare=previous, from/to, Europe/Berlin, language=de, with bots (3/5): SearchStatsRepository.languages
 -- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin&compare=previous&language=de&includeBotTraffic=true
 -- params:
 --   bots = [0,1]
@@ -849,9 +1060,53 @@ GROUP BY language
 HAVING searches_n > 0
 ORDER BY searches_n DESC, language ASC;
 
+-- compare=previous, from/to, Europe/Berlin, language=de, with bots (4/5): SearchStatsRepository.users
+-- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin&compare=previous&language=de&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   starts = [1774479600,1774566000,1774652400,1774738800,1774821600,1774908000,1774994400]
+--   w_from = 1774479600 (2026-03-25T23:00:00Z)
+--   w_to = 1775080800 (2026-04-01T22:00:00Z)
+SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
+  uniqCombined64Merge(14)(users) AS users_n
+FROM `search_analytics`.`search_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND dimension = 'search'
+  AND 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY GROUPING SETS ((bucket), ());
+
+-- compare=previous, from/to, Europe/Berlin, language=de, with bots (5/5): SearchStatsRepository.users
+-- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin&compare=previous&language=de&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   starts = []
+--   w_from = 1773878400 (2026-03-19T00:00:00Z)
+--   w_to = 1774479600 (2026-03-25T23:00:00Z)
+SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
+  uniqCombined64Merge(14)(users) AS users_n
+FROM `search_analytics`.`search_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND dimension = 'search'
+  AND 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY GROUPING SETS ((bucket), ());
+
 -- ====================================================================================================================
 
--- engagement=true, since=7d, interval=day, Europe/Berlin (1/5): SearchStatsRepository.hours
+-- engagement=true, since=7d, interval=day, Europe/Berlin (1/6): SearchStatsRepository.hours
 -- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
 -- params:
 --   bots = [0]
@@ -871,7 +1126,7 @@ WHERE customer = {customer:String}
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY hour_ms;
 
--- engagement=true, since=7d, interval=day, Europe/Berlin (2/5): SearchStatsRepository.distinctTerms
+-- engagement=true, since=7d, interval=day, Europe/Berlin (2/6): SearchStatsRepository.distinctTerms
 -- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
 -- params:
 --   bots = [0]
@@ -910,7 +1165,7 @@ SELECT (
   )
 ) AS current_n, 0 AS previous_n;
 
--- engagement=true, since=7d, interval=day, Europe/Berlin (3/5): SearchStatsRepository.languages
+-- engagement=true, since=7d, interval=day, Europe/Berlin (3/6): SearchStatsRepository.languages
 -- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
 -- params:
 --   bots = [0]
@@ -929,7 +1184,28 @@ GROUP BY language
 HAVING searches_n > 0
 ORDER BY searches_n DESC, language ASC;
 
--- engagement=true, since=7d, interval=day, Europe/Berlin (4/5): EngagementRepository.unattributed
+-- engagement=true, since=7d, interval=day, Europe/Berlin (4/6): SearchStatsRepository.users
+-- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   starts = [1774479600,1774566000,1774652400,1774738800,1774821600,1774908000,1774994400,1775080800]
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
+  uniqCombined64Merge(14)(users) AS users_n
+FROM `search_analytics`.`search_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND dimension = 'search'
+  AND 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY GROUPING SETS ((bucket), ());
+
+-- engagement=true, since=7d, interval=day, Europe/Berlin (5/6): EngagementRepository.unattributed
 -- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
 -- params:
 --   customer = "acme"
@@ -979,7 +1255,7 @@ FROM (
 )
 GROUP BY hour_ms;
 
--- engagement=true, since=7d, interval=day, Europe/Berlin (5/5): EngagementRepository.hours
+-- engagement=true, since=7d, interval=day, Europe/Berlin (6/6): EngagementRepository.hours
 -- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
 -- params:
 --   bots = [0]
@@ -1096,7 +1372,7 @@ GROUP BY toUnixTimestamp(hour) * 1000 AS hour_ms;
 
 -- ====================================================================================================================
 
--- engagement=true, compare=previous, language=de, with bots (1/5): SearchStatsRepository.hours
+-- engagement=true, compare=previous, language=de, with bots (1/7): SearchStatsRepository.hours
 -- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
 -- params:
 --   bots = [0,1]
@@ -1117,7 +1393,7 @@ WHERE customer = {customer:String}
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY hour_ms;
 
--- engagement=true, compare=previous, language=de, with bots (2/5): SearchStatsRepository.distinctTerms
+-- engagement=true, compare=previous, language=de, with bots (2/7): SearchStatsRepository.distinctTerms
 -- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
 -- params:
 --   bots = [0,1]
@@ -1190,7 +1466,7 @@ SELECT (
   )
 ) AS previous_n;
 
--- engagement=true, compare=previous, language=de, with bots (3/5): SearchStatsRepository.languages
+-- engagement=true, compare=previous, language=de, with bots (3/7): SearchStatsRepository.languages
 -- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
 -- params:
 --   bots = [0,1]
@@ -1209,7 +1485,51 @@ GROUP BY language
 HAVING searches_n > 0
 ORDER BY searches_n DESC, language ASC;
 
--- engagement=true, compare=previous, language=de, with bots (4/5): EngagementRepository.unattributed
+-- engagement=true, compare=previous, language=de, with bots (4/7): SearchStatsRepository.users
+-- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   starts = [1774483200,1774569600,1774656000,1774742400,1774828800,1774915200,1775001600,1775088000]
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
+  uniqCombined64Merge(14)(users) AS users_n
+FROM `search_analytics`.`search_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND dimension = 'search'
+  AND 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY GROUPING SETS ((bucket), ());
+
+-- engagement=true, compare=previous, language=de, with bots (5/7): SearchStatsRepository.users
+-- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   starts = []
+--   w_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w_to = 1774519200 (2026-03-26T10:00:00Z)
+SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
+  uniqCombined64Merge(14)(users) AS users_n
+FROM `search_analytics`.`search_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND dimension = 'search'
+  AND 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY GROUPING SETS ((bucket), ());
+
+-- engagement=true, compare=previous, language=de, with bots (6/7): EngagementRepository.unattributed
 -- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
 -- params:
 --   customer = "acme"
@@ -1259,7 +1579,7 @@ FROM (
 )
 GROUP BY hour_ms;
 
--- engagement=true, compare=previous, language=de, with bots (5/5): EngagementRepository.hours
+-- engagement=true, compare=previous, language=de, with bots (7/7): EngagementRepository.hours
 -- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
 -- params:
 --   bots = [0,1]
@@ -1374,3 +1694,232 @@ FROM (
   )
 )
 GROUP BY toUnixTimestamp(hour) * 1000 AS hour_ms;
+
+-- ====================================================================================================================
+
+-- tags=mobile AND bf, compare=previous, language=de (1/5): SearchStatsRepository.hours
+-- GET /search-stats?since=7d&compare=previous&language=de&tags=mobile AND bf
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   tags_wanted = ["mobile","bf"]
+--   w_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  0 AS newest
+FROM `search_analytics`.`search_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND dimension = 'search'
+  AND hasAll(tags, {tags_wanted:Array(String)})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- tags=mobile AND bf, compare=previous, language=de (2/5): SearchStatsRepository.distinctTaggedTerms
+-- GET /search-stats?since=7d&compare=previous&language=de&tags=mobile AND bf
+-- params:
+--   bots = [0]
+--   c_from = 1774519200 (2026-03-26T10:00:00Z)
+--   c_to = 1775127600 (2026-04-02T11:00:00Z)
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   p_from = 1773910800 (2026-03-19T09:00:00Z)
+--   p_to = 1774519200 (2026-03-26T10:00:00Z)
+--   tags_wanted = ["mobile","bf"]
+--   w_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT uniqExactIf(
+  phrase,
+  (hour >= toDateTime({c_from:UInt32}, 'UTC') AND hour < toDateTime({c_to:UInt32}, 'UTC'))
+) AS current_n,
+  uniqExactIf(
+    phrase,
+    (hour >= toDateTime({p_from:UInt32}, 'UTC') AND hour < toDateTime({p_to:UInt32}, 'UTC'))
+  ) AS previous_n
+FROM (
+  SELECT phrase, hour
+  FROM `search_analytics`.`search_phrase_dimensions_hourly`
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND language = {language:String}
+    AND dimension = 'search'
+    AND hasAll(tags, {tags_wanted:Array(String)})
+    AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+  GROUP BY phrase, hour
+  HAVING sum(searches) > 0
+);
+
+-- tags=mobile AND bf, compare=previous, language=de (3/5): SearchStatsRepository.languages
+-- GET /search-stats?since=7d&compare=previous&language=de&tags=mobile AND bf
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   tags_wanted = ["mobile","bf"]
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT language, sum(searches) AS searches_n
+FROM `search_analytics`.`search_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND dimension = 'search'
+  AND hasAll(tags, {tags_wanted:Array(String)})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY language
+HAVING searches_n > 0
+ORDER BY searches_n DESC, language ASC;
+
+-- tags=mobile AND bf, compare=previous, language=de (4/5): SearchStatsRepository.users
+-- GET /search-stats?since=7d&compare=previous&language=de&tags=mobile AND bf
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   starts = [1774483200,1774569600,1774656000,1774742400,1774828800,1774915200,1775001600,1775088000]
+--   tags_wanted = ["mobile","bf"]
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
+  uniqCombined64Merge(14)(users) AS users_n
+FROM `search_analytics`.`search_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND dimension = 'search'
+  AND hasAll(tags, {tags_wanted:Array(String)})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY GROUPING SETS ((bucket), ());
+
+-- tags=mobile AND bf, compare=previous, language=de (5/5): SearchStatsRepository.users
+-- GET /search-stats?since=7d&compare=previous&language=de&tags=mobile AND bf
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   starts = []
+--   tags_wanted = ["mobile","bf"]
+--   w_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w_to = 1774519200 (2026-03-26T10:00:00Z)
+SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
+  uniqCombined64Merge(14)(users) AS users_n
+FROM `search_analytics`.`search_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND dimension = 'search'
+  AND hasAll(tags, {tags_wanted:Array(String)})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY GROUPING SETS ((bucket), ());
+
+-- ====================================================================================================================
+
+-- tags=mobile OR campaign%3Abf (1/4): SearchStatsRepository.hours
+-- GET /search-stats?since=1d&tags=mobile OR campaign%3Abf
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   tags_wanted = ["mobile","campaign:bf"]
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  0 AS newest
+FROM `search_analytics`.`search_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND dimension = 'search'
+  AND hasAny(tags, {tags_wanted:Array(String)})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- tags=mobile OR campaign%3Abf (2/4): SearchStatsRepository.distinctTaggedTerms
+-- GET /search-stats?since=1d&tags=mobile OR campaign%3Abf
+-- params:
+--   bots = [0]
+--   c_from = 1775037600 (2026-04-01T10:00:00Z)
+--   c_to = 1775127600 (2026-04-02T11:00:00Z)
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   tags_wanted = ["mobile","campaign:bf"]
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT uniqExactIf(
+  phrase,
+  (hour >= toDateTime({c_from:UInt32}, 'UTC') AND hour < toDateTime({c_to:UInt32}, 'UTC'))
+) AS current_n,
+  0 AS previous_n
+FROM (
+  SELECT phrase, hour
+  FROM `search_analytics`.`search_phrase_dimensions_hourly`
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND dimension = 'search'
+    AND hasAny(tags, {tags_wanted:Array(String)})
+    AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+  GROUP BY phrase, hour
+  HAVING sum(searches) > 0
+);
+
+-- tags=mobile OR campaign%3Abf (3/4): SearchStatsRepository.languages
+-- GET /search-stats?since=1d&tags=mobile OR campaign%3Abf
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   tags_wanted = ["mobile","campaign:bf"]
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT language, sum(searches) AS searches_n
+FROM `search_analytics`.`search_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND dimension = 'search'
+  AND hasAny(tags, {tags_wanted:Array(String)})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY language
+HAVING searches_n > 0
+ORDER BY searches_n DESC, language ASC;
+
+-- tags=mobile OR campaign%3Abf (4/4): SearchStatsRepository.users
+-- GET /search-stats?since=1d&tags=mobile OR campaign%3Abf
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   starts = [1775037600,1775041200,1775044800,1775048400,1775052000,1775055600,1775059200,1775062800,1775066400,1775070000,1775073600,1775077200,1775080800,1775084400,1775088000,1775091600,1775095200,1775098800,1775102400,1775106000,1775109600,1775113200,1775116800,1775120400,1775124000]
+--   tags_wanted = ["mobile","campaign:bf"]
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
+  uniqCombined64Merge(14)(users) AS users_n
+FROM `search_analytics`.`search_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND dimension = 'search'
+  AND hasAny(tags, {tags_wanted:Array(String)})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY GROUPING SETS ((bucket), ());

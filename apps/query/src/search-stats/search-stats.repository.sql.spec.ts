@@ -57,6 +57,8 @@ const CASES: SqlCase[] = [
     includeBotTraffic: 'true',
     engagement: 'true',
   }),
+  stats('tags=mobile AND bf, compare=previous, language=de', { since: '7d', compare: 'previous', language: 'de', tags: 'mobile AND bf' }),
+  stats('tags=mobile OR campaign%3Abf', { since: '1d', tags: 'mobile OR campaign%3Abf' }),
 ];
 
 describeSqlSnapshot('SearchStatsRepository: GET /search-stats', join(__dirname, 'search-stats.repository.sql'), CASES);
