@@ -166,14 +166,17 @@ describe('the OpenAPI document (/docs-json) and UI (/docs)', () => {
       '_start',
       'compare',
       'engagement',
+      'filters',
       'format',
       'from',
       'handled',
       'hits',
       'includeBotTraffic',
       'language',
+      'order',
       'since',
       'sort',
+      'tags',
       'to',
       'tz',
     ]);
@@ -181,7 +184,7 @@ describe('the OpenAPI document (/docs-json) and UI (/docs)', () => {
     for (const path of ['/search-terms', '/search-terms/{id}', '/search-stats']) {
       expect(doc.paths[path].get.responses['200'].headers?.['X-Data-Updated-At']?.required).toBe(false);
     }
-    for (const path of ['/search-terms', '/notifications', '/entities/{type}']) {
+    for (const path of ['/search-terms', '/search-breakdown', '/notifications', '/entities/{type}']) {
       expect(doc.paths[path].get.responses['200'].headers?.['X-Total-Count']?.required).toBe(true);
     }
     expect(doc.paths['/notifications'].delete.parameters?.map((p) => p.name)).toContain('ids[]');

@@ -223,7 +223,7 @@ describe('GET /search-terms (e2e over HTTP)', () => {
     ['_start=5&_end=5', '_end'],
     ['_end=1001', '_end'],
     ['_start=10&_end=1011', '_end'],
-    ['hits=yes', 'hits must be true or false'],
+    ['hits=yes', 'hits must be true, false or all'],
     ['includeBotTraffic=1', 'includeBotTraffic must be true or false'],
     ['language=de_DE', 'language must contain only letters and -'],
     ['language=d%C3%A9', 'language must contain only letters and -'],

@@ -1121,6 +1121,16 @@ export interface components {
              */
             change?: number | null;
             /**
+             * @description With hits=all or engagement=true: the hits of the term's latest search in the window (the largest ts, then the larger hits)
+             * @example 0
+             */
+            last_hits?: number;
+            /**
+             * @description With hits=false&filters=true: how many of the term's zero-result searches had at least one filter (a term that found nothing only under filters is a filter problem, not a missing product)
+             * @example 5
+             */
+            with_filters?: number;
+            /**
              * @description With engagement=true: searches sent with an id that found results: the ones a shopper could click
              * @example 120
              */
@@ -3892,10 +3902,16 @@ export interface operations {
                 engagement?: "true" | "false";
                 /** @description csv: the answer as CSV (as with Accept: text/csv); without _start/_end every row, up to 100,000 */
                 format?: "json" | "csv";
-                /** @description true: terms that found results; false: zero-result terms with status */
-                hits?: "true" | "false";
+                /** @description Only searches carrying these analytics tags: one tag, or tags joined by " AND " (all of them) or by " OR " (any of them), upper case, not both; each tag percent-decoded once (as Algolia writes its tags parameter) */
+                tags?: string;
+                /** @description true: terms that found results; false: zero-result terms with status; all: every search of a term counts (status null), each term with last_hits */
+                hits?: "true" | "false" | "all";
                 /** @description count: by count, then phrase; rising: by count - previous_count, then phrase (implies compare=previous); no_clicks, only with hits=true: by tracked_searches - clicked_searches, then phrase (implies engagement=true) */
                 sort?: "count" | "rising" | "no_clicks";
+                /** @description With sort=count: desc (most searched first) or asc */
+                order?: "desc" | "asc";
+                /** @description Only with hits=false: each term with with_filters, how many of its zero-result searches had a filter */
+                filters?: "true" | "false";
                 /** @description Only with hits=false: only handled (true) or only unhandled (false) terms; X-Total-Count counts after the filter */
                 handled?: "true" | "false";
             };

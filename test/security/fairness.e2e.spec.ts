@@ -20,11 +20,11 @@ function holdQueriesOf(t: TestApp, customer: string): { open(): void } {
   const opened = new Promise<void>((resolve) => (open = resolve));
   const repository = t.app.get(SearchTermsRepository);
   const newestEvent = repository.newestEvent.bind(repository);
-  const spy = jest.spyOn(repository, 'newestEvent').mockImplementation(async (scope, zeroHits) => {
-    if (scope.customer === customer) {
+  const spy = jest.spyOn(repository, 'newestEvent').mockImplementation(async (r) => {
+    if (r.scope.customer === customer) {
       await opened;
     }
-    return newestEvent(scope, zeroHits);
+    return newestEvent(r);
   });
   return {
     open: () => {

@@ -268,13 +268,12 @@ export class StorageCheckRepository {
   async repairBucket(rollup: SignedRollup, bucket: string): Promise<boolean> {
     const [column, expression] = bucketOf(rollup);
     const columns = rollup.keys.map(([c]) => c).join(', ');
-    const lastTs = rollup.aggregating;
-    // A dimension rollup's users cannot be negated: the raw state is written again (a union with what is there).
-    const users = rollup.dimensions !== undefined;
     const raw = rawRollupRows(rollup, this.ch.table('search_events'), `${expression} = {bucket:String}`);
-    const select = `SELECT ${columns}, raw_searches - rolled_searches AS searches${lastTs ? ', raw_last_ts AS last_ts' : ''}${
-      users ? ', raw_users AS users' : ''
-    } FROM (${raw}) AS raw
+    // The columns kept beside the count, computed from the raw rows as raw_<column> (rawRollupRows): the newest time, or
+    // a dimension rollup's users and latest search; none can be negated, so the raw ones are written again (a max, a union).
+    const kept = [...(rollup.aggregating ? ['last_ts'] : []), ...(rollup.dimensions !== undefined ? ['users', 'last_search'] : [])];
+    const keptSelect = kept.map((c) => `, raw_${c} AS ${c}`).join('');
+    const select = `SELECT ${columns}, raw_searches - rolled_searches AS searches${keptSelect} FROM (${raw}) AS raw
       FULL OUTER JOIN (
         SELECT ${columns}, sum(searches) AS rolled_searches FROM ${this.ch.table(rollup.table)} WHERE ${column} = {bucket:String}
         GROUP BY ${columns}
@@ -290,7 +289,7 @@ export class StorageCheckRepository {
       return false;
     }
     await this.ch.command(
-      `INSERT INTO ${this.ch.table(rollup.table)} (${columns}, searches${lastTs ? ', last_ts' : ''}${users ? ', users' : ''}) ${select}
+      `INSERT INTO ${this.ch.table(rollup.table)} (${[columns, 'searches', ...kept].join(', ')}) ${select}
        SETTINGS join_use_nulls = 0, insert_deduplication_token = '${randomUUID()}'`,
       { bucket },
     );

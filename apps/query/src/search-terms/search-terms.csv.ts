@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { hasLastHits, type TermsRequest } from './search-terms.repository';
 
 /** The engagement columns (engagement=true), in the contract's order; revenue as `CUR:amount` joined by `|`. */
 export const ENGAGEMENT_CSV_COLUMNS = [
@@ -13,13 +14,15 @@ export const ENGAGEMENT_CSV_COLUMNS = [
 ];
 
 /** The header line of the CSV answer (docs/architecture.md, "The analytics contracts"), CRLF included. */
-export function csvHeader(compare: boolean, zeroHits: boolean, engagement = false): string {
+export function csvHeader(r: TermsRequest): string {
   const columns = [
     'search_phrase',
     'count',
-    ...(compare ? ['previous_count', 'change'] : []),
-    ...(zeroHits ? ['handled', 'handlers'] : []),
-    ...(engagement ? ENGAGEMENT_CSV_COLUMNS : []),
+    ...(hasLastHits(r) ? ['last_hits'] : []),
+    ...(r.withFilters ? ['with_filters'] : []),
+    ...(r.previous ? ['previous_count', 'change'] : []),
+    ...(r.zeroHits ? ['handled', 'handlers'] : []),
+    ...(r.engagement ? ENGAGEMENT_CSV_COLUMNS : []),
   ];
   return `${columns.join(',')}\r\n`;
 }

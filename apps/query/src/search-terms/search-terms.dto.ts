@@ -1,6 +1,6 @@
 import { IsIn, IsOptional } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { AnalyticsFiltersDto, CompareDto, CsvFormatDto } from '../analytics/analytics.dto';
+import { AnalyticsFiltersDto, CompareDto, CsvFormatDto, TagsDto } from '../analytics/analytics.dto';
 import { EngagementDto, withEngagementFields } from '../analytics/engagement.dto';
 import { SearchTermStatus } from '../analytics/search-term-status.dto';
 import { ApiNullableRefProperty } from '../common/nullable-ref';
@@ -10,15 +10,17 @@ import { PaginationDto } from '../common/pagination.dto';
  * The list's query parameters and defaults (since, pagination, language, bots, hits) and the analytics ones (window,
  * compare, sort, handled, CSV; docs/architecture.md, "The analytics contracts"); every bad value is a 400 naming it.
  */
-export class SearchTermsDto extends IntersectionType(PaginationDto, AnalyticsFiltersDto, CompareDto, EngagementDto, CsvFormatDto) {
+export class SearchTermsDto extends IntersectionType(PaginationDto, AnalyticsFiltersDto, CompareDto, EngagementDto, CsvFormatDto, TagsDto) {
   @ApiPropertyOptional({
-    enum: ['true', 'false'],
+    enum: ['true', 'false', 'all'],
     default: 'true',
-    description: 'true: terms that found results; false: zero-result terms with status',
+    description:
+      'true: terms that found results; false: zero-result terms with status; all: every search of a term counts ' +
+      '(status null), each term with last_hits',
   })
   @IsOptional()
-  @IsIn(['true', 'false'], { message: 'hits must be true or false' })
-  hits: 'true' | 'false' = 'true';
+  @IsIn(['true', 'false', 'all'], { message: 'hits must be true, false or all' })
+  hits: 'true' | 'false' | 'all' = 'true';
 
   @ApiPropertyOptional({
     enum: ['count', 'rising', 'no_clicks'],
@@ -30,6 +32,20 @@ export class SearchTermsDto extends IntersectionType(PaginationDto, AnalyticsFil
   @IsOptional()
   @IsIn(['count', 'rising', 'no_clicks'], { message: 'sort must be count or rising, or no_clicks (with hits=true)' })
   sort: 'count' | 'rising' | 'no_clicks' = 'count';
+
+  @ApiPropertyOptional({ enum: ['desc', 'asc'], default: 'desc', description: 'With sort=count: desc (most searched first) or asc' })
+  @IsOptional()
+  @IsIn(['desc', 'asc'], { message: 'order must be desc or asc' })
+  order?: 'desc' | 'asc';
+
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    default: 'false',
+    description: 'Only with hits=false: each term with with_filters, how many of its zero-result searches had a filter',
+  })
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'filters must be true or false' })
+  filters?: 'true' | 'false';
 
   @ApiPropertyOptional({
     enum: ['true', 'false'],
@@ -75,6 +91,25 @@ export class SearchTermView {
     description: 'With compare=previous (or sort=rising): count / previous_count - 1; null when previous_count is 0',
   })
   change?: number | null;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    example: 0,
+    description:
+      "With hits=all or engagement=true: the hits of the term's latest search in the window (the largest ts, then the larger hits)",
+  })
+  last_hits?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    example: 5,
+    description:
+      "With hits=false&filters=true: how many of the term's zero-result searches had at least one filter (a term that found " +
+      'nothing only under filters is a filter problem, not a missing product)',
+  })
+  with_filters?: number;
 }
 
 withEngagementFields(SearchTermView);

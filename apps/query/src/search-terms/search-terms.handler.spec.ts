@@ -122,7 +122,7 @@ describe('SearchTermsHandler: repository rows to the answer', () => {
     });
     const r = termsRequest(termsCriteriaOf({ _start: '0', _end: '2' }), FIXED_NOW, RETENTION_DAYS);
     expect(repository.terms).toHaveBeenCalledWith(r, FIXED_NOW);
-    expect(repository.newestEvent).toHaveBeenCalledWith(r.scope, false);
+    expect(repository.newestEvent).toHaveBeenCalledWith(r);
   });
 
   it('adds previous_count and change (count / previous_count - 1, not rounded; null when previous_count is 0)', async () => {

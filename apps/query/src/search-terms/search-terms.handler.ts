@@ -30,11 +30,22 @@ export function termsRequest(c: SearchTermsCriteria, now: number, retentionDays:
   if (c.sort === 'no_clicks' && c.zeroHits) {
     throw new DomainError('invalid', 'sort=no_clicks is only allowed with hits=true (a search without results cannot be clicked)');
   }
+  if (c.withFilters && !c.zeroHits) {
+    throw new DomainError('invalid', 'filters=true is only allowed with hits=false');
+  }
+  if (c.order !== undefined && c.sort !== 'count') {
+    throw new DomainError('invalid', 'order is only allowed with sort=count');
+  }
   const window = resolveWindow(c.window, now, retentionDays);
   const compare = c.compare || c.sort === 'rising';
   return {
     scope: { ...filterOf(c), window },
     zeroHits: c.zeroHits,
+    // Absent rather than false, as engagement: requests without them stay as they were (and so their cache keys).
+    ...(c.allHits ? { allHits: true as const } : {}),
+    ...(c.order === 'asc' ? { ascending: true as const } : {}),
+    ...(c.tags ? { tags: c.tags } : {}),
+    ...(c.withFilters ? { withFilters: true as const } : {}),
     previous: compare ? comparedWindow(window, now, retentionDays) : undefined,
     sort: c.sort,
     // Absent rather than false: requests without it stay as they were.
@@ -52,6 +63,12 @@ function view(scope: AnalyticsScope, r: TermRow): SearchTermView {
     count: r.count,
     status: r.handlers ? statusOf(r.handlers, r.unhandled_languages) : null,
   };
+  if (r.last_hits !== undefined) {
+    item.last_hits = r.last_hits;
+  }
+  if (r.with_filters !== undefined) {
+    item.with_filters = r.with_filters;
+  }
   if (r.previous_count !== undefined) {
     item.previous_count = r.previous_count;
     item.change = r.previous_count === 0 ? null : r.count / r.previous_count - 1;
@@ -74,10 +91,7 @@ export class SearchTermsHandler implements IQueryHandler<SearchTermsQuery> {
     const r = termsRequest(criteria, now, this.config.retentionDays);
     return this.cache.get(r.scope, ['search-terms', r], async () => {
       // Side by side on a server; one after the other in the slot's lane of the embedded engine.
-      const [{ rows, total }, updatedAt] = await Promise.all([
-        this.repository.terms(r, now),
-        this.repository.newestEvent(r.scope, r.zeroHits),
-      ]);
+      const [{ rows, total }, updatedAt] = await Promise.all([this.repository.terms(r, now), this.repository.newestEvent(r)]);
       return { items: rows.map((row) => view(r.scope, row)), total, updatedAt };
     });
   }
@@ -101,11 +115,11 @@ export class ExportSearchTermsHandler implements IQueryHandler<ExportSearchTerms
     return this.slots.run(
       r.scope.customer,
       async () => {
-        const updatedAt = await this.repository.newestEvent(r.scope, r.zeroHits);
+        const updatedAt = await this.repository.newestEvent(r);
         const total = await this.repository.total(r, now);
         // Opened before the answer starts: a storage error is still a proper error answer, not a cut-off download.
         const lines = await this.repository.csvLines(r, now);
-        return { total, updatedAt, csv: csvAnswer(csvHeader(r.previous !== undefined, r.zeroHits, r.engagement), lines) };
+        return { total, updatedAt, csv: csvAnswer(csvHeader(r), lines) };
       },
       (answer) => answer.csv,
     );

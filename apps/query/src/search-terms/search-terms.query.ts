@@ -2,11 +2,19 @@ import { Query } from '@nestjs/cqrs';
 import type { Readable } from 'node:stream';
 import type { AuthContext } from '@app/auth';
 import { analyticsCriteria, type AnalyticsCriteria } from '../analytics/analytics-scope';
+import { engagementTags, type TagsFilter } from '../analytics/tags-param';
 import type { SearchTermsDto, SearchTermView } from './search-terms.dto';
 
 export interface SearchTermsCriteria extends AnalyticsCriteria {
   /** hits=false: the zero-result terms, with their handled status. */
   zeroHits: boolean;
+  /** hits=all: every search counts, whatever its hits. */
+  allHits: boolean;
+  /** filters=true (hits=false only): each term with with_filters. */
+  withFilters: boolean;
+  /** order=asc (sort=count only). */
+  order?: 'desc' | 'asc';
+  tags?: TagsFilter;
   /** compare=previous; sort=rising implies it. */
   compare: boolean;
   /** engagement=true; sort=no_clicks implies it. */
@@ -24,11 +32,16 @@ export interface SearchTermsCriteria extends AnalyticsCriteria {
  */
 export function searchTermsCriteria(auth: AuthContext, q: SearchTermsDto, csv: boolean, rawQuery: object): SearchTermsCriteria {
   const paged = !csv || '_start' in rawQuery || '_end' in rawQuery;
+  const engagement = q.engagement === 'true' || q.sort === 'no_clicks';
   return {
     ...analyticsCriteria(auth, q),
     zeroHits: q.hits === 'false',
+    allHits: q.hits === 'all',
+    withFilters: q.filters === 'true',
+    order: q.order,
+    tags: engagementTags(q.tags, engagement),
     compare: q.compare === 'previous',
-    engagement: q.engagement === 'true' || q.sort === 'no_clicks',
+    engagement,
     sort: q.sort,
     handled: q.handled === undefined ? undefined : q.handled === 'true',
     start: q._start,

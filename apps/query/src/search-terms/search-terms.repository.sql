@@ -1942,7 +1942,7 @@ FORMAT TSVRaw;
 
 -- ====================================================================================================================
 
--- engagement=true, since=7d, language=de (1/3): SearchTermsRepository.terms
+-- engagement=true, since=7d, language=de (1/4): SearchTermsRepository.terms
 -- GET /search-terms?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
@@ -1994,7 +1994,7 @@ FROM (
 ORDER BY count DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
--- engagement=true, since=7d, language=de (2/3): SearchTermsRepository.newestEvent
+-- engagement=true, since=7d, language=de (2/4): SearchTermsRepository.newestEvent
 -- GET /search-terms?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
@@ -2012,7 +2012,37 @@ WHERE customer = {customer:String}
   AND zero_hits = 0
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
 
--- engagement=true, since=7d, language=de (3/3): EngagementRepository.phrases
+-- engagement=true, since=7d, language=de (3/4): SearchTermsRepository.extras
+-- GET /search-terms?since=7d&language=de&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   phrases = ["summer dress"]
+--   x_from = 1774519200 (2026-03-26T10:00:00Z)
+--   x_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT phrase,
+  maxIf(last_search, dimension = 'search').2 AS last_hits,
+  sumIf(searches, dimension = 'filter_set' AND zero_hits) AS with_filters
+FROM `search_analytics`.`search_phrase_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND dimension IN ('search', 'filter_set')
+  AND 1
+  AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
+  AND term_id IN (
+  SELECT substring(SHA256(concat({customer:String}, '\0', {instance:String}, '\0', p)), 1, 16)
+  FROM (
+    SELECT arrayJoin({phrases:Array(String)}) AS p
+  )
+)
+  AND phrase IN {phrases:Array(String)}
+GROUP BY phrase;
+
+-- engagement=true, since=7d, language=de (4/4): EngagementRepository.phrases
 -- GET /search-terms?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
@@ -2132,7 +2162,7 @@ GROUP BY phrase;
 
 -- ====================================================================================================================
 
--- sort=no_clicks (implies engagement), since=30d, Europe/Berlin, with bots (1/2): SearchTermsRepository.newestEvent
+-- sort=no_clicks (implies engagement), since=30d, Europe/Berlin, with bots (1/3): SearchTermsRepository.newestEvent
 -- GET /search-terms?since=30d&tz=Europe/Berlin&sort=no_clicks&includeBotTraffic=true
 -- params:
 --   bots = [0,1]
@@ -2149,7 +2179,7 @@ WHERE customer = {customer:String}
   AND zero_hits = 0
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
 
--- sort=no_clicks (implies engagement), since=30d, Europe/Berlin, with bots (2/2): SearchTermsRepository.terms
+-- sort=no_clicks (implies engagement), since=30d, Europe/Berlin, with bots (2/3): SearchTermsRepository.terms
 -- GET /search-terms?since=30d&tz=Europe/Berlin&sort=no_clicks&includeBotTraffic=true
 -- params:
 --   bots = [0,1]
@@ -2328,6 +2358,35 @@ LEFT JOIN (
 ORDER BY toInt64(tracked) - toInt64(clicked) DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
+-- sort=no_clicks (implies engagement), since=30d, Europe/Berlin, with bots (3/3): SearchTermsRepository.extras
+-- GET /search-terms?since=30d&tz=Europe/Berlin&sort=no_clicks&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   phrases = ["summer dress"]
+--   x_from = 1772532000 (2026-03-03T10:00:00Z)
+--   x_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT phrase,
+  maxIf(last_search, dimension = 'search').2 AS last_hits,
+  sumIf(searches, dimension = 'filter_set' AND zero_hits) AS with_filters
+FROM `search_analytics`.`search_phrase_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND dimension IN ('search', 'filter_set')
+  AND 1
+  AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
+  AND term_id IN (
+  SELECT substring(SHA256(concat({customer:String}, '\0', {instance:String}, '\0', p)), 1, 16)
+  FROM (
+    SELECT arrayJoin({phrases:Array(String)}) AS p
+  )
+)
+  AND phrase IN {phrases:Array(String)}
+GROUP BY phrase;
+
 -- ====================================================================================================================
 
 -- CSV, engagement=true, compare=previous, since=7d (1/3): SearchTermsRepository.newestEvent
@@ -2458,6 +2517,8 @@ FROM (
 --   w1_m0_to = 1775433600 (2026-04-06T00:00:00Z)
 --   w1_week0_from = "2026-03-30"
 --   w1_week0_to = "2026-04-06"
+--   x_from = 1774519200 (2026-03-26T10:00:00Z)
+--   x_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT concat(
   if(
     match(if(match(phrase, '^[=+@\t\r-]'), concat('\'', phrase), phrase), '[,"\r\n]'),
@@ -2466,6 +2527,8 @@ SELECT concat(
   ),
   ',',
   toString(count),
+  ',',
+  toString(last_hits),
   ',',
   toString(previous_count),
   ',',
@@ -2499,7 +2562,9 @@ FROM (
     pos_sum,
     converted,
     rev_cur,
-    rev_val
+    rev_val,
+    last_hits,
+    with_filters
   FROM (
     SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
     FROM (
@@ -2664,6 +2729,19 @@ FROM (
     )
     GROUP BY phrase
   ) AS e USING (phrase)
+  LEFT JOIN (
+    SELECT phrase,
+      maxIf(last_search, dimension = 'search').2 AS last_hits,
+      sumIf(searches, dimension = 'filter_set' AND zero_hits) AS with_filters
+    FROM `search_analytics`.`search_phrase_dimensions_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND dimension IN ('search', 'filter_set')
+      AND 1
+      AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
+    GROUP BY phrase
+  ) AS x USING (phrase)
   ORDER BY count DESC, phrase ASC
 )
 LIMIT {limit:UInt32} OFFSET {start:UInt32}
@@ -2671,7 +2749,7 @@ FORMAT TSVRaw;
 
 -- ====================================================================================================================
 
--- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (1/4): SearchTermsRepository.terms
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (1/5): SearchTermsRepository.terms
 -- GET /search-terms?engagement=true
 -- params:
 --   bots = [0]
@@ -2721,7 +2799,7 @@ FROM (
 ORDER BY count DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
--- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (2/4): SearchTermsRepository.newestEvent
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (2/5): SearchTermsRepository.newestEvent
 -- GET /search-terms?engagement=true
 -- params:
 --   bots = [0]
@@ -2738,7 +2816,7 @@ WHERE customer = {customer:String}
   AND zero_hits = 0
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
 
--- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (3/4): EngagementRepository.plan
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (3/5): EngagementRepository.plan
 -- GET /search-terms?engagement=true
 -- params:
 --   customer = "acme"
@@ -2756,7 +2834,36 @@ WHERE customer = {customer:String}
 GROUP BY hour
 ORDER BY hour;
 
--- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (4/4): EngagementRepository.phrases
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (4/5): SearchTermsRepository.extras
+-- GET /search-terms?engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   phrases = ["summer dress"]
+--   x_from = 1775037600 (2026-04-01T10:00:00Z)
+--   x_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT phrase,
+  maxIf(last_search, dimension = 'search').2 AS last_hits,
+  sumIf(searches, dimension = 'filter_set' AND zero_hits) AS with_filters
+FROM `search_analytics`.`search_phrase_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND dimension IN ('search', 'filter_set')
+  AND 1
+  AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
+  AND term_id IN (
+  SELECT substring(SHA256(concat({customer:String}, '\0', {instance:String}, '\0', p)), 1, 16)
+  FROM (
+    SELECT arrayJoin({phrases:Array(String)}) AS p
+  )
+)
+  AND phrase IN {phrases:Array(String)}
+GROUP BY phrase;
+
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (5/5): EngagementRepository.phrases
 -- GET /search-terms?engagement=true
 -- params:
 --   ahead_from = [1775044800,1775102400]
@@ -2996,3 +3103,894 @@ FROM (
   )
 )
 GROUP BY phrase;
+
+-- ====================================================================================================================
+
+-- hits=all (every search, last_hits), order=asc, since=7d (1/3): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=7d&hits=all&order=asc
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- hits=all (every search, last_hits), order=asc, since=7d (2/3): SearchTermsRepository.terms
+-- GET /search-terms?since=7d&hits=all&order=asc
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   start = 0
+--   w1_d0_from = "2026-03-27"
+--   w1_d0_to = "2026-03-30"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775433600 (2026-04-06T00:00:00Z)
+--   w1_week0_from = "2026-03-30"
+--   w1_week0_to = "2026-04-06"
+SELECT phrase, count, previous_count, count() OVER () AS total
+FROM (
+  SELECT phrase, sum(signed) AS count, 0 AS previous_count
+  FROM (
+    SELECT phrase,
+      if(
+        (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_phrases_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND (
+        (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrases_weekly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND (week >= {w1_week0_from:Date} AND week < {w1_week0_to:Date})
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+ORDER BY count ASC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- hits=all (every search, last_hits), order=asc, since=7d (3/3): SearchTermsRepository.extras
+-- GET /search-terms?since=7d&hits=all&order=asc
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   phrases = ["summer dress"]
+--   x_from = 1774519200 (2026-03-26T10:00:00Z)
+--   x_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT phrase,
+  maxIf(last_search, dimension = 'search').2 AS last_hits,
+  sumIf(searches, dimension = 'filter_set' AND zero_hits) AS with_filters
+FROM `search_analytics`.`search_phrase_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND dimension IN ('search', 'filter_set')
+  AND 1
+  AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
+  AND term_id IN (
+  SELECT substring(SHA256(concat({customer:String}, '\0', {instance:String}, '\0', p)), 1, 16)
+  FROM (
+    SELECT arrayJoin({phrases:Array(String)}) AS p
+  )
+)
+  AND phrase IN {phrases:Array(String)}
+GROUP BY phrase;
+
+-- ====================================================================================================================
+
+-- zero-result terms with filters=true, tags=mobile AND bf, compare=previous (1/3): SearchTermsRepository.terms
+-- GET /search-terms?since=7d&hits=false&filters=true&tags=mobile AND bf&compare=previous
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   start = 0
+--   t0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   t0_to = 1774519200 (2026-03-26T10:00:00Z)
+--   t1_from = 1774519200 (2026-03-26T10:00:00Z)
+--   t1_to = 1775127600 (2026-04-02T11:00:00Z)
+--   tags_wanted = ["mobile","bf"]
+--   w1l_d0_from = "2026-03-27"
+--   w1l_d0_to = "2026-04-03"
+--   w1l_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1l_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1l_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1l_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT phrase,
+  count,
+  previous_count,
+  handlers,
+  if(has(covered, ''), [], arrayFilter(l -> NOT has(covered, l), languages)) AS unhandled_languages,
+  count() OVER () AS total
+FROM (
+  SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
+  FROM (
+    SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_phrase_dimensions_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND dimension = 'search'
+      AND zero_hits = 1
+      AND hasAll(tags, {tags_wanted:Array(String)})
+      AND (hour >= toDateTime({t1_from:UInt32}, 'UTC') AND hour < toDateTime({t1_to:UInt32}, 'UTC'))
+    UNION ALL
+    SELECT phrase, toInt64(searches) AS signed, 0 AS cur
+    FROM `search_analytics`.`search_phrase_dimensions_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND dimension = 'search'
+      AND zero_hits = 1
+      AND hasAll(tags, {tags_wanted:Array(String)})
+      AND (hour >= toDateTime({t0_from:UInt32}, 'UTC') AND hour < toDateTime({t0_to:UInt32}, 'UTC'))
+  )
+  GROUP BY phrase
+  HAVING count > 0
+) AS terms
+LEFT JOIN (
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers, arraySort(groupUniqArray(language)) AS covered
+  FROM (
+    SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
+    FROM (
+      SELECT type, id, handled_phrases, language, deleted
+      FROM `search_analytics`.`entities`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND kind = 'save'
+      ORDER BY type, id, version DESC
+      LIMIT 1 BY type, id
+    )
+    WHERE NOT deleted
+  )
+  GROUP BY phrase
+) AS h USING (phrase)
+LEFT JOIN (
+  SELECT phrase, arraySort(groupArray(language)) AS languages
+  FROM (
+    SELECT phrase, language, sum(signed) AS searches
+    FROM (
+      SELECT phrase,
+        language,
+        if(
+          (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC')),
+          -toInt64(searches),
+          toInt64(searches)
+        ) AS signed,
+        1 AS cur
+      FROM `search_analytics`.`search_terms_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND phrase IN (
+        SELECT phrase
+        FROM (
+          SELECT phrase,
+            arraySort(groupUniqArray((type, id))) AS handlers,
+            arraySort(groupUniqArray(language)) AS covered
+          FROM (
+            SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
+            FROM (
+              SELECT type, id, handled_phrases, language, deleted
+              FROM `search_analytics`.`entities`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND kind = 'save'
+              ORDER BY type, id, version DESC
+              LIMIT 1 BY type, id
+            )
+            WHERE NOT deleted
+          )
+          GROUP BY phrase
+        )
+      )
+        AND (
+          (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_terms_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND phrase IN (
+        SELECT phrase
+        FROM (
+          SELECT phrase,
+            arraySort(groupUniqArray((type, id))) AS handlers,
+            arraySort(groupUniqArray(language)) AS covered
+          FROM (
+            SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
+            FROM (
+              SELECT type, id, handled_phrases, language, deleted
+              FROM `search_analytics`.`entities`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND kind = 'save'
+              ORDER BY type, id, version DESC
+              LIMIT 1 BY type, id
+            )
+            WHERE NOT deleted
+          )
+          GROUP BY phrase
+        )
+      )
+        AND ((day >= {w1l_d0_from:Date} AND day < {w1l_d0_to:Date}))
+    )
+    GROUP BY phrase, language
+    HAVING searches > 0
+  )
+  GROUP BY phrase
+) AS l USING (phrase)
+ORDER BY count DESC, phrase ASC
+LIMIT {limit:UInt32} OFFSET {start:UInt32};
+
+-- zero-result terms with filters=true, tags=mobile AND bf, compare=previous (2/3): SearchTermsRepository.languagesOfUnhandled
+-- GET /search-terms?since=7d&hits=false&filters=true&tags=mobile AND bf&compare=previous
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   phrases = ["summer dress"]
+--   w1l_d0_from = "2026-03-27"
+--   w1l_d0_to = "2026-04-03"
+--   w1l_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1l_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1l_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1l_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT phrase, arraySort(groupArray(language)) AS languages
+FROM (
+  SELECT phrase, language, sum(signed) AS searches
+  FROM (
+    SELECT phrase,
+      language,
+      if(
+        (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC')),
+        -toInt64(searches),
+        toInt64(searches)
+      ) AS signed,
+      1 AS cur
+    FROM `search_analytics`.`search_terms_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 1
+      AND phrase IN {phrases:Array(String)}
+      AND (
+        (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+        OR (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC'))
+      )
+    UNION ALL
+    SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
+    FROM `search_analytics`.`search_terms_daily`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND zero_hits = 1
+      AND phrase IN {phrases:Array(String)}
+      AND ((day >= {w1l_d0_from:Date} AND day < {w1l_d0_to:Date}))
+  )
+  GROUP BY phrase, language
+  HAVING searches > 0
+)
+GROUP BY phrase;
+
+-- zero-result terms with filters=true, tags=mobile AND bf, compare=previous (3/3): SearchTermsRepository.extras
+-- GET /search-terms?since=7d&hits=false&filters=true&tags=mobile AND bf&compare=previous
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   phrases = ["summer dress"]
+--   tags_wanted = ["mobile","bf"]
+--   x_from = 1774519200 (2026-03-26T10:00:00Z)
+--   x_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT phrase,
+  maxIf(last_search, dimension = 'search').2 AS last_hits,
+  sumIf(searches, dimension = 'filter_set' AND zero_hits) AS with_filters
+FROM `search_analytics`.`search_phrase_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND dimension IN ('search', 'filter_set')
+  AND hasAll(tags, {tags_wanted:Array(String)})
+  AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
+  AND term_id IN (
+  SELECT substring(SHA256(concat({customer:String}, '\0', {instance:String}, '\0', p)), 1, 16)
+  FROM (
+    SELECT arrayJoin({phrases:Array(String)}) AS p
+  )
+)
+  AND phrase IN {phrases:Array(String)}
+GROUP BY phrase;
+
+-- ====================================================================================================================
+
+-- CSV, hits=false, filters=true, engagement=true (last_hits and with_filters after count) (1/3): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=7d&hits=false&filters=true&engagement=true&format=csv
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND zero_hits = 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- CSV, hits=false, filters=true, engagement=true (last_hits and with_filters after count) (2/3): SearchTermsRepository.total
+-- GET /search-terms?since=7d&hits=false&filters=true&engagement=true&format=csv
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w1_d0_from = "2026-03-27"
+--   w1_d0_to = "2026-03-30"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775433600 (2026-04-06T00:00:00Z)
+--   w1_week0_from = "2026-03-30"
+--   w1_week0_to = "2026-04-06"
+--   w1l_d0_from = "2026-03-27"
+--   w1l_d0_to = "2026-04-03"
+--   w1l_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1l_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1l_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1l_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+SELECT count() AS total
+FROM (
+  SELECT phrase,
+    count,
+    previous_count,
+    handlers,
+    if(has(covered, ''), [], arrayFilter(l -> NOT has(covered, l), languages)) AS unhandled_languages,
+    count() OVER () AS total
+  FROM (
+    SELECT phrase, sum(signed) AS count, 0 AS previous_count
+    FROM (
+      SELECT phrase,
+        if(
+          (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+          -toInt64(searches),
+          toInt64(searches)
+        ) AS signed,
+        1 AS cur
+      FROM `search_analytics`.`search_phrases_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_weekly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND (week >= {w1_week0_from:Date} AND week < {w1_week0_to:Date})
+    )
+    GROUP BY phrase
+    HAVING count > 0
+  ) AS terms
+  LEFT JOIN (
+    SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers, arraySort(groupUniqArray(language)) AS covered
+    FROM (
+      SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
+      FROM (
+        SELECT type, id, handled_phrases, language, deleted
+        FROM `search_analytics`.`entities`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND kind = 'save'
+        ORDER BY type, id, version DESC
+        LIMIT 1 BY type, id
+      )
+      WHERE NOT deleted
+    )
+    GROUP BY phrase
+  ) AS h USING (phrase)
+  LEFT JOIN (
+    SELECT phrase, arraySort(groupArray(language)) AS languages
+    FROM (
+      SELECT phrase, language, sum(signed) AS searches
+      FROM (
+        SELECT phrase,
+          language,
+          if(
+            (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC')),
+            -toInt64(searches),
+            toInt64(searches)
+          ) AS signed,
+          1 AS cur
+        FROM `search_analytics`.`search_terms_hourly`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND bot IN {bots:Array(UInt8)}
+          AND zero_hits = 1
+          AND phrase IN (
+          SELECT phrase
+          FROM (
+            SELECT phrase,
+              arraySort(groupUniqArray((type, id))) AS handlers,
+              arraySort(groupUniqArray(language)) AS covered
+            FROM (
+              SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
+              FROM (
+                SELECT type, id, handled_phrases, language, deleted
+                FROM `search_analytics`.`entities`
+                WHERE customer = {customer:String}
+                  AND instance = {instance:String}
+                  AND kind = 'save'
+                ORDER BY type, id, version DESC
+                LIMIT 1 BY type, id
+              )
+              WHERE NOT deleted
+            )
+            GROUP BY phrase
+          )
+        )
+          AND (
+            (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+            OR (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC'))
+          )
+        UNION ALL
+        SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
+        FROM `search_analytics`.`search_terms_daily`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND bot IN {bots:Array(UInt8)}
+          AND zero_hits = 1
+          AND phrase IN (
+          SELECT phrase
+          FROM (
+            SELECT phrase,
+              arraySort(groupUniqArray((type, id))) AS handlers,
+              arraySort(groupUniqArray(language)) AS covered
+            FROM (
+              SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
+              FROM (
+                SELECT type, id, handled_phrases, language, deleted
+                FROM `search_analytics`.`entities`
+                WHERE customer = {customer:String}
+                  AND instance = {instance:String}
+                  AND kind = 'save'
+                ORDER BY type, id, version DESC
+                LIMIT 1 BY type, id
+              )
+              WHERE NOT deleted
+            )
+            GROUP BY phrase
+          )
+        )
+          AND ((day >= {w1l_d0_from:Date} AND day < {w1l_d0_to:Date}))
+      )
+      GROUP BY phrase, language
+      HAVING searches > 0
+    )
+    GROUP BY phrase
+  ) AS l USING (phrase)
+  ORDER BY count DESC, phrase ASC
+);
+
+-- CSV, hits=false, filters=true, engagement=true (last_hits and with_filters after count) (3/3): SearchTermsRepository.csvLines
+-- GET /search-terms?since=7d&hits=false&filters=true&engagement=true&format=csv
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   e0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   e0_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 100000
+--   no_search = "00000000-0000-0000-0000-000000000000"
+--   start = 0
+--   w1_d0_from = "2026-03-27"
+--   w1_d0_to = "2026-03-30"
+--   w1_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1_m0_to = 1775433600 (2026-04-06T00:00:00Z)
+--   w1_week0_from = "2026-03-30"
+--   w1_week0_to = "2026-04-06"
+--   w1l_d0_from = "2026-03-27"
+--   w1l_d0_to = "2026-04-03"
+--   w1l_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1l_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1l_m0_from = 1775127600 (2026-04-02T11:00:00Z)
+--   w1l_m0_to = 1775174400 (2026-04-03T00:00:00Z)
+--   x_from = 1774519200 (2026-03-26T10:00:00Z)
+--   x_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT concat(
+  if(
+    match(if(match(phrase, '^[=+@\t\r-]'), concat('\'', phrase), phrase), '[,"\r\n]'),
+    concat('"', replaceAll(if(match(phrase, '^[=+@\t\r-]'), concat('\'', phrase), phrase), '"', '""'), '"'),
+    if(match(phrase, '^[=+@\t\r-]'), concat('\'', phrase), phrase)
+  ),
+  ',',
+  toString(count),
+  ',',
+  toString(last_hits),
+  ',',
+  toString(with_filters),
+  ',',
+  if(notEmpty(handlers) AND empty(unhandled_languages), 'true', 'false'),
+  ',',
+  if(
+    match(
+      if(
+        match(arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|'), '^[=+@\t\r-]'),
+        concat('\'', arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|')),
+        arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|')
+      ),
+      '[,"\r\n]'
+    ),
+    concat(
+      '"',
+      replaceAll(
+        if(
+          match(arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|'), '^[=+@\t\r-]'),
+          concat('\'', arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|')),
+          arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|')
+        ),
+        '"',
+        '""'
+      ),
+      '"'
+    ),
+    if(
+      match(arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|'), '^[=+@\t\r-]'),
+      concat('\'', arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|')),
+      arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|')
+    )
+  ),
+  ',',
+  toString(tracked),
+  ',',
+  toString(clicked),
+  ',',
+  if(tracked = 0, '', toString(clicked / tracked)),
+  ',',
+  toString(clicks_n),
+  ',',
+  if(clicks_n = 0, '', toString(pos_sum / clicks_n)),
+  ',',
+  toString(converted),
+  ',',
+  if(tracked = 0, '', toString(converted / tracked)),
+  ',',
+  arrayStringConcat(arrayMap((c, v) -> concat(c, ':', v), rev_cur, rev_val), '|'),
+  '\r'
+)
+FROM (
+  SELECT phrase,
+    count,
+    previous_count,
+    handlers,
+    if(has(covered, ''), [], arrayFilter(l -> NOT has(covered, l), languages)) AS unhandled_languages,
+    count() OVER () AS total,
+    tracked,
+    clicked,
+    clicks_n,
+    pos_sum,
+    converted,
+    rev_cur,
+    rev_val,
+    last_hits,
+    with_filters
+  FROM (
+    SELECT phrase, sum(signed) AS count, 0 AS previous_count
+    FROM (
+      SELECT phrase,
+        if(
+          (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC')),
+          -toInt64(searches),
+          toInt64(searches)
+        ) AS signed,
+        1 AS cur
+      FROM `search_analytics`.`search_phrases_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND (
+          (hour >= toDateTime({w1_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1_m0_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND ((day >= {w1_d0_from:Date} AND day < {w1_d0_to:Date}))
+      UNION ALL
+      SELECT phrase, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_phrases_weekly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND (week >= {w1_week0_from:Date} AND week < {w1_week0_to:Date})
+    )
+    GROUP BY phrase
+    HAVING count > 0
+  ) AS terms
+  LEFT JOIN (
+    SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers, arraySort(groupUniqArray(language)) AS covered
+    FROM (
+      SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
+      FROM (
+        SELECT type, id, handled_phrases, language, deleted
+        FROM `search_analytics`.`entities`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND kind = 'save'
+        ORDER BY type, id, version DESC
+        LIMIT 1 BY type, id
+      )
+      WHERE NOT deleted
+    )
+    GROUP BY phrase
+  ) AS h USING (phrase)
+  LEFT JOIN (
+    SELECT phrase, arraySort(groupArray(language)) AS languages
+    FROM (
+      SELECT phrase, language, sum(signed) AS searches
+      FROM (
+        SELECT phrase,
+          language,
+          if(
+            (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC')),
+            -toInt64(searches),
+            toInt64(searches)
+          ) AS signed,
+          1 AS cur
+        FROM `search_analytics`.`search_terms_hourly`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND bot IN {bots:Array(UInt8)}
+          AND zero_hits = 1
+          AND phrase IN (
+          SELECT phrase
+          FROM (
+            SELECT phrase,
+              arraySort(groupUniqArray((type, id))) AS handlers,
+              arraySort(groupUniqArray(language)) AS covered
+            FROM (
+              SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
+              FROM (
+                SELECT type, id, handled_phrases, language, deleted
+                FROM `search_analytics`.`entities`
+                WHERE customer = {customer:String}
+                  AND instance = {instance:String}
+                  AND kind = 'save'
+                ORDER BY type, id, version DESC
+                LIMIT 1 BY type, id
+              )
+              WHERE NOT deleted
+            )
+            GROUP BY phrase
+          )
+        )
+          AND (
+            (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+            OR (hour >= toDateTime({w1l_m0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_m0_to:UInt32}, 'UTC'))
+          )
+        UNION ALL
+        SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
+        FROM `search_analytics`.`search_terms_daily`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND bot IN {bots:Array(UInt8)}
+          AND zero_hits = 1
+          AND phrase IN (
+          SELECT phrase
+          FROM (
+            SELECT phrase,
+              arraySort(groupUniqArray((type, id))) AS handlers,
+              arraySort(groupUniqArray(language)) AS covered
+            FROM (
+              SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
+              FROM (
+                SELECT type, id, handled_phrases, language, deleted
+                FROM `search_analytics`.`entities`
+                WHERE customer = {customer:String}
+                  AND instance = {instance:String}
+                  AND kind = 'save'
+                ORDER BY type, id, version DESC
+                LIMIT 1 BY type, id
+              )
+              WHERE NOT deleted
+            )
+            GROUP BY phrase
+          )
+        )
+          AND ((day >= {w1l_d0_from:Date} AND day < {w1l_d0_to:Date}))
+      )
+      GROUP BY phrase, language
+      HAVING searches > 0
+    )
+    GROUP BY phrase
+  ) AS l USING (phrase)
+  LEFT JOIN (
+    SELECT phrase,
+      sum(g_tracked) AS tracked,
+      sum(g_clicked) AS clicked,
+      sum(g_clicks) AS clicks_n,
+      sum(g_pos) AS pos_sum,
+      sum(g_converted) AS converted,
+      sumMap(g_cur, g_val) AS rev,
+      rev.1 AS rev_cur,
+      arrayMap(x -> toString(x), rev.2) AS rev_val
+    FROM (
+      SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+      FROM (
+        SELECT hour,
+          phrase,
+          language,
+          bot,
+          count() AS g_tracked,
+          countIf(p_clicks > 0) AS g_clicked,
+          sum(p_clicks) AS g_clicks,
+          sum(p_pos) AS g_pos,
+          countIf(p_conversions > 0) AS g_converted,
+          sumMap(p_revenue) AS g_rev,
+          g_rev.1 AS g_cur,
+          g_rev.2 AS g_val
+        FROM (
+          SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+          FROM (
+            SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+            ORDER BY search_id, ts, phrase, language, bot, hits
+            LIMIT 1 BY search_id
+          )
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND bot IN {bots:Array(UInt8)}
+            AND hits > 0
+            AND search_id != toUUID({no_search:String})
+            AND search_id NOT IN (
+            SELECT search_id
+            FROM `search_analytics`.`search_ids`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+              AND search_id IN (
+              SELECT event_id
+              FROM `search_analytics`.`search_events`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND id_sent
+                AND sign > 0
+                AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+                AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+            ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+          )
+        ) AS s
+        LEFT JOIN (
+          SELECT search_id,
+            countIf(type = 'click') AS p_clicks,
+            sumIf(position, type = 'click') AS p_pos,
+            countIf(type = 'conversion') AS p_conversions,
+            sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+          FROM (
+            SELECT type, search_id, object_id, position, value, currency, ts
+            FROM `search_analytics`.`interactions`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND type IN ('click', 'conversion')
+              AND object_id != ''
+              AND search_id IN (
+              SELECT event_id
+              FROM `search_analytics`.`search_events`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND id_sent
+                AND sign > 0
+                AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+                AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+            )
+              AND (user_token_hash = '' OR user_token_hash NOT IN (
+              SELECT user_token_hash
+              FROM `search_analytics`.`erased_user_tokens`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+            ))
+              AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+              SELECT user_token_hash
+              FROM `search_analytics`.`erased_user_tokens`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+            ))
+            GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+          )
+          GROUP BY search_id
+        ) AS p USING (search_id)
+        GROUP BY hour, phrase, language, bot
+      )
+    )
+    GROUP BY phrase
+  ) AS e USING (phrase)
+  LEFT JOIN (
+    SELECT phrase,
+      maxIf(last_search, dimension = 'search').2 AS last_hits,
+      sumIf(searches, dimension = 'filter_set' AND zero_hits) AS with_filters
+    FROM `search_analytics`.`search_phrase_dimensions_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND dimension IN ('search', 'filter_set')
+      AND 1
+      AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
+    GROUP BY phrase
+  ) AS x USING (phrase)
+  ORDER BY count DESC, phrase ASC
+)
+LIMIT {limit:UInt32} OFFSET {start:UInt32}
+FORMAT TSVRaw;

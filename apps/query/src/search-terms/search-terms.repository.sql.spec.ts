@@ -107,6 +107,20 @@ const CASES: SqlCase[] = [
   }),
   csv('CSV, engagement=true, compare=previous, since=7d', { since: '7d', compare: 'previous', engagement: 'true' }),
   list('engagement=true computed ahead, since=1d: hours computed ahead and hours read raw', { engagement: 'true' }, aheadRows, AHEAD),
+  list('hits=all (every search, last_hits), order=asc, since=7d', { since: '7d', hits: 'all', order: 'asc' }),
+  list('zero-result terms with filters=true, tags=mobile AND bf, compare=previous', {
+    since: '7d',
+    hits: 'false',
+    filters: 'true',
+    tags: 'mobile AND bf',
+    compare: 'previous',
+  }),
+  csv('CSV, hits=false, filters=true, engagement=true (last_hits and with_filters after count)', {
+    since: '7d',
+    hits: 'false',
+    filters: 'true',
+    engagement: 'true',
+  }),
 ];
 
 describeSqlSnapshot('SearchTermsRepository: GET /search-terms', join(__dirname, 'search-terms.repository.sql'), CASES);

@@ -3,6 +3,8 @@ import type { Readable } from 'node:stream';
 import { ClickHouseService, inListParamGroups, type QueryParams } from '@app/clickhouse';
 import type { AnalyticsScope } from '../analytics/analytics-scope';
 import { filterSql, handlersSql, hourRangeSql, termRowsSql, unhandledSql, zeroResultLanguagesSql } from '../analytics/analytics-sql';
+import type { TagsFilter } from '../analytics/tags-param';
+import { taggedTermRowsSql, termExtrasSql } from './term-dimensions-sql';
 import { countsOf, emptyCounts, type EngagementCounts, type EngagementRaw } from '../analytics/engagement';
 import { ENGAGEMENT_COLUMNS, EngagementRepository, type EngagementPlan } from '../analytics/engagement.repository';
 import { newestIso, type HourRange } from '../analytics/window';
@@ -12,6 +14,14 @@ export interface TermsRequest {
   scope: AnalyticsScope;
   /** hits=false: zero-result searches, each term with its handlers. */
   zeroHits: boolean;
+  /** hits=all: every search, whatever its hits. */
+  allHits?: true;
+  /** order=asc with sort=count. */
+  ascending?: true;
+  /** Only the searches carrying these tags (counted from the phrase dimension rollup). */
+  tags?: TagsFilter;
+  /** filters=true (with zeroHits): each term with its zero-result searches that had a filter. */
+  withFilters?: true;
   /** compare=previous (or sort=rising): also count this window, the one of the same length just before. */
   previous?: HourRange;
   sort: 'count' | 'rising' | 'no_clicks';
@@ -37,10 +47,21 @@ export interface TermRow {
   unhandled_languages?: string[];
   /** With engagement. */
   engagement?: EngagementCounts;
+  /** With hits=all or engagement (hasLastHits). */
+  last_hits?: number;
+  /** With withFilters. */
+  with_filters?: number;
+}
+
+/** Whether a list's entries carry last_hits: with hits=all and with engagement=true. */
+export function hasLastHits(r: TermsRequest): boolean {
+  return r.allHits === true || r.engagement === true;
 }
 
 type RawRow = Partial<EngagementRaw> & {
   phrase: string;
+  last_hits?: string | number;
+  with_filters?: string | number;
   count: string | number;
   previous_count: string | number;
   handlers?: Array<[string, string]>;
@@ -70,11 +91,27 @@ export class SearchTermsRepository {
     const rows = await this.ch.query<RawRow>(`${this.termsSql(r, now, params, plan)} LIMIT {limit:UInt32} OFFSET {start:UInt32}`, params);
     // A page past the end has no row to carry the total.
     const total = rows.length > 0 || r.start === 0 ? Number(rows[0]?.total ?? 0) : await this.total(r, now);
-    const [unhandled, engagement] = await Promise.all([
+    const phrases = [...new Set(rows.map((row) => row.phrase))];
+    const [unhandled, engagement, extras] = await Promise.all([
       r.zeroHits && !r.scope.language ? this.languagesOfUnhandled(r, rows, now) : undefined,
-      pageFirst ? this.engagement.phrases(r.scope, r.scope.window, [...new Set(rows.map((row) => row.phrase))]) : undefined,
+      pageFirst ? this.engagement.phrases(r.scope, r.scope.window, phrases) : undefined,
+      this.extras(r, phrases),
     ]);
-    return { rows: rows.map((row) => this.row(row, r, unhandled, engagement)), total };
+    return { rows: rows.map((row) => this.row({ ...row, ...extras.get(row.phrase) }, r, unhandled, engagement)), total };
+  }
+
+  /** last_hits and with_filters of the page's phrases (those the request asks for), read after the page. */
+  private async extras(r: TermsRequest, phrases: string[]): Promise<Map<string, Pick<RawRow, 'last_hits' | 'with_filters'>>> {
+    const found = new Map<string, Pick<RawRow, 'last_hits' | 'with_filters'>>();
+    if (!(hasLastHits(r) || r.withFilters) || phrases.length === 0) {
+      return found;
+    }
+    for (const group of inListParamGroups(phrases, (p) => p)) {
+      const params: QueryParams = { phrases: group };
+      const rows = await this.ch.query<RawRow>(termExtrasSql(this.ch, r, params, 'phrases'), params);
+      rows.forEach((row) => found.set(row.phrase, { last_hits: row.last_hits, with_filters: row.with_filters }));
+    }
+    return found;
   }
 
   /**
@@ -128,6 +165,12 @@ export class SearchTermsRepository {
     const quoted = (field: string) => `if(match(${field}, '[,"\\r\\n]'), concat('"', replaceAll(${field}, '"', '""'), '"'), ${field})`;
     const text = (field: string) => quoted(inert(field));
     const fields = [text('phrase'), 'toString(count)'];
+    if (hasLastHits(r)) {
+      fields.push('toString(last_hits)');
+    }
+    if (r.withFilters) {
+      fields.push('toString(with_filters)');
+    }
     if (r.previous) {
       fields.push('toString(previous_count)', "if(previous_count = 0, '', toString(count / previous_count - 1))");
     }
@@ -150,17 +193,24 @@ export class SearchTermsRepository {
     }
     const line = `concat(${fields.join(", ',', ")}, '\\r')`;
     return this.ch.rawStream(
-      `SELECT ${line} FROM (${this.termsSql(r, now, params, plan)}) LIMIT {limit:UInt32} OFFSET {start:UInt32} FORMAT TSVRaw`,
+      `SELECT ${line} FROM (${this.termsSql(r, now, params, plan, true)}) LIMIT {limit:UInt32} OFFSET {start:UInt32} FORMAT TSVRaw`,
       params,
     );
   }
 
-  /** The time of the newest event the list counts in its window, from the hourly totals. */
-  async newestEvent(scope: AnalyticsScope, zeroHits: boolean): Promise<string | undefined> {
+  /**
+   * The time of the newest event the list counts in its window, from the hourly totals; none with tags (the rows
+   * per tag keep no time).
+   */
+  async newestEvent(r: TermsRequest): Promise<string | undefined> {
+    if (r.tags) {
+      return undefined;
+    }
     const params: QueryParams = {};
+    const kind = r.allHits ? '' : `AND zero_hits = ${r.zeroHits ? 1 : 0}`;
     const [row] = await this.ch.query<{ newest: string | null }>(
       `SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest FROM ${this.ch.table('search_totals_hourly')}
-       WHERE ${filterSql(scope, params)} AND zero_hits = ${zeroHits ? 1 : 0} AND ${hourRangeSql(scope.window, 'w', params)}`,
+       WHERE ${filterSql(r.scope, params)} ${kind} AND ${hourRangeSql(r.scope.window, 'w', params)}`,
       params,
     );
     return newestIso([row?.newest]);
@@ -171,12 +221,15 @@ export class SearchTermsRepository {
     return r.engagement ? this.engagement.plan(r.scope, r.scope.window) : Promise.resolve(undefined);
   }
 
-  private termsSql(r: TermsRequest, now: number, params: QueryParams, plan?: EngagementPlan): string {
+  /** `csv`: the extras (last_hits, with_filters) joined for every row, as the CSV lines need them. */
+  private termsSql(r: TermsRequest, now: number, params: QueryParams, plan?: EngagementPlan, csv = false): string {
     const { scope } = r;
-    const options = { zeroHits: r.zeroHits, now };
-    const sources = [termRowsSql(this.ch, scope, scope.window, 1, params, options)];
+    const options = { zeroHits: r.allHits ? undefined : r.zeroHits, now };
+    const rows = (window: HourRange, tag: 0 | 1) =>
+      r.tags ? taggedTermRowsSql(this.ch, r, window, tag, params) : termRowsSql(this.ch, scope, window, tag, params, options);
+    const sources = [rows(scope.window, 1)];
     if (r.previous) {
-      sources.push(termRowsSql(this.ch, scope, r.previous, 0, params, options));
+      sources.push(rows(r.previous, 0));
     }
     // Without compare, one sum (two sumIf over every row cost a fifth of since=30d at 10M events).
     const counts = r.previous
@@ -191,20 +244,22 @@ export class SearchTermsRepository {
       languages = `LEFT JOIN (${zeroResultLanguagesSql(this.ch, scope, scope.window, withHandlers, params, now)}) AS l USING (phrase)`;
     }
     const order = {
-      count: 'count DESC, phrase ASC',
+      count: `count ${r.ascending ? 'ASC' : 'DESC'}, phrase ASC`,
       rising: 'toInt64(count) - toInt64(previous_count) DESC, phrase ASC',
       no_clicks: 'toInt64(tracked) - toInt64(clicked) DESC, phrase ASC',
     }[r.sort];
     const engagement = plan ? `LEFT JOIN (${this.engagement.groupSql(scope, plan, 'phrase', params)}) AS e USING (phrase)` : '';
+    const extras = (hasLastHits(r) || r.withFilters) && csv ? `LEFT JOIN (${termExtrasSql(this.ch, r, params)}) AS x USING (phrase)` : '';
     return `SELECT phrase, count, previous_count ${r.zeroHits ? ', handlers' : ''}
         ${perLanguage ? `, ${unhandledSql('languages', 'covered')} AS unhandled_languages` : ''}, count() OVER () AS total
-        ${plan ? `, ${ENGAGEMENT_COLUMNS}` : ''}
+        ${plan ? `, ${ENGAGEMENT_COLUMNS}` : ''} ${extras ? ', last_hits, with_filters' : ''}
       FROM (
         SELECT phrase, ${counts} FROM (${sources.join(' UNION ALL ')}) GROUP BY phrase HAVING count > 0
       ) AS terms
       ${r.zeroHits ? `LEFT JOIN (${handlersSql(this.ch, scope, params)}) AS h USING (phrase)` : ''}
       ${languages}
       ${engagement}
+      ${extras}
       ${handled}
       ORDER BY ${order}`;
   }
@@ -218,6 +273,8 @@ export class SearchTermsRepository {
       handlers: r.zeroHits ? (raw.handlers ?? []) : undefined,
       unhandled_languages: unhandled && ((raw.handlers ?? []).length === 0 ? (unhandled.get(raw.phrase) ?? []) : raw.unhandled_languages),
       engagement: engagement ? (engagement.get(raw.phrase) ?? emptyCounts()) : r.engagement ? countsOf(raw as EngagementRaw) : undefined,
+      last_hits: hasLastHits(r) ? Number(raw.last_hits ?? 0) : undefined,
+      with_filters: r.withFilters ? Number(raw.with_filters ?? 0) : undefined,
     };
   }
 }

@@ -29,6 +29,9 @@ export const USERS_STATE =
   "uniqCombined64StateIf(14)(if(user_hash != '', user_hash, concat('s', session_hash)), user_hash != '' OR session_hash != '')";
 export const USERS_TYPE = 'AggregateFunction(uniqCombined64(14), String)';
 
+/** The time and hits of the latest search of a key (the larger hits of two at one time): a phrase's `last_hits`. */
+const LAST_SEARCH = 'max((ts, hits))';
+
 const DIMENSION_KEYS: RollupKeys = [
   ['dimension', 'd.1'],
   ['attribute', 'd.2'],
@@ -76,7 +79,8 @@ function table(name: string, phrase: boolean, retentionDays: number): string {
       operator LowCardinality(String),
       value String,
       searches SimpleAggregateFunction(sum, Int64),
-      users ${USERS_TYPE}
+      users ${USERS_TYPE},
+      last_search SimpleAggregateFunction(max, Tuple(DateTime64(3, 'UTC'), UInt32))
     ) ENGINE = AggregatingMergeTree
     PARTITION BY toYYYYMM(hour)
     ORDER BY (customer, instance, ${phrase ? 'term_id, phrase, ' : ''}dimension, attribute, hour, zero_hits, bot, language, tags, operator,
@@ -92,7 +96,12 @@ function table(name: string, phrase: boolean, retentionDays: number): string {
  */
 export function rawRollupRows(rollup: SignedRollup, source: string, where: string, dimensions = rollup.dimensions): string {
   const from = dimensions === undefined ? source : `${source} ARRAY JOIN ${dimensions} AS d`;
-  const extra = dimensions !== undefined ? `, ${USERS_STATE} AS raw_users` : rollup.aggregating ? ', max(ts) AS raw_last_ts' : '';
+  const extra =
+    dimensions !== undefined
+      ? `, ${USERS_STATE} AS raw_users, ${LAST_SEARCH} AS raw_last_search`
+      : rollup.aggregating
+        ? ', max(ts) AS raw_last_ts'
+        : '';
   return `SELECT ${selectKeys(rollup.keys)}, sum(sign) AS raw_searches${extra}
     FROM ${from} WHERE ${where} GROUP BY ${columns(rollup.keys)}`;
 }
@@ -106,8 +115,8 @@ export function rawRollupRows(rollup: SignedRollup, source: string, where: strin
  */
 function backfill(rollup: SignedRollup, target: string, source: string, month: number): string {
   const inMonth = (column: string) => `toStartOfMonth(${column}) = addMonths(toStartOfMonth(today()), -${month})`;
-  return `INSERT INTO ${target} (${columns(rollup.keys)}, searches, users)
-    SELECT ${columns(rollup.keys)}, raw_searches - rolled_searches, raw_users FROM (
+  return `INSERT INTO ${target} (${columns(rollup.keys)}, searches, users, last_search)
+    SELECT ${columns(rollup.keys)}, raw_searches - rolled_searches, raw_users, raw_last_search FROM (
       ${rawRollupRows(rollup, source, inMonth('ts'), "[('search', '', '', '')]")}
     ) AS raw
     LEFT JOIN (
@@ -127,7 +136,8 @@ function backfill(rollup: SignedRollup, target: string, source: string, month: n
  *   the stats read whole hours here. `search_phrase_dimensions_hourly`: the same per phrase, ordered by the term's id,
  *   for a breakdown of one phrase, a term's filters and the lists restricted to tags.
  * Both count sum(sign) like every rollup of the signed events and join the storage check (their raw count is each
- * search's rows, DIMENSIONS_SQL); `users` cannot be negated, so a repair writes the raw state again (a union).
+ * search's rows, DIMENSIONS_SQL); `users` and `last_search` (the latest search's time and hits, a phrase's
+ * `last_hits`) cannot be negated, so a repair writes the raw ones again (a union, a max).
  */
 export const searchDimensionsMigration: Migration = {
   id: '0027-search-dimensions',
@@ -143,7 +153,7 @@ export const searchDimensionsMigration: Migration = {
     ...DIMENSION_ROLLUPS.flatMap((rollup, i) => [
       table(t(rollup.table), i === 1, retentionDays),
       `CREATE MATERIALIZED VIEW IF NOT EXISTS ${t(rollup.view)} TO ${t(rollup.table)} AS
-        SELECT ${selectKeys(rollup.keys)}, sum(sign) AS searches, ${USERS_STATE} AS users
+        SELECT ${selectKeys(rollup.keys)}, sum(sign) AS searches, ${USERS_STATE} AS users, ${LAST_SEARCH} AS last_search
         FROM ${t('search_events')} ARRAY JOIN ${DIMENSIONS_SQL} AS d
         GROUP BY ${columns(rollup.keys)}`,
       ...Array.from({ length: Math.ceil(retentionDays / 28) + 1 }, (_, month) =>

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { basicHeader, http, startApp, type TestApp } from './support/test-app';
 
 /**
- * GET /search-breakdown on a small known set (docs/architecture.md, "Filters, users, countries and tags"): every
- * dimension's entries and figures, the filters of one attribute, a phrase's searches, hits, tags, the orders, paging
- * with X-Total-Count, CSV, and the 400s naming the parameter.
+ * Filters, users, countries and tags on a small known set (docs/architecture.md, "Filters, users, countries and
+ * tags"): GET /search-breakdown's every dimension, the filters of one attribute, a phrase's searches, hits, tags, the
+ * orders, paging with X-Total-Count and CSV; users and tags in GET /search-stats; hits=all, last_hits, with_filters and
+ * tags on GET /search-terms; the 400s naming the parameter.
  */
-describe('GET /search-breakdown', () => {
+describe('search dimensions over HTTP', () => {
   let t: TestApp;
   const headers = basicHeader();
   const ts = Date.now() - 3_600_000;
@@ -38,6 +39,9 @@ describe('GET /search-breakdown', () => {
       search('hat', 0, { filters: ['brand:Acme'], country: 'DE' }),
       // a bot: left out unless includeBotTraffic=true
       search('hat', 0, { filters: ['brand:Bot'], bot: true }),
+      // without dimensions: in no breakdown; an earlier search with more hits (not the latest), and one without filters
+      search('hat', 7, { ts: ts - 60_000 }),
+      search('sock', 0, {}),
     ];
     const res = await http<{ accepted: number }>(`${t.url}/events`, {
       method: 'POST',
@@ -143,7 +147,7 @@ describe('GET /search-breakdown', () => {
     const stats = (query: string) => http<Stats>(`${t.url}/search-stats?since=1d&${query}`, { headers });
     const all = await stats('interval=day');
     // u1 (twice), u2, session s1; the search with neither counts for nobody, the bot is left out.
-    expect(all.body.totals).toMatchObject({ searches: 5, zero_hit_searches: 3, distinct_terms: 2, users: 3 });
+    expect(all.body.totals).toMatchObject({ searches: 7, zero_hit_searches: 4, distinct_terms: 3, users: 3 });
     expect(all.body.series.reduce((sum, b) => sum + b.users, 0)).toBe(3);
     const bf = await stats(`tags=${encodeURIComponent('bf')}&compare=previous`);
     expect([bf.body.totals, bf.body.previous, bf.headers['x-data-updated-at']]).toEqual([
@@ -158,6 +162,57 @@ describe('GET /search-breakdown', () => {
       400,
       expect.stringContaining('tags cannot be combined with engagement=true'),
     ]);
+  });
+
+  type Term = { search_phrase: string; count: number; status: unknown; last_hits?: number; with_filters?: number };
+  const terms = (query: string) => http<Term[]>(`${t.url}/search-terms?since=1d&${query}`, { headers });
+
+  it('lists every search of a term with hits=all, its latest hits (latest time, then larger hits), both orders', async () => {
+    const all = await terms('hits=all');
+    expect([all.headers['x-total-count'], all.body.map((e) => [e.search_phrase, e.count, e.last_hits, e.status])]).toEqual([
+      '3',
+      [
+        ['hat', 3, 3, null],
+        ['iphone', 3, 12, null],
+        ['sock', 1, 0, null],
+      ],
+    ]);
+    expect((await terms('hits=all&order=asc')).body.map((e) => e.search_phrase)).toEqual(['sock', 'hat', 'iphone']);
+    expect((await terms('hits=true')).body.map((e) => [e.search_phrase, e.count, 'last_hits' in e])).toEqual([
+      ['hat', 2, false],
+      ['iphone', 1, false],
+    ]);
+    const csv = await http<string>(`${t.url}/search-terms?since=1d&hits=all&format=csv`, { headers });
+    expect(csv.body).toBe('search_phrase,count,last_hits\r\nhat,3,3\r\niphone,3,12\r\nsock,1,0\r\n');
+  });
+
+  it("tells with filters=true how many of a zero-result term's searches had a filter, and restricts lists to tags", async () => {
+    const zero = await terms('hits=false&filters=true');
+    expect(zero.body.map((e) => [e.search_phrase, e.count, e.with_filters])).toEqual([
+      ['iphone', 2, 2],
+      ['hat', 1, 1],
+      ['sock', 1, 0],
+    ]);
+    expect((await terms('hits=false')).body.every((e) => !('with_filters' in e))).toBe(true);
+    const csv = await http<string>(`${t.url}/search-terms?since=1d&hits=false&filters=true&format=csv`, { headers });
+    expect(csv.body.split('\r\n').slice(0, 2)).toEqual(['search_phrase,count,with_filters,handled,handlers', 'iphone,2,2,false,']);
+    expect((await terms(`hits=false&tags=${encodeURIComponent('mobile')}`)).body.map((e) => [e.search_phrase, e.count])).toEqual([
+      ['iphone', 2],
+    ]);
+    expect((await terms(`hits=all&tags=${encodeURIComponent('bf')}`)).body.map((e) => [e.search_phrase, e.count, e.last_hits])).toEqual([
+      ['hat', 1, 3],
+      ['iphone', 1, 0],
+    ]);
+  });
+
+  it.each([
+    ['hits=true&filters=true', 'filters=true is only allowed with hits=false'],
+    ['sort=rising&order=asc', 'order is only allowed with sort=count'],
+    ['hits=some', 'hits must be true, false or all'],
+    ['tags=bf&engagement=true', 'tags cannot be combined with engagement=true'],
+  ])('GET /search-terms answers 400 naming the parameter for %p', async (query, message) => {
+    const res = await terms(query);
+    expect([res.status, JSON.stringify(res.body)]).toEqual([400, expect.stringContaining(message)]);
   });
 
   it.each([
