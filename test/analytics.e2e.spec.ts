@@ -267,6 +267,8 @@ describe('analytics over HTTP', () => {
           { phrase: 'Summer Dress', count: 1 },
         ],
         status: { handled: false, handlers: [], unhandled_languages: ['de'] },
+        // Searches without filters.
+        filters: [],
       });
       expect(res.headers['x-data-updated-at']).toBe(iso(at(23.75)));
     });

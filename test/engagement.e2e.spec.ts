@@ -284,7 +284,16 @@ describe('engagement=true (e2e over HTTP)', () => {
       { object_id: 'p2', clicks: 1, conversions: 1 },
     ]);
     const plain = await get<object>(`/search-terms/${termId(CUSTOMER, INSTANCE, 'shoes')}`);
-    expect(Object.keys(plain.body).sort()).toEqual(['count', 'id', 'search_phrase', 'series', 'status', 'variants', 'zero_hit_count']);
+    expect(Object.keys(plain.body).sort()).toEqual([
+      'count',
+      'filters',
+      'id',
+      'search_phrase',
+      'series',
+      'status',
+      'variants',
+      'zero_hit_count',
+    ]);
   });
   it('counts a search id stored again later in the window of its first copy only', async () => {
     const y = id();

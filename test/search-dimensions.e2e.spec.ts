@@ -205,6 +205,23 @@ describe('search dimensions over HTTP', () => {
     ]);
   });
 
+  it("gives a term's detail its most used filters, and restricts it to tags", async () => {
+    const [iphone] = (await terms('hits=all&_end=100')).body.filter((e) => e.search_phrase === 'iphone') as Array<Term & { id: string }>;
+    type Detail = { count: number; zero_hit_count: number; filters: unknown[] };
+    const detail = (query: string) => http<Detail>(`${t.url}/search-terms/${iphone.id}?since=1d&${query}`, { headers });
+    const all = await detail('');
+    expect([all.body.count, all.body.filters]).toEqual([
+      3,
+      [
+        { attribute: 'brand', operator: ':', value: 'Apple', searches: 2, zero_hit_searches: 2 },
+        { attribute: 'price', operator: '<=', value: '100', searches: 2, zero_hit_searches: 2 },
+      ],
+    ]);
+    const bf = await detail(`tags=${encodeURIComponent('bf')}`);
+    expect([bf.body.count, bf.body.zero_hit_count, bf.body.filters.length, bf.headers['x-data-updated-at']]).toEqual([1, 1, 2, undefined]);
+    expect((await detail(`tags=${encodeURIComponent('nope')}`)).status).toBe(404);
+  });
+
   it.each([
     ['hits=true&filters=true', 'filters=true is only allowed with hits=false'],
     ['sort=rising&order=asc', 'order is only allowed with sort=count'],

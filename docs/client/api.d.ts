@@ -1205,6 +1205,34 @@ export interface components {
              */
             count: number;
         };
+        TermFilterView: {
+            /**
+             * @description The filter attribute, as sent (trimmed)
+             * @example brand
+             */
+            attribute: string;
+            /**
+             * @description The operator
+             * @example :
+             * @enum {string}
+             */
+            operator: ":" | "<" | "<=" | "=" | "!=" | ">=" | ">";
+            /**
+             * @description The value, as sent (trimmed)
+             * @example Apple
+             */
+            value: string;
+            /**
+             * @description The term's searches in the window with this filter
+             * @example 12
+             */
+            searches: number;
+            /**
+             * @description Of those, the searches that found nothing
+             * @example 4
+             */
+            zero_hit_searches: number;
+        };
         PositionClicksView: {
             /**
              * @description The position clicked, 1 to 20; 21 for 21 and beyond
@@ -1261,6 +1289,8 @@ export interface components {
             variants: components["schemas"]["TermVariantView"][];
             /** @description Whether an entity handles the phrase, as in the hits=false list */
             status: components["schemas"]["SearchTermStatus"];
+            /** @description The 10 filters most used with the term's searches in the window, most searched first, ties by attribute, operator and value */
+            filters: components["schemas"]["TermFilterView"][];
             /**
              * @description With engagement=true: searches sent with an id that found results: the ones a shopper could click
              * @example 120
@@ -4043,6 +4073,8 @@ export interface operations {
                 interval?: "hour" | "day";
                 /** @description true: add the clicks and conversions of the tracked searches (searches sent with an id that found results) */
                 engagement?: "true" | "false";
+                /** @description Only searches carrying these analytics tags: one tag, or tags joined by " AND " (all of them) or by " OR " (any of them), upper case, not both; each tag percent-decoded once (as Algolia writes its tags parameter) */
+                tags?: string;
             };
             header?: {
                 /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */

@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { AnalyticsFiltersDto, IntervalDto } from '../analytics/analytics.dto';
+import { AnalyticsFiltersDto, IntervalDto, TagsDto } from '../analytics/analytics.dto';
 import { EngagementDto, ObjectEngagementView, PositionClicksView, withEngagementFields } from '../analytics/engagement.dto';
 import { SearchTermStatus } from '../analytics/search-term-status.dto';
 
 /** The window, filters and interval of GET /search-terms/{id} (no `hits`: the detail counts every search). */
-export class TermDetailDto extends IntersectionType(AnalyticsFiltersDto, IntervalDto, EngagementDto) {}
+export class TermDetailDto extends IntersectionType(AnalyticsFiltersDto, IntervalDto, EngagementDto, TagsDto) {}
 
 export class TermBucketView {
   @ApiProperty({
@@ -27,6 +27,23 @@ export class TermVariantView {
 
   @ApiProperty({ type: 'integer', minimum: 1, example: 30, description: 'Searches with this spelling in the window' })
   count!: number;
+}
+
+export class TermFilterView {
+  @ApiProperty({ example: 'brand', description: 'The filter attribute, as sent (trimmed)' })
+  attribute!: string;
+
+  @ApiProperty({ enum: [':', '<', '<=', '=', '!=', '>=', '>'], example: ':', description: 'The operator' })
+  operator!: string;
+
+  @ApiProperty({ example: 'Apple', description: 'The value, as sent (trimmed)' })
+  value!: string;
+
+  @ApiProperty({ type: 'integer', minimum: 1, example: 12, description: "The term's searches in the window with this filter" })
+  searches!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, example: 4, description: 'Of those, the searches that found nothing' })
+  zero_hit_searches!: number;
 }
 
 /** GET /search-terms/{id}: one term over the window (docs/architecture.md, "The analytics contracts"). */
@@ -58,6 +75,13 @@ export class SearchTermDetailView {
 
   @ApiProperty({ type: () => SearchTermStatus, description: 'Whether an entity handles the phrase, as in the hits=false list' })
   status!: SearchTermStatus;
+
+  @ApiProperty({
+    type: [TermFilterView],
+    description:
+      "The 10 filters most used with the term's searches in the window, most searched first, ties by attribute, operator and value",
+  })
+  filters!: TermFilterView[];
 }
 withEngagementFields(SearchTermDetailView);
 ApiPropertyOptional({

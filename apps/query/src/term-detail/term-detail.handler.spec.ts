@@ -5,6 +5,7 @@ import type { TermDetailRepository, TermHour } from './term-detail.repository';
 
 const at = (iso: string) => Date.parse(iso);
 const ID = '97a12b91792dfc29b861d7fdd3c9dc09';
+const FILTERS = [{ attribute: 'brand', operator: ':', value: 'Acme', searches: 2, zero_hit_searches: 1 }];
 const hour = (iso: string, count: number, zero: number, newest = at(iso) + 60_000): TermHour => ({
   phrase: 'summer dress',
   hour: at(iso),
@@ -27,6 +28,7 @@ describe('TermDetailHandler: repository rows to the answer', () => {
       hours: jest.fn().mockResolvedValue(hours),
       variants: jest.fn().mockResolvedValue(variants),
       handlers: jest.fn().mockResolvedValue({ handlers, unhandled }),
+      filters: jest.fn().mockResolvedValue(FILTERS),
     };
     const handler = new TermDetailHandler(repository as unknown as TermDetailRepository, computingCache(), analyticsConfig());
     const get = (query: Record<string, string>) => handler.execute(detailQueryOf(ID, query));
@@ -62,7 +64,9 @@ describe('TermDetailHandler: repository rows to the answer', () => {
         ],
         unhandled_languages: [],
       },
+      filters: FILTERS,
     });
+    expect(repository.filters).toHaveBeenCalledWith(expect.anything(), ID, 10, undefined);
     expect(view.series).toHaveLength(25);
     expect(view.series[0]).toStrictEqual({ start: '2026-04-01T10:00:00Z', count: 0, zero_hit_count: 0 });
     expect(view.series[2]).toStrictEqual({ start: '2026-04-01T12:00:00Z', count: 2, zero_hit_count: 1 });

@@ -10,6 +10,7 @@ import { TermDetailRepository, termNotFound } from './term-detail.repository';
 import { TermDetailQuery, type TermDetail } from './term-detail.query';
 
 const MAX_VARIANTS = 10;
+const MAX_FILTERS = 10;
 
 /** GET /search-terms/{id}: counts, series, spellings and status of one term; cached (AnswerCache). */
 @QueryHandler(TermDetailQuery)
@@ -30,19 +31,21 @@ export class TermDetailHandler implements IQueryHandler<TermDetailQuery> {
     };
   }
 
-  execute({ id, criteria: c, interval: asked, engagement }: TermDetailQuery): Promise<TermDetail> {
+  execute({ id, criteria: c, interval: asked, engagement, tags }: TermDetailQuery): Promise<TermDetail> {
     const window = resolveWindow(c.window, Date.now(), this.config.retentionDays);
     const interval = asked ?? defaultInterval(window);
     const bounds = bucketBounds(window, interval);
     const scope = { ...filterOf(c), window };
-    return this.cache.get(scope, ['term', id, scope, interval, ...(engagement ? ['engagement'] : [])], async () => {
-      const hours = await this.repository.hours(scope, id);
+    const key = ['term', id, scope, interval, ...(engagement ? ['engagement'] : []), ...(tags ? [tags] : [])] as const;
+    return this.cache.get(scope, key, async () => {
+      const hours = await this.repository.hours(scope, id, tags);
       if (hours.length === 0) {
         throw termNotFound(id);
       }
       const phrase = hours[0].phrase;
       const variants = await this.repository.variants(scope, id, MAX_VARIANTS);
       const { handlers, unhandled } = await this.repository.handlers(scope, phrase);
+      const filters = await this.repository.filters(scope, id, MAX_FILTERS, tags);
       const series = foldIntoBuckets(bounds, hours, ['count', 'zero_hit_count']);
       return {
         view: {
@@ -53,9 +56,11 @@ export class TermDetailHandler implements IQueryHandler<TermDetailQuery> {
           series: series.map((b) => ({ start: isoInZone(b.start, window.tz), count: b.count, zero_hit_count: b.zero_hit_count })),
           variants,
           status: statusOf(handlers, unhandled),
+          filters,
           ...(engagement ? await this.engagement(scope, phrase) : {}),
         },
-        updatedAt: newestIso(hours.map((h) => h.newest)),
+        // With tags the rows keep no newest time: no X-Data-Updated-At.
+        updatedAt: tags ? undefined : newestIso(hours.map((h) => h.newest)),
       };
     });
   }

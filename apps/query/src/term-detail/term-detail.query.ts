@@ -1,6 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import type { AuthContext } from '@app/auth';
 import { analyticsCriteria, type AnalyticsCriteria } from '../analytics/analytics-scope';
+import { engagementTags, type TagsFilter } from '../analytics/tags-param';
 import type { Interval } from '../analytics/window';
 import type { SearchTermDetailView, TermDetailDto } from './term-detail.dto';
 
@@ -14,7 +15,8 @@ export interface TermDetail {
 export class TermDetailQuery extends Query<TermDetail> {
   /** The query of a GET /search-terms/{id} request with this validated query string. */
   static of(id: string, auth: AuthContext, q: TermDetailDto): TermDetailQuery {
-    return new TermDetailQuery(id, analyticsCriteria(auth, q), q.interval, q.engagement === 'true');
+    const engagement = q.engagement === 'true';
+    return new TermDetailQuery(id, analyticsCriteria(auth, q), q.interval, engagement, engagementTags(q.tags, engagement));
   }
 
   constructor(
@@ -22,6 +24,8 @@ export class TermDetailQuery extends Query<TermDetail> {
     readonly criteria: AnalyticsCriteria,
     readonly interval?: Interval,
     readonly engagement = false,
+    /** Only the searches carrying these tags (counts, series and filters). */
+    readonly tags?: TagsFilter,
   ) {
     super();
   }

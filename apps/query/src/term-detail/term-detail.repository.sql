@@ -6,7 +6,7 @@
 
 -- ====================================================================================================================
 
--- default window (since=1d), UTC (1/3): TermDetailRepository.hours
+-- default window (since=1d), UTC (1/4): TermDetailRepository.hours
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb
 -- params:
 --   bots = [0]
@@ -27,9 +27,10 @@ WHERE customer = {customer:String}
   AND bot IN {bots:Array(UInt8)}
   AND term_id = unhex({id:String})
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
+GROUP BY hour_ms
+HAVING searches_n > 0;
 
--- default window (since=1d), UTC (2/3): TermDetailRepository.variants
+-- default window (since=1d), UTC (2/4): TermDetailRepository.variants
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb
 -- params:
 --   bots = [0]
@@ -51,7 +52,7 @@ GROUP BY raw_phrase
 ORDER BY n DESC, raw_phrase ASC
 LIMIT {limit:UInt32};
 
--- default window (since=1d), UTC (3/3): TermDetailRepository.handlers
+-- default window (since=1d), UTC (3/4): TermDetailRepository.handlers
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb
 -- params:
 --   bots = [0]
@@ -107,9 +108,34 @@ LEFT JOIN (
   GROUP BY phrase
 ) AS l USING (phrase);
 
+-- default window (since=1d), UTC (4/4): TermDetailRepository.filters
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
+FROM `search_analytics`.`search_phrase_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+  AND dimension = 'filter_value'
+  AND 1
+GROUP BY attribute, operator, value
+HAVING s > 0
+ORDER BY s DESC, attribute, operator, value
+LIMIT {limit:UInt32};
+
 -- ====================================================================================================================
 
--- since=7d, Europe/Berlin (1/3): TermDetailRepository.hours
+-- since=7d, Europe/Berlin (1/4): TermDetailRepository.hours
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&tz=Europe/Berlin
 -- params:
 --   bots = [0]
@@ -130,9 +156,10 @@ WHERE customer = {customer:String}
   AND bot IN {bots:Array(UInt8)}
   AND term_id = unhex({id:String})
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
+GROUP BY hour_ms
+HAVING searches_n > 0;
 
--- since=7d, Europe/Berlin (2/3): TermDetailRepository.variants
+-- since=7d, Europe/Berlin (2/4): TermDetailRepository.variants
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&tz=Europe/Berlin
 -- params:
 --   bots = [0]
@@ -154,7 +181,7 @@ GROUP BY raw_phrase
 ORDER BY n DESC, raw_phrase ASC
 LIMIT {limit:UInt32};
 
--- since=7d, Europe/Berlin (3/3): TermDetailRepository.handlers
+-- since=7d, Europe/Berlin (3/4): TermDetailRepository.handlers
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&tz=Europe/Berlin
 -- params:
 --   bots = [0]
@@ -221,9 +248,34 @@ LEFT JOIN (
   GROUP BY phrase
 ) AS l USING (phrase);
 
+-- since=7d, Europe/Berlin (4/4): TermDetailRepository.filters
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
+FROM `search_analytics`.`search_phrase_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+  AND dimension = 'filter_value'
+  AND 1
+GROUP BY attribute, operator, value
+HAVING s > 0
+ORDER BY s DESC, attribute, operator, value
+LIMIT {limit:UInt32};
+
 -- ====================================================================================================================
 
--- since=30d, interval=day (1/3): TermDetailRepository.hours
+-- since=30d, interval=day (1/4): TermDetailRepository.hours
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=30d&interval=day
 -- params:
 --   bots = [0]
@@ -244,9 +296,10 @@ WHERE customer = {customer:String}
   AND bot IN {bots:Array(UInt8)}
   AND term_id = unhex({id:String})
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
+GROUP BY hour_ms
+HAVING searches_n > 0;
 
--- since=30d, interval=day (2/3): TermDetailRepository.variants
+-- since=30d, interval=day (2/4): TermDetailRepository.variants
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=30d&interval=day
 -- params:
 --   bots = [0]
@@ -268,7 +321,7 @@ GROUP BY raw_phrase
 ORDER BY n DESC, raw_phrase ASC
 LIMIT {limit:UInt32};
 
--- since=30d, interval=day (3/3): TermDetailRepository.handlers
+-- since=30d, interval=day (3/4): TermDetailRepository.handlers
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=30d&interval=day
 -- params:
 --   bots = [0]
@@ -335,9 +388,34 @@ LEFT JOIN (
   GROUP BY phrase
 ) AS l USING (phrase);
 
+-- since=30d, interval=day (4/4): TermDetailRepository.filters
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=30d&interval=day
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   w_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
+FROM `search_analytics`.`search_phrase_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+  AND dimension = 'filter_value'
+  AND 1
+GROUP BY attribute, operator, value
+HAVING s > 0
+ORDER BY s DESC, attribute, operator, value
+LIMIT {limit:UInt32};
+
 -- ====================================================================================================================
 
--- from/to whole days, UTC (1/3): TermDetailRepository.hours
+-- from/to whole days, UTC (1/4): TermDetailRepository.hours
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?from=2026-03-20&to=2026-03-27
 -- params:
 --   bots = [0]
@@ -358,9 +436,10 @@ WHERE customer = {customer:String}
   AND bot IN {bots:Array(UInt8)}
   AND term_id = unhex({id:String})
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
+GROUP BY hour_ms
+HAVING searches_n > 0;
 
--- from/to whole days, UTC (2/3): TermDetailRepository.variants
+-- from/to whole days, UTC (2/4): TermDetailRepository.variants
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?from=2026-03-20&to=2026-03-27
 -- params:
 --   bots = [0]
@@ -382,7 +461,7 @@ GROUP BY raw_phrase
 ORDER BY n DESC, raw_phrase ASC
 LIMIT {limit:UInt32};
 
--- from/to whole days, UTC (3/3): TermDetailRepository.handlers
+-- from/to whole days, UTC (3/4): TermDetailRepository.handlers
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?from=2026-03-20&to=2026-03-27
 -- params:
 --   bots = [0]
@@ -433,9 +512,34 @@ LEFT JOIN (
   GROUP BY phrase
 ) AS l USING (phrase);
 
+-- from/to whole days, UTC (4/4): TermDetailRepository.filters
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?from=2026-03-20&to=2026-03-27
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   w_from = 1773964800 (2026-03-20T00:00:00Z)
+--   w_to = 1774569600 (2026-03-27T00:00:00Z)
+SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
+FROM `search_analytics`.`search_phrase_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+  AND dimension = 'filter_value'
+  AND 1
+GROUP BY attribute, operator, value
+HAVING s > 0
+ORDER BY s DESC, attribute, operator, value
+LIMIT {limit:UInt32};
+
 -- ====================================================================================================================
 
--- from/to whole days, Europe/Berlin (across the switch to summer time) (1/3): TermDetailRepository.hours
+-- from/to whole days, Europe/Berlin (across the switch to summer time) (1/4): TermDetailRepository.hours
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
 -- params:
 --   bots = [0]
@@ -456,9 +560,10 @@ WHERE customer = {customer:String}
   AND bot IN {bots:Array(UInt8)}
   AND term_id = unhex({id:String})
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
+GROUP BY hour_ms
+HAVING searches_n > 0;
 
--- from/to whole days, Europe/Berlin (across the switch to summer time) (2/3): TermDetailRepository.variants
+-- from/to whole days, Europe/Berlin (across the switch to summer time) (2/4): TermDetailRepository.variants
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
 -- params:
 --   bots = [0]
@@ -480,7 +585,7 @@ GROUP BY raw_phrase
 ORDER BY n DESC, raw_phrase ASC
 LIMIT {limit:UInt32};
 
--- from/to whole days, Europe/Berlin (across the switch to summer time) (3/3): TermDetailRepository.handlers
+-- from/to whole days, Europe/Berlin (across the switch to summer time) (3/4): TermDetailRepository.handlers
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
 -- params:
 --   bots = [0]
@@ -554,9 +659,34 @@ LEFT JOIN (
   GROUP BY phrase
 ) AS l USING (phrase);
 
+-- from/to whole days, Europe/Berlin (across the switch to summer time) (4/4): TermDetailRepository.filters
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   w_from = 1774479600 (2026-03-25T23:00:00Z)
+--   w_to = 1775080800 (2026-04-01T22:00:00Z)
+SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
+FROM `search_analytics`.`search_phrase_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+  AND dimension = 'filter_value'
+  AND 1
+GROUP BY attribute, operator, value
+HAVING s > 0
+ORDER BY s DESC, attribute, operator, value
+LIMIT {limit:UInt32};
+
 -- ====================================================================================================================
 
--- language=de (1/3): TermDetailRepository.hours
+-- language=de (1/4): TermDetailRepository.hours
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de
 -- params:
 --   bots = [0]
@@ -578,9 +708,10 @@ WHERE customer = {customer:String}
   AND language = {language:String}
   AND term_id = unhex({id:String})
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
+GROUP BY hour_ms
+HAVING searches_n > 0;
 
--- language=de (2/3): TermDetailRepository.variants
+-- language=de (2/4): TermDetailRepository.variants
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de
 -- params:
 --   bots = [0]
@@ -603,7 +734,7 @@ GROUP BY raw_phrase
 ORDER BY n DESC, raw_phrase ASC
 LIMIT {limit:UInt32};
 
--- language=de (3/3): TermDetailRepository.handlers
+-- language=de (3/4): TermDetailRepository.handlers
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de
 -- params:
 --   customer = "acme"
@@ -631,9 +762,35 @@ FROM (
 )
 WHERE phrase = {phrase:String};
 
+-- language=de (4/4): TermDetailRepository.filters
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "de"
+--   limit = 10
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
+FROM `search_analytics`.`search_phrase_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+  AND dimension = 'filter_value'
+  AND 1
+GROUP BY attribute, operator, value
+HAVING s > 0
+ORDER BY s DESC, attribute, operator, value
+LIMIT {limit:UInt32};
+
 -- ====================================================================================================================
 
--- with bots, language=de, Europe/Berlin (1/3): TermDetailRepository.hours
+-- with bots, language=de, Europe/Berlin (1/4): TermDetailRepository.hours
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=30d&tz=Europe/Berlin&language=de&includeBotTraffic=true
 -- params:
 --   bots = [0,1]
@@ -655,9 +812,10 @@ WHERE customer = {customer:String}
   AND language = {language:String}
   AND term_id = unhex({id:String})
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
+GROUP BY hour_ms
+HAVING searches_n > 0;
 
--- with bots, language=de, Europe/Berlin (2/3): TermDetailRepository.variants
+-- with bots, language=de, Europe/Berlin (2/4): TermDetailRepository.variants
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=30d&tz=Europe/Berlin&language=de&includeBotTraffic=true
 -- params:
 --   bots = [0,1]
@@ -680,7 +838,7 @@ GROUP BY raw_phrase
 ORDER BY n DESC, raw_phrase ASC
 LIMIT {limit:UInt32};
 
--- with bots, language=de, Europe/Berlin (3/3): TermDetailRepository.handlers
+-- with bots, language=de, Europe/Berlin (3/4): TermDetailRepository.handlers
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=30d&tz=Europe/Berlin&language=de&includeBotTraffic=true
 -- params:
 --   customer = "acme"
@@ -708,9 +866,35 @@ FROM (
 )
 WHERE phrase = {phrase:String};
 
+-- with bots, language=de, Europe/Berlin (4/4): TermDetailRepository.filters
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=30d&tz=Europe/Berlin&language=de&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "de"
+--   limit = 10
+--   w_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
+FROM `search_analytics`.`search_phrase_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+  AND dimension = 'filter_value'
+  AND 1
+GROUP BY attribute, operator, value
+HAVING s > 0
+ORDER BY s DESC, attribute, operator, value
+LIMIT {limit:UInt32};
+
 -- ====================================================================================================================
 
--- engagement=true, since=7d, language=de (1/5): TermDetailRepository.hours
+-- engagement=true, since=7d, language=de (1/6): TermDetailRepository.hours
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
@@ -732,9 +916,10 @@ WHERE customer = {customer:String}
   AND language = {language:String}
   AND term_id = unhex({id:String})
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
+GROUP BY hour_ms
+HAVING searches_n > 0;
 
--- engagement=true, since=7d, language=de (2/5): TermDetailRepository.variants
+-- engagement=true, since=7d, language=de (2/6): TermDetailRepository.variants
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
@@ -757,7 +942,7 @@ GROUP BY raw_phrase
 ORDER BY n DESC, raw_phrase ASC
 LIMIT {limit:UInt32};
 
--- engagement=true, since=7d, language=de (3/5): TermDetailRepository.handlers
+-- engagement=true, since=7d, language=de (3/6): TermDetailRepository.handlers
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de&engagement=true
 -- params:
 --   customer = "acme"
@@ -785,7 +970,33 @@ FROM (
 )
 WHERE phrase = {phrase:String};
 
--- engagement=true, since=7d, language=de (4/5): EngagementRepository.term
+-- engagement=true, since=7d, language=de (4/6): TermDetailRepository.filters
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "de"
+--   limit = 10
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
+FROM `search_analytics`.`search_phrase_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+  AND dimension = 'filter_value'
+  AND 1
+GROUP BY attribute, operator, value
+HAVING s > 0
+ORDER BY s DESC, attribute, operator, value
+LIMIT {limit:UInt32};
+
+-- engagement=true, since=7d, language=de (5/6): EngagementRepository.term
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
@@ -903,7 +1114,7 @@ FROM (
 )
 GROUP BY phrase;
 
--- engagement=true, since=7d, language=de (5/5): EngagementRepository.term
+-- engagement=true, since=7d, language=de (6/6): EngagementRepository.term
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
@@ -1054,7 +1265,7 @@ LIMIT {limit:UInt32};
 
 -- ====================================================================================================================
 
--- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (1/6): TermDetailRepository.hours
+-- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (1/7): TermDetailRepository.hours
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?engagement=true
 -- params:
 --   bots = [0]
@@ -1075,9 +1286,10 @@ WHERE customer = {customer:String}
   AND bot IN {bots:Array(UInt8)}
   AND term_id = unhex({id:String})
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
+GROUP BY hour_ms
+HAVING searches_n > 0;
 
--- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (2/6): TermDetailRepository.variants
+-- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (2/7): TermDetailRepository.variants
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?engagement=true
 -- params:
 --   bots = [0]
@@ -1099,7 +1311,7 @@ GROUP BY raw_phrase
 ORDER BY n DESC, raw_phrase ASC
 LIMIT {limit:UInt32};
 
--- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (3/6): TermDetailRepository.handlers
+-- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (3/7): TermDetailRepository.handlers
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?engagement=true
 -- params:
 --   bots = [0]
@@ -1155,7 +1367,32 @@ LEFT JOIN (
   GROUP BY phrase
 ) AS l USING (phrase);
 
--- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (4/6): EngagementRepository.plan
+-- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (4/7): TermDetailRepository.filters
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
+FROM `search_analytics`.`search_phrase_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+  AND dimension = 'filter_value'
+  AND 1
+GROUP BY attribute, operator, value
+HAVING s > 0
+ORDER BY s DESC, attribute, operator, value
+LIMIT {limit:UInt32};
+
+-- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (5/7): EngagementRepository.plan
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?engagement=true
 -- params:
 --   customer = "acme"
@@ -1173,7 +1410,7 @@ WHERE customer = {customer:String}
 GROUP BY hour
 ORDER BY hour;
 
--- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (5/6): EngagementRepository.term
+-- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (6/7): EngagementRepository.term
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?engagement=true
 -- params:
 --   ahead_from = [1775041200]
@@ -1414,7 +1651,7 @@ FROM (
 )
 GROUP BY phrase;
 
--- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (6/6): EngagementRepository.term
+-- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (7/7): EngagementRepository.term
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?engagement=true
 -- params:
 --   ahead_from = [1775041200]
@@ -1706,4 +1943,148 @@ FROM (
 GROUP BY kind, position, object_id
 HAVING clicks_n > 0
 ORDER BY kind = 'object', clicks_n DESC, object_id ASC
+LIMIT {limit:UInt32};
+
+-- ====================================================================================================================
+
+-- tags=mobile OR bf, since=7d (1/4): TermDetailRepository.hours
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&tags=mobile OR bf
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   tags_wanted = ["mobile","bf"]
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT any(phrase) AS term,
+  toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  0 AS newest
+FROM `search_analytics`.`search_phrase_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+  AND dimension = 'search'
+  AND hasAny(tags, {tags_wanted:Array(String)})
+GROUP BY hour_ms
+HAVING searches_n > 0;
+
+-- tags=mobile OR bf, since=7d (2/4): TermDetailRepository.variants
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&tags=mobile OR bf
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT raw_phrase AS spelling, sum(searches) AS n
+FROM `search_analytics`.`search_term_spellings_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY raw_phrase
+ORDER BY n DESC, raw_phrase ASC
+LIMIT {limit:UInt32};
+
+-- tags=mobile OR bf, since=7d (3/4): TermDetailRepository.handlers
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&tags=mobile OR bf
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   phrase = "summer dress"
+--   w1l_d0_from = "2026-03-27"
+--   w1l_d0_to = "2026-04-02"
+--   w1l_h0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w1l_h0_to = 1774569600 (2026-03-27T00:00:00Z)
+--   w1l_h1_from = 1775088000 (2026-04-02T00:00:00Z)
+--   w1l_h1_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT handlers, if(has(covered, ''), [], arrayFilter(l -> NOT has(covered, l), languages)) AS unhandled
+FROM (
+  SELECT {phrase:String} AS phrase
+) AS t
+LEFT JOIN (
+  SELECT phrase, arraySort(groupUniqArray((type, id))) AS handlers, arraySort(groupUniqArray(language)) AS covered
+  FROM (
+    SELECT type, id, language, arrayJoin(handled_phrases) AS phrase
+    FROM (
+      SELECT type, id, handled_phrases, language, deleted
+      FROM `search_analytics`.`entities`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND kind = 'save'
+      ORDER BY type, id, version DESC
+      LIMIT 1 BY type, id
+    )
+    WHERE NOT deleted
+  )
+  GROUP BY phrase
+) AS h USING (phrase)
+LEFT JOIN (
+  SELECT phrase, arraySort(groupArray(language)) AS languages
+  FROM (
+    SELECT phrase, language, sum(signed) AS searches
+    FROM (
+      SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_terms_hourly`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND phrase = {phrase:String}
+        AND (
+          (hour >= toDateTime({w1l_h0_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h0_to:UInt32}, 'UTC'))
+          OR (hour >= toDateTime({w1l_h1_from:UInt32}, 'UTC') AND hour < toDateTime({w1l_h1_to:UInt32}, 'UTC'))
+        )
+      UNION ALL
+      SELECT phrase, language, toInt64(searches) AS signed, 1 AS cur
+      FROM `search_analytics`.`search_terms_daily`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND zero_hits = 1
+        AND phrase = {phrase:String}
+        AND ((day >= {w1l_d0_from:Date} AND day < {w1l_d0_to:Date}))
+    )
+    GROUP BY phrase, language
+    HAVING searches > 0
+  )
+  GROUP BY phrase
+) AS l USING (phrase);
+
+-- tags=mobile OR bf, since=7d (4/4): TermDetailRepository.filters
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?since=7d&tags=mobile OR bf
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   id = "892e95f4685a6d36bdb06f63b12becbb"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   limit = 10
+--   tags_wanted = ["mobile","bf"]
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
+FROM `search_analytics`.`search_phrase_dimensions_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND term_id = unhex({id:String})
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+  AND dimension = 'filter_value'
+  AND hasAny(tags, {tags_wanted:Array(String)})
+GROUP BY attribute, operator, value
+HAVING s > 0
+ORDER BY s DESC, attribute, operator, value
 LIMIT {limit:UInt32};

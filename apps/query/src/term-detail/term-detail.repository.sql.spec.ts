@@ -52,6 +52,7 @@ const CASES: SqlCase[] = [
     aheadRows,
     AHEAD,
   ),
+  detail('tags=mobile OR bf, since=7d', { since: '7d', tags: 'mobile OR bf' }),
 ];
 
 describeSqlSnapshot('TermDetailRepository: GET /search-terms/{id}', join(__dirname, 'term-detail.repository.sql'), CASES);

@@ -4,6 +4,7 @@ import { DomainError } from '@app/errors';
 import type { AnalyticsScope } from '../analytics/analytics-scope';
 import { filterSql, handlersSql, hourRangeSql, unhandledSql, zeroResultLanguagesSql } from '../analytics/analytics-sql';
 import { EngagementRepository } from '../analytics/engagement.repository';
+import { tagsSql, type TagsFilter } from '../analytics/tags-param';
 
 export interface TermHour {
   phrase: string;
@@ -13,6 +14,14 @@ export interface TermHour {
   zero_hit_count: number;
   /** The newest event of the hour, ms. */
   newest: number;
+}
+
+export interface TermFilter {
+  attribute: string;
+  operator: string;
+  value: string;
+  searches: number;
+  zero_hit_searches: number;
 }
 
 /** The 404 of a term's detail and suggestions: one wording. */
@@ -48,15 +57,22 @@ export class TermDetailRepository {
     return row?.term;
   }
 
-  /** The term's searches per hour of the window (hours without any are left out). */
-  async hours(scope: AnalyticsScope, id: string): Promise<TermHour[]> {
+  /**
+   * The term's searches per hour of the window (hours without any are left out); with `tags`, only those carrying
+   * them, from the `search` rows of the phrase dimension rollup, which keeps no newest time (0).
+   */
+  async hours(scope: AnalyticsScope, id: string, tags?: TagsFilter): Promise<TermHour[]> {
     const params: QueryParams = {};
+    const source = tags
+      ? `${this.ch.table('search_phrase_dimensions_hourly')} WHERE ${this.where(scope, id, params)} AND dimension = 'search'
+         AND ${tagsSql(tags, params)}`
+      : `${this.ch.table('search_term_spellings_hourly')} WHERE ${this.where(scope, id, params)}`;
     // Aliases differ from the column names: ClickHouse would read the column name as the alias in WHERE and sumIf.
     const rows = await this.ch.query<Record<'term' | 'hour_ms' | 'searches_n' | 'zero_n' | 'newest', string | number>>(
       `SELECT any(phrase) AS term, toUnixTimestamp(hour) * 1000 AS hour_ms, sum(searches) AS searches_n,
-         sumIf(searches, zero_hits) AS zero_n,         toUnixTimestamp64Milli(max(last_ts)) AS newest
-       FROM ${this.ch.table('search_term_spellings_hourly')} WHERE ${this.where(scope, id, params)}
-       GROUP BY hour_ms`,
+         sumIf(searches, zero_hits) AS zero_n, ${tags ? '0' : 'toUnixTimestamp64Milli(max(last_ts))'} AS newest
+       FROM ${source}
+       GROUP BY hour_ms HAVING searches_n > 0`,
       params,
     );
     return rows.map((r) => ({
@@ -65,6 +81,29 @@ export class TermDetailRepository {
       count: Number(r.searches_n),
       zero_hit_count: Number(r.zero_n),
       newest: Number(r.newest),
+    }));
+  }
+
+  /**
+   * The filters most used with the term's searches in the window (its rows of the phrase dimension rollup), most
+   * searched first, ties by attribute, operator and value.
+   */
+  async filters(scope: AnalyticsScope, id: string, limit: number, tags?: TagsFilter): Promise<TermFilter[]> {
+    const params: QueryParams = { limit };
+    const rows = await this.ch.query<Record<'attribute' | 'operator' | 'value' | 's' | 'z', string | number>>(
+      `SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
+       FROM ${this.ch.table('search_phrase_dimensions_hourly')}
+       WHERE ${this.where(scope, id, params)} AND dimension = 'filter_value' AND ${tagsSql(tags, params)}
+       GROUP BY attribute, operator, value HAVING s > 0
+       ORDER BY s DESC, attribute, operator, value LIMIT {limit:UInt32}`,
+      params,
+    );
+    return rows.map((r) => ({
+      attribute: String(r.attribute),
+      operator: String(r.operator),
+      value: String(r.value),
+      searches: Number(r.s),
+      zero_hit_searches: Number(r.z),
     }));
   }
 
