@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { ClickHouseService } from '@app/clickhouse';
+import { personalHash } from '@app/contracts';
+import { UserTokenErasure } from '../apps/query/src/insights/user-token-erasure.service';
 import { basicHeader, http, startApp, type TestApp } from './support/test-app';
 
 /**
@@ -244,5 +247,35 @@ describe('search dimensions over HTTP', () => {
     const res = await breakdown(query);
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toContain(message);
+  });
+
+  // Last: it changes the data set.
+  it('erases a user token from search events: its searches still count, for their session or nobody, and no hour keeps it', async () => {
+    const res = await http(`${t.url}/1/usertokens/u1`, { method: 'DELETE', headers });
+    expect(res.status).toBe(204);
+    const ch = t.app.get(ClickHouseService);
+    await t.app.get(UserTokenErasure).purge();
+    const hash = personalHash('demo', 'u1');
+    const left = await ch.query<{ n: string }>(
+      `SELECT toString(count()) AS n FROM ${ch.table('search_events')} WHERE user_hash = {hash:String}`,
+      {
+        hash,
+      },
+    );
+    expect(left).toEqual([{ n: '0' }]);
+    const stats = await http<{ totals: { searches: number; users: number } }>(`${t.url}/search-stats?since=1d`, { headers });
+    // u1's two searches had no session: they count for nobody now; u2 and session s1 are left.
+    expect(stats.body.totals).toMatchObject({ searches: 7, users: 2 });
+    expect((await breakdown('by=country')).body.map((e) => [e.country, e.searches, e.users])).toEqual([
+      ['DE', 3, 1],
+      ['FR', 1, 0],
+    ]);
+    expect((await breakdown('by=filter_attribute&phrase=iphone')).body.map((e) => [e.attribute, e.searches, e.users])).toEqual([
+      ['brand', 2, 1],
+      ['price', 2, 1],
+    ]);
+    // A second run finds nothing left to do and changes nothing.
+    await t.app.get(UserTokenErasure).purge();
+    expect((await http<{ totals: { users: number } }>(`${t.url}/search-stats?since=1d`, { headers })).body.totals.users).toBe(2);
   });
 });

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { ClickHouseCluster, ClickHouseService } from '@app/clickhouse';
+import { ClickHouseCluster, ClickHouseService, DIMENSION_ROLLUPS, rawRollupRows } from '@app/clickhouse';
 import { personalHash } from '@app/contracts';
 import { DataVersions } from '@app/intake';
 
@@ -10,7 +11,9 @@ export const ERASURE_INTERVAL_MS = 24 * 60 * 60 * 1000;
  * DELETE /1/usertokens/{userToken}: the token's hash goes into `erased_user_tokens`, which every engagement answer
  * leaves out (at once when computed from the raw tables, from the next refresh pass when computed ahead); a job at
  * start and then daily deletes the erased tokens' rows of `interactions` and the rejected items that name them (ALTER
- * TABLE ... DELETE, a mutation ClickHouse applies in the background), so they go within a day of the next run.
+ * TABLE ... DELETE, a mutation ClickHouse applies in the background), so they go within a day of the next run. Search
+ * events keep counting: they lose the token (`user_hash`), and the hours of the dimension rollups that held it in
+ * their users are computed again without it (forgetSearchTokens).
  */
 @Injectable()
 export class UserTokenErasure implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -53,11 +56,53 @@ export class UserTokenErasure implements OnApplicationBootstrap, OnApplicationSh
        WHERE (customer, instance, user_token_hash) IN (${erased})
          OR (origin = 'insights' AND (customer, instance, session_hash) IN (${erased}))`,
     );
+    await this.forgetSearchTokens();
     // Rejected items keep a token as `sha256:<its hash>` (withHashedPersonalFields); a hash names its customer.
     await this.cluster.mutate(
       `ALTER TABLE ${this.ch.table('rejected_events')} DELETE
        WHERE hasAny(extractAll(raw, 'sha256:([0-9a-f]{64})'),
          (SELECT groupArray(user_token_hash) FROM ${this.ch.table('erased_user_tokens')} ${settled}))`,
+    );
+  }
+
+  /**
+   * Search events of erased tokens: the hours of the dimension rollups holding them are computed again with the token
+   * left out (a search then counts its session, if any), then the events lose it. In that order, so that a run cut in
+   * between is done again by the next (the events still name the token). Per hour: its rows are deleted (waiting for
+   * the mutation), then what the raw rows count beyond what is left is inserted (rows of an insert made meanwhile stay
+   * and are not counted twice; the users and latest search are unions and maxima). Answers of those hours count short
+   * between the two statements, for the time of one hour's insert. Not a repair: not in storage_repairs_total.
+   */
+  async forgetSearchTokens(): Promise<void> {
+    const erased = `SELECT customer, instance, user_token_hash FROM ${this.ch.table('erased_user_tokens')}`;
+    const named = `(customer, instance, user_hash) IN (${erased})`;
+    const hours = await this.ch.query<{ customer: string; instance: string; hour: string }>(
+      `SELECT DISTINCT customer, instance, toString(toStartOfHour(ts)) AS hour FROM ${this.ch.table('search_events')}
+       WHERE user_hash != '' AND ${named}`,
+    );
+    // Events as stored, the erased tokens left out.
+    const events = `(SELECT * REPLACE (if(${named}, '', user_hash) AS user_hash) FROM ${this.ch.table('search_events')})`;
+    for (const { customer, instance, hour } of hours) {
+      const params = { customer, instance, hour };
+      const at = "customer = {customer:String} AND instance = {instance:String} AND hour = toDateTime({hour:String}, 'UTC')";
+      for (const rollup of DIMENSION_ROLLUPS) {
+        const table = this.ch.table(rollup.table);
+        await this.cluster.mutate(`ALTER TABLE ${table} DELETE WHERE ${at} SETTINGS mutations_sync = 2`, params);
+        const columns = rollup.keys.map(([column]) => column).join(', ');
+        const raw = rawRollupRows(rollup, events, at.replace('hour =', 'toStartOfHour(ts) ='));
+        await this.cluster.mutate(
+          `INSERT INTO ${table} (${columns}, searches, users, last_search)
+           SELECT ${columns}, raw_searches - rolled_searches, raw_users, raw_last_search FROM (${raw}) AS raw
+           LEFT JOIN (SELECT ${columns}, sum(searches) AS rolled_searches FROM ${table} WHERE ${at} GROUP BY ${columns}) AS rolled
+             USING (${columns})
+           WHERE raw_searches > rolled_searches
+           SETTINGS join_use_nulls = 0, insert_deduplication_token = '${randomUUID()}'`,
+          params,
+        );
+      }
+    }
+    await this.cluster.mutate(
+      `ALTER TABLE ${this.ch.table('search_events')} UPDATE user_hash = '' WHERE ${named} SETTINGS mutations_sync = 2`,
     );
   }
 

@@ -84,7 +84,10 @@ export class ClickHouseCluster implements OnApplicationShutdown {
     // Replicated tables take a subquery only as non-deterministic (each replica evaluates it). The service's mutations
     // are periodic and their inputs only grow (erased tokens, recorded versions), so a replica that read less deletes
     // the rest at the next run.
-    const statement = layout.replicated ? `${local} SETTINGS allow_nondeterministic_mutations = 1` : local;
+    const nondeterministic = /\bSETTINGS\b[^()]*$/i.test(local)
+      ? ', allow_nondeterministic_mutations = 1'
+      : ' SETTINGS allow_nondeterministic_mutations = 1';
+    const statement = layout.replicated ? `${local}${nondeterministic}` : local;
     // Where the placements of the schema put a change of its table (clusterStatements): once per shard, or once for
     // a shared Replicated table, which every host holds whole.
     const first = tableNames(layout.database).exec(sql)?.[1] ?? '';
