@@ -21,7 +21,10 @@ const MINUTE = 60_000;
 
 type Engagement = EngagementFields;
 type Term = Engagement & { search_phrase: string; count: number };
-/** 'shoes': a (stored twice; two clicks, one sent twice; one conversion of two objects worth 30 EUR) and b (a click at 25). */
+/**
+ * 'shoes': a (stored twice; two clicks, one sent twice; one purchase of two objects worth 30 EUR, and an add-to-cart of
+ * an object never clicked) and b (a click at 25).
+ */
 const SHOES = {
   tracked_searches: 2,
   clicked_searches: 2,
@@ -31,6 +34,11 @@ const SHOES = {
   converted_searches: 1,
   conversion_rate: 0.5,
   revenue: { EUR: 30 },
+  added_to_cart_searches: 1,
+  add_to_cart_rate: 0.5,
+  purchased_searches: 1,
+  purchase_rate: 0.5,
+  purchase_revenue: { EUR: 30 },
 };
 type Totals = Engagement & { searches: number; unattributed_clicks: number; unattributed_conversions: number };
 
@@ -114,6 +122,8 @@ describe('engagement=true (e2e over HTTP)', () => {
       // One conversion event of two objects with a value: the value on the first object's row only.
       conversion(a, 'p1', 0, 30_000_000, at + 2),
       conversion(a, 'p2', 1, 0, at + 2),
+      // An add-to-cart without a value: a's conversions by subtype (it converted already).
+      { ...conversion(a, 'p8', 0, 0, at + 3), subtype: 'addToCart' },
       // Without a search.
       conversion(NO_SEARCH_ID, 'p1', 0, 5_000_000, at),
       // Neither a view nor a filter-only event counts.
@@ -173,6 +183,11 @@ describe('engagement=true (e2e over HTTP)', () => {
       converted_searches: 0,
       conversion_rate: 0,
       revenue: {},
+      added_to_cart_searches: 0,
+      add_to_cart_rate: 0,
+      purchased_searches: 0,
+      purchase_rate: 0,
+      purchase_revenue: {},
     });
     expect(pick(list.body[1])).toEqual(SHOES);
     // With bots: g and its click too.
@@ -190,6 +205,11 @@ describe('engagement=true (e2e over HTTP)', () => {
       converted_searches: 0,
       conversion_rate: null,
       revenue: {},
+      added_to_cart_searches: 0,
+      add_to_cart_rate: null,
+      purchased_searches: 0,
+      purchase_rate: null,
+      purchase_revenue: {},
     });
   });
 
@@ -230,12 +250,13 @@ describe('engagement=true (e2e over HTTP)', () => {
     const csv = await get<string>('/search-terms?engagement=true&language=en&format=csv');
     expect(csv.body).toBe(
       'search_phrase,count,last_hits,tracked_searches,clicked_searches,click_through_rate,clicks,average_click_position,' +
-        'converted_searches,conversion_rate,revenue\r\n' +
-        'dress,3,3,2,1,0.5,1,2,0,0,\r\n' +
-        `shoes,3,10,2,2,1,3,${29 / 3},1,0.5,EUR:30\r\n`,
+        'converted_searches,conversion_rate,revenue,added_to_cart_searches,add_to_cart_rate,purchased_searches,purchase_rate,' +
+        'purchase_revenue\r\n' +
+        'dress,3,3,2,1,0.5,1,2,0,0,,0,0,0,0,\r\n' +
+        `shoes,3,10,2,2,1,3,${29 / 3},1,0.5,EUR:30,1,0.5,1,0.5,EUR:30\r\n`,
     );
     const de = await get<string>('/search-terms?engagement=true&language=de&format=csv');
-    expect(de.body.split('\r\n')[1]).toMatch(/^hut,1,\d+,0,0,,0,,0,,$/);
+    expect(de.body.split('\r\n')[1]).toMatch(/^hut,1,\d+,0,0,,0,,0,,,0,,0,,$/);
   });
 
   it('GET /search-stats: totals, the previous window and each bucket', async () => {

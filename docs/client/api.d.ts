@@ -1166,12 +1166,41 @@ export interface components {
              */
             conversion_rate?: number | null;
             /**
-             * @description With engagement=true: sum of the conversion values per currency (ISO 4217 code); {} without any
+             * @description With engagement=true: sum of the conversion values per currency (ISO 4217 code), whatever their subtype; {} without any
              * @example {
              *       "EUR": 1234.5
              *     }
              */
             revenue?: {
+                [key: string]: number;
+            };
+            /**
+             * @description With engagement=true: tracked searches with at least one conversion of subtype addToCart
+             * @example 12
+             */
+            added_to_cart_searches?: number;
+            /**
+             * @description With engagement=true: added_to_cart_searches / tracked_searches; null without tracked searches
+             * @example 0.1
+             */
+            add_to_cart_rate?: number | null;
+            /**
+             * @description With engagement=true: tracked searches with at least one conversion of subtype purchase
+             * @example 6
+             */
+            purchased_searches?: number;
+            /**
+             * @description With engagement=true: purchased_searches / tracked_searches; null without tracked searches
+             * @example 0.05
+             */
+            purchase_rate?: number | null;
+            /**
+             * @description With engagement=true: sum of the values of purchase conversions per currency (ISO 4217 code); {} without any
+             * @example {
+             *       "EUR": 834.5
+             *     }
+             */
+            purchase_revenue?: {
                 [key: string]: number;
             };
         };
@@ -1327,12 +1356,41 @@ export interface components {
              */
             conversion_rate?: number | null;
             /**
-             * @description With engagement=true: sum of the conversion values per currency (ISO 4217 code); {} without any
+             * @description With engagement=true: sum of the conversion values per currency (ISO 4217 code), whatever their subtype; {} without any
              * @example {
              *       "EUR": 1234.5
              *     }
              */
             revenue?: {
+                [key: string]: number;
+            };
+            /**
+             * @description With engagement=true: tracked searches with at least one conversion of subtype addToCart
+             * @example 12
+             */
+            added_to_cart_searches?: number;
+            /**
+             * @description With engagement=true: added_to_cart_searches / tracked_searches; null without tracked searches
+             * @example 0.1
+             */
+            add_to_cart_rate?: number | null;
+            /**
+             * @description With engagement=true: tracked searches with at least one conversion of subtype purchase
+             * @example 6
+             */
+            purchased_searches?: number;
+            /**
+             * @description With engagement=true: purchased_searches / tracked_searches; null without tracked searches
+             * @example 0.05
+             */
+            purchase_rate?: number | null;
+            /**
+             * @description With engagement=true: sum of the values of purchase conversions per currency (ISO 4217 code); {} without any
+             * @example {
+             *       "EUR": 834.5
+             *     }
+             */
+            purchase_revenue?: {
                 [key: string]: number;
             };
             /** @description With engagement=true: clicks per position, positions 1 to 20 then 21 (21 and beyond), every one present (zeros included) */
@@ -1423,12 +1481,41 @@ export interface components {
              */
             conversion_rate?: number | null;
             /**
-             * @description With engagement=true: sum of the conversion values per currency (ISO 4217 code); {} without any
+             * @description With engagement=true: sum of the conversion values per currency (ISO 4217 code), whatever their subtype; {} without any
              * @example {
              *       "EUR": 1234.5
              *     }
              */
             revenue?: {
+                [key: string]: number;
+            };
+            /**
+             * @description With engagement=true: tracked searches with at least one conversion of subtype addToCart
+             * @example 12
+             */
+            added_to_cart_searches?: number;
+            /**
+             * @description With engagement=true: added_to_cart_searches / tracked_searches; null without tracked searches
+             * @example 0.1
+             */
+            add_to_cart_rate?: number | null;
+            /**
+             * @description With engagement=true: tracked searches with at least one conversion of subtype purchase
+             * @example 6
+             */
+            purchased_searches?: number;
+            /**
+             * @description With engagement=true: purchased_searches / tracked_searches; null without tracked searches
+             * @example 0.05
+             */
+            purchase_rate?: number | null;
+            /**
+             * @description With engagement=true: sum of the values of purchase conversions per currency (ISO 4217 code); {} without any
+             * @example {
+             *       "EUR": 834.5
+             *     }
+             */
+            purchase_revenue?: {
                 [key: string]: number;
             };
             /**
@@ -1505,12 +1592,41 @@ export interface components {
              */
             conversion_rate?: number | null;
             /**
-             * @description With engagement=true: sum of the conversion values per currency (ISO 4217 code); {} without any
+             * @description With engagement=true: sum of the conversion values per currency (ISO 4217 code), whatever their subtype; {} without any
              * @example {
              *       "EUR": 1234.5
              *     }
              */
             revenue?: {
+                [key: string]: number;
+            };
+            /**
+             * @description With engagement=true: tracked searches with at least one conversion of subtype addToCart
+             * @example 12
+             */
+            added_to_cart_searches?: number;
+            /**
+             * @description With engagement=true: added_to_cart_searches / tracked_searches; null without tracked searches
+             * @example 0.1
+             */
+            add_to_cart_rate?: number | null;
+            /**
+             * @description With engagement=true: tracked searches with at least one conversion of subtype purchase
+             * @example 6
+             */
+            purchased_searches?: number;
+            /**
+             * @description With engagement=true: purchased_searches / tracked_searches; null without tracked searches
+             * @example 0.05
+             */
+            purchase_rate?: number | null;
+            /**
+             * @description With engagement=true: sum of the values of purchase conversions per currency (ISO 4217 code); {} without any
+             * @example {
+             *       "EUR": 834.5
+             *     }
+             */
+            purchase_revenue?: {
                 [key: string]: number;
             };
         };

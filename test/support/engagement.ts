@@ -114,6 +114,9 @@ export interface RawCounts {
   positionSum: number;
   converted: number;
   revenue: Record<string, number>;
+  carted: number;
+  purchased: number;
+  purchaseRevenue: Record<string, number>;
 }
 
 export interface RawFilter {
@@ -185,17 +188,25 @@ export function rawCounts(group: readonly Tracked[], counted: readonly Interacti
   const mine = counted.filter((i) => ids.has(i.searchId));
   const clicks = mine.filter((i) => i.type === 'click');
   const conversions = mine.filter((i) => i.type === 'conversion');
-  const revenue: Record<string, number> = {};
-  for (const c of conversions.filter((x) => x.micros > 0)) {
-    revenue[c.currency] = (revenue[c.currency] ?? 0) + c.micros;
-  }
+  const valued = (of: readonly Interaction[]) => {
+    const sums: Record<string, number> = {};
+    for (const c of of.filter((x) => x.micros > 0)) {
+      sums[c.currency] = (sums[c.currency] ?? 0) + c.micros;
+    }
+    return sums;
+  };
+  const searchesWith = (subtype: Interaction['subtype']) =>
+    new Set(conversions.filter((i) => i.subtype === subtype).map((i) => i.searchId)).size;
   return {
+    carted: searchesWith('addToCart'),
+    purchased: searchesWith('purchase'),
+    purchaseRevenue: valued(conversions.filter((i) => i.subtype === 'purchase')),
+    revenue: valued(conversions),
     tracked: group.length,
     clicked: new Set(clicks.map((i) => i.searchId)).size,
     clicks: clicks.length,
     positionSum: clicks.reduce((s, i) => s + i.position, 0),
     converted: new Set(conversions.map((i) => i.searchId)).size,
-    revenue,
   };
 }
 
@@ -203,15 +214,24 @@ export function rawCounts(group: readonly Tracked[], counted: readonly Interacti
 export function rawFields(c: RawCounts) {
   const divided = (pairs: Record<string, [number, number]>) =>
     Object.fromEntries(Object.entries(pairs).map(([name, [a, b]]) => [name, b === 0 ? null : a / b]));
-  const currencies = Object.keys(c.revenue).sort((x, y) => cmp(x, y));
+  const amounts = (sums: Record<string, number>) =>
+    Object.fromEntries(
+      Object.keys(sums)
+        .sort((x, y) => cmp(x, y))
+        .map((cur) => [cur, Number(decimal(sums[cur]))]),
+    );
   return {
     ...divided({ click_through_rate: [c.clicked, c.tracked], conversion_rate: [c.converted, c.tracked] }),
+    ...divided({ add_to_cart_rate: [c.carted, c.tracked], purchase_rate: [c.purchased, c.tracked] }),
     ...divided({ average_click_position: [c.positionSum, c.clicks] }),
     tracked_searches: c.tracked,
     clicked_searches: c.clicked,
     clicks: c.clicks,
     converted_searches: c.converted,
-    revenue: Object.fromEntries(currencies.map((cur) => [cur, Number(decimal(c.revenue[cur]))])),
+    revenue: amounts(c.revenue),
+    added_to_cart_searches: c.carted,
+    purchased_searches: c.purchased,
+    purchase_revenue: amounts(c.purchaseRevenue),
   };
 }
 

@@ -75,12 +75,12 @@ export class EngagementRawRepository {
   /**
    * Each counted interaction once (clicks and conversions with an object, by identity, erased user tokens left out:
    * the user token's hash, and an Insights event's anonymous `userToken`, kept in `session_hash` when it also names
-   * an `authenticatedUserToken`): `type, search_id, object_id, position, value, currency, ts`, where `where` holds.
+   * an `authenticatedUserToken`): `type, search_id, object_id, position, subtype, value, currency, ts`, where `where` holds.
    */
   distinctSql(f: AnalyticsFilter, where: string, params: QueryParams): string {
     const tenant = tenantSql(params, f);
     const erased = `SELECT user_token_hash FROM ${this.ch.table('erased_user_tokens')} WHERE ${tenant}`;
-    return `SELECT type, search_id, object_id, position, value, currency, ts FROM ${this.ch.table('interactions')}
+    return `SELECT type, search_id, object_id, position, subtype, value, currency, ts FROM ${this.ch.table('interactions')}
       WHERE ${tenant} AND type IN ('click', 'conversion') AND object_id != '' AND ${where}
         AND (user_token_hash = '' OR user_token_hash NOT IN (${erased}))
         AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (${erased}))
@@ -115,13 +115,18 @@ export class EngagementRawRepository {
    * tables: the reference every answer and every hour computed ahead is equal to.
    */
   rawGroupsSql(f: AnalyticsFilter, range: HourRange, params: QueryParams, phrases = false, tag = ''): string {
+    const purchase = "type = 'conversion' AND subtype = 'purchase'";
     return `SELECT hour, phrase, language, bot, count() AS g_tracked, countIf(p_clicks > 0) AS g_clicked, sum(p_clicks) AS g_clicks,
-        sum(p_pos) AS g_pos, countIf(p_conversions > 0) AS g_converted, sumMap(p_revenue) AS g_rev, g_rev.1 AS g_cur, g_rev.2 AS g_val
+        sum(p_pos) AS g_pos, countIf(p_conversions > 0) AS g_converted, sumMap(p_revenue) AS g_rev, g_rev.1 AS g_cur, g_rev.2 AS g_val,
+        countIf(p_carts > 0) AS g_carted, countIf(p_purchases > 0) AS g_purchased, sumMap(p_purchase_revenue) AS g_pur,
+        g_pur.1 AS g_pcur, g_pur.2 AS g_pval
       FROM (${this.searchesSql(f, range, params, phrases, tag)}) AS s
       LEFT JOIN (
         SELECT search_id, countIf(type = 'click') AS p_clicks, sumIf(position, type = 'click') AS p_pos,
           countIf(type = 'conversion') AS p_conversions,
-          sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+          sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue,
+          countIf(type = 'conversion' AND subtype = 'addToCart') AS p_carts, countIf(${purchase}) AS p_purchases,
+          sumMapIf([toString(currency)], [toDecimal128(value, 6)], ${purchase} AND value > 0) AS p_purchase_revenue
         FROM (${this.distinctSql(f, `search_id IN (${this.idsSql(f, range, params, tag)})`, params)})
         GROUP BY search_id
       ) AS p USING (search_id)

@@ -207,20 +207,22 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
     const f = { customer: tenant.customer, instance: tenant.instance, includeBots: true };
     const params: QueryParams = { version, run_from: run.from / 1000, run_to: run.to / 1000 };
     const columns =
-      'customer, instance, kind, hour, phrase, language, bot, version, tracked, clicked, clicks, pos_sum, converted, rev_cur, rev_val';
+      'customer, instance, kind, hour, phrase, language, bot, version, tracked, clicked, clicks, pos_sum, converted, rev_cur, rev_val, ' +
+      'carted, purchased, pur_cur, pur_val';
     const table = this.ch.table('engagement_hourly');
     const at = `fromUnixTimestamp64Micro({version:Int64}, 'UTC')`;
     await this.ch.command(
       `INSERT INTO ${table} (${columns})
        SELECT {customer:String}, {instance:String}, 'phrase', hour, phrase, language, bot, ${at},
-         g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+         g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val, g_carted, g_purchased, g_pcur, g_pval
        FROM (${this.engagement.rawGroupsSql(f, run, params)})`,
       params,
     );
     await this.ch.command(
       `INSERT INTO ${table} (${columns})
        SELECT customer, instance, 'total', hour, '', language, bot, version, sum(tracked), sum(clicked), sum(clicks), sum(pos_sum),
-         sum(converted), sumMap(rev_cur, rev_val).1, sumMap(rev_cur, rev_val).2
+         sum(converted), sumMap(rev_cur, rev_val).1, sumMap(rev_cur, rev_val).2, sum(carted), sum(purchased),
+         sumMap(pur_cur, pur_val).1, sumMap(pur_cur, pur_val).2
        FROM ${table}
        WHERE customer = {customer:String} AND instance = {instance:String} AND kind = 'phrase' AND version = ${at}
          AND hour >= toDateTime({run_from:UInt32}, 'UTC') AND hour < toDateTime({run_to:UInt32}, 'UTC')

@@ -49,7 +49,20 @@ const PROPERTIES: Array<[string, PropertyOptions]> = [
       type: 'object',
       additionalProperties: { type: 'number', minimum: 0 },
       example: { EUR: 1234.5 },
-      description: 'sum of the conversion values per currency (ISO 4217 code); {} without any',
+      description: 'sum of the conversion values per currency (ISO 4217 code), whatever their subtype; {} without any',
+    },
+  ],
+  ['added_to_cart_searches', count(12, 'tracked searches with at least one conversion of subtype addToCart')],
+  ['add_to_cart_rate', rate(0.1, 'added_to_cart_searches / tracked_searches; null without tracked searches')],
+  ['purchased_searches', count(6, 'tracked searches with at least one conversion of subtype purchase')],
+  ['purchase_rate', rate(0.05, 'purchased_searches / tracked_searches; null without tracked searches')],
+  [
+    'purchase_revenue',
+    {
+      type: 'object',
+      additionalProperties: { type: 'number', minimum: 0 },
+      example: { EUR: 834.5 },
+      description: 'sum of the values of purchase conversions per currency (ISO 4217 code); {} without any',
     },
   ],
 ];

@@ -9,7 +9,8 @@ import { EngagementRawRepository, LAST_POSITION, rangeSql, tenantSql } from './e
 import { HOUR, type HourRange } from './window';
 
 /** The columns of a group's counts before they are summed over parts (raw hours and hours computed ahead). */
-const PART_COLUMNS = 'hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val';
+const PART_COLUMNS =
+  'hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val, g_carted, g_purchased, g_pcur, g_pval';
 
 /** How many objects GET /search-terms/{id} lists. */
 export const MAX_OBJECTS = 10;
@@ -22,11 +23,14 @@ export interface ObjectCounts {
 
 /** The columns of a phrase row computed ahead (engagement_hourly, kind phrase; engagement_phrases_hourly). */
 export const PHRASE_ROW_COLUMNS =
-  'customer, instance, hour, phrase, language, bot, version, tracked, clicked, clicks, pos_sum, converted, rev_cur, rev_val';
+  'customer, instance, hour, phrase, language, bot, version, tracked, clicked, clicks, pos_sum, converted, rev_cur, rev_val, carted, ' +
+  'purchased, pur_cur, pur_val';
 
 /** The count columns of a group (EngagementRaw), summed over the parts. */
 const GROUP_COLUMNS = `sum(g_tracked) AS tracked, sum(g_clicked) AS clicked, sum(g_clicks) AS clicks_n, sum(g_pos) AS pos_sum,
-  sum(g_converted) AS converted, sumMap(g_cur, g_val) AS rev, rev.1 AS rev_cur, arrayMap(x -> toString(x), rev.2) AS rev_val`;
+  sum(g_converted) AS converted, sumMap(g_cur, g_val) AS rev, rev.1 AS rev_cur, arrayMap(x -> toString(x), rev.2) AS rev_val,
+  sum(g_carted) AS carted, sum(g_purchased) AS purchased, sumMap(g_pcur, g_pval) AS pur, pur.1 AS pur_cur,
+  arrayMap(x -> toString(x), pur.2) AS pur_val`;
 
 /**
  * How a window's engagement figures are read: the hours computed ahead (engagement_hourly), each at the version
@@ -39,7 +43,7 @@ export interface EngagementPlan {
 }
 
 /** The columns of EngagementRaw, for a caller that joins groupSql. */
-export const ENGAGEMENT_COLUMNS = 'tracked, clicked, clicks_n, pos_sum, converted, rev_cur, rev_val';
+export const ENGAGEMENT_COLUMNS = 'tracked, clicked, clicks_n, pos_sum, converted, rev_cur, rev_val, carted, purchased, pur_cur, pur_val';
 
 /**
  * Every ClickHouse query of the engagement figures (docs/architecture.md, "Clicks and conversions"), shared by GET
@@ -115,7 +119,8 @@ export class EngagementRepository {
     );
     if (plan.ahead.length > 0) {
       parts.push(`SELECT hour, phrase, language, bot, tracked AS g_tracked, clicked AS g_clicked, clicks AS g_clicks,
-          pos_sum AS g_pos, converted AS g_converted, rev_cur AS g_cur, rev_val AS g_val
+          pos_sum AS g_pos, converted AS g_converted, rev_cur AS g_cur, rev_val AS g_val, carted AS g_carted, purchased AS g_purchased,
+          pur_cur AS g_pcur, pur_val AS g_pval
         FROM ${this.ch.table(options.phrases ? 'engagement_phrases_hourly' : 'engagement_hourly')}
         WHERE ${filterSql(f, params)}
           ${options.phrases ? 'AND phrase IN {phrases:Array(String)}' : `AND kind = '${options.totals ? 'total' : 'phrase'}'`}

@@ -15,17 +15,26 @@ describe('engagement figures', () => {
 
   it('gives null rates and mean on a zero denominator, {} without revenue', () => {
     const fields = engagementFields(emptyCounts());
-    expect([fields.click_through_rate, fields.average_click_position, fields.conversion_rate, fields.revenue]).toEqual([
-      null,
-      null,
-      null,
-      {},
-    ]);
+    expect([
+      fields.click_through_rate,
+      fields.average_click_position,
+      fields.conversion_rate,
+      fields.revenue,
+      fields.add_to_cart_rate,
+      fields.purchase_rate,
+      fields.purchase_revenue,
+    ]).toEqual([null, null, null, {}, null, null, {}]);
   });
 
   it('adds groups exactly, currencies ascending', () => {
-    const a = countsOf({ tracked: '3', clicked: '1', clicks_n: '2', pos_sum: '5', converted: '1', rev_cur: ['USD'], rev_val: ['0.1'] });
-    const b = countsOf({ tracked: 1, clicked: 1, clicks_n: 1, pos_sum: 2, converted: 0, rev_cur: ['EUR', 'USD'], rev_val: ['1', '0.2'] });
+    const a = countsOf({
+      ...{ tracked: '3', clicked: '1', clicks_n: '2', pos_sum: '5', converted: '1', rev_cur: ['USD'], rev_val: ['0.1'] },
+      ...{ carted: '1', purchased: '1', pur_cur: ['USD'], pur_val: ['0.1'] },
+    });
+    const b = countsOf({
+      ...{ tracked: 1, clicked: 1, clicks_n: 1, pos_sum: 2, converted: 0, rev_cur: ['EUR', 'USD'], rev_val: ['1', '0.2'] },
+      ...{ carted: 1, purchased: 0, pur_cur: ['EUR'], pur_val: ['1'] },
+    });
     expect(engagementFields(sumCounts([a, b]))).toEqual({
       tracked_searches: 4,
       clicked_searches: 2,
@@ -35,6 +44,11 @@ describe('engagement figures', () => {
       converted_searches: 1,
       conversion_rate: 0.25,
       revenue: { EUR: 1, USD: 0.3 },
+      added_to_cart_searches: 2,
+      add_to_cart_rate: 0.5,
+      purchased_searches: 1,
+      purchase_rate: 0.25,
+      purchase_revenue: { EUR: 1, USD: 0.1 },
     });
   });
 

@@ -16,6 +16,12 @@ export interface EngagementCounts {
   converted: number;
   /** Per currency, in millionths. */
   revenue: Map<string, bigint>;
+  /** Tracked searches with at least one addToCart conversion. */
+  carted: number;
+  /** Tracked searches with at least one purchase conversion. */
+  purchased: number;
+  /** The value of purchase conversions per currency, in millionths. */
+  purchaseRevenue: Map<string, bigint>;
 }
 
 /** The engagement fields of an answer (an entry of the list, the totals, a bucket, a term). */
@@ -28,6 +34,11 @@ export interface EngagementFields {
   converted_searches: number;
   conversion_rate: number | null;
   revenue: Record<string, number>;
+  added_to_cart_searches: number;
+  add_to_cart_rate: number | null;
+  purchased_searches: number;
+  purchase_rate: number | null;
+  purchase_revenue: Record<string, number>;
 }
 
 /** A row as storage returns the counts of a group (EngagementRepository). */
@@ -40,6 +51,10 @@ export interface EngagementRaw {
   /** Currencies, ascending, and their sums as decimal strings. */
   rev_cur: string[];
   rev_val: string[];
+  carted: string | number;
+  purchased: string | number;
+  pur_cur: string[];
+  pur_val: string[];
 }
 
 const MICROS = 1_000_000n;
@@ -60,7 +75,33 @@ export function amount(m: bigint): number {
 }
 
 export function emptyCounts(): EngagementCounts {
-  return { tracked: 0, clicked: 0, clicks: 0, positionSum: 0, converted: 0, revenue: new Map() };
+  return {
+    tracked: 0,
+    clicked: 0,
+    clicks: 0,
+    positionSum: 0,
+    converted: 0,
+    revenue: new Map(),
+    carted: 0,
+    purchased: 0,
+    purchaseRevenue: new Map(),
+  };
+}
+
+/** Sums per currency as storage returns them (currencies, decimal strings), in millionths. */
+function amounts(currencies: string[] | undefined, values: string[] | undefined): Map<string, bigint> {
+  return new Map((currencies ?? []).map((currency, i) => [currency, micros(values![i])]));
+}
+
+function addAmounts(a: Map<string, bigint>, b: Map<string, bigint>): void {
+  for (const [currency, m] of b) {
+    a.set(currency, (a.get(currency) ?? 0n) + m);
+  }
+}
+
+/** Amounts per currency as an answer writes them: currencies ascending, numbers. */
+function amountFields(m: Map<string, bigint>): Record<string, number> {
+  return Object.fromEntries([...m].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([cur, v]) => [cur, amount(v)]));
 }
 
 export function countsOf(raw: EngagementRaw): EngagementCounts {
@@ -70,7 +111,10 @@ export function countsOf(raw: EngagementRaw): EngagementCounts {
     clicks: Number(raw.clicks_n),
     positionSum: Number(raw.pos_sum),
     converted: Number(raw.converted),
-    revenue: new Map((raw.rev_cur ?? []).map((currency, i) => [currency, micros(raw.rev_val[i])])),
+    revenue: amounts(raw.rev_cur, raw.rev_val),
+    carted: Number(raw.carted),
+    purchased: Number(raw.purchased),
+    purchaseRevenue: amounts(raw.pur_cur, raw.pur_val),
   };
 }
 
@@ -81,9 +125,10 @@ export function addCounts(a: EngagementCounts, b: EngagementCounts): EngagementC
   a.clicks += b.clicks;
   a.positionSum += b.positionSum;
   a.converted += b.converted;
-  for (const [currency, m] of b.revenue) {
-    a.revenue.set(currency, (a.revenue.get(currency) ?? 0n) + m);
-  }
+  addAmounts(a.revenue, b.revenue);
+  a.carted += b.carted;
+  a.purchased += b.purchased;
+  addAmounts(a.purchaseRevenue, b.purchaseRevenue);
   return a;
 }
 
@@ -104,7 +149,12 @@ export function engagementFields(c: EngagementCounts): EngagementFields {
     average_click_position: ratio(c.positionSum, c.clicks),
     converted_searches: c.converted,
     conversion_rate: ratio(c.converted, c.tracked),
-    revenue: Object.fromEntries([...c.revenue].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([cur, m]) => [cur, amount(m)])),
+    revenue: amountFields(c.revenue),
+    added_to_cart_searches: c.carted,
+    add_to_cart_rate: ratio(c.carted, c.tracked),
+    purchased_searches: c.purchased,
+    purchase_rate: ratio(c.purchased, c.tracked),
+    purchase_revenue: amountFields(c.purchaseRevenue),
   };
 }
 

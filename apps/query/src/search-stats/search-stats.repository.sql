@@ -1217,7 +1217,7 @@ SELECT toUnixTimestamp(toStartOfHour(ts)) * 1000 AS hour_ms,
   countIf(type = 'click') AS clicks_n,
   countIf(type = 'conversion') AS conversions_n
 FROM (
-  SELECT type, search_id, object_id, position, value, currency, ts
+  SELECT type, search_id, object_id, position, subtype, value, currency, ts
   FROM `search_analytics`.`interactions`
   WHERE customer = {customer:String}
     AND instance = {instance:String}
@@ -1273,9 +1273,28 @@ SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
   sum(g_converted) AS converted,
   sumMap(g_cur, g_val) AS rev,
   rev.1 AS rev_cur,
-  arrayMap(x -> toString(x), rev.2) AS rev_val
+  arrayMap(x -> toString(x), rev.2) AS rev_val,
+  sum(g_carted) AS carted,
+  sum(g_purchased) AS purchased,
+  sumMap(g_pcur, g_pval) AS pur,
+  pur.1 AS pur_cur,
+  arrayMap(x -> toString(x), pur.2) AS pur_val
 FROM (
-  SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+  SELECT hour,
+    phrase,
+    language,
+    bot,
+    g_tracked,
+    g_clicked,
+    g_clicks,
+    g_pos,
+    g_converted,
+    g_cur,
+    g_val,
+    g_carted,
+    g_purchased,
+    g_pcur,
+    g_pval
   FROM (
     SELECT hour,
       phrase,
@@ -1288,7 +1307,12 @@ FROM (
       countIf(p_conversions > 0) AS g_converted,
       sumMap(p_revenue) AS g_rev,
       g_rev.1 AS g_cur,
-      g_rev.2 AS g_val
+      g_rev.2 AS g_val,
+      countIf(p_carts > 0) AS g_carted,
+      countIf(p_purchases > 0) AS g_purchased,
+      sumMap(p_purchase_revenue) AS g_pur,
+      g_pur.1 AS g_pcur,
+      g_pur.2 AS g_pval
     FROM (
       SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
       FROM (
@@ -1331,9 +1355,16 @@ FROM (
         countIf(type = 'click') AS p_clicks,
         sumIf(position, type = 'click') AS p_pos,
         countIf(type = 'conversion') AS p_conversions,
-        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue,
+        countIf(type = 'conversion' AND subtype = 'addToCart') AS p_carts,
+        countIf(type = 'conversion' AND subtype = 'purchase') AS p_purchases,
+        sumMapIf(
+          [toString(currency)],
+          [toDecimal128(value, 6)],
+          type = 'conversion' AND subtype = 'purchase' AND value > 0
+        ) AS p_purchase_revenue
       FROM (
-        SELECT type, search_id, object_id, position, value, currency, ts
+        SELECT type, search_id, object_id, position, subtype, value, currency, ts
         FROM `search_analytics`.`interactions`
         WHERE customer = {customer:String}
           AND instance = {instance:String}
@@ -1541,7 +1572,7 @@ SELECT toUnixTimestamp(toStartOfHour(ts)) * 1000 AS hour_ms,
   countIf(type = 'click') AS clicks_n,
   countIf(type = 'conversion') AS conversions_n
 FROM (
-  SELECT type, search_id, object_id, position, value, currency, ts
+  SELECT type, search_id, object_id, position, subtype, value, currency, ts
   FROM `search_analytics`.`interactions`
   WHERE customer = {customer:String}
     AND instance = {instance:String}
@@ -1597,9 +1628,28 @@ SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
   sum(g_converted) AS converted,
   sumMap(g_cur, g_val) AS rev,
   rev.1 AS rev_cur,
-  arrayMap(x -> toString(x), rev.2) AS rev_val
+  arrayMap(x -> toString(x), rev.2) AS rev_val,
+  sum(g_carted) AS carted,
+  sum(g_purchased) AS purchased,
+  sumMap(g_pcur, g_pval) AS pur,
+  pur.1 AS pur_cur,
+  arrayMap(x -> toString(x), pur.2) AS pur_val
 FROM (
-  SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+  SELECT hour,
+    phrase,
+    language,
+    bot,
+    g_tracked,
+    g_clicked,
+    g_clicks,
+    g_pos,
+    g_converted,
+    g_cur,
+    g_val,
+    g_carted,
+    g_purchased,
+    g_pcur,
+    g_pval
   FROM (
     SELECT hour,
       phrase,
@@ -1612,7 +1662,12 @@ FROM (
       countIf(p_conversions > 0) AS g_converted,
       sumMap(p_revenue) AS g_rev,
       g_rev.1 AS g_cur,
-      g_rev.2 AS g_val
+      g_rev.2 AS g_val,
+      countIf(p_carts > 0) AS g_carted,
+      countIf(p_purchases > 0) AS g_purchased,
+      sumMap(p_purchase_revenue) AS g_pur,
+      g_pur.1 AS g_pcur,
+      g_pur.2 AS g_pval
     FROM (
       SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
       FROM (
@@ -1656,9 +1711,16 @@ FROM (
         countIf(type = 'click') AS p_clicks,
         sumIf(position, type = 'click') AS p_pos,
         countIf(type = 'conversion') AS p_conversions,
-        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue,
+        countIf(type = 'conversion' AND subtype = 'addToCart') AS p_carts,
+        countIf(type = 'conversion' AND subtype = 'purchase') AS p_purchases,
+        sumMapIf(
+          [toString(currency)],
+          [toDecimal128(value, 6)],
+          type = 'conversion' AND subtype = 'purchase' AND value > 0
+        ) AS p_purchase_revenue
       FROM (
-        SELECT type, search_id, object_id, position, value, currency, ts
+        SELECT type, search_id, object_id, position, subtype, value, currency, ts
         FROM `search_analytics`.`interactions`
         WHERE customer = {customer:String}
           AND instance = {instance:String}

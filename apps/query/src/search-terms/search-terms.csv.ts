@@ -11,6 +11,11 @@ export const ENGAGEMENT_CSV_COLUMNS = [
   'converted_searches',
   'conversion_rate',
   'revenue',
+  'added_to_cart_searches',
+  'add_to_cart_rate',
+  'purchased_searches',
+  'purchase_rate',
+  'purchase_revenue',
 ];
 
 /** The header line of the CSV answer (docs/architecture.md, "The analytics contracts"), CRLF included. */

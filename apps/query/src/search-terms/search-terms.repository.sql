@@ -2061,9 +2061,28 @@ SELECT phrase,
   sum(g_converted) AS converted,
   sumMap(g_cur, g_val) AS rev,
   rev.1 AS rev_cur,
-  arrayMap(x -> toString(x), rev.2) AS rev_val
+  arrayMap(x -> toString(x), rev.2) AS rev_val,
+  sum(g_carted) AS carted,
+  sum(g_purchased) AS purchased,
+  sumMap(g_pcur, g_pval) AS pur,
+  pur.1 AS pur_cur,
+  arrayMap(x -> toString(x), pur.2) AS pur_val
 FROM (
-  SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+  SELECT hour,
+    phrase,
+    language,
+    bot,
+    g_tracked,
+    g_clicked,
+    g_clicks,
+    g_pos,
+    g_converted,
+    g_cur,
+    g_val,
+    g_carted,
+    g_purchased,
+    g_pcur,
+    g_pval
   FROM (
     SELECT hour,
       phrase,
@@ -2076,7 +2095,12 @@ FROM (
       countIf(p_conversions > 0) AS g_converted,
       sumMap(p_revenue) AS g_rev,
       g_rev.1 AS g_cur,
-      g_rev.2 AS g_val
+      g_rev.2 AS g_val,
+      countIf(p_carts > 0) AS g_carted,
+      countIf(p_purchases > 0) AS g_purchased,
+      sumMap(p_purchase_revenue) AS g_pur,
+      g_pur.1 AS g_pcur,
+      g_pur.2 AS g_pval
     FROM (
       SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
       FROM (
@@ -2121,9 +2145,16 @@ FROM (
         countIf(type = 'click') AS p_clicks,
         sumIf(position, type = 'click') AS p_pos,
         countIf(type = 'conversion') AS p_conversions,
-        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue,
+        countIf(type = 'conversion' AND subtype = 'addToCart') AS p_carts,
+        countIf(type = 'conversion' AND subtype = 'purchase') AS p_purchases,
+        sumMapIf(
+          [toString(currency)],
+          [toDecimal128(value, 6)],
+          type = 'conversion' AND subtype = 'purchase' AND value > 0
+        ) AS p_purchase_revenue
       FROM (
-        SELECT type, search_id, object_id, position, value, currency, ts
+        SELECT type, search_id, object_id, position, subtype, value, currency, ts
         FROM `search_analytics`.`interactions`
         WHERE customer = {customer:String}
           AND instance = {instance:String}
@@ -2209,7 +2240,11 @@ SELECT phrase,
   pos_sum,
   converted,
   rev_cur,
-  rev_val
+  rev_val,
+  carted,
+  purchased,
+  pur_cur,
+  pur_val
 FROM (
   SELECT phrase, sum(signed) AS count, 0 AS previous_count
   FROM (
@@ -2258,9 +2293,28 @@ LEFT JOIN (
     sum(g_converted) AS converted,
     sumMap(g_cur, g_val) AS rev,
     rev.1 AS rev_cur,
-    arrayMap(x -> toString(x), rev.2) AS rev_val
+    arrayMap(x -> toString(x), rev.2) AS rev_val,
+    sum(g_carted) AS carted,
+    sum(g_purchased) AS purchased,
+    sumMap(g_pcur, g_pval) AS pur,
+    pur.1 AS pur_cur,
+    arrayMap(x -> toString(x), pur.2) AS pur_val
   FROM (
-    SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      g_tracked,
+      g_clicked,
+      g_clicks,
+      g_pos,
+      g_converted,
+      g_cur,
+      g_val,
+      g_carted,
+      g_purchased,
+      g_pcur,
+      g_pval
     FROM (
       SELECT hour,
         phrase,
@@ -2273,7 +2327,12 @@ LEFT JOIN (
         countIf(p_conversions > 0) AS g_converted,
         sumMap(p_revenue) AS g_rev,
         g_rev.1 AS g_cur,
-        g_rev.2 AS g_val
+        g_rev.2 AS g_val,
+        countIf(p_carts > 0) AS g_carted,
+        countIf(p_purchases > 0) AS g_purchased,
+        sumMap(p_purchase_revenue) AS g_pur,
+        g_pur.1 AS g_pcur,
+        g_pur.2 AS g_pval
       FROM (
         SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
         FROM (
@@ -2316,9 +2375,16 @@ LEFT JOIN (
           countIf(type = 'click') AS p_clicks,
           sumIf(position, type = 'click') AS p_pos,
           countIf(type = 'conversion') AS p_conversions,
-          sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+          sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue,
+          countIf(type = 'conversion' AND subtype = 'addToCart') AS p_carts,
+          countIf(type = 'conversion' AND subtype = 'purchase') AS p_purchases,
+          sumMapIf(
+            [toString(currency)],
+            [toDecimal128(value, 6)],
+            type = 'conversion' AND subtype = 'purchase' AND value > 0
+          ) AS p_purchase_revenue
         FROM (
-          SELECT type, search_id, object_id, position, value, currency, ts
+          SELECT type, search_id, object_id, position, subtype, value, currency, ts
           FROM `search_analytics`.`interactions`
           WHERE customer = {customer:String}
             AND instance = {instance:String}
@@ -2549,6 +2615,16 @@ SELECT concat(
   if(tracked = 0, '', toString(converted / tracked)),
   ',',
   arrayStringConcat(arrayMap((c, v) -> concat(c, ':', v), rev_cur, rev_val), '|'),
+  ',',
+  toString(carted),
+  ',',
+  if(tracked = 0, '', toString(carted / tracked)),
+  ',',
+  toString(purchased),
+  ',',
+  if(tracked = 0, '', toString(purchased / tracked)),
+  ',',
+  arrayStringConcat(arrayMap((c, v) -> concat(c, ':', v), pur_cur, pur_val), '|'),
   '\r'
 )
 FROM (
@@ -2563,6 +2639,10 @@ FROM (
     converted,
     rev_cur,
     rev_val,
+    carted,
+    purchased,
+    pur_cur,
+    pur_val,
     last_hits,
     with_filters
   FROM (
@@ -2632,9 +2712,28 @@ FROM (
       sum(g_converted) AS converted,
       sumMap(g_cur, g_val) AS rev,
       rev.1 AS rev_cur,
-      arrayMap(x -> toString(x), rev.2) AS rev_val
+      arrayMap(x -> toString(x), rev.2) AS rev_val,
+      sum(g_carted) AS carted,
+      sum(g_purchased) AS purchased,
+      sumMap(g_pcur, g_pval) AS pur,
+      pur.1 AS pur_cur,
+      arrayMap(x -> toString(x), pur.2) AS pur_val
     FROM (
-      SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+      SELECT hour,
+        phrase,
+        language,
+        bot,
+        g_tracked,
+        g_clicked,
+        g_clicks,
+        g_pos,
+        g_converted,
+        g_cur,
+        g_val,
+        g_carted,
+        g_purchased,
+        g_pcur,
+        g_pval
       FROM (
         SELECT hour,
           phrase,
@@ -2647,7 +2746,12 @@ FROM (
           countIf(p_conversions > 0) AS g_converted,
           sumMap(p_revenue) AS g_rev,
           g_rev.1 AS g_cur,
-          g_rev.2 AS g_val
+          g_rev.2 AS g_val,
+          countIf(p_carts > 0) AS g_carted,
+          countIf(p_purchases > 0) AS g_purchased,
+          sumMap(p_purchase_revenue) AS g_pur,
+          g_pur.1 AS g_pcur,
+          g_pur.2 AS g_pval
         FROM (
           SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
           FROM (
@@ -2690,9 +2794,16 @@ FROM (
             countIf(type = 'click') AS p_clicks,
             sumIf(position, type = 'click') AS p_pos,
             countIf(type = 'conversion') AS p_conversions,
-            sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+            sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue,
+            countIf(type = 'conversion' AND subtype = 'addToCart') AS p_carts,
+            countIf(type = 'conversion' AND subtype = 'purchase') AS p_purchases,
+            sumMapIf(
+              [toString(currency)],
+              [toDecimal128(value, 6)],
+              type = 'conversion' AND subtype = 'purchase' AND value > 0
+            ) AS p_purchase_revenue
           FROM (
-            SELECT type, search_id, object_id, position, value, currency, ts
+            SELECT type, search_id, object_id, position, subtype, value, currency, ts
             FROM `search_analytics`.`interactions`
             WHERE customer = {customer:String}
               AND instance = {instance:String}
@@ -2821,7 +2932,7 @@ WHERE customer = {customer:String}
 -- params:
 --   customer = "acme"
 --   instance = "shop"
---   layout = 1
+--   layout = 2
 --   v_from = 1775037600 (2026-04-01T10:00:00Z)
 --   v_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT toUnixTimestamp(hour) * 1000 AS hour_ms, toUnixTimestamp64Micro(max(version)) AS version_us
@@ -2887,9 +2998,28 @@ SELECT phrase,
   sum(g_converted) AS converted,
   sumMap(g_cur, g_val) AS rev,
   rev.1 AS rev_cur,
-  arrayMap(x -> toString(x), rev.2) AS rev_val
+  arrayMap(x -> toString(x), rev.2) AS rev_val,
+  sum(g_carted) AS carted,
+  sum(g_purchased) AS purchased,
+  sumMap(g_pcur, g_pval) AS pur,
+  pur.1 AS pur_cur,
+  arrayMap(x -> toString(x), pur.2) AS pur_val
 FROM (
-  SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+  SELECT hour,
+    phrase,
+    language,
+    bot,
+    g_tracked,
+    g_clicked,
+    g_clicks,
+    g_pos,
+    g_converted,
+    g_cur,
+    g_val,
+    g_carted,
+    g_purchased,
+    g_pcur,
+    g_pval
   FROM (
     SELECT hour,
       phrase,
@@ -2902,7 +3032,12 @@ FROM (
       countIf(p_conversions > 0) AS g_converted,
       sumMap(p_revenue) AS g_rev,
       g_rev.1 AS g_cur,
-      g_rev.2 AS g_val
+      g_rev.2 AS g_val,
+      countIf(p_carts > 0) AS g_carted,
+      countIf(p_purchases > 0) AS g_purchased,
+      sumMap(p_purchase_revenue) AS g_pur,
+      g_pur.1 AS g_pcur,
+      g_pur.2 AS g_pval
     FROM (
       SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
       FROM (
@@ -2946,9 +3081,16 @@ FROM (
         countIf(type = 'click') AS p_clicks,
         sumIf(position, type = 'click') AS p_pos,
         countIf(type = 'conversion') AS p_conversions,
-        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue,
+        countIf(type = 'conversion' AND subtype = 'addToCart') AS p_carts,
+        countIf(type = 'conversion' AND subtype = 'purchase') AS p_purchases,
+        sumMapIf(
+          [toString(currency)],
+          [toDecimal128(value, 6)],
+          type = 'conversion' AND subtype = 'purchase' AND value > 0
+        ) AS p_purchase_revenue
       FROM (
-        SELECT type, search_id, object_id, position, value, currency, ts
+        SELECT type, search_id, object_id, position, subtype, value, currency, ts
         FROM `search_analytics`.`interactions`
         WHERE customer = {customer:String}
           AND instance = {instance:String}
@@ -2983,7 +3125,21 @@ FROM (
     GROUP BY hour, phrase, language, bot
   )
   UNION ALL
-  SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+  SELECT hour,
+    phrase,
+    language,
+    bot,
+    g_tracked,
+    g_clicked,
+    g_clicks,
+    g_pos,
+    g_converted,
+    g_cur,
+    g_val,
+    g_carted,
+    g_purchased,
+    g_pcur,
+    g_pval
   FROM (
     SELECT hour,
       phrase,
@@ -2996,7 +3152,12 @@ FROM (
       countIf(p_conversions > 0) AS g_converted,
       sumMap(p_revenue) AS g_rev,
       g_rev.1 AS g_cur,
-      g_rev.2 AS g_val
+      g_rev.2 AS g_val,
+      countIf(p_carts > 0) AS g_carted,
+      countIf(p_purchases > 0) AS g_purchased,
+      sumMap(p_purchase_revenue) AS g_pur,
+      g_pur.1 AS g_pcur,
+      g_pur.2 AS g_pval
     FROM (
       SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
       FROM (
@@ -3040,9 +3201,16 @@ FROM (
         countIf(type = 'click') AS p_clicks,
         sumIf(position, type = 'click') AS p_pos,
         countIf(type = 'conversion') AS p_conversions,
-        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue,
+        countIf(type = 'conversion' AND subtype = 'addToCart') AS p_carts,
+        countIf(type = 'conversion' AND subtype = 'purchase') AS p_purchases,
+        sumMapIf(
+          [toString(currency)],
+          [toDecimal128(value, 6)],
+          type = 'conversion' AND subtype = 'purchase' AND value > 0
+        ) AS p_purchase_revenue
       FROM (
-        SELECT type, search_id, object_id, position, value, currency, ts
+        SELECT type, search_id, object_id, position, subtype, value, currency, ts
         FROM `search_analytics`.`interactions`
         WHERE customer = {customer:String}
           AND instance = {instance:String}
@@ -3087,7 +3255,11 @@ FROM (
     pos_sum AS g_pos,
     converted AS g_converted,
     rev_cur AS g_cur,
-    rev_val AS g_val
+    rev_val AS g_val,
+    carted AS g_carted,
+    purchased AS g_purchased,
+    pur_cur AS g_pcur,
+    pur_val AS g_pval
   FROM `search_analytics`.`engagement_phrases_hourly`
   WHERE customer = {customer:String}
     AND instance = {instance:String}
@@ -3717,6 +3889,16 @@ SELECT concat(
   if(tracked = 0, '', toString(converted / tracked)),
   ',',
   arrayStringConcat(arrayMap((c, v) -> concat(c, ':', v), rev_cur, rev_val), '|'),
+  ',',
+  toString(carted),
+  ',',
+  if(tracked = 0, '', toString(carted / tracked)),
+  ',',
+  toString(purchased),
+  ',',
+  if(tracked = 0, '', toString(purchased / tracked)),
+  ',',
+  arrayStringConcat(arrayMap((c, v) -> concat(c, ':', v), pur_cur, pur_val), '|'),
   '\r'
 )
 FROM (
@@ -3733,6 +3915,10 @@ FROM (
     converted,
     rev_cur,
     rev_val,
+    carted,
+    purchased,
+    pur_cur,
+    pur_val,
     last_hits,
     with_filters
   FROM (
@@ -3880,9 +4066,28 @@ FROM (
       sum(g_converted) AS converted,
       sumMap(g_cur, g_val) AS rev,
       rev.1 AS rev_cur,
-      arrayMap(x -> toString(x), rev.2) AS rev_val
+      arrayMap(x -> toString(x), rev.2) AS rev_val,
+      sum(g_carted) AS carted,
+      sum(g_purchased) AS purchased,
+      sumMap(g_pcur, g_pval) AS pur,
+      pur.1 AS pur_cur,
+      arrayMap(x -> toString(x), pur.2) AS pur_val
     FROM (
-      SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+      SELECT hour,
+        phrase,
+        language,
+        bot,
+        g_tracked,
+        g_clicked,
+        g_clicks,
+        g_pos,
+        g_converted,
+        g_cur,
+        g_val,
+        g_carted,
+        g_purchased,
+        g_pcur,
+        g_pval
       FROM (
         SELECT hour,
           phrase,
@@ -3895,7 +4100,12 @@ FROM (
           countIf(p_conversions > 0) AS g_converted,
           sumMap(p_revenue) AS g_rev,
           g_rev.1 AS g_cur,
-          g_rev.2 AS g_val
+          g_rev.2 AS g_val,
+          countIf(p_carts > 0) AS g_carted,
+          countIf(p_purchases > 0) AS g_purchased,
+          sumMap(p_purchase_revenue) AS g_pur,
+          g_pur.1 AS g_pcur,
+          g_pur.2 AS g_pval
         FROM (
           SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
           FROM (
@@ -3938,9 +4148,16 @@ FROM (
             countIf(type = 'click') AS p_clicks,
             sumIf(position, type = 'click') AS p_pos,
             countIf(type = 'conversion') AS p_conversions,
-            sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+            sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue,
+            countIf(type = 'conversion' AND subtype = 'addToCart') AS p_carts,
+            countIf(type = 'conversion' AND subtype = 'purchase') AS p_purchases,
+            sumMapIf(
+              [toString(currency)],
+              [toDecimal128(value, 6)],
+              type = 'conversion' AND subtype = 'purchase' AND value > 0
+            ) AS p_purchase_revenue
           FROM (
-            SELECT type, search_id, object_id, position, value, currency, ts
+            SELECT type, search_id, object_id, position, subtype, value, currency, ts
             FROM `search_analytics`.`interactions`
             WHERE customer = {customer:String}
               AND instance = {instance:String}

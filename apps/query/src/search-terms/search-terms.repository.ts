@@ -189,6 +189,11 @@ export class SearchTermsRepository {
         'toString(converted)',
         ratio('converted', 'tracked'),
         "arrayStringConcat(arrayMap((c, v) -> concat(c, ':', v), rev_cur, rev_val), '|')",
+        'toString(carted)',
+        ratio('carted', 'tracked'),
+        'toString(purchased)',
+        ratio('purchased', 'tracked'),
+        "arrayStringConcat(arrayMap((c, v) -> concat(c, ':', v), pur_cur, pur_val), '|')",
       );
     }
     const line = `concat(${fields.join(", ',', ")}, '\\r')`;

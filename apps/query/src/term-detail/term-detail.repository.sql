@@ -1015,9 +1015,28 @@ SELECT phrase,
   sum(g_converted) AS converted,
   sumMap(g_cur, g_val) AS rev,
   rev.1 AS rev_cur,
-  arrayMap(x -> toString(x), rev.2) AS rev_val
+  arrayMap(x -> toString(x), rev.2) AS rev_val,
+  sum(g_carted) AS carted,
+  sum(g_purchased) AS purchased,
+  sumMap(g_pcur, g_pval) AS pur,
+  pur.1 AS pur_cur,
+  arrayMap(x -> toString(x), pur.2) AS pur_val
 FROM (
-  SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+  SELECT hour,
+    phrase,
+    language,
+    bot,
+    g_tracked,
+    g_clicked,
+    g_clicks,
+    g_pos,
+    g_converted,
+    g_cur,
+    g_val,
+    g_carted,
+    g_purchased,
+    g_pcur,
+    g_pval
   FROM (
     SELECT hour,
       phrase,
@@ -1030,7 +1049,12 @@ FROM (
       countIf(p_conversions > 0) AS g_converted,
       sumMap(p_revenue) AS g_rev,
       g_rev.1 AS g_cur,
-      g_rev.2 AS g_val
+      g_rev.2 AS g_val,
+      countIf(p_carts > 0) AS g_carted,
+      countIf(p_purchases > 0) AS g_purchased,
+      sumMap(p_purchase_revenue) AS g_pur,
+      g_pur.1 AS g_pcur,
+      g_pur.2 AS g_pval
     FROM (
       SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
       FROM (
@@ -1075,9 +1099,16 @@ FROM (
         countIf(type = 'click') AS p_clicks,
         sumIf(position, type = 'click') AS p_pos,
         countIf(type = 'conversion') AS p_conversions,
-        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue,
+        countIf(type = 'conversion' AND subtype = 'addToCart') AS p_carts,
+        countIf(type = 'conversion' AND subtype = 'purchase') AS p_purchases,
+        sumMapIf(
+          [toString(currency)],
+          [toDecimal128(value, 6)],
+          type = 'conversion' AND subtype = 'purchase' AND value > 0
+        ) AS p_purchase_revenue
       FROM (
-        SELECT type, search_id, object_id, position, value, currency, ts
+        SELECT type, search_id, object_id, position, subtype, value, currency, ts
         FROM `search_analytics`.`interactions`
         WHERE customer = {customer:String}
           AND instance = {instance:String}
@@ -1192,7 +1223,7 @@ FROM (
           ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
         )
       ) AS s INNER JOIN (
-        SELECT type, search_id, object_id, position, value, currency, ts
+        SELECT type, search_id, object_id, position, subtype, value, currency, ts
         FROM `search_analytics`.`interactions`
         WHERE customer = {customer:String}
           AND instance = {instance:String}
@@ -1397,7 +1428,7 @@ LIMIT {limit:UInt32};
 -- params:
 --   customer = "acme"
 --   instance = "shop"
---   layout = 1
+--   layout = 2
 --   v_from = 1775037600 (2026-04-01T10:00:00Z)
 --   v_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT toUnixTimestamp(hour) * 1000 AS hour_ms, toUnixTimestamp64Micro(max(version)) AS version_us
@@ -1434,9 +1465,28 @@ SELECT phrase,
   sum(g_converted) AS converted,
   sumMap(g_cur, g_val) AS rev,
   rev.1 AS rev_cur,
-  arrayMap(x -> toString(x), rev.2) AS rev_val
+  arrayMap(x -> toString(x), rev.2) AS rev_val,
+  sum(g_carted) AS carted,
+  sum(g_purchased) AS purchased,
+  sumMap(g_pcur, g_pval) AS pur,
+  pur.1 AS pur_cur,
+  arrayMap(x -> toString(x), pur.2) AS pur_val
 FROM (
-  SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+  SELECT hour,
+    phrase,
+    language,
+    bot,
+    g_tracked,
+    g_clicked,
+    g_clicks,
+    g_pos,
+    g_converted,
+    g_cur,
+    g_val,
+    g_carted,
+    g_purchased,
+    g_pcur,
+    g_pval
   FROM (
     SELECT hour,
       phrase,
@@ -1449,7 +1499,12 @@ FROM (
       countIf(p_conversions > 0) AS g_converted,
       sumMap(p_revenue) AS g_rev,
       g_rev.1 AS g_cur,
-      g_rev.2 AS g_val
+      g_rev.2 AS g_val,
+      countIf(p_carts > 0) AS g_carted,
+      countIf(p_purchases > 0) AS g_purchased,
+      sumMap(p_purchase_revenue) AS g_pur,
+      g_pur.1 AS g_pcur,
+      g_pur.2 AS g_pval
     FROM (
       SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
       FROM (
@@ -1493,9 +1548,16 @@ FROM (
         countIf(type = 'click') AS p_clicks,
         sumIf(position, type = 'click') AS p_pos,
         countIf(type = 'conversion') AS p_conversions,
-        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue,
+        countIf(type = 'conversion' AND subtype = 'addToCart') AS p_carts,
+        countIf(type = 'conversion' AND subtype = 'purchase') AS p_purchases,
+        sumMapIf(
+          [toString(currency)],
+          [toDecimal128(value, 6)],
+          type = 'conversion' AND subtype = 'purchase' AND value > 0
+        ) AS p_purchase_revenue
       FROM (
-        SELECT type, search_id, object_id, position, value, currency, ts
+        SELECT type, search_id, object_id, position, subtype, value, currency, ts
         FROM `search_analytics`.`interactions`
         WHERE customer = {customer:String}
           AND instance = {instance:String}
@@ -1530,7 +1592,21 @@ FROM (
     GROUP BY hour, phrase, language, bot
   )
   UNION ALL
-  SELECT hour, phrase, language, bot, g_tracked, g_clicked, g_clicks, g_pos, g_converted, g_cur, g_val
+  SELECT hour,
+    phrase,
+    language,
+    bot,
+    g_tracked,
+    g_clicked,
+    g_clicks,
+    g_pos,
+    g_converted,
+    g_cur,
+    g_val,
+    g_carted,
+    g_purchased,
+    g_pcur,
+    g_pval
   FROM (
     SELECT hour,
       phrase,
@@ -1543,7 +1619,12 @@ FROM (
       countIf(p_conversions > 0) AS g_converted,
       sumMap(p_revenue) AS g_rev,
       g_rev.1 AS g_cur,
-      g_rev.2 AS g_val
+      g_rev.2 AS g_val,
+      countIf(p_carts > 0) AS g_carted,
+      countIf(p_purchases > 0) AS g_purchased,
+      sumMap(p_purchase_revenue) AS g_pur,
+      g_pur.1 AS g_pcur,
+      g_pur.2 AS g_pval
     FROM (
       SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
       FROM (
@@ -1587,9 +1668,16 @@ FROM (
         countIf(type = 'click') AS p_clicks,
         sumIf(position, type = 'click') AS p_pos,
         countIf(type = 'conversion') AS p_conversions,
-        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue
+        sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue,
+        countIf(type = 'conversion' AND subtype = 'addToCart') AS p_carts,
+        countIf(type = 'conversion' AND subtype = 'purchase') AS p_purchases,
+        sumMapIf(
+          [toString(currency)],
+          [toDecimal128(value, 6)],
+          type = 'conversion' AND subtype = 'purchase' AND value > 0
+        ) AS p_purchase_revenue
       FROM (
-        SELECT type, search_id, object_id, position, value, currency, ts
+        SELECT type, search_id, object_id, position, subtype, value, currency, ts
         FROM `search_analytics`.`interactions`
         WHERE customer = {customer:String}
           AND instance = {instance:String}
@@ -1634,7 +1722,11 @@ FROM (
     pos_sum AS g_pos,
     converted AS g_converted,
     rev_cur AS g_cur,
-    rev_val AS g_val
+    rev_val AS g_val,
+    carted AS g_carted,
+    purchased AS g_purchased,
+    pur_cur AS g_pcur,
+    pur_val AS g_pval
   FROM `search_analytics`.`engagement_phrases_hourly`
   WHERE customer = {customer:String}
     AND instance = {instance:String}
@@ -1733,7 +1825,7 @@ FROM (
           ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
         )
       ) AS s INNER JOIN (
-        SELECT type, search_id, object_id, position, value, currency, ts
+        SELECT type, search_id, object_id, position, subtype, value, currency, ts
         FROM `search_analytics`.`interactions`
         WHERE customer = {customer:String}
           AND instance = {instance:String}
@@ -1860,7 +1952,7 @@ FROM (
           ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
         )
       ) AS s INNER JOIN (
-        SELECT type, search_id, object_id, position, value, currency, ts
+        SELECT type, search_id, object_id, position, subtype, value, currency, ts
         FROM `search_analytics`.`interactions`
         WHERE customer = {customer:String}
           AND instance = {instance:String}

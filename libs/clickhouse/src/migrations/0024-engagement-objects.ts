@@ -3,10 +3,10 @@ import type { Migration } from './migration';
 /**
  * The layout of the engagement figures computed ahead that this release writes and reads: recorded with each hour's
  * version (`engagement_versions.layout`) and each pass (`engagement_passes.layout`). A release that computes more per
- * hour raises it; hours and passes of another layout are ignored, so a process of the earlier release still running
- * during an upgrade cannot record an hour that lacks what this one reads.
+ * hour raises it (2: conversions by subtype, 0028); hours and passes of another layout are ignored, so a process of
+ * the earlier release still running during an upgrade cannot record an hour that lacks what this one reads.
  */
-export const ENGAGEMENT_LAYOUT = 1;
+export const ENGAGEMENT_LAYOUT = 2;
 
 /**
  * A term's clicks per position and its clicked and converted objects, computed ahead per hour with the other

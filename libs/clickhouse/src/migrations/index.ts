@@ -24,6 +24,7 @@ import { engagementObjectsMigration } from './0024-engagement-objects';
 import { evaluatedHoursMigration } from './0025-evaluated-hours';
 import { intakeTokenIndexMigration } from './0026-intake-token-index';
 import { DIMENSION_ROLLUPS, searchDimensionsMigration } from './0027-search-dimensions';
+import { engagementSubtypesMigration } from './0028-engagement-subtypes';
 import type { Migration } from './migration';
 import { SIGNED_ROLLUPS, type SignedRollup } from './0012-signed-events';
 import { WEEKLY_KEYS } from './0021-weekly-phrases';
@@ -35,7 +36,7 @@ export { searchIdsSelect } from './0022-engagement-hours';
 export type { Migration, MigrationContext } from './migration';
 export { ENGAGEMENT_CHANGES_KEPT_HOURS } from './0022-engagement-hours';
 export { ENGAGEMENT_LAYOUT } from './0024-engagement-objects';
-export { DIMENSIONS_SQL, USERS_STATE, rawRollupRows } from './0027-search-dimensions';
+export { DIMENSION_ROLLUPS, DIMENSIONS_SQL, USERS_STATE, rawRollupRows } from './0027-search-dimensions';
 
 /** Applied in this order; never reorder or edit an applied migration, add a new one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -65,6 +66,7 @@ export const MIGRATIONS: readonly Migration[] = [
   evaluatedHoursMigration,
   intakeTokenIndexMigration,
   searchDimensionsMigration,
+  engagementSubtypesMigration,
 ];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */
