@@ -152,19 +152,21 @@ describeBrowser('the dashboard in Chromium', () => {
     await signedIn();
     const stats = (
       await api<{
-        totals: { searches: number; zero_hit_rate: number; distinct_terms: number };
+        totals: { searches: number; users: number; zero_hit_rate: number; distinct_terms: number };
         series: Array<{ searches: number; zero_hit_rate: number }>;
       }>(`/search-stats?since=7d&tz=${TZ}&compare=previous`)
     ).body;
     expect(await texts('.kpi .value')).toEqual([
       stats.totals.searches.toLocaleString('en-US'),
+      // Searches sent without a user token or session: no users.
+      stats.totals.users.toLocaleString('en-US'),
       percent('en-US', stats.totals.zero_hit_rate),
       stats.totals.distinct_terms.toLocaleString('en-US'),
       // Searches sent without an id: no tracked searches, so no click-through or conversion rate.
       '–',
       '–',
     ]);
-    expect(stats.totals.searches).toBe(1234);
+    expect([stats.totals.searches, stats.totals.users]).toEqual([1234, 0]);
     // Hovering over the chart shows the bucket's values in its legend.
     const plot = (await page.$('.chart .u-over'))!;
     const box = (await plot.boundingBox())!;
@@ -196,8 +198,10 @@ describeBrowser('the dashboard in Chromium', () => {
       )
     ).body;
     expect((await rows()).map((r) => [r[0], Number(r[1])])).toEqual(all.map((x) => [x.search_phrase, x.count]));
-    expect((await rows()).find((r) => r[0] === 'socks')?.[2]).toBe('synonym: syn-socks');
-    expect((await rows()).find((r) => r[0] === 'winter coat')?.[2]).toBe('landingpage: lp-coats; not handled in de');
+    // Searches sent without filters: none of them had a filter.
+    expect((await rows()).map((r) => r[2])).toEqual(all.map(() => '0'));
+    expect((await rows()).find((r) => r[0] === 'socks')?.[3]).toBe('synonym: syn-socks');
+    expect((await rows()).find((r) => r[0] === 'winter coat')?.[3]).toBe('landingpage: lp-coats; not handled in de');
     await page.click('#unhandled');
     await page.waitForFunction(() => location.search.includes('unhandled=true'));
     await page.waitForSelector('#unhandled:checked');
@@ -247,7 +251,7 @@ describeBrowser('the dashboard in Chromium', () => {
     await page.waitForSelector('#unhandled');
     await page.click('.controls button');
     const csv = (await downloaded()).text;
-    const res = await http<string>(`${t.url}/search-terms?since=7d&tz=${encodeURIComponent(TZ)}&hits=false&format=csv`, {
+    const res = await http<string>(`${t.url}/search-terms?since=7d&tz=${encodeURIComponent(TZ)}&hits=false&filters=true&format=csv`, {
       headers: basicHeader(),
     });
     expect(csv).toBe(res.body);
@@ -395,7 +399,7 @@ describeBrowser('the dashboard in Chromium', () => {
     const window = `period=custom&from=${isoDay(Date.now() - 3 * 24 * HOUR)}&to=${isoDay(Date.now() + 2 * 24 * HOUR)}&tz=${TZ}`;
     await page.goto(`${t.url}/dashboard?view=overview&${window}`, { waitUntil: 'networkidle0' });
     await page.waitForSelector('.kpis');
-    expect(await texts('.kpi .change')).toEqual(['', '', '', '', '']);
+    expect(await texts('.kpi .change')).toEqual(['', '', '', '', '', '']);
     expect(await texts('.partial-period')).toEqual(['The period has not ended yet: its totals are not compared with the previous period.']);
     expect(errors).toEqual([]);
   });
@@ -430,8 +434,8 @@ describeBrowser('the dashboard in Chromium', () => {
     const firstPartial = Date.parse(stats.from) > Date.parse(stats.series[0].start);
     const values = await texts('.kpi .value');
     expect(values[0]).toBe('1.234');
-    expect(values[1]).toBe(percent('de-DE', stats.totals.zero_hit_rate));
-    expect(values[1]).toMatch(/^\d+,\d\s%$/);
+    expect(values[2]).toBe(percent('de-DE', stats.totals.zero_hit_rate));
+    expect(values[2]).toMatch(/^\d+,\d\s%$/);
     const first = await page.$eval('.chart-data tbody tr td', (td) => td.textContent);
     expect(first).toBe(dayIn('de-DE', Date.parse(stats.series[0].start)) + (firstPartial ? ' (partial)' : ''));
     expect(first).toMatch(/^\d\d\.\d\d\.\d{4}/);
@@ -693,7 +697,7 @@ describeBrowser('the dashboard’s clicks and conversions in Chromium', () => {
     }>(`/search-stats?${WINDOW}&compare=previous&engagement=true`);
     expect(stats.totals.tracked_searches).toBe(15);
     const cards = await page.$$eval('.kpi', (ks) => ks.map((k) => Array.from(k.children).map((c) => (c.textContent ?? '').trim())));
-    expect(cards.slice(3)).toEqual([
+    expect(cards.slice(4)).toEqual([
       [
         'Click-through rate',
         rate(stats.totals.click_through_rate),
@@ -701,7 +705,7 @@ describeBrowser('the dashboard’s clicks and conversions in Chromium', () => {
       ],
       ['Conversion rate', rate(stats.totals.conversion_rate), points(stats.totals.conversion_rate, stats.previous.conversion_rate)],
     ]);
-    expect(cards[3][2]).toMatch(/^\+\d+\.\d points vs previous period$/);
+    expect(cards[4][2]).toMatch(/^\+\d+\.\d points vs previous period$/);
     // The chart's data table: the rate per day, '–' for a day without tracked searches.
     const table = await rows('.chart-data tbody tr');
     expect(table.map((r) => r[3])).toEqual(stats.series.map((b) => rate(b.click_through_rate)));

@@ -114,3 +114,5 @@ export type Language = Stats['languages'][number];
 export type TermDetail = Schemas['SearchTermDetailView'];
 export type Instances = Schemas['InstancesView'];
 export type Notification = Schemas['NotificationView'];
+/** A row of GET /search-breakdown: its key (attribute; attribute, operator, value; filters; country or tag) and figures. */
+export type BreakdownEntry = Schemas['SearchBreakdownEntryView'];

@@ -1,8 +1,14 @@
 /** The view and its filters, kept in the URL's query so that a view can be bookmarked and shared. */
 
-export type View = 'overview' | 'terms' | 'zero' | 'noclicks' | 'term';
+export type View = 'overview' | 'terms' | 'zero' | 'noclicks' | 'term' | 'breakdown';
 /** The paged term lists: top terms, zero-result terms and searches without clicks (the relevance to-do list). */
 export type ListView = 'terms' | 'zero' | 'noclicks';
+/**
+ * The dimensions of the Breakdowns view: filter attributes (an attribute's values with `attribute`), the filter sets
+ * of the searches that found nothing, countries and analytics tags.
+ */
+export type Dimension = 'filter_attribute' | 'filter_set' | 'country' | 'tag';
+const DIMENSIONS: readonly Dimension[] = ['filter_attribute', 'filter_set', 'country', 'tag'];
 export const PRESETS: Array<[string, string]> = [
   ['1d', 'Last 24 hours'],
   ['7d', 'Last 7 days'],
@@ -24,6 +30,12 @@ export interface Filters {
   page: number;
   /** The term of the detail view. */
   id: string;
+  /** The Breakdowns view's dimension. */
+  by: Dimension;
+  /** The filter attribute whose values the Breakdowns view lists ('' for the attributes themselves). */
+  attribute: string;
+  /** The Breakdowns view's order: most searched first, or least used first (`asc`). */
+  order: 'desc' | 'asc';
 }
 
 export const PAGE_SIZE = 25;
@@ -46,7 +58,7 @@ export function readFilters(search = location.search): Filters {
   const q = new URLSearchParams(search);
   const view = q.get('view');
   return {
-    view: view === 'terms' || view === 'zero' || view === 'noclicks' || view === 'term' ? view : 'overview',
+    view: view === 'terms' || view === 'zero' || view === 'noclicks' || view === 'term' || view === 'breakdown' ? view : 'overview',
     period: q.get('period') ?? '7d',
     from: q.get('from') ?? '',
     to: q.get('to') ?? '',
@@ -58,6 +70,9 @@ export function readFilters(search = location.search): Filters {
     unhandled: q.get('unhandled') === 'true',
     page: Math.max(0, Number(q.get('page') ?? 0) || 0),
     id: q.get('id') ?? '',
+    by: DIMENSIONS.find((d) => d === q.get('by')) ?? 'filter_attribute',
+    attribute: q.get('attribute') ?? '',
+    order: q.get('order') === 'asc' ? 'asc' : 'desc',
   };
 }
 
@@ -90,6 +105,15 @@ export function writeFilters(f: Filters): string {
   }
   if (f.view === 'term') {
     q.set('id', f.id);
+  }
+  if (f.view === 'breakdown') {
+    q.set('by', f.by);
+    if (f.by === 'filter_attribute' && f.attribute) {
+      q.set('attribute', f.attribute);
+    }
+    if (f.order === 'asc') {
+      q.set('order', 'asc');
+    }
   }
   return `?${q.toString()}`;
 }
@@ -150,25 +174,47 @@ const LIST_FILE_NAMES: Record<ListView, string> = {
   noclicks: 'searches-without-clicks',
 };
 
+const BREAKDOWN_FILE_NAMES: Record<Dimension, string> = {
+  filter_attribute: 'filter-attributes',
+  filter_set: 'zero-result-filter-sets',
+  country: 'countries',
+  tag: 'tags',
+};
+
 /** A file name part: letters, digits, '.', '_' and '-' only. */
 const part = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-');
+
+/** What a CSV file holds: a term list, or the Breakdowns view's table (an attribute's values: filter-values-brand). */
+function tableFileName(f: Filters, table: ListView | 'breakdown'): string {
+  if (table !== 'breakdown') {
+    return LIST_FILE_NAMES[table];
+  }
+  return f.by === 'filter_attribute' && f.attribute ? `filter-values-${f.attribute}` : BREAKDOWN_FILE_NAMES[f.by];
+}
 
 /**
  * The name of a table's CSV download: the table, the first and last day of the period in the chosen zone (a custom
  * range's `to` is exclusive, so its last day is the one before; a preset's last day is today), then the filters
- * that narrow it: the language, `with-bots`, `unhandled`, `rising`, and the instance unless it is the default one.
- * E.g. zero-result-terms_2026-11-01_2026-11-30_de_with-bots.csv.
+ * that narrow it: the language, `with-bots`, `unhandled`, `rising`, `least-used`, and the instance unless it is the
+ * default one. E.g. zero-result-terms_2026-11-01_2026-11-30_de_with-bots.csv.
  */
-export function csvFileName(f: Filters, list: ListView, defaultInstance: string, isoDay: (ms: number) => string, now = Date.now()): string {
+export function csvFileName(
+  f: Filters,
+  table: ListView | 'breakdown',
+  defaultInstance: string,
+  isoDay: (ms: number) => string,
+  now = Date.now(),
+): string {
   const { from, to } = windowOf(f, now);
   const days = f.period === 'custom' ? [f.from.slice(0, 10), lastDay(f.to)] : [isoDay(from), isoDay(to - 1)];
   const parts = [
-    LIST_FILE_NAMES[list],
+    tableFileName(f, table),
     ...days,
     f.language,
     f.bots ? 'with-bots' : '',
-    list === 'zero' && f.unhandled ? 'unhandled' : '',
-    list !== 'noclicks' && f.sort === 'rising' ? 'rising' : '',
+    table === 'zero' && f.unhandled ? 'unhandled' : '',
+    (table === 'terms' || table === 'zero') && f.sort === 'rising' ? 'rising' : '',
+    table === 'breakdown' && f.order === 'asc' ? 'least-used' : '',
     f.instance && f.instance !== defaultInstance ? f.instance : '',
   ];
   return `${parts.filter(Boolean).map(part).join('_')}.csv`;

@@ -2,12 +2,13 @@
  * The dashboard (docs/decisions/0015-the-dashboard.md): a single page on the analytics API, credentials in
  * sessionStorage only. This file holds the page's state, reads the route (the filters in the URL) and renders the
  * view it names; each view is a file of views/: sign-in, filters (and the view links), overview, term lists (top
- * terms, zero-result terms, searches without clicks), term detail.
+ * terms, zero-result terms, searches without clicks), term detail, breakdowns (filters, countries, tags).
  */
 import './style.css';
 import { ApiError, credential, getJson, grant, signOut, type Instances, type Stats } from './api';
 import { alertBox, el } from './dom';
 import { apiWindow, readFilters, writeFilters, type Filters } from './filters';
+import { breakdownView } from './views/breakdowns';
 import { filtersForm, nav } from './views/filters';
 import { overview } from './views/overview';
 import { signInView } from './views/sign-in';
@@ -78,6 +79,9 @@ function viewOf(f: Filters, filters: ReturnType<typeof filtersForm>): Promise<HT
   }
   if (f.view === 'term') {
     return termView(f, navigate);
+  }
+  if (f.view === 'breakdown') {
+    return breakdownView(f, listPage);
   }
   return termsView(f, f.view, listPage);
 }

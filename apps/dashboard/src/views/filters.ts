@@ -116,6 +116,7 @@ export function nav(f: Filters, navigate: Navigate, signOut: HTMLElement): HTMLE
     link('terms', 'Top terms'),
     link('zero', 'Zero-result terms'),
     link('noclicks', 'Searches without clicks'),
+    link('breakdown', 'Breakdowns'),
     signOut,
   );
 }

@@ -6,8 +6,9 @@ import { apiWindow, type Filters, type Navigate } from '../filters';
 import { COUNTS_NOTE, termsTable } from './term-table';
 
 /**
- * Searches, zero-hit rate, distinct terms, click-through rate and conversion rate (of the tracked searches: '–'
- * without any), each with its change against the previous period (unless none).
+ * Searches, users (distinct user tokens, else sessions), zero-hit rate, distinct terms, click-through rate and
+ * conversion rate (of the tracked searches: '–' without any), each with its change against the previous period
+ * (unless none).
  */
 function kpis(totals: Stats['totals'], previous: Stats['previous']): HTMLElement {
   const rate = (label: string, key: 'click_through_rate' | 'conversion_rate') =>
@@ -16,6 +17,7 @@ function kpis(totals: Stats['totals'], previous: Stats['previous']): HTMLElement
     'div',
     { class: 'kpis' },
     kpi('Searches (all)', formatNumber(totals.searches), formatChange(totals.searches, previous?.searches)),
+    kpi('Users', formatNumber(totals.users), formatChange(totals.users, previous?.users)),
     kpi('Zero-hit rate', formatRate(totals.zero_hit_rate), formatPointChange(totals.zero_hit_rate, previous?.zero_hit_rate)),
     kpi('Distinct terms', formatNumber(totals.distinct_terms), formatChange(totals.distinct_terms, previous?.distinct_terms)),
     rate('Click-through rate', 'click_through_rate'),

@@ -1,5 +1,6 @@
-import { ApiError, getJson, request, type Term } from '../api';
-import { alertBox, el, formatNumber, isoDayIn } from '../dom';
+import { getJson, type ApiError, type Term } from '../api';
+import { csvButton as downloadButton } from '../csv';
+import { el, formatNumber, isoDayIn } from '../dom';
 import { PAGE_SIZE, apiWindow, csvFileName, type Filters, type ListView, type Navigate } from '../filters';
 import { COUNTS_NOTE, NO_CLICKS_NOTE, noClicksTable, termsTable } from './term-table';
 
@@ -11,8 +12,9 @@ export interface ListPage {
 }
 
 /**
- * The API query of a list: the top terms with their engagement figures, the zero-result terms (unhandled only with
- * the switch), the searches without clicks (GET /search-terms?hits=true&sort=no_clicks&engagement=true).
+ * The API query of a list: the top terms with their engagement figures, the zero-result terms with how many of their
+ * searches had a filter (filters=true; unhandled only with the switch), the searches without clicks
+ * (GET /search-terms?hits=true&sort=no_clicks&engagement=true).
  */
 function listQuery(f: Filters, list: ListView): URLSearchParams {
   const q = apiWindow(f);
@@ -24,6 +26,7 @@ function listQuery(f: Filters, list: ListView): URLSearchParams {
   }
   if (list === 'zero') {
     q.set('hits', 'false');
+    q.set('filters', 'true');
   }
   if (list === 'zero' && f.unhandled) {
     q.set('handled', 'false');
@@ -37,33 +40,15 @@ function listQuery(f: Filters, list: ListView): URLSearchParams {
   return q;
 }
 
-/** The list's CSV as the API writes it (with the same query, so the same columns and more), saved as a file. */
-async function download(f: Filters, list: ListView, button: HTMLButtonElement, status: HTMLElement, page: ListPage): Promise<void> {
-  button.disabled = true;
-  try {
-    const res = await request(`/search-terms?${listQuery(f, list)}&format=csv`, f.instance, 'text/csv');
-    const url = URL.createObjectURL(await res.blob());
-    const name = csvFileName(f, list, page.defaultInstance(), (ms) => isoDayIn(ms, f.tz));
-    const a = el('a', { href: url, download: name, hidden: true });
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401) {
-      return page.signedOut(err);
-    }
-    status.replaceChildren(alertBox(`The download failed: ${(err as Error).message}`));
-  } finally {
-    button.disabled = false;
-  }
-}
-
-/** The CSV download of the whole list. */
+/** The CSV download of the whole list: the API's CSV of the same query (so the same columns and more). */
 function csvButton(f: Filters, list: ListView, status: HTMLElement, page: ListPage): HTMLElement {
-  const csv = el('button', { type: 'button', class: 'secondary' }, 'Download CSV');
-  csv.addEventListener('click', () => void download(f, list, csv, status, page));
-  return csv;
+  return downloadButton(
+    `/search-terms?${listQuery(f, list)}&format=csv`,
+    f.instance,
+    () => csvFileName(f, list, page.defaultInstance(), (ms) => isoDayIn(ms, f.tz)),
+    status,
+    page.signedOut,
+  );
 }
 
 /** The sort select, "Unhandled only" (zero-result terms) and the CSV download; the searches without clicks: the CSV. */
@@ -89,8 +74,8 @@ function listControls(f: Filters, list: ListView, status: HTMLElement, page: Lis
   return controls;
 }
 
-/** Previous and next page, and which terms of how many are shown. */
-function pager(f: Filters, start: number, total: number, navigate: Navigate): HTMLElement {
+/** Previous and next page, and which rows of how many are shown (`none` without any). */
+export function pager(f: Filters, start: number, total: number, navigate: Navigate, none = 'No terms'): HTMLElement {
   const prev = el('button', { type: 'button', disabled: f.page === 0 }, 'Previous page');
   const next = el('button', { type: 'button', disabled: start + PAGE_SIZE >= total }, 'Next page');
   prev.addEventListener('click', () => navigate({ ...f, page: f.page - 1 }));
@@ -102,7 +87,7 @@ function pager(f: Filters, start: number, total: number, navigate: Navigate): HT
     el(
       'span',
       { class: 'range' },
-      total === 0 ? 'No terms' : `${formatNumber(start + 1)}–${formatNumber(Math.min(start + PAGE_SIZE, total))} of ${formatNumber(total)}`,
+      total === 0 ? none : `${formatNumber(start + 1)}–${formatNumber(Math.min(start + PAGE_SIZE, total))} of ${formatNumber(total)}`,
     ),
     next,
   );
@@ -138,7 +123,13 @@ export async function termsView(f: Filters, list: ListView, page: ListPage): Pro
           title,
           body,
           // After a term was handled, the page reads the list again: the row shows its handler.
-          { zero: list === 'zero', compare: f.sort === 'rising', engagement: list === 'terms', handled: () => page.navigate(f, true) },
+          {
+            zero: list === 'zero',
+            compare: f.sort === 'rising',
+            engagement: list === 'terms',
+            withFilters: list === 'zero',
+            handled: () => page.navigate(f, true),
+          },
           page.navigate,
         ),
     pager(f, start, total, page.navigate),

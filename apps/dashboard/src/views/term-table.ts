@@ -53,12 +53,14 @@ export const COUNTS_NOTE =
   "a term's page shows all its searches and both parts.";
 
 /** A list's options: its terms without results (`zero`), with the previous period's figures (`compare`), with the
- * click-through rate, conversion rate and average click position of their tracked searches (`engagement`), with a
- * Handle button on each unhandled term (`handled`: what to do once one was handled). */
+ * click-through rate, conversion rate and average click position of their tracked searches (`engagement`), with how
+ * many of a zero-result term's searches had a filter (`withFilters`, asked for with filters=true), with a Handle
+ * button on each unhandled term (`handled`: what to do once one was handled). */
 interface TableKind {
   zero: boolean;
   compare: boolean;
   engagement?: boolean;
+  withFilters?: boolean;
   handled?: () => void;
 }
 
@@ -75,7 +77,7 @@ const ENGAGEMENT_COLUMNS: Column[] = [
   { head: 'Average click position', num: true, cell: (t) => formatPosition(t.average_click_position) },
 ];
 
-function columns(f: Filters, { zero, compare, engagement, handled }: TableKind, navigate: Navigate): Column[] {
+function columns(f: Filters, { zero, compare, engagement, withFilters, handled }: TableKind, navigate: Navigate): Column[] {
   return [
     { head: 'Term', cell: (t) => termLink(f, t, navigate) },
     { head: countLabel(zero), num: true, cell: (t) => formatNumber(t.count) },
@@ -86,6 +88,8 @@ function columns(f: Filters, { zero, compare, engagement, handled }: TableKind, 
           { head: 'Change', num: true, cell: (t: Term) => formatTermChange(t.change) },
         ]
       : []),
+    // The zero-result searches that had a filter: a term that found nothing only under filters is a filter problem.
+    ...(zero && withFilters ? [{ head: 'With filters', num: true, cell: (t: Term) => formatNumber(t.with_filters ?? 0) }] : []),
     ...(zero ? [{ head: 'Handled by', cell: (t: Term) => handlersCell(f, t) }] : []),
     ...(zero && handled && may('entities:write') ? [{ head: 'Action', cell: (t: Term) => handleCell(f, t, handled) }] : []),
     ...(engagement ? ENGAGEMENT_COLUMNS : []),
