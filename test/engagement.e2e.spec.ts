@@ -304,6 +304,17 @@ describe('engagement=true (e2e over HTTP)', () => {
       { object_id: 'p1', clicks: 2, conversions: 1 },
       { object_id: 'p2', clicks: 1, conversions: 1 },
     ]);
+    // The list's entries and the stats' totals have the same positions (the totals: of every term).
+    type Positions = { positions: Array<{ position: number; clicks: number }> };
+    const list = await get<Array<Positions & { search_phrase: string }>>('/search-terms?engagement=true');
+    expect(list.body.find((x) => x.search_phrase === 'shoes')?.positions).toEqual(detail.body.positions);
+    const dress = list.body.find((x) => x.search_phrase === 'dress')!.positions;
+    const stats = await get<{ totals: Positions; previous?: Positions }>('/search-stats?engagement=true&compare=previous');
+    expect(stats.body.totals.positions).toEqual(
+      detail.body.positions.map((p, i) => ({ position: p.position, clicks: p.clicks + dress[i].clicks })),
+    );
+    expect(stats.body.previous).not.toHaveProperty('positions');
+    expect(await get<Positions[]>('/search-terms').then((r) => r.body.every((x) => !('positions' in x)))).toBe(true);
     const plain = await get<object>(`/search-terms/${termId(CUSTOMER, INSTANCE, 'shoes')}`);
     expect(Object.keys(plain.body).sort()).toEqual([
       'count',
@@ -364,8 +375,8 @@ describe('engagement=true (e2e over HTTP)', () => {
           .flat()
           .filter((p) => phrases.includes(p))
           .sort(),
-        // The page's engagement figures, its last_hits, and the zero-result list's languages.
-      ).toEqual([...phrases, ...phrases, ...phrases].sort());
+        // The page's engagement figures, its last_hits, its positions, and the zero-result list's languages.
+      ).toEqual([...phrases, ...phrases, ...phrases, ...phrases].sort());
       const inUrl = (list: string[]) => encodeURIComponent(`[${list.map((p) => `'${p}'`).join(',')}]`).length;
       expect(Math.max(...lists.map(inUrl))).toBeLessThanOrEqual(MAX_LIST_PARAM_CHARS);
     } finally {

@@ -1092,6 +1092,18 @@ export interface components {
              */
             unhandled_languages?: string[];
         };
+        PositionClicksView: {
+            /**
+             * @description The position clicked, 1 to 20; 21 for 21 and beyond
+             * @example 1
+             */
+            position: number;
+            /**
+             * @description Clicks at that position on the tracked searches of the term
+             * @example 30
+             */
+            clicks: number;
+        };
         SearchTermView: {
             /**
              * @description 32 hex characters, stable for the customer, instance and phrase (the same phrase keeps its id across windows)
@@ -1203,6 +1215,8 @@ export interface components {
             purchase_revenue?: {
                 [key: string]: number;
             };
+            /** @description With engagement=true: clicks per position of the term's tracked searches (not in CSV), positions 1 to 20 then 21 (21 and beyond), every one present (zeros included) */
+            positions?: components["schemas"]["PositionClicksView"][];
         };
         TermBucketView: {
             /**
@@ -1261,18 +1275,6 @@ export interface components {
              * @example 4
              */
             zero_hit_searches: number;
-        };
-        PositionClicksView: {
-            /**
-             * @description The position clicked, 1 to 20; 21 for 21 and beyond
-             * @example 1
-             */
-            position: number;
-            /**
-             * @description Clicks at that position on the tracked searches of the term
-             * @example 30
-             */
-            clicks: number;
         };
         ObjectEngagementView: {
             /**
@@ -1518,6 +1520,8 @@ export interface components {
             purchase_revenue?: {
                 [key: string]: number;
             };
+            /** @description With engagement=true: clicks per position of the window's tracked searches (totals only, not previous), positions 1 to 20 then 21 (21 and beyond), every one present (zeros included) */
+            positions?: components["schemas"]["PositionClicksView"][];
             /**
              * @description With engagement=true: clicks in the window (by their own time, whatever the language and bot filters) whose search is not known; counted for their search once it arrives
              * @example 4

@@ -4,9 +4,7 @@ import { NO_SEARCH_ID } from '@app/contracts';
 import type { AnalyticsFilter } from './analytics-scope';
 import { filterSql } from './analytics-sql';
 import type { HourRange } from './window';
-
-/** The highest position of its own in GET /search-terms/{id}'s `positions`; beyond it, one entry for all. */
-export const LAST_POSITION = 21;
+import { LAST_POSITION } from './engagement';
 
 /** The columns of a group's positions and objects (EngagementRawRepository.rawObjectsSql, engagement_objects_hourly). */
 export const OBJECT_COLUMNS = 'hour, phrase, language, bot, kind, position, object_id, clicks, conversions';

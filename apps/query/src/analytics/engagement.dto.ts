@@ -74,6 +74,16 @@ export function withEngagementFields(view: Type<unknown>): void {
   }
 }
 
+/** `positions` with engagement=true on `view` (list entries, stats totals), as the term detail has them. */
+export function withPositions(view: Type<unknown>, of: string): void {
+  ApiPropertyOptional({
+    type: () => [PositionClicksView],
+    description:
+      `With engagement=true: clicks per position of ${of}, positions 1 to 20 then 21 (21 and beyond), ` +
+      'every one present (zeros included)',
+  })(view.prototype as object, 'positions');
+}
+
 /** An entry of GET /search-terms/{id}'s `positions`. */
 export class PositionClicksView {
   @ApiProperty({ type: 'integer', minimum: 1, maximum: 21, example: 1, description: 'The position clicked, 1 to 20; 21 for 21 and beyond' })

@@ -4,8 +4,8 @@ import { AppConfig } from '@app/config';
 import { NO_SEARCH_ID } from '@app/contracts';
 import type { AnalyticsFilter } from './analytics-scope';
 import { filterSql } from './analytics-sql';
-import { countsOf, type EngagementCounts, type EngagementRaw } from './engagement';
-import { EngagementRawRepository, LAST_POSITION, rangeSql, tenantSql } from './engagement-raw.repository';
+import { countsOf, LAST_POSITION, type EngagementCounts, type EngagementRaw } from './engagement';
+import { EngagementRawRepository, rangeSql, tenantSql } from './engagement-raw.repository';
 import { HOUR, type HourRange } from './window';
 
 /** The columns of a group's counts before they are summed over parts (raw hours and hours computed ahead). */
@@ -211,6 +211,40 @@ export class EngagementRepository {
         .slice(0, MAX_OBJECTS)
         .map((r) => ({ object_id: r.object_id, clicks: Number(r.clicks_n), conversions: Number(r.conversions_n) })),
     };
+  }
+
+  /**
+   * Clicks per position (from LAST_POSITION on as LAST_POSITION) of the tracked searches of `range`, per phrase of
+   * `phrases` (a list's page), or of all of them under '' (the totals): the raw ranges of the plan computed
+   * (rawObjectsSql), its hours computed ahead read from engagement_objects_hourly, as a term's detail reads its own.
+   */
+  async positions(f: AnalyticsFilter, range: HourRange, phrases?: string[]): Promise<Map<string, Map<number, number>>> {
+    const found = new Map<string, Map<number, number>>();
+    const plan = await this.plan(f, range);
+    for (const group of phrases === undefined ? [undefined] : inListParamGroups(phrases, (p) => p)) {
+      const params: QueryParams = group === undefined ? {} : { phrases: group };
+      const key = group === undefined ? "''" : 'phrase';
+      const columns = `${key} AS p, position, clicks`;
+      const parts = plan.raw.map(
+        (r, i) =>
+          `SELECT ${columns} FROM (${this.raw.rawObjectsSql(f, r, params, group !== undefined, String(i))}) WHERE kind = 'position'`,
+      );
+      if (plan.ahead.length > 0) {
+        parts.push(`SELECT ${columns} FROM ${this.ch.table('engagement_objects_hourly')}
+          WHERE ${filterSql(f, params)} AND kind = 'position' ${group === undefined ? '' : 'AND phrase IN {phrases:Array(String)}'}
+            AND ${this.aheadSql(plan, params)}`);
+      }
+      const rows = await this.ch.query<{ p: string; position: number; clicks_n: string | number }>(
+        `SELECT p, position, sum(clicks) AS clicks_n FROM (${parts.join(' UNION ALL ')}) GROUP BY p, position HAVING clicks_n > 0`,
+        params,
+      );
+      for (const r of rows) {
+        const of = found.get(r.p) ?? new Map<number, number>();
+        of.set(Number(r.position), Number(r.clicks_n));
+        found.set(r.p, of);
+      }
+    }
+    return found;
   }
 
   /**

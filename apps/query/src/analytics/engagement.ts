@@ -180,3 +180,11 @@ export function foldCounts(
   }
   return buckets;
 }
+
+/** The highest position of its own in `positions`; beyond it, one entry for all. */
+export const LAST_POSITION = 21;
+
+/** `positions` of an answer: every position 1 to LAST_POSITION with its clicks, zeros included. */
+export function positionsView(clicks: ReadonlyMap<number, number> | undefined): Array<{ position: number; clicks: number }> {
+  return Array.from({ length: LAST_POSITION }, (_, i) => ({ position: i + 1, clicks: clicks?.get(i + 1) ?? 0 }));
+}

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { AnalyticsFiltersDto, CompareDto, IntervalDto, TagsDto } from '../analytics/analytics.dto';
-import { EngagementDto, withEngagementFields } from '../analytics/engagement.dto';
+import { EngagementDto, withEngagementFields, withPositions } from '../analytics/engagement.dto';
 
 export class SearchStatsDto extends IntersectionType(AnalyticsFiltersDto, IntervalDto, CompareDto, EngagementDto, TagsDto) {}
 
@@ -25,6 +25,7 @@ export class SearchTotalsView {
   users!: number;
 }
 withEngagementFields(SearchTotalsView);
+withPositions(SearchTotalsView, "the window's tracked searches (totals only, not previous)");
 ApiPropertyOptional({
   type: 'integer',
   minimum: 0,

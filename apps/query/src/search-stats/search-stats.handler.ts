@@ -2,7 +2,7 @@ import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '@app/config';
 import { filterOf } from '../analytics/analytics-scope';
 import { AnswerCache } from '../analytics/answer-cache';
-import { engagementFields, foldCounts, sumCounts, type EngagementCounts } from '../analytics/engagement';
+import { engagementFields, foldCounts, positionsView, sumCounts, type EngagementCounts } from '../analytics/engagement';
 import {
   bucketBounds,
   comparedWindow,
@@ -62,7 +62,7 @@ export class SearchStatsHandler implements IQueryHandler<SearchStatsQuery> {
     const key = ['stats', f, window, interval, compare, ...(engagement ? ['engagement'] : []), ...(tags ? [tags] : [])] as const;
     return this.cache.get(f, key, async () => {
       // Side by side on a server; one after the other in the slot's lane of the embedded engine.
-      const [hours, distinct, languages, users, previousUsers, searches, unattributed] = await Promise.all([
+      const [hours, distinct, languages, users, previousUsers, searches, unattributed, positions] = await Promise.all([
         this.repository.hours(f, range, tags),
         this.repository.distinctTerms(f, window, previous, tags),
         this.repository.languages(f, window, tags),
@@ -70,6 +70,7 @@ export class SearchStatsHandler implements IQueryHandler<SearchStatsQuery> {
         previous ? this.repository.users(f, previous, [], tags) : undefined,
         engagement ? this.repository.engagement.hours(f, range) : undefined,
         engagement ? this.repository.engagement.unattributed(f, range) : undefined,
+        engagement ? this.repository.engagement.positions(f, window) : undefined,
       ]);
       const e = searches && unattributed ? { searches, unattributed } : undefined;
       const current = within(hours, window);
@@ -80,7 +81,10 @@ export class SearchStatsHandler implements IQueryHandler<SearchStatsQuery> {
           from: isoInZone(window.from, window.tz),
           to: isoInZone(window.to, window.tz),
           interval,
-          totals: { ...totals(current, distinct.current, users.total), ...(e ? engagementTotals(e, window) : {}) },
+          totals: {
+            ...totals(current, distinct.current, users.total),
+            ...(e ? { ...engagementTotals(e, window), positions: positionsView(positions?.get('')) } : {}),
+          },
           series: series.map((b, i) => ({
             start: isoInZone(b.start, window.tz),
             searches: b.searches,

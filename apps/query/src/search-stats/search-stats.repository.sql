@@ -1106,7 +1106,7 @@ GROUP BY GROUPING SETS ((bucket), ());
 
 -- ====================================================================================================================
 
--- engagement=true, since=7d, interval=day, Europe/Berlin (1/6): SearchStatsRepository.hours
+-- engagement=true, since=7d, interval=day, Europe/Berlin (1/7): SearchStatsRepository.hours
 -- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
 -- params:
 --   bots = [0]
@@ -1126,7 +1126,7 @@ WHERE customer = {customer:String}
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY hour_ms;
 
--- engagement=true, since=7d, interval=day, Europe/Berlin (2/6): SearchStatsRepository.distinctTerms
+-- engagement=true, since=7d, interval=day, Europe/Berlin (2/7): SearchStatsRepository.distinctTerms
 -- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
 -- params:
 --   bots = [0]
@@ -1165,7 +1165,7 @@ SELECT (
   )
 ) AS current_n, 0 AS previous_n;
 
--- engagement=true, since=7d, interval=day, Europe/Berlin (3/6): SearchStatsRepository.languages
+-- engagement=true, since=7d, interval=day, Europe/Berlin (3/7): SearchStatsRepository.languages
 -- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
 -- params:
 --   bots = [0]
@@ -1184,7 +1184,7 @@ GROUP BY language
 HAVING searches_n > 0
 ORDER BY searches_n DESC, language ASC;
 
--- engagement=true, since=7d, interval=day, Europe/Berlin (4/6): SearchStatsRepository.users
+-- engagement=true, since=7d, interval=day, Europe/Berlin (4/7): SearchStatsRepository.users
 -- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
 -- params:
 --   bots = [0]
@@ -1205,7 +1205,7 @@ WHERE customer = {customer:String}
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY GROUPING SETS ((bucket), ());
 
--- engagement=true, since=7d, interval=day, Europe/Berlin (5/6): EngagementRepository.unattributed
+-- engagement=true, since=7d, interval=day, Europe/Berlin (5/7): EngagementRepository.unattributed
 -- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
 -- params:
 --   customer = "acme"
@@ -1255,7 +1255,7 @@ FROM (
 )
 GROUP BY hour_ms;
 
--- engagement=true, since=7d, interval=day, Europe/Berlin (6/6): EngagementRepository.hours
+-- engagement=true, since=7d, interval=day, Europe/Berlin (6/7): EngagementRepository.hours
 -- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
 -- params:
 --   bots = [0]
@@ -1401,9 +1401,121 @@ FROM (
 )
 GROUP BY toUnixTimestamp(hour) * 1000 AS hour_ms;
 
+-- engagement=true, since=7d, interval=day, Europe/Berlin (7/7): EngagementRepository.positions
+-- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   e0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   e0_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   last = 21
+--   no_search = "00000000-0000-0000-0000-000000000000"
+SELECT p, position, sum(clicks) AS clicks_n
+FROM (
+  SELECT '' AS p, position, clicks
+  FROM (
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      k.1 AS kind,
+      k.2 AS position,
+      k.3 AS object_id,
+      sum(k.4) AS clicks,
+      sum(k.5) AS conversions
+    FROM (
+      SELECT hour,
+        phrase,
+        language,
+        bot,
+        arrayJoin(
+          if(
+            type = 'click',
+            [('position', least(position, {last:UInt16}), '', 1, 0),
+            ('object', 0, object_id, 1, 0)],
+            [('object', 0, object_id, 0, 1)]
+          )
+        ) AS k
+      FROM (
+        SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+        FROM (
+          SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          ORDER BY search_id, ts, phrase, language, bot, hits
+          LIMIT 1 BY search_id
+        )
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND bot IN {bots:Array(UInt8)}
+          AND hits > 0
+          AND search_id != toUUID({no_search:String})
+          AND search_id NOT IN (
+          SELECT search_id
+          FROM `search_analytics`.`search_ids`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+            AND search_id IN (
+            SELECT event_id
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+        )
+      ) AS s INNER JOIN (
+        SELECT type, search_id, object_id, position, subtype, value, currency, ts
+        FROM `search_analytics`.`interactions`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND type IN ('click', 'conversion')
+          AND object_id != ''
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        )
+          AND (user_token_hash = '' OR user_token_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+          AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+      ) AS i USING (search_id)
+    )
+    GROUP BY hour, phrase, language, bot, kind, position, object_id
+  )
+  WHERE kind = 'position'
+)
+GROUP BY p, position
+HAVING clicks_n > 0;
+
 -- ====================================================================================================================
 
--- engagement=true, compare=previous, language=de, with bots (1/7): SearchStatsRepository.hours
+-- engagement=true, compare=previous, language=de, with bots (1/8): SearchStatsRepository.hours
 -- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
 -- params:
 --   bots = [0,1]
@@ -1424,7 +1536,7 @@ WHERE customer = {customer:String}
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY hour_ms;
 
--- engagement=true, compare=previous, language=de, with bots (2/7): SearchStatsRepository.distinctTerms
+-- engagement=true, compare=previous, language=de, with bots (2/8): SearchStatsRepository.distinctTerms
 -- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
 -- params:
 --   bots = [0,1]
@@ -1497,7 +1609,7 @@ SELECT (
   )
 ) AS previous_n;
 
--- engagement=true, compare=previous, language=de, with bots (3/7): SearchStatsRepository.languages
+-- engagement=true, compare=previous, language=de, with bots (3/8): SearchStatsRepository.languages
 -- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
 -- params:
 --   bots = [0,1]
@@ -1516,7 +1628,7 @@ GROUP BY language
 HAVING searches_n > 0
 ORDER BY searches_n DESC, language ASC;
 
--- engagement=true, compare=previous, language=de, with bots (4/7): SearchStatsRepository.users
+-- engagement=true, compare=previous, language=de, with bots (4/8): SearchStatsRepository.users
 -- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
 -- params:
 --   bots = [0,1]
@@ -1538,7 +1650,7 @@ WHERE customer = {customer:String}
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY GROUPING SETS ((bucket), ());
 
--- engagement=true, compare=previous, language=de, with bots (5/7): SearchStatsRepository.users
+-- engagement=true, compare=previous, language=de, with bots (5/8): SearchStatsRepository.users
 -- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
 -- params:
 --   bots = [0,1]
@@ -1560,7 +1672,7 @@ WHERE customer = {customer:String}
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY GROUPING SETS ((bucket), ());
 
--- engagement=true, compare=previous, language=de, with bots (6/7): EngagementRepository.unattributed
+-- engagement=true, compare=previous, language=de, with bots (6/8): EngagementRepository.unattributed
 -- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
 -- params:
 --   customer = "acme"
@@ -1610,7 +1722,7 @@ FROM (
 )
 GROUP BY hour_ms;
 
--- engagement=true, compare=previous, language=de, with bots (7/7): EngagementRepository.hours
+-- engagement=true, compare=previous, language=de, with bots (7/8): EngagementRepository.hours
 -- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
 -- params:
 --   bots = [0,1]
@@ -1756,6 +1868,119 @@ FROM (
   )
 )
 GROUP BY toUnixTimestamp(hour) * 1000 AS hour_ms;
+
+-- engagement=true, compare=previous, language=de, with bots (8/8): EngagementRepository.positions
+-- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   e0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   e0_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "de"
+--   last = 21
+--   no_search = "00000000-0000-0000-0000-000000000000"
+SELECT p, position, sum(clicks) AS clicks_n
+FROM (
+  SELECT '' AS p, position, clicks
+  FROM (
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      k.1 AS kind,
+      k.2 AS position,
+      k.3 AS object_id,
+      sum(k.4) AS clicks,
+      sum(k.5) AS conversions
+    FROM (
+      SELECT hour,
+        phrase,
+        language,
+        bot,
+        arrayJoin(
+          if(
+            type = 'click',
+            [('position', least(position, {last:UInt16}), '', 1, 0),
+            ('object', 0, object_id, 1, 0)],
+            [('object', 0, object_id, 0, 1)]
+          )
+        ) AS k
+      FROM (
+        SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+        FROM (
+          SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          ORDER BY search_id, ts, phrase, language, bot, hits
+          LIMIT 1 BY search_id
+        )
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND bot IN {bots:Array(UInt8)}
+          AND language = {language:String}
+          AND hits > 0
+          AND search_id != toUUID({no_search:String})
+          AND search_id NOT IN (
+          SELECT search_id
+          FROM `search_analytics`.`search_ids`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+            AND search_id IN (
+            SELECT event_id
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+        )
+      ) AS s INNER JOIN (
+        SELECT type, search_id, object_id, position, subtype, value, currency, ts
+        FROM `search_analytics`.`interactions`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND type IN ('click', 'conversion')
+          AND object_id != ''
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        )
+          AND (user_token_hash = '' OR user_token_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+          AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+      ) AS i USING (search_id)
+    )
+    GROUP BY hour, phrase, language, bot, kind, position, object_id
+  )
+  WHERE kind = 'position'
+)
+GROUP BY p, position
+HAVING clicks_n > 0;
 
 -- ====================================================================================================================
 

@@ -1,7 +1,7 @@
 import { IsIn, IsOptional } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { AnalyticsFiltersDto, CompareDto, CsvFormatDto, TagsDto } from '../analytics/analytics.dto';
-import { EngagementDto, withEngagementFields } from '../analytics/engagement.dto';
+import { EngagementDto, withEngagementFields, withPositions } from '../analytics/engagement.dto';
 import { SearchTermStatus } from '../analytics/search-term-status.dto';
 import { ApiNullableRefProperty } from '../common/nullable-ref';
 import { PaginationDto } from '../common/pagination.dto';
@@ -113,3 +113,4 @@ export class SearchTermView {
 }
 
 withEngagementFields(SearchTermView);
+withPositions(SearchTermView, "the term's tracked searches (not in CSV)");

@@ -4,7 +4,7 @@ import { DomainError } from '@app/errors';
 import { filterOf, type AnalyticsScope } from '../analytics/analytics-scope';
 import { AnalyticsSlots } from '../analytics/analytics-slots';
 import { AnswerCache } from '../analytics/answer-cache';
-import { engagementFields } from '../analytics/engagement';
+import { engagementFields, positionsView } from '../analytics/engagement';
 import { statusOf } from '../analytics/search-term-status.dto';
 import { comparedWindow, resolveWindow } from '../analytics/window';
 import { csvAnswer, csvHeader } from './search-terms.csv';
@@ -73,7 +73,9 @@ function view(scope: AnalyticsScope, r: TermRow): SearchTermView {
     item.previous_count = r.previous_count;
     item.change = r.previous_count === 0 ? null : r.count / r.previous_count - 1;
   }
-  return r.engagement ? Object.assign(item, engagementFields(r.engagement)) : item;
+  return r.engagement
+    ? Object.assign(item, engagementFields(r.engagement), r.positions ? { positions: positionsView(r.positions) } : {})
+    : item;
 }
 
 /** A page of GET /search-terms, from the rollups; cached (AnswerCache). */

@@ -1942,7 +1942,7 @@ FORMAT TSVRaw;
 
 -- ====================================================================================================================
 
--- engagement=true, since=7d, language=de (1/4): SearchTermsRepository.terms
+-- engagement=true, since=7d, language=de (1/5): SearchTermsRepository.terms
 -- GET /search-terms?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
@@ -1994,7 +1994,7 @@ FROM (
 ORDER BY count DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
--- engagement=true, since=7d, language=de (2/4): SearchTermsRepository.newestEvent
+-- engagement=true, since=7d, language=de (2/5): SearchTermsRepository.newestEvent
 -- GET /search-terms?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
@@ -2012,7 +2012,7 @@ WHERE customer = {customer:String}
   AND zero_hits = 0
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
 
--- engagement=true, since=7d, language=de (3/4): SearchTermsRepository.extras
+-- engagement=true, since=7d, language=de (3/5): SearchTermsRepository.extras
 -- GET /search-terms?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
@@ -2042,7 +2042,7 @@ WHERE customer = {customer:String}
   AND phrase IN {phrases:Array(String)}
 GROUP BY phrase;
 
--- engagement=true, since=7d, language=de (4/4): EngagementRepository.phrases
+-- engagement=true, since=7d, language=de (4/5): EngagementRepository.phrases
 -- GET /search-terms?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
@@ -2191,9 +2191,156 @@ FROM (
 )
 GROUP BY phrase;
 
+-- engagement=true, since=7d, language=de (5/5): EngagementRepository.positions
+-- GET /search-terms?since=7d&language=de&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   e0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   e0_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "de"
+--   last = 21
+--   no_search = "00000000-0000-0000-0000-000000000000"
+--   phrases = ["summer dress"]
+SELECT p, position, sum(clicks) AS clicks_n
+FROM (
+  SELECT phrase AS p, position, clicks
+  FROM (
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      k.1 AS kind,
+      k.2 AS position,
+      k.3 AS object_id,
+      sum(k.4) AS clicks,
+      sum(k.5) AS conversions
+    FROM (
+      SELECT hour,
+        phrase,
+        language,
+        bot,
+        arrayJoin(
+          if(
+            type = 'click',
+            [('position', least(position, {last:UInt16}), '', 1, 0),
+            ('object', 0, object_id, 1, 0)],
+            [('object', 0, object_id, 0, 1)]
+          )
+        ) AS k
+      FROM (
+        SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+        FROM (
+          SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          ORDER BY search_id, ts, phrase, language, bot, hits
+          LIMIT 1 BY search_id
+        )
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND bot IN {bots:Array(UInt8)}
+          AND language = {language:String}
+          AND hits > 0
+          AND search_id != toUUID({no_search:String})
+          AND phrase IN {phrases:Array(String)}
+          AND search_id NOT IN (
+          SELECT search_id
+          FROM `search_analytics`.`search_ids`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+            AND search_id IN (
+            SELECT event_id
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+        )
+      ) AS s INNER JOIN (
+        SELECT type, search_id, object_id, position, subtype, value, currency, ts
+        FROM `search_analytics`.`interactions`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND type IN ('click', 'conversion')
+          AND object_id != ''
+          AND search_id IN (
+          SELECT search_id
+          FROM (
+            SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+            FROM (
+              SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+              FROM `search_analytics`.`search_events`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND id_sent
+                AND sign > 0
+                AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+                AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+              ORDER BY search_id, ts, phrase, language, bot, hits
+              LIMIT 1 BY search_id
+            )
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND bot IN {bots:Array(UInt8)}
+              AND language = {language:String}
+              AND hits > 0
+              AND search_id != toUUID({no_search:String})
+              AND phrase IN {phrases:Array(String)}
+              AND search_id NOT IN (
+              SELECT search_id
+              FROM `search_analytics`.`search_ids`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+                AND search_id IN (
+                SELECT event_id
+                FROM `search_analytics`.`search_events`
+                WHERE customer = {customer:String}
+                  AND instance = {instance:String}
+                  AND id_sent
+                  AND sign > 0
+                  AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+                  AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+              ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+            )
+          )
+        )
+          AND (user_token_hash = '' OR user_token_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+          AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+      ) AS i USING (search_id)
+    )
+    GROUP BY hour, phrase, language, bot, kind, position, object_id
+  )
+  WHERE kind = 'position'
+)
+GROUP BY p, position
+HAVING clicks_n > 0;
+
 -- ====================================================================================================================
 
--- sort=no_clicks (implies engagement), since=30d, Europe/Berlin, with bots (1/3): SearchTermsRepository.newestEvent
+-- sort=no_clicks (implies engagement), since=30d, Europe/Berlin, with bots (1/4): SearchTermsRepository.newestEvent
 -- GET /search-terms?since=30d&tz=Europe/Berlin&sort=no_clicks&includeBotTraffic=true
 -- params:
 --   bots = [0,1]
@@ -2210,7 +2357,7 @@ WHERE customer = {customer:String}
   AND zero_hits = 0
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
 
--- sort=no_clicks (implies engagement), since=30d, Europe/Berlin, with bots (2/3): SearchTermsRepository.terms
+-- sort=no_clicks (implies engagement), since=30d, Europe/Berlin, with bots (2/4): SearchTermsRepository.terms
 -- GET /search-terms?since=30d&tz=Europe/Berlin&sort=no_clicks&includeBotTraffic=true
 -- params:
 --   bots = [0,1]
@@ -2424,7 +2571,7 @@ LEFT JOIN (
 ORDER BY toInt64(tracked) - toInt64(clicked) DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
--- sort=no_clicks (implies engagement), since=30d, Europe/Berlin, with bots (3/3): SearchTermsRepository.extras
+-- sort=no_clicks (implies engagement), since=30d, Europe/Berlin, with bots (3/4): SearchTermsRepository.extras
 -- GET /search-terms?since=30d&tz=Europe/Berlin&sort=no_clicks&includeBotTraffic=true
 -- params:
 --   bots = [0,1]
@@ -2452,6 +2599,151 @@ WHERE customer = {customer:String}
 )
   AND phrase IN {phrases:Array(String)}
 GROUP BY phrase;
+
+-- sort=no_clicks (implies engagement), since=30d, Europe/Berlin, with bots (4/4): EngagementRepository.positions
+-- GET /search-terms?since=30d&tz=Europe/Berlin&sort=no_clicks&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   e0_from = 1772532000 (2026-03-03T10:00:00Z)
+--   e0_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   last = 21
+--   no_search = "00000000-0000-0000-0000-000000000000"
+--   phrases = ["summer dress"]
+SELECT p, position, sum(clicks) AS clicks_n
+FROM (
+  SELECT phrase AS p, position, clicks
+  FROM (
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      k.1 AS kind,
+      k.2 AS position,
+      k.3 AS object_id,
+      sum(k.4) AS clicks,
+      sum(k.5) AS conversions
+    FROM (
+      SELECT hour,
+        phrase,
+        language,
+        bot,
+        arrayJoin(
+          if(
+            type = 'click',
+            [('position', least(position, {last:UInt16}), '', 1, 0),
+            ('object', 0, object_id, 1, 0)],
+            [('object', 0, object_id, 0, 1)]
+          )
+        ) AS k
+      FROM (
+        SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+        FROM (
+          SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          ORDER BY search_id, ts, phrase, language, bot, hits
+          LIMIT 1 BY search_id
+        )
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND bot IN {bots:Array(UInt8)}
+          AND hits > 0
+          AND search_id != toUUID({no_search:String})
+          AND phrase IN {phrases:Array(String)}
+          AND search_id NOT IN (
+          SELECT search_id
+          FROM `search_analytics`.`search_ids`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+            AND search_id IN (
+            SELECT event_id
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+        )
+      ) AS s INNER JOIN (
+        SELECT type, search_id, object_id, position, subtype, value, currency, ts
+        FROM `search_analytics`.`interactions`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND type IN ('click', 'conversion')
+          AND object_id != ''
+          AND search_id IN (
+          SELECT search_id
+          FROM (
+            SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+            FROM (
+              SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+              FROM `search_analytics`.`search_events`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND id_sent
+                AND sign > 0
+                AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+                AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+              ORDER BY search_id, ts, phrase, language, bot, hits
+              LIMIT 1 BY search_id
+            )
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND bot IN {bots:Array(UInt8)}
+              AND hits > 0
+              AND search_id != toUUID({no_search:String})
+              AND phrase IN {phrases:Array(String)}
+              AND search_id NOT IN (
+              SELECT search_id
+              FROM `search_analytics`.`search_ids`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+                AND search_id IN (
+                SELECT event_id
+                FROM `search_analytics`.`search_events`
+                WHERE customer = {customer:String}
+                  AND instance = {instance:String}
+                  AND id_sent
+                  AND sign > 0
+                  AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+                  AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+              ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+            )
+          )
+        )
+          AND (user_token_hash = '' OR user_token_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+          AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+      ) AS i USING (search_id)
+    )
+    GROUP BY hour, phrase, language, bot, kind, position, object_id
+  )
+  WHERE kind = 'position'
+)
+GROUP BY p, position
+HAVING clicks_n > 0;
 
 -- ====================================================================================================================
 
@@ -2860,7 +3152,7 @@ FORMAT TSVRaw;
 
 -- ====================================================================================================================
 
--- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (1/5): SearchTermsRepository.terms
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (1/7): SearchTermsRepository.terms
 -- GET /search-terms?engagement=true
 -- params:
 --   bots = [0]
@@ -2910,7 +3202,7 @@ FROM (
 ORDER BY count DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
--- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (2/5): SearchTermsRepository.newestEvent
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (2/7): SearchTermsRepository.newestEvent
 -- GET /search-terms?engagement=true
 -- params:
 --   bots = [0]
@@ -2927,7 +3219,7 @@ WHERE customer = {customer:String}
   AND zero_hits = 0
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
 
--- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (3/5): EngagementRepository.plan
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (3/7): EngagementRepository.plan
 -- GET /search-terms?engagement=true
 -- params:
 --   customer = "acme"
@@ -2945,7 +3237,7 @@ WHERE customer = {customer:String}
 GROUP BY hour
 ORDER BY hour;
 
--- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (4/5): SearchTermsRepository.extras
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (4/7): SearchTermsRepository.extras
 -- GET /search-terms?engagement=true
 -- params:
 --   bots = [0]
@@ -2974,7 +3266,25 @@ WHERE customer = {customer:String}
   AND phrase IN {phrases:Array(String)}
 GROUP BY phrase;
 
--- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (5/5): EngagementRepository.phrases
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (5/7): EngagementRepository.plan
+-- GET /search-terms?engagement=true
+-- params:
+--   customer = "acme"
+--   instance = "shop"
+--   layout = 2
+--   v_from = 1775037600 (2026-04-01T10:00:00Z)
+--   v_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms, toUnixTimestamp64Micro(max(version)) AS version_us
+FROM `search_analytics`.`engagement_versions`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND hour >= toDateTime({v_from:UInt32}, 'UTC')
+  AND hour < toDateTime({v_to:UInt32}, 'UTC')
+  AND layout = {layout:UInt8}
+GROUP BY hour
+ORDER BY hour;
+
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (6/7): EngagementRepository.phrases
 -- GET /search-terms?engagement=true
 -- params:
 --   ahead_from = [1775044800,1775102400]
@@ -3275,6 +3585,300 @@ FROM (
   )
 )
 GROUP BY phrase;
+
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (7/7): EngagementRepository.positions
+-- GET /search-terms?engagement=true
+-- params:
+--   ahead_from = [1775044800,1775102400]
+--   ahead_to = [1775102400,1775120400]
+--   ahead_version = [1775052000000007,1775120400000007]
+--   bots = [0]
+--   customer = "acme"
+--   e0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   e0_to = 1775044800 (2026-04-01T12:00:00Z)
+--   e1_from = 1775120400 (2026-04-02T09:00:00Z)
+--   e1_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   last = 21
+--   no_search = "00000000-0000-0000-0000-000000000000"
+--   phrases = ["summer dress"]
+SELECT p, position, sum(clicks) AS clicks_n
+FROM (
+  SELECT phrase AS p, position, clicks
+  FROM (
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      k.1 AS kind,
+      k.2 AS position,
+      k.3 AS object_id,
+      sum(k.4) AS clicks,
+      sum(k.5) AS conversions
+    FROM (
+      SELECT hour,
+        phrase,
+        language,
+        bot,
+        arrayJoin(
+          if(
+            type = 'click',
+            [('position', least(position, {last:UInt16}), '', 1, 0),
+            ('object', 0, object_id, 1, 0)],
+            [('object', 0, object_id, 0, 1)]
+          )
+        ) AS k
+      FROM (
+        SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+        FROM (
+          SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          ORDER BY search_id, ts, phrase, language, bot, hits
+          LIMIT 1 BY search_id
+        )
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND bot IN {bots:Array(UInt8)}
+          AND hits > 0
+          AND search_id != toUUID({no_search:String})
+          AND phrase IN {phrases:Array(String)}
+          AND search_id NOT IN (
+          SELECT search_id
+          FROM `search_analytics`.`search_ids`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+            AND search_id IN (
+            SELECT event_id
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+          ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+        )
+      ) AS s INNER JOIN (
+        SELECT type, search_id, object_id, position, subtype, value, currency, ts
+        FROM `search_analytics`.`interactions`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND type IN ('click', 'conversion')
+          AND object_id != ''
+          AND search_id IN (
+          SELECT search_id
+          FROM (
+            SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+            FROM (
+              SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+              FROM `search_analytics`.`search_events`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND id_sent
+                AND sign > 0
+                AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+                AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+              ORDER BY search_id, ts, phrase, language, bot, hits
+              LIMIT 1 BY search_id
+            )
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND bot IN {bots:Array(UInt8)}
+              AND hits > 0
+              AND search_id != toUUID({no_search:String})
+              AND phrase IN {phrases:Array(String)}
+              AND search_id NOT IN (
+              SELECT search_id
+              FROM `search_analytics`.`search_ids`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+                AND search_id IN (
+                SELECT event_id
+                FROM `search_analytics`.`search_events`
+                WHERE customer = {customer:String}
+                  AND instance = {instance:String}
+                  AND id_sent
+                  AND sign > 0
+                  AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+                  AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+              ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+            )
+          )
+        )
+          AND (user_token_hash = '' OR user_token_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+          AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+      ) AS i USING (search_id)
+    )
+    GROUP BY hour, phrase, language, bot, kind, position, object_id
+  )
+  WHERE kind = 'position'
+  UNION ALL
+  SELECT phrase AS p, position, clicks
+  FROM (
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      k.1 AS kind,
+      k.2 AS position,
+      k.3 AS object_id,
+      sum(k.4) AS clicks,
+      sum(k.5) AS conversions
+    FROM (
+      SELECT hour,
+        phrase,
+        language,
+        bot,
+        arrayJoin(
+          if(
+            type = 'click',
+            [('position', least(position, {last:UInt16}), '', 1, 0),
+            ('object', 0, object_id, 1, 0)],
+            [('object', 0, object_id, 0, 1)]
+          )
+        ) AS k
+      FROM (
+        SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+        FROM (
+          SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e1_to:UInt32}, 'UTC')
+          ORDER BY search_id, ts, phrase, language, bot, hits
+          LIMIT 1 BY search_id
+        )
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND bot IN {bots:Array(UInt8)}
+          AND hits > 0
+          AND search_id != toUUID({no_search:String})
+          AND phrase IN {phrases:Array(String)}
+          AND search_id NOT IN (
+          SELECT search_id
+          FROM `search_analytics`.`search_ids`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND first.1 < toDateTime({e1_from:UInt32}, 'UTC')
+            AND search_id IN (
+            SELECT event_id
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e1_to:UInt32}, 'UTC')
+          ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+        )
+      ) AS s INNER JOIN (
+        SELECT type, search_id, object_id, position, subtype, value, currency, ts
+        FROM `search_analytics`.`interactions`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND type IN ('click', 'conversion')
+          AND object_id != ''
+          AND search_id IN (
+          SELECT search_id
+          FROM (
+            SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+            FROM (
+              SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+              FROM `search_analytics`.`search_events`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND id_sent
+                AND sign > 0
+                AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
+                AND ts < toDateTime({e1_to:UInt32}, 'UTC')
+              ORDER BY search_id, ts, phrase, language, bot, hits
+              LIMIT 1 BY search_id
+            )
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND bot IN {bots:Array(UInt8)}
+              AND hits > 0
+              AND search_id != toUUID({no_search:String})
+              AND phrase IN {phrases:Array(String)}
+              AND search_id NOT IN (
+              SELECT search_id
+              FROM `search_analytics`.`search_ids`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND first.1 < toDateTime({e1_from:UInt32}, 'UTC')
+                AND search_id IN (
+                SELECT event_id
+                FROM `search_analytics`.`search_events`
+                WHERE customer = {customer:String}
+                  AND instance = {instance:String}
+                  AND id_sent
+                  AND sign > 0
+                  AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
+                  AND ts < toDateTime({e1_to:UInt32}, 'UTC')
+              ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+            )
+          )
+        )
+          AND (user_token_hash = '' OR user_token_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+          AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+          SELECT user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+        ))
+        GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+      ) AS i USING (search_id)
+    )
+    GROUP BY hour, phrase, language, bot, kind, position, object_id
+  )
+  WHERE kind = 'position'
+  UNION ALL
+  SELECT phrase AS p, position, clicks
+  FROM `search_analytics`.`engagement_objects_hourly`
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND kind = 'position'
+    AND phrase IN {phrases:Array(String)}
+    AND (hour, version) IN (
+    SELECT toDateTime(arrayJoin(range(a.1, a.2, 3600)), 'UTC'), fromUnixTimestamp64Micro(a.3, 'UTC')
+    FROM (
+      SELECT arrayJoin(
+        arrayZip({ahead_from:Array(UInt32)}, {ahead_to:Array(UInt32)}, {ahead_version:Array(Int64)})
+      ) AS a
+    )
+  )
+)
+GROUP BY p, position
+HAVING clicks_n > 0;
 
 -- ====================================================================================================================
 

@@ -51,6 +51,8 @@ export interface TermRow {
   last_hits?: number;
   /** With withFilters. */
   with_filters?: number;
+  /** With engagement (JSON only): clicks per position. */
+  positions?: Map<number, number>;
 }
 
 /** Whether a list's entries carry last_hits: with hits=all and with engagement=true. */
@@ -92,12 +94,19 @@ export class SearchTermsRepository {
     // A page past the end has no row to carry the total.
     const total = rows.length > 0 || r.start === 0 ? Number(rows[0]?.total ?? 0) : await this.total(r, now);
     const phrases = [...new Set(rows.map((row) => row.phrase))];
-    const [unhandled, engagement, extras] = await Promise.all([
+    const [unhandled, engagement, extras, positions] = await Promise.all([
       r.zeroHits && !r.scope.language ? this.languagesOfUnhandled(r, rows, now) : undefined,
       pageFirst ? this.engagement.phrases(r.scope, r.scope.window, phrases) : undefined,
       this.extras(r, phrases),
+      r.engagement && phrases.length > 0 ? this.engagement.positions(r.scope, r.scope.window, phrases) : undefined,
     ]);
-    return { rows: rows.map((row) => this.row({ ...row, ...extras.get(row.phrase) }, r, unhandled, engagement)), total };
+    return {
+      rows: rows.map((row) => ({
+        ...this.row({ ...row, ...extras.get(row.phrase) }, r, unhandled, engagement),
+        ...(positions ? { positions: positions.get(row.phrase) ?? new Map<number, number>() } : {}),
+      })),
+      total,
+    };
   }
 
   /** last_hits and with_filters of the page's phrases (those the request asks for), read after the page. */

@@ -2,8 +2,7 @@ import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '@app/config';
 import { filterOf, type AnalyticsScope } from '../analytics/analytics-scope';
 import { AnswerCache } from '../analytics/answer-cache';
-import { emptyCounts, engagementFields } from '../analytics/engagement';
-import { LAST_POSITION } from '../analytics/engagement-raw.repository';
+import { emptyCounts, engagementFields, positionsView } from '../analytics/engagement';
 import { statusOf } from '../analytics/search-term-status.dto';
 import { bucketBounds, defaultInterval, foldIntoBuckets, isoInZone, resolveWindow, newestIso } from '../analytics/window';
 import { TermDetailRepository, termNotFound } from './term-detail.repository';
@@ -26,7 +25,7 @@ export class TermDetailHandler implements IQueryHandler<TermDetailQuery> {
     const { counts, positions, objects } = await this.repository.engagement.term(scope, scope.window, phrase);
     return {
       ...engagementFields(counts ?? emptyCounts()),
-      positions: Array.from({ length: LAST_POSITION }, (_, i) => ({ position: i + 1, clicks: positions.get(i + 1) ?? 0 })),
+      positions: positionsView(positions),
       objects,
     };
   }
