@@ -327,6 +327,53 @@ describe('engagement=true (e2e over HTTP)', () => {
       'zero_hit_count',
     ]);
   });
+  it('GET /clicked-objects: the objects clicked after the searches, with their searches, conversions and purchases', async () => {
+    type ClickedObject = { object_id: string; clicks: number; clicked_searches: number; purchase_revenue: object };
+    const all = await get<ClickedObject[]>('/clicked-objects');
+    expect(all.headers['x-total-count']).toBe('3');
+    // p3's only click was the erased shopper's; p8 was added to the cart but never clicked; p4's search is a bot's; p9's
+    // found nothing (not tracked); p5's search arrived after its click.
+    expect(all.body).toEqual([
+      {
+        object_id: 'p1',
+        clicks: 2,
+        clicked_searches: 2,
+        conversions: 1,
+        added_to_cart_searches: 0,
+        purchased_searches: 1,
+        purchase_revenue: { EUR: 30 },
+      },
+      {
+        object_id: 'p2',
+        clicks: 1,
+        clicked_searches: 1,
+        conversions: 1,
+        added_to_cart_searches: 0,
+        purchased_searches: 1,
+        purchase_revenue: {},
+      },
+      {
+        object_id: 'p5',
+        clicks: 1,
+        clicked_searches: 1,
+        conversions: 0,
+        added_to_cart_searches: 0,
+        purchased_searches: 0,
+        purchase_revenue: {},
+      },
+    ]);
+    expect((await get<ClickedObject[]>('/clicked-objects?phrase=%20Shoes')).body.map((o) => o.object_id)).toEqual(['p1', 'p2']);
+    const page = await get<ClickedObject[]>('/clicked-objects?_start=1&_end=2');
+    expect([page.headers['x-total-count'], page.body.map((o) => o.object_id)]).toEqual(['3', ['p2']]);
+    const past = await get<ClickedObject[]>('/clicked-objects?_start=5&_end=6');
+    expect([past.headers['x-total-count'], past.body]).toEqual(['3', []]);
+    const csv = await get<string>('/clicked-objects?format=csv&phrase=shoes');
+    expect(csv.body).toBe(
+      'object_id,clicks,clicked_searches,conversions,added_to_cart_searches,purchased_searches,purchase_revenue\r\n' +
+        'p1,2,2,1,0,1,EUR:30\r\np2,1,1,1,0,1,\r\n',
+    );
+  });
+
   it('counts a search id stored again later in the window of its first copy only', async () => {
     const y = id();
     await addSearches([

@@ -380,6 +380,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/clicked-objects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The objects shoppers clicked after the searches of a time range
+         * @description The objects clicked from the window's tracked searches (searches sent with an id that found results), most clicked first, then by id, each with its clicks, the searches that clicked it, its conversions, the searches that added it to the cart or purchased it, and the value of its purchases. `phrase` restricts to one phrase's searches. As CSV with `format=csv` or `Accept: text/csv`: header `object_id,clicks,clicked_searches,conversions,added_to_cart_searches,purchased_searches,purchase_revenue`, `purchase_revenue` as `CUR:amount` joined by `|`.
+         */
+        get: operations["listClickedObjects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/annotations": {
         parameters: {
             query?: never;
@@ -1739,6 +1759,47 @@ export interface components {
              * @example 80
              */
             users: number;
+        };
+        ClickedObjectView: {
+            /**
+             * @description The object (product) id as the clicks sent it
+             * @example sku-42
+             */
+            object_id: string;
+            /**
+             * @description Clicks on it from the tracked searches of the window
+             * @example 30
+             */
+            clicks: number;
+            /**
+             * @description Tracked searches with at least one click on it
+             * @example 24
+             */
+            clicked_searches: number;
+            /**
+             * @description Conversions of it attributed to those searches, any subtype
+             * @example 5
+             */
+            conversions: number;
+            /**
+             * @description Tracked searches with an addToCart conversion of it
+             * @example 4
+             */
+            added_to_cart_searches: number;
+            /**
+             * @description Tracked searches with a purchase conversion of it
+             * @example 2
+             */
+            purchased_searches: number;
+            /**
+             * @description The value of its purchase conversions per currency (ISO 4217 code); {} without any
+             * @example {
+             *       "EUR": 59.8
+             *     }
+             */
+            purchase_revenue: {
+                [key: string]: number;
+            };
         };
         CreateAnnotationDto: {
             /**
@@ -4625,6 +4686,136 @@ export interface operations {
                     /**
                      * @example attribute,searches,zero_hit_searches,zero_hit_rate,users
                      *     brand,120,9,0.075,80
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks search:read (JWT: search.read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listClickedObjects: {
+        parameters: {
+            query?: {
+                /** @description Offset of the first item */
+                _start?: number;
+                /** @description End index, exclusive; at most 1,000 above _start */
+                _end?: number;
+                /** @description Look-back in whole days, up to RETENTION_DAYS, ending with the current hour; default 1d. Not with from/to */
+                since?: string;
+                /** @description Start of the window (inclusive, rounded down to the hour), with to; a date is midnight in tz, a date-time without offset is in tz */
+                from?: string;
+                /** @description End of the window (exclusive, rounded up to the hour), with from; read as from */
+                to?: string;
+                /** @description IANA time zone: where days begin, how from/to without offset are read, the offset of times in the answer. Whole-hour offsets only */
+                tz?: string;
+                /** @description Shop language, e.g. de; all when omitted */
+                language?: string;
+                /** @description Include detected bot traffic */
+                includeBotTraffic?: "true" | "false";
+                /** @description csv: the answer as CSV (as with Accept: text/csv); without _start/_end every row, up to 100,000 */
+                format?: "json" | "csv";
+                /** @description Only this phrase's searches (normalised as the list's phrases) */
+                phrase?: string;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of objects; X-Total-Count holds the number of objects before paging */
+            200: {
+                headers: {
+                    /** @description Number of items before pagination */
+                    "X-Total-Count": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClickedObjectView"][];
+                    /**
+                     * @example object_id,clicks,clicked_searches,conversions,added_to_cart_searches,purchased_searches,purchase_revenue
+                     *     sku-42,30,24,5,4,2,EUR:59.8
                      */
                     "text/csv": string;
                 };

@@ -11,6 +11,7 @@ import { InsightsModule } from './insights/insights.module';
 import { HealthModule } from './health/health.module';
 import { NotificationsFeatureModule } from './notifications/notifications.module';
 import { RankingMixModule } from './ranking-mix/ranking-mix.module';
+import { ClickedObjectsModule } from './clicked-objects/clicked-objects.module';
 import { SearchBreakdownModule } from './search-breakdown/search-breakdown.module';
 import { SearchStatsModule } from './search-stats/search-stats.module';
 import { SearchTermsModule } from './search-terms/search-terms.module';
@@ -33,6 +34,7 @@ import { ApiKeysModule } from './api-keys/api-keys.module';
     TermDetailModule,
     SearchStatsModule,
     SearchBreakdownModule,
+    ClickedObjectsModule,
     AnnotationsModule,
     InstancesModule,
     DashboardModule,

@@ -15,6 +15,6 @@ import { EngagementRepository } from './engagement.repository';
 @Module({
   imports: [IntakeModule, MetricsModule],
   providers: [AnalyticsSlots, AnswerCache, EngagementRawRepository, EngagementRepository, EngagementRefresh, OldSearches],
-  exports: [AnalyticsSlots, AnswerCache, EngagementRepository],
+  exports: [AnalyticsSlots, AnswerCache, EngagementRepository, EngagementRawRepository],
 })
 export class AnalyticsModule {}

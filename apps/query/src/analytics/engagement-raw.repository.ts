@@ -7,7 +7,8 @@ import type { HourRange } from './window';
 import { LAST_POSITION } from './engagement';
 
 /** The columns of a group's positions and objects (EngagementRawRepository.rawObjectsSql, engagement_objects_hourly). */
-export const OBJECT_COLUMNS = 'hour, phrase, language, bot, kind, position, object_id, clicks, conversions';
+export const OBJECT_COLUMNS =
+  'hour, phrase, language, bot, kind, position, object_id, clicks, conversions, clicked, carted, purchased, pur_cur, pur_val';
 
 /** `column` within [from, to) of `r`, a DateTime64 column; parameters named after `name`. */
 export function rangeSql(column: string, r: HourRange, name: string, params: QueryParams): string {
@@ -86,26 +87,36 @@ export class EngagementRawRepository {
   }
 
   /**
-   * OBJECT_COLUMNS of every group (hour, phrase, language, bot) of the tracked searches of `range` and each of its
-   * clicked positions (`kind` position, from LAST_POSITION on as LAST_POSITION) and clicked or converted objects (`kind`
-   * object), computed from the raw tables, as engagement_objects_hourly holds them.
+   * OBJECT_COLUMNS of every group (hour, phrase, language, bot) of the tracked searches of `range`, computed from the
+   * raw tables, as engagement_objects_hourly holds them: `kind` position, the clicks per position (from LAST_POSITION
+   * on as LAST_POSITION); `kind` object, per clicked or converted object its clicks and conversions, the searches that
+   * clicked it, added it to the cart and purchased it, and the value of its purchases per currency.
    */
   rawObjectsSql(f: AnalyticsFilter, range: HourRange, params: QueryParams, phrases = false, tag = ''): string {
     params.last = LAST_POSITION;
-    const ofClick = `[('position', least(position, {last:UInt16}), '', 1, 0), ('object', 0, object_id, 1, 0)]`;
     // For some phrases, only their searches' interactions: not every interaction of the range's searches.
     const ids = phrases
       ? `SELECT search_id FROM (${this.searchesSql(f, range, params, phrases, tag)})`
       : this.idsSql(f, range, params, tag);
-    return `SELECT hour, phrase, language, bot, k.1 AS kind, k.2 AS position, k.3 AS object_id, sum(k.4) AS clicks,
-        sum(k.5) AS conversions
+    const joined = `(${this.searchesSql(f, range, params, phrases, tag)}) AS s
+      INNER JOIN (${this.distinctSql(f, `search_id IN (${ids})`, params)}) AS i USING (search_id)`;
+    const purchase = "type = 'conversion' AND subtype = 'purchase'";
+    return `SELECT hour, phrase, language, bot, 'position' AS kind, least(position, {last:UInt16}) AS position, '' AS object_id,
+        count() AS clicks, 0 AS conversions, 0 AS clicked, 0 AS carted, 0 AS purchased, [] AS pur_cur, [] AS pur_val
+      FROM ${joined} WHERE type = 'click'
+      GROUP BY hour, phrase, language, bot, position
+      UNION ALL
+      SELECT hour, phrase, language, bot, 'object' AS kind, 0 AS position, object_id, sum(o_clicks) AS clicks,
+        sum(o_conversions) AS conversions, countIf(o_clicks > 0) AS clicked, countIf(o_carts > 0) AS carted,
+        countIf(o_purchases > 0) AS purchased, sumMap(o_pur).1 AS pur_cur, sumMap(o_pur).2 AS pur_val
       FROM (
-        SELECT hour, phrase, language, bot,
-          arrayJoin(if(type = 'click', ${ofClick}, [('object', 0, object_id, 0, 1)])) AS k
-        FROM (${this.searchesSql(f, range, params, phrases, tag)}) AS s
-        INNER JOIN (${this.distinctSql(f, `search_id IN (${ids})`, params)}) AS i USING (search_id)
+        SELECT hour, phrase, language, bot, search_id, object_id, countIf(type = 'click') AS o_clicks,
+          countIf(type = 'conversion') AS o_conversions, countIf(type = 'conversion' AND subtype = 'addToCart') AS o_carts,
+          countIf(${purchase}) AS o_purchases, sumMapIf([toString(currency)], [toDecimal128(value, 6)], ${purchase} AND value > 0) AS o_pur
+        FROM ${joined}
+        GROUP BY hour, phrase, language, bot, search_id, object_id
       )
-      GROUP BY hour, phrase, language, bot, kind, position, object_id`;
+      GROUP BY hour, phrase, language, bot, object_id`;
   }
 
   /**

@@ -161,8 +161,8 @@ export class EngagementRepository {
     return counts;
   }
 
-  /** The rows of a table computed ahead whose hour and version `plan` reads. */
-  private aheadSql(plan: EngagementPlan, params: QueryParams): string {
+  /** The rows of a table computed ahead whose hour and version `plan` reads (a condition on `hour` and `version`). */
+  aheadSql(plan: EngagementPlan, params: QueryParams): string {
     // Ranges of hours with their version, not each hour: a pass gives many hours one version.
     Object.assign(params, {
       ahead_from: plan.ahead.map((a) => a.from / 1000),

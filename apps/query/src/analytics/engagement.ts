@@ -100,7 +100,7 @@ function addAmounts(a: Map<string, bigint>, b: Map<string, bigint>): void {
 }
 
 /** Amounts per currency as an answer writes them: currencies ascending, numbers. */
-function amountFields(m: Map<string, bigint>): Record<string, number> {
+export function amountFields(m: Map<string, bigint>): Record<string, number> {
   return Object.fromEntries([...m].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([cur, v]) => [cur, amount(v)]));
 }
 

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import { hasLastHits, type TermsRequest } from './search-terms.repository';
+import type { TermsRequest } from './search-terms.repository';
+import { hasLastHits } from './term-dimensions-sql';
 
 /** The engagement columns (engagement=true), in the contract's order; revenue as `CUR:amount` joined by `|`. */
 export const ENGAGEMENT_CSV_COLUMNS = [

@@ -2211,24 +2211,150 @@ FROM (
       phrase,
       language,
       bot,
-      k.1 AS kind,
-      k.2 AS position,
-      k.3 AS object_id,
-      sum(k.4) AS clicks,
-      sum(k.5) AS conversions
+      'position' AS kind,
+      least(position, {last:UInt16}) AS position,
+      '' AS object_id,
+      count() AS clicks,
+      0 AS conversions,
+      0 AS clicked,
+      0 AS carted,
+      0 AS purchased,
+      [] AS pur_cur,
+      [] AS pur_val
+    FROM (
+      SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+      FROM (
+        SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+        FROM `search_analytics`.`search_events`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND id_sent
+          AND sign > 0
+          AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        ORDER BY search_id, ts, phrase, language, bot, hits
+        LIMIT 1 BY search_id
+      )
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND language = {language:String}
+        AND hits > 0
+        AND search_id != toUUID({no_search:String})
+        AND phrase IN {phrases:Array(String)}
+        AND search_id NOT IN (
+        SELECT search_id
+        FROM `search_analytics`.`search_ids`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+      )
+    ) AS s INNER JOIN (
+      SELECT type, search_id, object_id, position, subtype, value, currency, ts
+      FROM `search_analytics`.`interactions`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND type IN ('click', 'conversion')
+        AND object_id != ''
+        AND search_id IN (
+        SELECT search_id
+        FROM (
+          SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+          FROM (
+            SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+            ORDER BY search_id, ts, phrase, language, bot, hits
+            LIMIT 1 BY search_id
+          )
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND bot IN {bots:Array(UInt8)}
+            AND language = {language:String}
+            AND hits > 0
+            AND search_id != toUUID({no_search:String})
+            AND phrase IN {phrases:Array(String)}
+            AND search_id NOT IN (
+            SELECT search_id
+            FROM `search_analytics`.`search_ids`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+              AND search_id IN (
+              SELECT event_id
+              FROM `search_analytics`.`search_events`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND id_sent
+                AND sign > 0
+                AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+                AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+            ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+          )
+        )
+      )
+        AND (user_token_hash = '' OR user_token_hash NOT IN (
+        SELECT user_token_hash
+        FROM `search_analytics`.`erased_user_tokens`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+      ))
+        AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+        SELECT user_token_hash
+        FROM `search_analytics`.`erased_user_tokens`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+      ))
+      GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+    ) AS i USING (search_id)
+    WHERE type = 'click'
+    GROUP BY hour, phrase, language, bot, position
+    UNION ALL
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      'object' AS kind,
+      0 AS position,
+      object_id,
+      sum(o_clicks) AS clicks,
+      sum(o_conversions) AS conversions,
+      countIf(o_clicks > 0) AS clicked,
+      countIf(o_carts > 0) AS carted,
+      countIf(o_purchases > 0) AS purchased,
+      sumMap(o_pur).1 AS pur_cur,
+      sumMap(o_pur).2 AS pur_val
     FROM (
       SELECT hour,
         phrase,
         language,
         bot,
-        arrayJoin(
-          if(
-            type = 'click',
-            [('position', least(position, {last:UInt16}), '', 1, 0),
-            ('object', 0, object_id, 1, 0)],
-            [('object', 0, object_id, 0, 1)]
-          )
-        ) AS k
+        search_id,
+        object_id,
+        countIf(type = 'click') AS o_clicks,
+        countIf(type = 'conversion') AS o_conversions,
+        countIf(type = 'conversion' AND subtype = 'addToCart') AS o_carts,
+        countIf(type = 'conversion' AND subtype = 'purchase') AS o_purchases,
+        sumMapIf(
+          [toString(currency)],
+          [toDecimal128(value, 6)],
+          type = 'conversion' AND subtype = 'purchase' AND value > 0
+        ) AS o_pur
       FROM (
         SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
         FROM (
@@ -2330,8 +2456,9 @@ FROM (
         ))
         GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
       ) AS i USING (search_id)
+      GROUP BY hour, phrase, language, bot, search_id, object_id
     )
-    GROUP BY hour, phrase, language, bot, kind, position, object_id
+    GROUP BY hour, phrase, language, bot, object_id
   )
   WHERE kind = 'position'
 )
@@ -2620,24 +2747,148 @@ FROM (
       phrase,
       language,
       bot,
-      k.1 AS kind,
-      k.2 AS position,
-      k.3 AS object_id,
-      sum(k.4) AS clicks,
-      sum(k.5) AS conversions
+      'position' AS kind,
+      least(position, {last:UInt16}) AS position,
+      '' AS object_id,
+      count() AS clicks,
+      0 AS conversions,
+      0 AS clicked,
+      0 AS carted,
+      0 AS purchased,
+      [] AS pur_cur,
+      [] AS pur_val
+    FROM (
+      SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+      FROM (
+        SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+        FROM `search_analytics`.`search_events`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND id_sent
+          AND sign > 0
+          AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        ORDER BY search_id, ts, phrase, language, bot, hits
+        LIMIT 1 BY search_id
+      )
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND hits > 0
+        AND search_id != toUUID({no_search:String})
+        AND phrase IN {phrases:Array(String)}
+        AND search_id NOT IN (
+        SELECT search_id
+        FROM `search_analytics`.`search_ids`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+      )
+    ) AS s INNER JOIN (
+      SELECT type, search_id, object_id, position, subtype, value, currency, ts
+      FROM `search_analytics`.`interactions`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND type IN ('click', 'conversion')
+        AND object_id != ''
+        AND search_id IN (
+        SELECT search_id
+        FROM (
+          SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+          FROM (
+            SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+            ORDER BY search_id, ts, phrase, language, bot, hits
+            LIMIT 1 BY search_id
+          )
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND bot IN {bots:Array(UInt8)}
+            AND hits > 0
+            AND search_id != toUUID({no_search:String})
+            AND phrase IN {phrases:Array(String)}
+            AND search_id NOT IN (
+            SELECT search_id
+            FROM `search_analytics`.`search_ids`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+              AND search_id IN (
+              SELECT event_id
+              FROM `search_analytics`.`search_events`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND id_sent
+                AND sign > 0
+                AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+                AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+            ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+          )
+        )
+      )
+        AND (user_token_hash = '' OR user_token_hash NOT IN (
+        SELECT user_token_hash
+        FROM `search_analytics`.`erased_user_tokens`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+      ))
+        AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+        SELECT user_token_hash
+        FROM `search_analytics`.`erased_user_tokens`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+      ))
+      GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+    ) AS i USING (search_id)
+    WHERE type = 'click'
+    GROUP BY hour, phrase, language, bot, position
+    UNION ALL
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      'object' AS kind,
+      0 AS position,
+      object_id,
+      sum(o_clicks) AS clicks,
+      sum(o_conversions) AS conversions,
+      countIf(o_clicks > 0) AS clicked,
+      countIf(o_carts > 0) AS carted,
+      countIf(o_purchases > 0) AS purchased,
+      sumMap(o_pur).1 AS pur_cur,
+      sumMap(o_pur).2 AS pur_val
     FROM (
       SELECT hour,
         phrase,
         language,
         bot,
-        arrayJoin(
-          if(
-            type = 'click',
-            [('position', least(position, {last:UInt16}), '', 1, 0),
-            ('object', 0, object_id, 1, 0)],
-            [('object', 0, object_id, 0, 1)]
-          )
-        ) AS k
+        search_id,
+        object_id,
+        countIf(type = 'click') AS o_clicks,
+        countIf(type = 'conversion') AS o_conversions,
+        countIf(type = 'conversion' AND subtype = 'addToCart') AS o_carts,
+        countIf(type = 'conversion' AND subtype = 'purchase') AS o_purchases,
+        sumMapIf(
+          [toString(currency)],
+          [toDecimal128(value, 6)],
+          type = 'conversion' AND subtype = 'purchase' AND value > 0
+        ) AS o_pur
       FROM (
         SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
         FROM (
@@ -2737,8 +2988,9 @@ FROM (
         ))
         GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
       ) AS i USING (search_id)
+      GROUP BY hour, phrase, language, bot, search_id, object_id
     )
-    GROUP BY hour, phrase, language, bot, kind, position, object_id
+    GROUP BY hour, phrase, language, bot, object_id
   )
   WHERE kind = 'position'
 )
@@ -3611,24 +3863,148 @@ FROM (
       phrase,
       language,
       bot,
-      k.1 AS kind,
-      k.2 AS position,
-      k.3 AS object_id,
-      sum(k.4) AS clicks,
-      sum(k.5) AS conversions
+      'position' AS kind,
+      least(position, {last:UInt16}) AS position,
+      '' AS object_id,
+      count() AS clicks,
+      0 AS conversions,
+      0 AS clicked,
+      0 AS carted,
+      0 AS purchased,
+      [] AS pur_cur,
+      [] AS pur_val
+    FROM (
+      SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+      FROM (
+        SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+        FROM `search_analytics`.`search_events`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND id_sent
+          AND sign > 0
+          AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        ORDER BY search_id, ts, phrase, language, bot, hits
+        LIMIT 1 BY search_id
+      )
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND hits > 0
+        AND search_id != toUUID({no_search:String})
+        AND phrase IN {phrases:Array(String)}
+        AND search_id NOT IN (
+        SELECT search_id
+        FROM `search_analytics`.`search_ids`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+        ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+      )
+    ) AS s INNER JOIN (
+      SELECT type, search_id, object_id, position, subtype, value, currency, ts
+      FROM `search_analytics`.`interactions`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND type IN ('click', 'conversion')
+        AND object_id != ''
+        AND search_id IN (
+        SELECT search_id
+        FROM (
+          SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+          FROM (
+            SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+            ORDER BY search_id, ts, phrase, language, bot, hits
+            LIMIT 1 BY search_id
+          )
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND bot IN {bots:Array(UInt8)}
+            AND hits > 0
+            AND search_id != toUUID({no_search:String})
+            AND phrase IN {phrases:Array(String)}
+            AND search_id NOT IN (
+            SELECT search_id
+            FROM `search_analytics`.`search_ids`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND first.1 < toDateTime({e0_from:UInt32}, 'UTC')
+              AND search_id IN (
+              SELECT event_id
+              FROM `search_analytics`.`search_events`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND id_sent
+                AND sign > 0
+                AND ts >= toDateTime({e0_from:UInt32}, 'UTC')
+                AND ts < toDateTime({e0_to:UInt32}, 'UTC')
+            ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+          )
+        )
+      )
+        AND (user_token_hash = '' OR user_token_hash NOT IN (
+        SELECT user_token_hash
+        FROM `search_analytics`.`erased_user_tokens`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+      ))
+        AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+        SELECT user_token_hash
+        FROM `search_analytics`.`erased_user_tokens`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+      ))
+      GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+    ) AS i USING (search_id)
+    WHERE type = 'click'
+    GROUP BY hour, phrase, language, bot, position
+    UNION ALL
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      'object' AS kind,
+      0 AS position,
+      object_id,
+      sum(o_clicks) AS clicks,
+      sum(o_conversions) AS conversions,
+      countIf(o_clicks > 0) AS clicked,
+      countIf(o_carts > 0) AS carted,
+      countIf(o_purchases > 0) AS purchased,
+      sumMap(o_pur).1 AS pur_cur,
+      sumMap(o_pur).2 AS pur_val
     FROM (
       SELECT hour,
         phrase,
         language,
         bot,
-        arrayJoin(
-          if(
-            type = 'click',
-            [('position', least(position, {last:UInt16}), '', 1, 0),
-            ('object', 0, object_id, 1, 0)],
-            [('object', 0, object_id, 0, 1)]
-          )
-        ) AS k
+        search_id,
+        object_id,
+        countIf(type = 'click') AS o_clicks,
+        countIf(type = 'conversion') AS o_conversions,
+        countIf(type = 'conversion' AND subtype = 'addToCart') AS o_carts,
+        countIf(type = 'conversion' AND subtype = 'purchase') AS o_purchases,
+        sumMapIf(
+          [toString(currency)],
+          [toDecimal128(value, 6)],
+          type = 'conversion' AND subtype = 'purchase' AND value > 0
+        ) AS o_pur
       FROM (
         SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
         FROM (
@@ -3728,8 +4104,9 @@ FROM (
         ))
         GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
       ) AS i USING (search_id)
+      GROUP BY hour, phrase, language, bot, search_id, object_id
     )
-    GROUP BY hour, phrase, language, bot, kind, position, object_id
+    GROUP BY hour, phrase, language, bot, object_id
   )
   WHERE kind = 'position'
   UNION ALL
@@ -3739,24 +4116,148 @@ FROM (
       phrase,
       language,
       bot,
-      k.1 AS kind,
-      k.2 AS position,
-      k.3 AS object_id,
-      sum(k.4) AS clicks,
-      sum(k.5) AS conversions
+      'position' AS kind,
+      least(position, {last:UInt16}) AS position,
+      '' AS object_id,
+      count() AS clicks,
+      0 AS conversions,
+      0 AS clicked,
+      0 AS carted,
+      0 AS purchased,
+      [] AS pur_cur,
+      [] AS pur_val
+    FROM (
+      SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+      FROM (
+        SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+        FROM `search_analytics`.`search_events`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND id_sent
+          AND sign > 0
+          AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
+          AND ts < toDateTime({e1_to:UInt32}, 'UTC')
+        ORDER BY search_id, ts, phrase, language, bot, hits
+        LIMIT 1 BY search_id
+      )
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND hits > 0
+        AND search_id != toUUID({no_search:String})
+        AND phrase IN {phrases:Array(String)}
+        AND search_id NOT IN (
+        SELECT search_id
+        FROM `search_analytics`.`search_ids`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND first.1 < toDateTime({e1_from:UInt32}, 'UTC')
+          AND search_id IN (
+          SELECT event_id
+          FROM `search_analytics`.`search_events`
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND id_sent
+            AND sign > 0
+            AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
+            AND ts < toDateTime({e1_to:UInt32}, 'UTC')
+        ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+      )
+    ) AS s INNER JOIN (
+      SELECT type, search_id, object_id, position, subtype, value, currency, ts
+      FROM `search_analytics`.`interactions`
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND type IN ('click', 'conversion')
+        AND object_id != ''
+        AND search_id IN (
+        SELECT search_id
+        FROM (
+          SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
+          FROM (
+            SELECT customer, instance, event_id AS search_id, ts, phrase, language, bot, hits
+            FROM `search_analytics`.`search_events`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND id_sent
+              AND sign > 0
+              AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
+              AND ts < toDateTime({e1_to:UInt32}, 'UTC')
+            ORDER BY search_id, ts, phrase, language, bot, hits
+            LIMIT 1 BY search_id
+          )
+          WHERE customer = {customer:String}
+            AND instance = {instance:String}
+            AND bot IN {bots:Array(UInt8)}
+            AND hits > 0
+            AND search_id != toUUID({no_search:String})
+            AND phrase IN {phrases:Array(String)}
+            AND search_id NOT IN (
+            SELECT search_id
+            FROM `search_analytics`.`search_ids`
+            WHERE customer = {customer:String}
+              AND instance = {instance:String}
+              AND first.1 < toDateTime({e1_from:UInt32}, 'UTC')
+              AND search_id IN (
+              SELECT event_id
+              FROM `search_analytics`.`search_events`
+              WHERE customer = {customer:String}
+                AND instance = {instance:String}
+                AND id_sent
+                AND sign > 0
+                AND ts >= toDateTime({e1_from:UInt32}, 'UTC')
+                AND ts < toDateTime({e1_to:UInt32}, 'UTC')
+            ) SETTINGS use_index_for_in_with_subqueries_max_values = 100000
+          )
+        )
+      )
+        AND (user_token_hash = '' OR user_token_hash NOT IN (
+        SELECT user_token_hash
+        FROM `search_analytics`.`erased_user_tokens`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+      ))
+        AND (origin != 'insights' OR session_hash = '' OR session_hash NOT IN (
+        SELECT user_token_hash
+        FROM `search_analytics`.`erased_user_tokens`
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+      ))
+      GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
+    ) AS i USING (search_id)
+    WHERE type = 'click'
+    GROUP BY hour, phrase, language, bot, position
+    UNION ALL
+    SELECT hour,
+      phrase,
+      language,
+      bot,
+      'object' AS kind,
+      0 AS position,
+      object_id,
+      sum(o_clicks) AS clicks,
+      sum(o_conversions) AS conversions,
+      countIf(o_clicks > 0) AS clicked,
+      countIf(o_carts > 0) AS carted,
+      countIf(o_purchases > 0) AS purchased,
+      sumMap(o_pur).1 AS pur_cur,
+      sumMap(o_pur).2 AS pur_val
     FROM (
       SELECT hour,
         phrase,
         language,
         bot,
-        arrayJoin(
-          if(
-            type = 'click',
-            [('position', least(position, {last:UInt16}), '', 1, 0),
-            ('object', 0, object_id, 1, 0)],
-            [('object', 0, object_id, 0, 1)]
-          )
-        ) AS k
+        search_id,
+        object_id,
+        countIf(type = 'click') AS o_clicks,
+        countIf(type = 'conversion') AS o_conversions,
+        countIf(type = 'conversion' AND subtype = 'addToCart') AS o_carts,
+        countIf(type = 'conversion' AND subtype = 'purchase') AS o_purchases,
+        sumMapIf(
+          [toString(currency)],
+          [toDecimal128(value, 6)],
+          type = 'conversion' AND subtype = 'purchase' AND value > 0
+        ) AS o_pur
       FROM (
         SELECT search_id, toStartOfHour(ts) AS hour, phrase, language, bot
         FROM (
@@ -3856,8 +4357,9 @@ FROM (
         ))
         GROUP BY type, search_id, object_id, position, subtype, value, currency, ts, user_token_hash
       ) AS i USING (search_id)
+      GROUP BY hour, phrase, language, bot, search_id, object_id
     )
-    GROUP BY hour, phrase, language, bot, kind, position, object_id
+    GROUP BY hour, phrase, language, bot, object_id
   )
   WHERE kind = 'position'
   UNION ALL

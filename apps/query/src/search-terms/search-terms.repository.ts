@@ -4,7 +4,7 @@ import { ClickHouseService, inListParamGroups, type QueryParams } from '@app/cli
 import type { AnalyticsScope } from '../analytics/analytics-scope';
 import { filterSql, handlersSql, hourRangeSql, termRowsSql, unhandledSql, zeroResultLanguagesSql } from '../analytics/analytics-sql';
 import type { TagsFilter } from '../analytics/tags-param';
-import { taggedTermRowsSql, termExtrasSql } from './term-dimensions-sql';
+import { hasLastHits, taggedTermRowsSql, termExtrasSql } from './term-dimensions-sql';
 import { countsOf, emptyCounts, type EngagementCounts, type EngagementRaw } from '../analytics/engagement';
 import { ENGAGEMENT_COLUMNS, EngagementRepository, type EngagementPlan } from '../analytics/engagement.repository';
 import { newestIso, type HourRange } from '../analytics/window';
@@ -53,11 +53,6 @@ export interface TermRow {
   with_filters?: number;
   /** With engagement (JSON only): clicks per position. */
   positions?: Map<number, number>;
-}
-
-/** Whether a list's entries carry last_hits: with hits=all and with engagement=true. */
-export function hasLastHits(r: TermsRequest): boolean {
-  return r.allHits === true || r.engagement === true;
 }
 
 type RawRow = Partial<EngagementRaw> & {

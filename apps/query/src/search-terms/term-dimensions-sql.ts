@@ -36,3 +36,8 @@ export function termExtrasSql(ch: ClickHouseService, r: TermsRequest, params: Qu
       AND ${hourRangeSql(r.scope.window, 'x', params)} ${only}
     GROUP BY phrase`;
 }
+
+/** Whether a list's entries carry last_hits: with hits=all and with engagement=true. */
+export function hasLastHits(r: TermsRequest): boolean {
+  return r.allHits === true || r.engagement === true;
+}
