@@ -2,7 +2,7 @@ import { getJson, type BreakdownEntry } from '../api';
 import { csvButton } from '../csv';
 import { appLink, el, formatNumber, formatRate, isoDayIn, scrollBox } from '../dom';
 import { PAGE_SIZE, apiWindow, csvFileName, writeFilters, type Dimension, type Filters } from '../filters';
-import { pager, type ListPage } from './term-lists';
+import { pager, type ListPage } from './term-table';
 
 /**
  * The Breakdowns view (GET /search-breakdown): the period's searches by filter attribute (an attribute opens its

@@ -1,15 +1,10 @@
-import { getJson, type ApiError, type Term } from '../api';
+import { getJson, type Term } from '../api';
 import { csvButton as downloadButton } from '../csv';
-import { el, formatNumber, isoDayIn } from '../dom';
-import { PAGE_SIZE, apiWindow, csvFileName, type Filters, type ListView, type Navigate } from '../filters';
-import { COUNTS_NOTE, NO_CLICKS_NOTE, noClicksTable, termsTable } from './term-table';
+import { el, isoDayIn } from '../dom';
+import { PAGE_SIZE, apiWindow, csvFileName, type Filters, type ListView } from '../filters';
+import { COUNTS_NOTE, NO_CLICKS_NOTE, noClicksTable, pager, termsTable, type ListPage } from './term-table';
 
-/** What the term lists need of the page: going to other filters, the default instance (CSV names), signing out. */
-export interface ListPage {
-  navigate: Navigate;
-  defaultInstance: () => string;
-  signedOut: (err: ApiError) => void;
-}
+export type { ListPage };
 
 /**
  * The API query of a list: the top terms with their engagement figures, the zero-result terms with how many of their
@@ -72,25 +67,6 @@ function listControls(f: Filters, list: ListView, status: HTMLElement, page: Lis
   }
   controls.append(csvButton(f, list, status, page));
   return controls;
-}
-
-/** Previous and next page, and which rows of how many are shown (`none` without any). */
-export function pager(f: Filters, start: number, total: number, navigate: Navigate, none = 'No terms'): HTMLElement {
-  const prev = el('button', { type: 'button', disabled: f.page === 0 }, 'Previous page');
-  const next = el('button', { type: 'button', disabled: start + PAGE_SIZE >= total }, 'Next page');
-  prev.addEventListener('click', () => navigate({ ...f, page: f.page - 1 }));
-  next.addEventListener('click', () => navigate({ ...f, page: f.page + 1 }));
-  return el(
-    'div',
-    { class: 'pager' },
-    prev,
-    el(
-      'span',
-      { class: 'range' },
-      total === 0 ? none : `${formatNumber(start + 1)}–${formatNumber(Math.min(start + PAGE_SIZE, total))} of ${formatNumber(total)}`,
-    ),
-    next,
-  );
 }
 
 const TITLES: Record<ListView, string> = { terms: 'Top terms', zero: 'Zero-result terms', noclicks: 'Searches without clicks' };

@@ -1,6 +1,6 @@
-import { may, type Term } from '../api';
+import { may, type ApiError, type Term } from '../api';
 import { appLink, el, formatGrowth, formatNullableRate, formatNumber, formatPosition, formatTermChange, scrollBox } from '../dom';
-import { writeFilters, type Filters, type Navigate } from '../filters';
+import { PAGE_SIZE, writeFilters, type Filters, type Navigate } from '../filters';
 import { handleButton, handlerLink } from '../handle';
 
 /** The terms table and its parts, shared by the overview and the term lists; the status texts also by a term's detail. */
@@ -139,4 +139,30 @@ export function noClicksTable(f: Filters, caption: string, terms: Term[], naviga
     ENGAGEMENT_COLUMNS[0],
   ];
   return table(caption, terms, cols, 'Searches without clicks');
+}
+
+/** What the lists (terms, breakdowns) need of the page: going to other filters, the default instance (CSV names), signing out. */
+export interface ListPage {
+  navigate: Navigate;
+  defaultInstance: () => string;
+  signedOut: (err: ApiError) => void;
+}
+
+/** Previous and next page, and which rows of how many are shown (`none` without any). */
+export function pager(f: Filters, start: number, total: number, navigate: Navigate, none = 'No terms'): HTMLElement {
+  const prev = el('button', { type: 'button', disabled: f.page === 0 }, 'Previous page');
+  const next = el('button', { type: 'button', disabled: start + PAGE_SIZE >= total }, 'Next page');
+  prev.addEventListener('click', () => navigate({ ...f, page: f.page - 1 }));
+  next.addEventListener('click', () => navigate({ ...f, page: f.page + 1 }));
+  return el(
+    'div',
+    { class: 'pager' },
+    prev,
+    el(
+      'span',
+      { class: 'range' },
+      total === 0 ? none : `${formatNumber(start + 1)}–${formatNumber(Math.min(start + PAGE_SIZE, total))} of ${formatNumber(total)}`,
+    ),
+    next,
+  );
 }
