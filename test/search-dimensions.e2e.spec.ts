@@ -277,5 +277,18 @@ describe('search dimensions over HTTP', () => {
     // A second run finds nothing left to do and changes nothing.
     await t.app.get(UserTokenErasure).purge();
     expect((await http<{ totals: { users: number } }>(`${t.url}/search-stats?since=1d`, { headers })).body.totals.users).toBe(2);
+    // A search sent with the erased token afterwards counts, for nobody.
+    const later = await http(`${t.url}/events`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ events: [{ phrase: 'iphone', language: 'de', hits: 1, ts, userToken: 'u1', country: 'de' }] }),
+    });
+    expect(later.status).toBe(202);
+    const after = await http<{ totals: { searches: number; users: number } }>(`${t.url}/search-stats?since=1d`, { headers });
+    expect(after.body.totals).toMatchObject({ searches: 8, users: 2 });
+    expect((await breakdown('by=country')).body.map((e) => [e.country, e.searches, e.users])).toEqual([
+      ['DE', 4, 1],
+      ['FR', 1, 0],
+    ]);
   });
 });

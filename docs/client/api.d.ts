@@ -1755,7 +1755,7 @@ export interface components {
              */
             zero_hit_rate: number;
             /**
-             * @description Distinct users of these searches (user token, else session); exact up to 500, about 1 % beyond (docs/architecture.md)
+             * @description Distinct users of these searches (user token, else session; a search with neither counts for nobody); exact up to 512, beyond within 3 % (docs/architecture.md)
              * @example 80
              */
             users: number;

@@ -6,6 +6,7 @@ export * from './migrator.service';
 export * from './version-clock';
 export * from './migrations';
 export * from './data-dir-lock';
+export { MigrationLock } from './migration-lock';
 export { chDateTime, fromChDateTime } from '@app/contracts';
 export * from './rounds';
 export { MAX_LIST_PARAM_CHARS, inListParamGroups, listParamChars } from './sql-literals';

@@ -268,7 +268,7 @@ export class StorageCheckRepository {
   async repairBucket(rollup: SignedRollup, bucket: string): Promise<boolean> {
     const [column, expression] = bucketOf(rollup);
     const columns = rollup.keys.map(([c]) => c).join(', ');
-    const raw = rawRollupRows(rollup, this.ch.table('search_events'), `${expression} = {bucket:String}`);
+    const raw = rawRollupRows(rollup, (name) => this.ch.table(name), `${expression} = {bucket:String}`);
     // The columns kept beside the count, computed from the raw rows as raw_<column> (rawRollupRows): the newest time, or
     // a dimension rollup's users and latest search; none can be negated, so the raw ones are written again (a max, a union).
     const kept = [...(rollup.aggregating ? ['last_ts'] : []), ...(rollup.dimensions !== undefined ? ['users', 'last_search'] : [])];

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { ClickHouseCluster, ClickHouseService, DIMENSION_ROLLUPS, rawRollupRows } from '@app/clickhouse';
+import { ClickHouseCluster, ClickHouseService, DIMENSION_ROLLUPS, MigrationLock, rawRollupRows } from '@app/clickhouse';
 import { personalHash } from '@app/contracts';
 import { DataVersions } from '@app/intake';
 
@@ -51,59 +51,79 @@ export class UserTokenErasure implements OnApplicationBootstrap, OnApplicationSh
     const passes = this.ch.table('engagement_passes');
     const settled = `WHERE at < (SELECT max(at) FROM ${passes}) - toIntervalMinute(10) OR (SELECT count() FROM ${passes}) = 0`;
     const erased = `SELECT customer, instance, user_token_hash FROM ${this.ch.table('erased_user_tokens')} ${settled}`;
-    await this.cluster.mutate(
-      `ALTER TABLE ${this.ch.table('interactions')} DELETE
-       WHERE (customer, instance, user_token_hash) IN (${erased})
-         OR (origin = 'insights' AND (customer, instance, session_hash) IN (${erased}))`,
-    );
-    await this.forgetSearchTokens();
-    // Rejected items keep a token as `sha256:<its hash>` (withHashedPersonalFields); a hash names its customer.
-    await this.cluster.mutate(
-      `ALTER TABLE ${this.ch.table('rejected_events')} DELETE
-       WHERE hasAny(extractAll(raw, 'sha256:([0-9a-f]{64})'),
-         (SELECT groupArray(user_token_hash) FROM ${this.ch.table('erased_user_tokens')} ${settled}))`,
-    );
+    // Each step whatever the others did; a failure of any fails the run (logged by the job), after all have run.
+    const steps = await Promise.allSettled([
+      this.cluster.mutate(
+        `ALTER TABLE ${this.ch.table('interactions')} DELETE
+         WHERE (customer, instance, user_token_hash) IN (${erased})
+           OR (origin = 'insights' AND (customer, instance, session_hash) IN (${erased}))`,
+      ),
+      // Rejected items keep a token as `sha256:<its hash>` (withHashedPersonalFields); a hash names its customer.
+      this.cluster.mutate(
+        `ALTER TABLE ${this.ch.table('rejected_events')} DELETE
+         WHERE hasAny(extractAll(raw, 'sha256:([0-9a-f]{64})'),
+           (SELECT groupArray(user_token_hash) FROM ${this.ch.table('erased_user_tokens')} ${settled}))`,
+      ),
+      this.forgetSearchTokens(),
+    ]);
+    const failed = steps.filter((step): step is PromiseRejectedResult => step.status === 'rejected');
+    if (failed.length > 0) {
+      throw new Error(failed.map((step) => (step.reason as Error).message).join('; '));
+    }
   }
 
   /**
-   * Search events of erased tokens: the hours of the dimension rollups holding them are computed again with the token
-   * left out (a search then counts its session, if any), then the events lose it. In that order, so that a run cut in
-   * between is done again by the next (the events still name the token). Per hour: its rows are deleted (waiting for
-   * the mutation), then what the raw rows count beyond what is left is inserted (rows of an insert made meanwhile stay
-   * and are not counted twice; the users and latest search are unions and maxima). Answers of those hours count short
-   * between the two statements, for the time of one hour's insert. Not a repair: not in storage_repairs_total.
+   * Search events of erased tokens. The dimension rollups never count an erased hash in their users (usersState
+   * leaves it out), so what remains is the hours written before the erasure: they are computed again (their rows
+   * deleted, then what the raw rows count beyond what is left inserted: rows of an insert made meanwhile stay, and
+   * are not counted twice), then the events lose the token. In that order, so that a run cut in between is done
+   * again by the next (the events still name the token). Under the lock the migrations take (one process at a time,
+   * a waiting one stops when nothing is left); answers of those hours count short between the two statements.
+   * Not a repair: not in storage_repairs_total.
    */
   async forgetSearchTokens(): Promise<void> {
     const erased = `SELECT customer, instance, user_token_hash FROM ${this.ch.table('erased_user_tokens')}`;
-    const named = `(customer, instance, user_hash) IN (${erased})`;
-    const hours = await this.ch.query<{ customer: string; instance: string; hour: string }>(
-      `SELECT DISTINCT customer, instance, toString(toStartOfHour(ts)) AS hour FROM ${this.ch.table('search_events')}
-       WHERE user_hash != '' AND ${named}`,
-    );
-    // Events as stored, the erased tokens left out.
-    const events = `(SELECT * REPLACE (if(${named}, '', user_hash) AS user_hash) FROM ${this.ch.table('search_events')})`;
-    for (const { customer, instance, hour } of hours) {
-      const params = { customer, instance, hour };
-      const at = "customer = {customer:String} AND instance = {instance:String} AND hour = toDateTime({hour:String}, 'UTC')";
+    const named = `(customer, instance, user_hash) IN (${erased}) OR (customer, instance, session_hash) IN (${erased})`;
+    const affected = `SELECT DISTINCT customer, instance, toStartOfHour(ts) FROM ${this.ch.table('search_events')}
+      WHERE (user_hash != '' OR session_hash != '') AND (${named})`;
+    const left = async () => Number((await this.ch.query<{ n: string }>(`SELECT toString(count()) AS n FROM (${affected})`))[0].n);
+    if ((await left()) === 0) {
+      return;
+    }
+    const tenants = await this.ch.query<{ customer: string; instance: string }>(`SELECT DISTINCT customer, instance FROM (${affected})`);
+    const lock = new MigrationLock(await this.cluster.designated());
+    if (!(await lock.acquire(async () => (await left()) === 0))) {
+      return;
+    }
+    try {
+      const hours = `(customer, instance, hour) IN (${affected})`;
       for (const rollup of DIMENSION_ROLLUPS) {
         const table = this.ch.table(rollup.table);
-        await this.cluster.mutate(`ALTER TABLE ${table} DELETE WHERE ${at} SETTINGS mutations_sync = 2`, params);
         const columns = rollup.keys.map(([column]) => column).join(', ');
-        const raw = rawRollupRows(rollup, events, at.replace('hour =', 'toStartOfHour(ts) ='));
+        await this.cluster.mutate(`ALTER TABLE ${table} DELETE WHERE ${hours} SETTINGS mutations_sync = 2`);
+        const raw = rawRollupRows(rollup, (name) => this.ch.table(name), hours.replace('hour)', 'toStartOfHour(ts))'));
         await this.cluster.mutate(
           `INSERT INTO ${table} (${columns}, searches, users, last_search)
            SELECT ${columns}, raw_searches - rolled_searches, raw_users, raw_last_search FROM (${raw}) AS raw
-           LEFT JOIN (SELECT ${columns}, sum(searches) AS rolled_searches FROM ${table} WHERE ${at} GROUP BY ${columns}) AS rolled
+           LEFT JOIN (SELECT ${columns}, sum(searches) AS rolled_searches FROM ${table} WHERE ${hours} GROUP BY ${columns}) AS rolled
              USING (${columns})
            WHERE raw_searches > rolled_searches
            SETTINGS join_use_nulls = 0, insert_deduplication_token = '${randomUUID()}'`,
-          params,
         );
       }
+      await this.cluster.mutate(
+        `ALTER TABLE ${this.ch.table('search_events')}
+         UPDATE user_hash = if((customer, instance, user_hash) IN (${erased}), '', user_hash),
+           session_hash = if((customer, instance, session_hash) IN (${erased}), '', session_hash)
+         WHERE ${named} SETTINGS mutations_sync = 2`,
+      );
+    } finally {
+      await lock.release();
     }
-    await this.cluster.mutate(
-      `ALTER TABLE ${this.ch.table('search_events')} UPDATE user_hash = '' WHERE ${named} SETTINGS mutations_sync = 2`,
-    );
+    // Answers this process cached counted the token among the users: stale from now on.
+    for (const { customer, instance } of tenants) {
+      this.versions.bump(customer, instance);
+    }
   }
 
   onApplicationBootstrap(): void {

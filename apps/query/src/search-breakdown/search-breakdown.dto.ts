@@ -95,7 +95,9 @@ export class SearchBreakdownEntryView {
     type: 'integer',
     minimum: 0,
     example: 80,
-    description: 'Distinct users of these searches (user token, else session); exact up to 500, about 1 % beyond (docs/architecture.md)',
+    description:
+      'Distinct users of these searches (user token, else session; a search with neither counts for nobody); ' +
+      'exact up to 512, beyond within 3 % (docs/architecture.md)',
   })
   users!: number;
 }

@@ -22,11 +22,17 @@ export const DIMENSIONS_SQL = `arrayConcat(
     arrayMap(t -> ('tag', '', '', t), tags))`;
 
 /**
- * Who searched, as a uniqCombined64 state of precision 14 (docs/architecture.md, "Users"): the user token's hash, else
- * the session's (marked apart, so a session id equal to some user token is another shopper); nobody without either.
+ * Who searched, as a uniqCombined64 state of precision 14 (docs/architecture.md, "Filters, users, countries and tags"):
+ * the user token's hash, else the session's (marked apart, so a session id equal to some user token is another
+ * shopper); nobody without either. A hash erased by DELETE /1/usertokens (`erased`: the erased_user_tokens table) is
+ * never counted, so no state written after the erasure holds it, whatever the order of the writes.
  */
-export const USERS_STATE =
-  "uniqCombined64StateIf(14)(if(user_hash != '', user_hash, concat('s', session_hash)), user_hash != '' OR session_hash != '')";
+export function usersState(erased: string): string {
+  const kept = (column: string) =>
+    `(${column} != '' AND (customer, instance, ${column}) NOT IN (SELECT customer, instance, user_token_hash FROM ${erased}))`;
+  const user = kept('user_hash');
+  return `uniqCombined64StateIf(14)(if(${user}, user_hash, concat('s', session_hash)), ${user} OR ${kept('session_hash')})`;
+}
 export const USERS_TYPE = 'AggregateFunction(uniqCombined64(14), String)';
 
 /** The time and hits of the latest search of a key (the larger hits of two at one time): a phrase's `last_hits`. */
@@ -91,14 +97,21 @@ function table(name: string, phrase: boolean, retentionDays: number): string {
 
 /**
  * A rollup's rows computed from search_events (`where` restricts them), per key: the count (`raw_searches`), and the
- * newest time (`raw_last_ts`) where the rollup keeps it, or the users (`raw_users`) in a dimension rollup, whose
- * rows are made by `dimensions` (its own by default).
+ * newest time (`raw_last_ts`) where the rollup keeps it, or the users (`raw_users`) and latest search
+ * (`raw_last_search`) in a dimension rollup, whose rows are made by `dimensions` (its own by default). `table` names
+ * the tables (the migrations' and ClickHouseService's table()).
  */
-export function rawRollupRows(rollup: SignedRollup, source: string, where: string, dimensions = rollup.dimensions): string {
+export function rawRollupRows(
+  rollup: SignedRollup,
+  table: (name: string) => string,
+  where: string,
+  dimensions = rollup.dimensions,
+): string {
+  const source = table('search_events');
   const from = dimensions === undefined ? source : `${source} ARRAY JOIN ${dimensions} AS d`;
   const extra =
     dimensions !== undefined
-      ? `, ${USERS_STATE} AS raw_users, ${LAST_SEARCH} AS raw_last_search`
+      ? `, ${usersState(table('erased_user_tokens'))} AS raw_users, ${LAST_SEARCH} AS raw_last_search`
       : rollup.aggregating
         ? ', max(ts) AS raw_last_ts'
         : '';
@@ -113,11 +126,12 @@ export function rawRollupRows(rollup: SignedRollup, source: string, where: strin
  * country or tags, so `search` is their only row. A kill between two months leaves the next start to run them all
  * again: each finds what is left, nothing where it ran.
  */
-function backfill(rollup: SignedRollup, target: string, source: string, month: number): string {
+function backfill(rollup: SignedRollup, t: (name: string) => string, month: number): string {
+  const target = t(rollup.table);
   const inMonth = (column: string) => `toStartOfMonth(${column}) = addMonths(toStartOfMonth(today()), -${month})`;
   return `INSERT INTO ${target} (${columns(rollup.keys)}, searches, users, last_search)
     SELECT ${columns(rollup.keys)}, raw_searches - rolled_searches, raw_users, raw_last_search FROM (
-      ${rawRollupRows(rollup, source, inMonth('ts'), "[('search', '', '', '')]")}
+      ${rawRollupRows(rollup, t, inMonth('ts'), "[('search', '', '', '')]")}
     ) AS raw
     LEFT JOIN (
       SELECT ${columns(rollup.keys)}, sum(searches) AS rolled_searches FROM ${target}
@@ -153,12 +167,11 @@ export const searchDimensionsMigration: Migration = {
     ...DIMENSION_ROLLUPS.flatMap((rollup, i) => [
       table(t(rollup.table), i === 1, retentionDays),
       `CREATE MATERIALIZED VIEW IF NOT EXISTS ${t(rollup.view)} TO ${t(rollup.table)} AS
-        SELECT ${selectKeys(rollup.keys)}, sum(sign) AS searches, ${USERS_STATE} AS users, ${LAST_SEARCH} AS last_search
+        SELECT ${selectKeys(rollup.keys)}, sum(sign) AS searches, ${usersState(t('erased_user_tokens'))} AS users,
+          ${LAST_SEARCH} AS last_search
         FROM ${t('search_events')} ARRAY JOIN ${DIMENSIONS_SQL} AS d
         GROUP BY ${columns(rollup.keys)}`,
-      ...Array.from({ length: Math.ceil(retentionDays / 28) + 1 }, (_, month) =>
-        backfill(rollup, t(rollup.table), t('search_events'), month),
-      ),
+      ...Array.from({ length: Math.ceil(retentionDays / 28) + 1 }, (_, month) => backfill(rollup, t, month)),
     ]),
   ],
 };
