@@ -34,7 +34,10 @@ const libraryRules = Object.entries(LAYERS).map(([lib, allowed]) => ({
 const FEATURE = '^apps/query/src/[^/]+/';
 const SHARED = {
   // annotations: its list takes the analytics window (the same parameters and rules, so a chart's annotations match it).
-  analytics: { users: ['search-terms', 'search-stats', 'term-detail', 'search-breakdown', 'clicked-objects', 'alerts', 'annotations'], entry: '' },
+  analytics: {
+    users: ['search-terms', 'search-stats', 'term-detail', 'search-breakdown', 'clicked-objects', 'alerts', 'annotations'],
+    entry: '',
+  },
   webhooks: { users: ['configuration', 'entities', 'alerts'], entry: 'index\\.ts$' },
   alerts: { users: ['configuration'], entry: 'index\\.ts$' },
 };
