@@ -119,6 +119,20 @@ describeBrowser('the dashboard’s breakdowns in Chromium', () => {
     expect(await page.$eval('#least-used', (c) => (c as HTMLInputElement).checked)).toBe(true);
   });
 
+  it("shows the filters used with a term's searches on its detail", async () => {
+    const [iphone] = (
+      await http<Array<{ id: string; search_phrase: string }>>(`${t.url}/search-terms?${WINDOW}&hits=all`, { headers: basicHeader() })
+    ).body.filter((x) => x.search_phrase === 'iphone');
+    await page.goto(`${t.url}/dashboard?view=term&id=${iphone.id}&${WINDOW}`, { waitUntil: 'networkidle0' });
+    await page.waitForSelector('table.term-filters');
+    expect(
+      await page.$$eval('table.term-filters tbody tr', (trs) => trs.map((tr) => Array.from(tr.children).map((td) => td.textContent ?? ''))),
+    ).toEqual([
+      ['brand:Apple', '3', '2'],
+      ['price<=100', '2', '2'],
+    ]);
+  });
+
   it("opens an attribute's values from its row, and goes back to all attributes", async () => {
     await openBreakdowns();
     await table('Filter attributes');

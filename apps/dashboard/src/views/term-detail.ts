@@ -39,6 +39,38 @@ function spellings(t: TermDetail): HTMLElement {
   return scrollBox(table, 'Original spellings');
 }
 
+/** The filters most used with the term's searches, with how many of them found nothing (none: a line saying so). */
+function filtersTable(t: TermDetail): HTMLElement {
+  if (t.filters.length === 0) {
+    return el('p', { class: 'filters-none' }, 'No filters were sent with these searches.');
+  }
+  const num = (n: number) => el('td', { class: 'num' }, formatNumber(n));
+  const table = el(
+    'table',
+    { class: 'term-filters' },
+    el('caption', {}, 'Filters used'),
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        el('th', { scope: 'col' }, 'Filter'),
+        el('th', { scope: 'col', class: 'num' }, 'Searches'),
+        el('th', { scope: 'col', class: 'num' }, 'Without results'),
+      ),
+    ),
+    el(
+      'tbody',
+      {},
+      ...t.filters.map((x) =>
+        el('tr', {}, el('td', {}, el('code', {}, `${x.attribute}${x.operator}${x.value}`)), num(x.searches), num(x.zero_hit_searches)),
+      ),
+    ),
+  );
+  return scrollBox(table, 'Filters used');
+}
+
 /** The term's tracked searches in figures: clicked and converted, with their rates, and the clicks' mean position. */
 function engagementFigures(t: TermDetail): HTMLElement {
   const tracked = t.tracked_searches ?? 0;
@@ -137,6 +169,7 @@ export async function termView(f: Filters, navigate: Navigate): Promise<HTMLElem
     ),
     termChart(f, t),
     spellings(t),
+    filtersTable(t),
     ...engagement(t),
     el('h3', {}, 'Handled by'),
     ...handlers(f, t, navigate),
