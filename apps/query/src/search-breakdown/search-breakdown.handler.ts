@@ -1,6 +1,7 @@
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { AppConfig } from '@app/config';
 import { MAX_EXPORT_ROWS } from '../common/csv';
+import { AnalyticsSlots } from '../analytics/analytics-slots';
 import { resolveWindow } from '../analytics/window';
 import type { Breakdown, SearchBreakdownEntryView } from './search-breakdown.dto';
 import { SearchBreakdownRepository, type BreakdownRow } from './search-breakdown.repository';
@@ -27,13 +28,15 @@ function key(by: Breakdown, r: BreakdownRow): Partial<SearchBreakdownEntryView> 
 export class SearchBreakdownHandler implements IQueryHandler<SearchBreakdownQuery> {
   constructor(
     private readonly repository: SearchBreakdownRepository,
+    private readonly slots: AnalyticsSlots,
     private readonly config: AppConfig,
   ) {}
 
   async execute({ criteria: c }: SearchBreakdownQuery): Promise<SearchBreakdownPage> {
     const window = resolveWindow(c.window, Date.now(), this.config.retentionDays);
     const limit = c.end === undefined ? MAX_EXPORT_ROWS : c.end - c.start;
-    const { rows, total } = await this.repository.page(c, window, limit);
+    // In one of the customer's analytics slots, as every analytics answer (docs/security.md).
+    const { rows, total } = await this.slots.run(c.customer, () => this.repository.page(c, window, limit));
     return {
       total,
       items: rows.map((r) => ({
