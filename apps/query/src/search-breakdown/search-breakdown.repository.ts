@@ -3,6 +3,7 @@ import { ClickHouseService, type QueryParams } from '@app/clickhouse';
 import { filterSql, hourRangeSql } from '../analytics/analytics-sql';
 import { tagsSql } from '../analytics/tags-param';
 import type { HourRange } from '../analytics/window';
+import { termId } from '../search-terms/term-id';
 import type { SearchBreakdownCriteria } from './search-breakdown.query';
 
 export interface BreakdownRow {
@@ -35,12 +36,9 @@ export class SearchBreakdownRepository {
     }
     let table = this.ch.table('search_dimensions_hourly');
     if (c.phrase !== undefined) {
-      params.phrase = c.phrase;
+      Object.assign(params, { phrase: c.phrase, id: termId(c.customer, c.instance, c.phrase) });
       table = this.ch.table('search_phrase_dimensions_hourly');
-      conditions.push(
-        "term_id = substring(SHA256(concat({customer:String}, '\\0', {instance:String}, '\\0', {phrase:String})), 1, 16)",
-        'phrase = {phrase:String}',
-      );
+      conditions.push('term_id = unhex({id:String})', 'phrase = {phrase:String}');
     }
     const order = c.order === 'asc' ? 'ASC' : 'DESC';
     const rows = await this.ch.query<Record<'attribute' | 'operator' | 'value' | 's' | 'z' | 'u' | 'total', string | number>>(

@@ -2017,9 +2017,9 @@ WHERE customer = {customer:String}
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   ids = ["97a12b91792dfc29b861d7fdd3c9dc09"]
 --   instance = "shop"
 --   language = "de"
---   phrases = ["summer dress"]
 --   x_from = 1774519200 (2026-03-26T10:00:00Z)
 --   x_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT phrase,
@@ -2034,12 +2034,8 @@ WHERE customer = {customer:String}
   AND 1
   AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
   AND term_id IN (
-  SELECT substring(SHA256(concat({customer:String}, '\0', {instance:String}, '\0', p)), 1, 16)
-  FROM (
-    SELECT arrayJoin({phrases:Array(String)}) AS p
-  )
+  SELECT unhex(arrayJoin({ids:Array(String)}))
 )
-  AND phrase IN {phrases:Array(String)}
 GROUP BY phrase;
 
 -- engagement=true, since=7d, language=de (4/5): EngagementRepository.phrases
@@ -2703,9 +2699,9 @@ LIMIT {limit:UInt32} OFFSET {start:UInt32};
 -- params:
 --   bots = [0,1]
 --   customer = "acme"
+--   ids = ["97a12b91792dfc29b861d7fdd3c9dc09"]
 --   instance = "shop"
 --   language = "" (sent, not used)
---   phrases = ["summer dress"]
 --   x_from = 1772532000 (2026-03-03T10:00:00Z)
 --   x_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT phrase,
@@ -2719,12 +2715,8 @@ WHERE customer = {customer:String}
   AND 1
   AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
   AND term_id IN (
-  SELECT substring(SHA256(concat({customer:String}, '\0', {instance:String}, '\0', p)), 1, 16)
-  FROM (
-    SELECT arrayJoin({phrases:Array(String)}) AS p
-  )
+  SELECT unhex(arrayJoin({ids:Array(String)}))
 )
-  AND phrase IN {phrases:Array(String)}
 GROUP BY phrase;
 
 -- sort=no_clicks (implies engagement), since=30d, Europe/Berlin, with bots (4/4): EngagementRepository.positions
@@ -3494,9 +3486,9 @@ ORDER BY hour;
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   ids = ["97a12b91792dfc29b861d7fdd3c9dc09"]
 --   instance = "shop"
 --   language = "" (sent, not used)
---   phrases = ["summer dress"]
 --   x_from = 1775037600 (2026-04-01T10:00:00Z)
 --   x_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT phrase,
@@ -3510,12 +3502,8 @@ WHERE customer = {customer:String}
   AND 1
   AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
   AND term_id IN (
-  SELECT substring(SHA256(concat({customer:String}, '\0', {instance:String}, '\0', p)), 1, 16)
-  FROM (
-    SELECT arrayJoin({phrases:Array(String)}) AS p
-  )
+  SELECT unhex(arrayJoin({ids:Array(String)}))
 )
-  AND phrase IN {phrases:Array(String)}
 GROUP BY phrase;
 
 -- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (5/7): EngagementRepository.plan
@@ -4462,9 +4450,9 @@ LIMIT {limit:UInt32} OFFSET {start:UInt32};
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   ids = ["97a12b91792dfc29b861d7fdd3c9dc09"]
 --   instance = "shop"
 --   language = "" (sent, not used)
---   phrases = ["summer dress"]
 --   x_from = 1774519200 (2026-03-26T10:00:00Z)
 --   x_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT phrase,
@@ -4478,12 +4466,8 @@ WHERE customer = {customer:String}
   AND 1
   AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
   AND term_id IN (
-  SELECT substring(SHA256(concat({customer:String}, '\0', {instance:String}, '\0', p)), 1, 16)
-  FROM (
-    SELECT arrayJoin({phrases:Array(String)}) AS p
-  )
+  SELECT unhex(arrayJoin({ids:Array(String)}))
 )
-  AND phrase IN {phrases:Array(String)}
 GROUP BY phrase;
 
 -- ====================================================================================================================
@@ -4696,9 +4680,9 @@ GROUP BY phrase;
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   ids = ["97a12b91792dfc29b861d7fdd3c9dc09"]
 --   instance = "shop"
 --   language = "" (sent, not used)
---   phrases = ["summer dress"]
 --   tags_wanted = ["mobile","bf"]
 --   x_from = 1774519200 (2026-03-26T10:00:00Z)
 --   x_to = 1775127600 (2026-04-02T11:00:00Z)
@@ -4713,12 +4697,8 @@ WHERE customer = {customer:String}
   AND hasAll(tags, {tags_wanted:Array(String)})
   AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
   AND term_id IN (
-  SELECT substring(SHA256(concat({customer:String}, '\0', {instance:String}, '\0', p)), 1, 16)
-  FROM (
-    SELECT arrayJoin({phrases:Array(String)}) AS p
-  )
+  SELECT unhex(arrayJoin({ids:Array(String)}))
 )
-  AND phrase IN {phrases:Array(String)}
 GROUP BY phrase;
 
 -- ====================================================================================================================

@@ -5,6 +5,7 @@ import type { AnalyticsScope } from '../analytics/analytics-scope';
 import { filterSql, handlersSql, hourRangeSql, termRowsSql, unhandledSql, zeroResultLanguagesSql } from '../analytics/analytics-sql';
 import type { TagsFilter } from '../analytics/tags-param';
 import { hasLastHits, taggedTermRowsSql, termExtrasSql } from './term-dimensions-sql';
+import { termId } from './term-id';
 import { countsOf, emptyCounts, type EngagementCounts, type EngagementRaw } from '../analytics/engagement';
 import { ENGAGEMENT_COLUMNS, EngagementRepository, type EngagementPlan } from '../analytics/engagement.repository';
 import { newestIso, type HourRange } from '../analytics/window';
@@ -110,9 +111,11 @@ export class SearchTermsRepository {
     if (!(hasLastHits(r) || r.withFilters) || phrases.length === 0) {
       return found;
     }
-    for (const group of inListParamGroups(phrases, (p) => p)) {
-      const params: QueryParams = { phrases: group };
-      const rows = await this.ch.query<RawRow>(termExtrasSql(this.ch, r, params, 'phrases'), params);
+    // By their term ids, in groups whose list fits a server's URL.
+    const ids = phrases.map((phrase) => termId(r.scope.customer, r.scope.instance, phrase));
+    for (const group of inListParamGroups(ids, (id) => id)) {
+      const params: QueryParams = {};
+      const rows = await this.ch.query<RawRow>(termExtrasSql(this.ch, r, params, group), params);
       rows.forEach((row) => found.set(row.phrase, { last_hits: row.last_hits, with_filters: row.with_filters }));
     }
     return found;

@@ -21,14 +21,14 @@ export function taggedTermRowsSql(ch: ClickHouseService, r: TermsRequest, window
 /**
  * `phrase` with `last_hits` (the hits of its latest search in the window, whatever they were) and `with_filters` (its
  * zero-result searches that had a filter set) from the phrase dimension rollup, under the request's filter and tags;
- * only the phrases of the array parameter named `phrases` when given (found by their term ids, the rollup's order),
- * else every phrase of the window (the CSV joins them to all its rows).
+ * only the terms of `ids` (their ids in hex, the rollup's order) when given, else every phrase of the window (the CSV
+ * joins them to all its rows).
  */
-export function termExtrasSql(ch: ClickHouseService, r: TermsRequest, params: QueryParams, phrases?: string): string {
-  const only = phrases
-    ? `AND term_id IN (SELECT substring(SHA256(concat({customer:String}, '\\0', {instance:String}, '\\0', p)), 1, 16)
-        FROM (SELECT arrayJoin({${phrases}:Array(String)}) AS p)) AND phrase IN {${phrases}:Array(String)}`
-    : '';
+export function termExtrasSql(ch: ClickHouseService, r: TermsRequest, params: QueryParams, ids?: string[]): string {
+  if (ids) {
+    params.ids = ids;
+  }
+  const only = ids ? 'AND term_id IN (SELECT unhex(arrayJoin({ids:Array(String)})))' : '';
   return `SELECT phrase, maxIf(last_search, dimension = 'search').2 AS last_hits,
       sumIf(searches, dimension = 'filter_set' AND zero_hits) AS with_filters
     FROM ${ch.table(TABLE)}
