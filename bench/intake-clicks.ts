@@ -16,7 +16,7 @@
  * stored once; freshness p95 <= 1,000 ms.
  */
 import { randomUUID } from 'node:crypto';
-import { termId } from '../apps/query/src/search-terms/term-id';
+import { termId } from '../apps/query/src/analytics/term-id';
 import { recordFigures, type Figure } from './figures';
 import { PHRASE_PREFIX } from './intake-events';
 import * as intake from './intake-service';

@@ -23,7 +23,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import * as path from 'node:path';
-import { termId } from '../apps/query/src/search-terms/term-id';
+import { termId } from '../apps/query/src/analytics/term-id';
 import { recordFigures, type Figure } from './figures';
 import { searchEvents } from './generator';
 import {

@@ -3,7 +3,7 @@ import { ClickHouseService, ENGAGEMENT_LAYOUT, chDateTime } from '@app/clickhous
 import { DataVersions } from '@app/intake';
 import { EngagementRefresh } from '../apps/query/src/analytics/engagement-refresh';
 import { UserTokenErasure } from '../apps/query/src/insights/user-token-erasure.service';
-import { termId } from '../apps/query/src/search-terms/term-id';
+import { termId } from '../apps/query/src/analytics/term-id';
 import {
   CUSTOMER,
   INSTANCE,

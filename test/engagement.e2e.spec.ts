@@ -4,7 +4,7 @@ import { NO_SEARCH_ID } from '@app/contracts';
 import { DataVersions } from '@app/intake';
 import type { EngagementFields } from '../apps/query/src/analytics/engagement';
 import { ENGAGEMENT_CSV_COLUMNS } from '../apps/query/src/search-terms/search-terms.csv';
-import { termId } from '../apps/query/src/search-terms/term-id';
+import { termId } from '../apps/query/src/analytics/term-id';
 import {
   CUSTOMER,
   INSTANCE,

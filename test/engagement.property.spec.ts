@@ -4,7 +4,7 @@ import { ClickHouseService } from '@app/clickhouse';
 import { NO_SEARCH_ID } from '@app/contracts';
 import { DataVersions } from '@app/intake';
 import { EngagementRefresh } from '../apps/query/src/analytics/engagement-refresh';
-import { termId } from '../apps/query/src/search-terms/term-id';
+import { termId } from '../apps/query/src/analytics/term-id';
 import {
   CUSTOMER,
   INSTANCE,

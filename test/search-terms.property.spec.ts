@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { ClickHouseService } from '@app/clickhouse';
-import { termId } from '../apps/query/src/search-terms/term-id';
+import { termId } from '../apps/query/src/analytics/term-id';
 import { LEGACY_SECRET, basicHeader, hmacHeaders, http, startApp, type TestApp } from './support/test-app';
 
 const HOUR = 3_600_000;

@@ -1,4 +1,4 @@
-import { termId } from '../apps/query/src/search-terms/term-id';
+import { termId } from '../apps/query/src/analytics/term-id';
 import { LEGACY_SECRET, basicHeader, createKey, hmacHeaders, http, startApp, type TestApp } from './support/test-app';
 
 type Suggestions = { suggestions: Array<{ search_phrase: string; count: number; distance: number }> };

@@ -3,7 +3,7 @@ import { ClickHouseService, type QueryParams } from '@app/clickhouse';
 import { filterSql, hourRangeSql } from '../analytics/analytics-sql';
 import { tagsSql } from '../analytics/tags-param';
 import type { HourRange } from '../analytics/window';
-import { termId } from '../search-terms/term-id';
+import { termId } from '../analytics/term-id';
 import type { SearchBreakdownCriteria } from './search-breakdown.query';
 
 export interface BreakdownRow {

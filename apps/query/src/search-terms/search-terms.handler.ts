@@ -17,7 +17,7 @@ import {
   type SearchTermsExport,
   type SearchTermsPage,
 } from './search-terms.query';
-import { termId } from './term-id';
+import { termId } from '../analytics/term-id';
 import { MAX_EXPORT_ROWS } from '../common/csv';
 
 export { MAX_EXPORT_ROWS };

@@ -5,7 +5,7 @@ import type { AnalyticsScope } from '../analytics/analytics-scope';
 import { filterSql, handlersSql, hourRangeSql, termRowsSql, unhandledSql, zeroResultLanguagesSql } from '../analytics/analytics-sql';
 import type { TagsFilter } from '../analytics/tags-param';
 import { hasLastHits, taggedTermRowsSql, termExtrasSql } from './term-dimensions-sql';
-import { termId } from './term-id';
+import { termId } from '../analytics/term-id';
 import { countsOf, emptyCounts, type EngagementCounts, type EngagementRaw } from '../analytics/engagement';
 import { ENGAGEMENT_COLUMNS, EngagementRepository, type EngagementPlan } from '../analytics/engagement.repository';
 import { newestIso, type HourRange } from '../analytics/window';
