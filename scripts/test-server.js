@@ -26,6 +26,8 @@ const SERVER_SUITES = [
   'engagement',
   'engagement.property',
   'engagement-refresh',
+  'search-dimensions',
+  'search-dimensions.property',
   'ranking-mix',
   'kafka-ingest',
   'kafka-crash',
