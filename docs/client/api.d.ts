@@ -1279,7 +1279,7 @@ export interface components {
              * @example :
              * @enum {string}
              */
-            operator: ":" | "<" | "<=" | "=" | "!=" | ">=" | ">";
+            operator: ":" | "<=" | ">=" | "!=" | "<" | ">" | "=";
             /**
              * @description The value, as sent (trimmed)
              * @example Apple
@@ -1704,7 +1704,7 @@ export interface components {
              * @example :
              * @enum {string}
              */
-            operator: ":" | "<" | "<=" | "=" | "!=" | ">=" | ">";
+            operator: ":" | "<=" | ">=" | "!=" | "<" | ">" | "=";
             /**
              * @description The value, as sent (trimmed)
              * @example Apple

@@ -1,6 +1,7 @@
 import { IsIn, IsOptional, MaxLength } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { AnalyticsFiltersDto, CsvFormatDto, TagsDto } from '../analytics/analytics.dto';
+import { FilterView } from '../analytics/filter.dto';
 import { PaginationDto } from '../common/pagination.dto';
 
 export const BREAKDOWNS = ['filter_attribute', 'filter_value', 'filter_set', 'country', 'tag'] as const;
@@ -46,17 +47,6 @@ export class SearchBreakdownDto extends IntersectionType(PaginationDto, Analytic
   @IsOptional()
   @IsIn(['desc', 'asc'], { message: 'order must be desc or asc' })
   order: 'desc' | 'asc' = 'desc';
-}
-
-export class FilterView {
-  @ApiProperty({ example: 'brand', description: 'The filter attribute, as sent (trimmed)' })
-  attribute!: string;
-
-  @ApiProperty({ enum: [':', '<', '<=', '=', '!=', '>=', '>'], example: ':', description: 'The operator' })
-  operator!: string;
-
-  @ApiProperty({ example: 'Apple', description: 'The value, as sent (trimmed)' })
-  value!: string;
 }
 
 /** One entry of GET /search-breakdown: its key (by `by`), then the figures. */

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { AnalyticsFiltersDto, IntervalDto, TagsDto } from '../analytics/analytics.dto';
 import { EngagementDto, ObjectEngagementView, PositionClicksView, withEngagementFields } from '../analytics/engagement.dto';
+import { FilterView } from '../analytics/filter.dto';
 import { SearchTermStatus } from '../analytics/search-term-status.dto';
 
 /** The window, filters and interval of GET /search-terms/{id} (no `hits`: the detail counts every search). */
@@ -29,16 +30,7 @@ export class TermVariantView {
   count!: number;
 }
 
-export class TermFilterView {
-  @ApiProperty({ example: 'brand', description: 'The filter attribute, as sent (trimmed)' })
-  attribute!: string;
-
-  @ApiProperty({ enum: [':', '<', '<=', '=', '!=', '>=', '>'], example: ':', description: 'The operator' })
-  operator!: string;
-
-  @ApiProperty({ example: 'Apple', description: 'The value, as sent (trimmed)' })
-  value!: string;
-
+export class TermFilterView extends FilterView {
   @ApiProperty({ type: 'integer', minimum: 1, example: 12, description: "The term's searches in the window with this filter" })
   searches!: number;
 
