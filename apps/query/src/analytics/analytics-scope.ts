@@ -1,4 +1,6 @@
 import type { AuthContext } from '@app/auth';
+import { normalisePhrase } from '@app/contracts';
+import { DomainError } from '@app/errors';
 import type { AnalyticsFiltersDto } from './analytics.dto';
 import type { AnalyticsWindow, WindowParams } from './window';
 
@@ -34,4 +36,13 @@ export function analyticsCriteria(auth: AuthContext, q: AnalyticsFiltersDto): An
     includeBots: q.includeBotTraffic === 'true',
     window: { since: q.since, from: q.from, to: q.to, tz: q.tz },
   };
+}
+
+/** A `phrase` parameter normalised as the lists' phrases (undefined when absent), or a 400 when nothing is left. */
+export function phraseParam(value: string | undefined): string | undefined {
+  const phrase = value === undefined ? undefined : normalisePhrase(value);
+  if (phrase === '') {
+    throw new DomainError('invalid', 'phrase is empty');
+  }
+  return phrase;
 }

@@ -6,6 +6,10 @@ import { filterSql } from './analytics-sql';
 import type { HourRange } from './window';
 import { LAST_POSITION } from './engagement';
 
+/** The conversions of each subtype that count by subtype (added to the cart, purchased). */
+const ADD_TO_CART = "type = 'conversion' AND subtype = 'addToCart'";
+const PURCHASE = "type = 'conversion' AND subtype = 'purchase'";
+
 /** The columns of a group's positions and objects (EngagementRawRepository.rawObjectsSql, engagement_objects_hourly). */
 export const OBJECT_COLUMNS =
   'hour, phrase, language, bot, kind, position, object_id, clicks, conversions, clicked, carted, purchased, pur_cur, pur_val';
@@ -100,7 +104,6 @@ export class EngagementRawRepository {
       : this.idsSql(f, range, params, tag);
     const joined = `(${this.searchesSql(f, range, params, phrases, tag)}) AS s
       INNER JOIN (${this.distinctSql(f, `search_id IN (${ids})`, params)}) AS i USING (search_id)`;
-    const purchase = "type = 'conversion' AND subtype = 'purchase'";
     return `SELECT hour, phrase, language, bot, 'position' AS kind, least(position, {last:UInt16}) AS position, '' AS object_id,
         count() AS clicks, 0 AS conversions, 0 AS clicked, 0 AS carted, 0 AS purchased, [] AS pur_cur, [] AS pur_val
       FROM ${joined} WHERE type = 'click'
@@ -111,8 +114,8 @@ export class EngagementRawRepository {
         countIf(o_purchases > 0) AS purchased, sumMap(o_pur).1 AS pur_cur, sumMap(o_pur).2 AS pur_val
       FROM (
         SELECT hour, phrase, language, bot, search_id, object_id, countIf(type = 'click') AS o_clicks,
-          countIf(type = 'conversion') AS o_conversions, countIf(type = 'conversion' AND subtype = 'addToCart') AS o_carts,
-          countIf(${purchase}) AS o_purchases, sumMapIf([toString(currency)], [toDecimal128(value, 6)], ${purchase} AND value > 0) AS o_pur
+          countIf(type = 'conversion') AS o_conversions, countIf(${ADD_TO_CART}) AS o_carts,
+          countIf(${PURCHASE}) AS o_purchases, sumMapIf([toString(currency)], [toDecimal128(value, 6)], ${PURCHASE} AND value > 0) AS o_pur
         FROM ${joined}
         GROUP BY hour, phrase, language, bot, search_id, object_id
       )
@@ -124,7 +127,6 @@ export class EngagementRawRepository {
    * tables: the reference every answer and every hour computed ahead is equal to.
    */
   rawGroupsSql(f: AnalyticsFilter, range: HourRange, params: QueryParams, phrases = false, tag = ''): string {
-    const purchase = "type = 'conversion' AND subtype = 'purchase'";
     return `SELECT hour, phrase, language, bot, count() AS g_tracked, countIf(p_clicks > 0) AS g_clicked, sum(p_clicks) AS g_clicks,
         sum(p_pos) AS g_pos, countIf(p_conversions > 0) AS g_converted, sumMap(p_revenue) AS g_rev, g_rev.1 AS g_cur, g_rev.2 AS g_val,
         countIf(p_carts > 0) AS g_carted, countIf(p_purchases > 0) AS g_purchased, sumMap(p_purchase_revenue) AS g_pur,
@@ -134,8 +136,8 @@ export class EngagementRawRepository {
         SELECT search_id, countIf(type = 'click') AS p_clicks, sumIf(position, type = 'click') AS p_pos,
           countIf(type = 'conversion') AS p_conversions,
           sumMapIf([toString(currency)], [toDecimal128(value, 6)], type = 'conversion' AND value > 0) AS p_revenue,
-          countIf(type = 'conversion' AND subtype = 'addToCart') AS p_carts, countIf(${purchase}) AS p_purchases,
-          sumMapIf([toString(currency)], [toDecimal128(value, 6)], ${purchase} AND value > 0) AS p_purchase_revenue
+          countIf(${ADD_TO_CART}) AS p_carts, countIf(${PURCHASE}) AS p_purchases,
+          sumMapIf([toString(currency)], [toDecimal128(value, 6)], ${PURCHASE} AND value > 0) AS p_purchase_revenue
         FROM (${this.distinctSql(f, `search_id IN (${this.idsSql(f, range, params, tag)})`, params)})
         GROUP BY search_id
       ) AS p USING (search_id)

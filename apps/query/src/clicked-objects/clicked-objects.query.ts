@@ -1,8 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import type { AuthContext } from '@app/auth';
-import { normalisePhrase } from '@app/contracts';
-import { DomainError } from '@app/errors';
-import { analyticsCriteria, type AnalyticsCriteria } from '../analytics/analytics-scope';
+import { analyticsCriteria, phraseParam, type AnalyticsCriteria } from '../analytics/analytics-scope';
+import { pageEnd } from '../common/csv';
 import type { ClickedObjectsDto, ClickedObjectView } from './clicked-objects.dto';
 
 export interface ClickedObjectsCriteria extends AnalyticsCriteria {
@@ -15,12 +14,7 @@ export interface ClickedObjectsCriteria extends AnalyticsCriteria {
 
 /** The criteria of a GET /clicked-objects request (a 400 for an empty phrase). */
 export function clickedObjectsCriteria(auth: AuthContext, q: ClickedObjectsDto, csv: boolean, rawQuery: object): ClickedObjectsCriteria {
-  const phrase = q.phrase === undefined ? undefined : normalisePhrase(q.phrase);
-  if (phrase === '') {
-    throw new DomainError('invalid', 'phrase is empty');
-  }
-  const paged = !csv || '_start' in rawQuery || '_end' in rawQuery;
-  return { ...analyticsCriteria(auth, q), phrase, start: q._start, end: paged ? q._end : undefined };
+  return { ...analyticsCriteria(auth, q), phrase: phraseParam(q.phrase), start: q._start, end: pageEnd(q, csv, rawQuery) };
 }
 
 /** One page of the clicked objects. */

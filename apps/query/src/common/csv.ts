@@ -11,6 +11,14 @@ export const MAX_ACCEPT_BYTES = 1024;
 /** The most rows of a CSV answer without `_start`/`_end` (the whole list). */
 export const MAX_EXPORT_ROWS = 100_000;
 
+/**
+ * The exclusive end of a list's page: `_end`, except for a CSV answer whose request names neither `_start` nor `_end`,
+ * which holds every row up to MAX_EXPORT_ROWS (undefined).
+ */
+export function pageEnd(q: { _end: number }, csv: boolean, rawQuery: object): number | undefined {
+  return !csv || '_start' in rawQuery || '_end' in rawQuery ? q._end : undefined;
+}
+
 /** CSV when asked for with format=csv, or with an Accept header preferring text/csv to JSON. */
 export function wantsCsv(q: { format?: 'json' | 'csv' }, req: FastifyRequest): boolean {
   const accept = req.headers.accept;

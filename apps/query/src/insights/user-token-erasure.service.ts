@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { ClickHouseCluster, ClickHouseService, DIMENSION_ROLLUPS, MigrationLock, rawRollupRows } from '@app/clickhouse';
+import { ClickHouseCluster, ClickHouseService, DIMENSION_ROLLUPS, MigrationLock, dimensionRefill } from '@app/clickhouse';
 import { personalHash } from '@app/contracts';
 import { DataVersions } from '@app/intake';
 
@@ -98,18 +97,9 @@ export class UserTokenErasure implements OnApplicationBootstrap, OnApplicationSh
     try {
       const hours = `(customer, instance, hour) IN (${affected})`;
       for (const rollup of DIMENSION_ROLLUPS) {
-        const table = this.ch.table(rollup.table);
-        const columns = rollup.keys.map(([column]) => column).join(', ');
-        await this.cluster.mutate(`ALTER TABLE ${table} DELETE WHERE ${hours} SETTINGS mutations_sync = 2`);
-        const raw = rawRollupRows(rollup, (name) => this.ch.table(name), hours.replace('hour)', 'toStartOfHour(ts))'));
-        await this.cluster.mutate(
-          `INSERT INTO ${table} (${columns}, searches, users, last_search)
-           SELECT ${columns}, raw_searches - rolled_searches, raw_users, raw_last_search FROM (${raw}) AS raw
-           LEFT JOIN (SELECT ${columns}, sum(searches) AS rolled_searches FROM ${table} WHERE ${hours} GROUP BY ${columns}) AS rolled
-             USING (${columns})
-           WHERE raw_searches > rolled_searches
-           SETTINGS join_use_nulls = 0, insert_deduplication_token = '${randomUUID()}'`,
-        );
+        await this.cluster.mutate(`ALTER TABLE ${this.ch.table(rollup.table)} DELETE WHERE ${hours} SETTINGS mutations_sync = 2`);
+        const raw = hours.replace('hour)', 'toStartOfHour(ts))');
+        await this.cluster.mutate(dimensionRefill(rollup, (name) => this.ch.table(name), { raw, rolled: hours }));
       }
       await this.cluster.mutate(
         `ALTER TABLE ${this.ch.table('search_events')}

@@ -1,8 +1,8 @@
 import { Query } from '@nestjs/cqrs';
 import type { AuthContext } from '@app/auth';
-import { normalisePhrase } from '@app/contracts';
 import { DomainError } from '@app/errors';
-import { analyticsCriteria, type AnalyticsCriteria } from '../analytics/analytics-scope';
+import { analyticsCriteria, phraseParam, type AnalyticsCriteria } from '../analytics/analytics-scope';
+import { pageEnd } from '../common/csv';
 import { parseTags, type TagsFilter } from '../analytics/tags-param';
 import type { Breakdown, SearchBreakdownDto, SearchBreakdownEntryView } from './search-breakdown.dto';
 
@@ -30,22 +30,17 @@ export function searchBreakdownCriteria(auth: AuthContext, q: SearchBreakdownDto
   if (q.by !== 'filter_value' && q.attribute !== undefined) {
     throw new DomainError('invalid', 'attribute is only allowed with by=filter_value');
   }
-  const phrase = q.phrase === undefined ? undefined : normalisePhrase(q.phrase);
-  if (phrase === '') {
-    throw new DomainError('invalid', 'phrase is empty');
-  }
-  const paged = !csv || '_start' in rawQuery || '_end' in rawQuery;
   return {
     ...analyticsCriteria(auth, q),
     by: q.by,
     attribute: q.attribute?.trim(),
-    phrase,
+    phrase: phraseParam(q.phrase),
     hits: q.hits === undefined ? undefined : q.hits === 'true',
     tags: parseTags(q.tags),
     sort: q.sort,
     order: q.order,
     start: q._start,
-    end: paged ? q._end : undefined,
+    end: pageEnd(q, csv, rawQuery),
   };
 }
 

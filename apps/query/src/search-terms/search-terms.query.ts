@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { AuthContext } from '@app/auth';
 import { analyticsCriteria, type AnalyticsCriteria } from '../analytics/analytics-scope';
 import { engagementTags, type TagsFilter } from '../analytics/tags-param';
+import { pageEnd } from '../common/csv';
 import type { SearchTermsDto, SearchTermView } from './search-terms.dto';
 
 export interface SearchTermsCriteria extends AnalyticsCriteria {
@@ -31,7 +32,6 @@ export interface SearchTermsCriteria extends AnalyticsCriteria {
  * when the raw query names `_start` or `_end`, else it holds every term up to MAX_EXPORT_ROWS).
  */
 export function searchTermsCriteria(auth: AuthContext, q: SearchTermsDto, csv: boolean, rawQuery: object): SearchTermsCriteria {
-  const paged = !csv || '_start' in rawQuery || '_end' in rawQuery;
   const engagement = q.engagement === 'true' || q.sort === 'no_clicks';
   return {
     ...analyticsCriteria(auth, q),
@@ -45,7 +45,7 @@ export function searchTermsCriteria(auth: AuthContext, q: SearchTermsDto, csv: b
     sort: q.sort,
     handled: q.handled === undefined ? undefined : q.handled === 'true',
     start: q._start,
-    end: paged ? q._end : undefined,
+    end: pageEnd(q, csv, rawQuery),
   };
 }
 

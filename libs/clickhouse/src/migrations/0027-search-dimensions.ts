@@ -120,25 +120,44 @@ export function rawRollupRows(
 }
 
 /**
- * The `search` rows of the events stored before the views, one month per statement (what a month of 100M events
- * groups stays within memory, spilled to disk beyond 2 GB): per key the raw count minus what the rollup holds, with
- * the raw users (a union, so repeating it changes nothing). Events stored before this migration have no filters,
- * country or tags, so `search` is their only row. A kill between two months leaves the next start to run them all
- * again: each finds what is left, nothing where it ran.
+ * Makes a dimension rollup's rows where `raw` holds (a condition on search_events) count what the raw rows count: per
+ * key the raw count minus what the rollup holds where `rolled` holds (the same rows), where that is positive, with the
+ * raw users and latest search (a union and a max, so repeating it changes nothing). Rows an insert adds meanwhile are
+ * not counted twice. `dimensions` makes each search's rows (the rollup's own by default); `settings` are added.
  */
-function backfill(rollup: SignedRollup, t: (name: string) => string, month: number): string {
+export function dimensionRefill(
+  rollup: SignedRollup,
+  t: (name: string) => string,
+  where: { raw: string; rolled: string },
+  options: { dimensions?: string; settings?: string } = {},
+): string {
   const target = t(rollup.table);
-  const inMonth = (column: string) => `toStartOfMonth(${column}) = addMonths(toStartOfMonth(today()), -${month})`;
-  return `INSERT INTO ${target} (${columns(rollup.keys)}, searches, users, last_search)
-    SELECT ${columns(rollup.keys)}, raw_searches - rolled_searches, raw_users, raw_last_search FROM (
-      ${rawRollupRows(rollup, t, inMonth('ts'), "[('search', '', '', '')]")}
+  const keys = columns(rollup.keys);
+  return `INSERT INTO ${target} (${keys}, searches, users, last_search)
+    SELECT ${keys}, raw_searches - rolled_searches, raw_users, raw_last_search FROM (
+      ${rawRollupRows(rollup, t, where.raw, options.dimensions)}
     ) AS raw
     LEFT JOIN (
-      SELECT ${columns(rollup.keys)}, sum(searches) AS rolled_searches FROM ${target}
-      WHERE dimension = 'search' AND ${inMonth('hour')} GROUP BY ${columns(rollup.keys)}
-    ) AS rolled USING (${columns(rollup.keys)})
+      SELECT ${keys}, sum(searches) AS rolled_searches FROM ${target} WHERE ${where.rolled} GROUP BY ${keys}
+    ) AS rolled USING (${keys})
     WHERE raw_searches > rolled_searches
-    SETTINGS join_use_nulls = 0, max_bytes_before_external_group_by = 2000000000, insert_deduplication_token = '${randomUUID()}'`;
+    SETTINGS join_use_nulls = 0, ${options.settings ?? ''}insert_deduplication_token = '${randomUUID()}'`;
+}
+
+/**
+ * The `search` rows of the events stored before the views, one month per statement (what a month of 100M events
+ * groups stays within memory, spilled to disk beyond 2 GB; dimensionRefill). Events stored before this migration have
+ * no filters, country or tags, so `search` is their only row. A kill between two months leaves the next start to run
+ * them all again: each finds what is left, nothing where it ran.
+ */
+function backfill(rollup: SignedRollup, t: (name: string) => string, month: number): string {
+  const inMonth = (column: string) => `toStartOfMonth(${column}) = addMonths(toStartOfMonth(today()), -${month})`;
+  return dimensionRefill(
+    rollup,
+    t,
+    { raw: inMonth('ts'), rolled: `dimension = 'search' AND ${inMonth('hour')}` },
+    { dimensions: "[('search', '', '', '')]", settings: 'max_bytes_before_external_group_by = 2000000000, ' },
+  );
 }
 
 /**

@@ -36,7 +36,7 @@ export { searchIdsSelect } from './0022-engagement-hours';
 export type { Migration, MigrationContext } from './migration';
 export { ENGAGEMENT_CHANGES_KEPT_HOURS } from './0022-engagement-hours';
 export { ENGAGEMENT_LAYOUT } from './0024-engagement-objects';
-export { DIMENSION_ROLLUPS, DIMENSIONS_SQL, rawRollupRows } from './0027-search-dimensions';
+export { DIMENSION_ROLLUPS, DIMENSIONS_SQL, dimensionRefill, rawRollupRows } from './0027-search-dimensions';
 
 /** Applied in this order; never reorder or edit an applied migration, add a new one. */
 export const MIGRATIONS: readonly Migration[] = [
