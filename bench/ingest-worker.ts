@@ -39,7 +39,7 @@ async function direct(): Promise<void> {
     insertMs += performance.now() - t;
     batch = [];
   };
-  for (const event of searchEvents(count)) {
+  for (const event of searchEvents(count, { dimensions: process.env.BENCH_DIMENSIONS === '1' })) {
     const r = validateSearchEvent(event, { now, source: 'kafka', topic: 'direct', partition: 0, offset: offset++ }, rules);
     if (r.ok) {
       batch.push(r.row);
@@ -65,7 +65,8 @@ async function kafkaEngine(): Promise<void> {
       customer String, instance String, phrase String, language String, hits UInt32, userAgent String, ts UInt64
     ) ENGINE = Kafka SETTINGS kafka_broker_list = '${env.KAFKA_BROKERS}', kafka_topic_list = '${env.KAFKA_TOPIC_SEARCH_EVENTS}',
       kafka_group_name = 'bench-kafka-engine', kafka_format = 'JSONEachRow', kafka_num_consumers = ${Math.min(2, partitions)},
-      kafka_thread_per_consumer = 1, kafka_max_block_size = 65536, kafka_flush_interval_ms = 200, kafka_poll_timeout_ms = 50`);
+      kafka_thread_per_consumer = 1, kafka_max_block_size = 65536, kafka_flush_interval_ms = 200, kafka_poll_timeout_ms = 50,
+      input_format_skip_unknown_fields = 1`);
   const started = performance.now();
   // The same columns our ingest writes, with normalisation and a bot pattern done in SQL (no user-agent library).
   await ch.command(`CREATE MATERIALIZED VIEW ${ch.table('kafka_source_mv')} TO ${ch.table('search_events')} AS

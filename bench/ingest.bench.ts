@@ -3,7 +3,9 @@
  * embedded engine and against a server over HTTP (a chdb stand-in in another process), (a) the same rows inserted
  * directly and (b) ClickHouse's Kafka table engine consuming the same topic; then freshness at 10k events/s in five
  * windows. Every contender runs alone, in its own process, against the Kafka test broker.
- * BENCH_EVENTS changes the count (default 1,000,000).
+ * BENCH_EVENTS changes the count (default 1,000,000). BENCH_DIMENSIONS=1 gives every event the dimensions of the scale
+ * data sets (filters, user token, session, country, tags: bench/generator.ts) and records the figures as
+ * ingest-dimensions (docs/benchmarks/methods.md).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -26,6 +28,7 @@ const FRESH_TOPIC = 'bench-fresh';
 const FRESH_WINDOWS = 5;
 const FRESH_SECONDS = 12;
 const FRESH_RATE = 10_000;
+const DIMENSIONS = process.env.BENCH_DIMENSIONS === '1';
 
 function log(line: string): void {
   process.stderr.write(`${new Date().toISOString()} ${line}\n`);
@@ -142,11 +145,12 @@ async function main(): Promise<void> {
     CLICKHOUSE_DATABASE: 'bench',
     BENCH_EVENTS: String(COUNT),
     BENCH_PARTITIONS: String(PARTITIONS),
+    BENCH_DIMENSIONS: DIMENSIONS ? '1' : '0',
   };
 
   log(`producing ${COUNT} events to ${PARTITIONS} partitions`);
   const t = performance.now();
-  await produce(producer, TOPIC, searchEvents(COUNT));
+  await produce(producer, TOPIC, searchEvents(COUNT, { dimensions: DIMENSIONS }));
   const produceSeconds = (performance.now() - t) / 1000;
   const offsets = await admin.fetchTopicOffsets(TOPIC);
   const stored = offsets.reduce((n, o) => n + Number(o.high) - Number(o.low), 0);
@@ -215,7 +219,9 @@ async function main(): Promise<void> {
     for (let i = 0; i < (FRESH_SECONDS * 1000) / tick; i++) {
       const due = performance.now() + tick;
       const now = Date.now();
-      const events = [...searchEvents((FRESH_RATE * tick) / 1000, { seed: window * 1000 + i + 1, end: now, spanMs: 1 })];
+      const events = [
+        ...searchEvents((FRESH_RATE * tick) / 1000, { seed: window * 1000 + i + 1, end: now, spanMs: 1, dimensions: DIMENSIONS }),
+      ];
       events.push({ ...events[0], customer: 'probe', phrase: `probe ${window} ${i}`, ts: Date.now() });
       await producer.send({
         topic: FRESH_TOPIC,
@@ -250,7 +256,8 @@ async function main(): Promise<void> {
   const date = new Date().toISOString().slice(0, 10);
   const report = [
     '',
-    `## Ingest benchmark (${COUNT.toLocaleString('en')} events, ${PARTITIONS} partitions, Kafka test broker, ${date})`,
+    `## Ingest benchmark (${COUNT.toLocaleString('en')} events${DIMENSIONS ? ' with dimensions' : ''}, ${PARTITIONS} partitions, ` +
+      `Kafka test broker, ${date})`,
     '',
     tableRow('contender', 'events/s', 'ours relative', 'time'),
     '|---|---|---|---|',
@@ -291,7 +298,7 @@ async function main(): Promise<void> {
     '',
   ];
   const toDirect = ours.eventsPerSecond / direct.eventsPerSecond;
-  recordFigures('ingest', [
+  recordFigures(DIMENSIONS ? 'ingest-dimensions' : 'ingest', [
     { name: 'ingest rate / direct inserts', value: round2(toDirect), unit: 'x', target: '>= 0.85x', pass: toDirect >= 0.85 },
     {
       name: 'ingest rate / Kafka table engine',

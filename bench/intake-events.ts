@@ -6,6 +6,7 @@
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import * as jwt from 'jsonwebtoken';
+import { mulberry32, randomDimensions } from './generator';
 
 export const PHRASE_PREFIX = 'bench-intake';
 
@@ -32,17 +33,22 @@ export interface Search {
 /** The session id naming event `index` of `scenario`, for an event whose phrase is a `Search`'s. */
 export const sessionOf = (scenario: string, index: number) => `${PHRASE_PREFIX} ${scenario} ${index}`;
 
+/** The dimensions of the scale data sets (bench/generator.ts), for --dimensions. */
+const drawDimensions = randomDimensions(mulberry32(46));
+
 /**
  * The body of event `index` of `scenario`; with `id`, the event carries one (a retry is then not counted twice).
  * With `search` the event has its phrase, language and hits, and its session id names scenario and index instead.
+ * With `dimensions` it has filters, a user token, a country and tags as the scale data sets' searches.
  */
-export function eventBody(scenario: string, index: number, id: boolean, search?: Search): Buffer {
+export function eventBody(scenario: string, index: number, id: boolean, search?: Search, dimensions = false): Buffer {
   const event = {
     ...(id ? { id: randomUUID() } : {}),
     phrase: search?.phrase ?? `${PHRASE_PREFIX} ${scenario} ${index}`,
     language: search?.language ?? 'en',
     hits: search?.hits ?? index % 7,
     userAgent: USER_AGENT,
+    ...(dimensions ? drawDimensions(Date.now()) : {}),
     sessionId: search ? sessionOf(scenario, index) : `s-${index % 1000}`,
   };
   return Buffer.from(JSON.stringify({ events: [event] }));

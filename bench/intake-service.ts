@@ -158,11 +158,15 @@ export interface Scenario {
   };
 }
 
-/** How a scenario's requests are sent: connections at most, answers awaited after the last one due, events with ids. */
+/**
+ * How a scenario's requests are sent: connections at most, answers awaited after the last one due, events with ids,
+ * events with the scale data sets' dimensions.
+ */
 export interface LoopOptions {
   connections: number;
   drainMs: number;
   ids: boolean;
+  dimensions?: boolean;
 }
 
 export interface Outcome {
@@ -194,7 +198,7 @@ export async function runScenario(
     connections: loop.connections,
     drainMs: loop.drainMs,
     make: (index) => {
-      const body = scenario.body?.(index) ?? eventBody(scenario.name, index, loop.ids);
+      const body = scenario.body?.(index) ?? eventBody(scenario.name, index, loop.ids, undefined, loop.dimensions);
       return { headers: scenario.route?.headers(body) ?? eventHeaders(scenario.scheme, credentials, body), body };
     },
   });

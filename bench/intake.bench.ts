@@ -17,7 +17,8 @@
  * Options (after `--`): --kafka (the Kafka transport instead: the Kafka test broker, the ingest consumer in the same
  * process and a chdb stand-in server over HTTP, bench/chdb-http.ts; recorded as intake-kafka), --hmac=0.3
  * --basic=0.4 --jwt=0.4 (fractions of the floor), --seconds=20, --low-rate=50, --low-seconds=10, --ids (each event
- * carries an id), --connections=512, --drain=10 (seconds answers are awaited after the last request was due).
+ * carries an id; recorded as intake-ids), --dimensions (each event carries the scale data sets' filters, user token,
+ * country and tags; recorded as intake-dimensions), --connections=512, --drain=10 (seconds answers are awaited after the last request was due).
  * --clicks runs bench/intake-clicks.ts instead (`npm run bench:intake-clicks`, recorded as intake-clicks): clicks on
  * POST /1/events beside search events on POST /events, and click freshness.
  * --mixed runs the other mode instead (bench/intake-mixed.ts, `npm run bench:intake-mixed`, recorded as
@@ -68,6 +69,7 @@ const FLOOR_SECONDS = 5;
 
 const KAFKA = flag('kafka');
 const IDS = flag('ids');
+const DIMENSIONS = flag('dimensions');
 const FRACTIONS: Record<Scheme, number> = { hmac: option('hmac', 0.3), basic: option('basic', 0.4), jwt: option('jwt', 0.4) };
 const SECONDS = option('seconds', 20);
 const LOW_RATE = option('low-rate', 50);
@@ -170,6 +172,7 @@ async function main(): Promise<string> {
         connections: CONNECTIONS,
         drainMs: DRAIN_MS,
         ids: IDS,
+        dimensions: DIMENSIONS,
       });
       outcomes.push(outcome);
       log(
@@ -192,7 +195,7 @@ async function main(): Promise<string> {
   }
   const rows = outcomes.map((o) => evaluate(o, stored[o.scenario.name] ?? {}));
 
-  const bench = KAFKA ? 'intake-kafka' : IDS ? 'intake-ids' : 'intake';
+  const bench = KAFKA ? 'intake-kafka' : IDS ? 'intake-ids' : DIMENSIONS ? 'intake-dimensions' : 'intake';
   const date = new Date().toISOString().slice(0, 10);
   const figures: Figure[] = [
     {

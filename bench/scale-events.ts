@@ -9,7 +9,19 @@
  * one stream k per purpose; a draw is a modulus of a bit range of it, so both sides compute it exactly.
  */
 import { BotDetector } from '@app/contracts';
-import { BOTS, BROWSERS, LANGUAGES } from './generator';
+import {
+  BOTS,
+  BROWSERS,
+  COUNTRIES,
+  FILTER_ATTRIBUTES,
+  FILTER_OPERATORS,
+  FILTER_VALUES,
+  LANGUAGES,
+  TAGS,
+  USERS,
+  ZIPF_S,
+  filterText,
+} from './generator';
 
 export const DAY_MS = 24 * 3_600_000;
 /** The data set's span: searches and interactions lie in (end - SPAN_MS, end]. */
@@ -19,11 +31,13 @@ export const MIN_DELAY_MS = 5_000;
 export const MAX_DELAY_MS = 600_000;
 /** Zipf phrases as bench/generator.ts draws them: ranks 0..PHRASES-1, weight 1/(rank+1)^ZIPF_S. */
 export const PHRASES = 200_000;
-export const ZIPF_S = 1.07;
 /** Objects clicked: `sku-<k>`, k from the phrase's rank and the position (the same product at the same place). */
 export const OBJECTS = 100_000;
 /** Shoppers behind the interactions (`userToken` `shopper-<k>`, one per search). */
 export const SHOPPERS = 100_000;
+
+/** A filter's value rank is drawn from 13 bits: thresholds out of 2^13 (the rarest value keeps a share). */
+const VALUE_BITS = 13;
 
 /** Click counts per tracked search that found results (not a bot): cumulative percentages for 0, 1, 2 and 3. */
 const CLICKS_CUMULATIVE = [72, 89, 96, 100];
@@ -43,7 +57,19 @@ const M1 = 0xbf58476d1ce4e5b9n;
 const M2 = 0x94d049bb133111ebn;
 
 /** The streams of hash(n, k). Interaction j (0..3) uses CLICK + j and ID_HI/ID_LO + j. */
-const K = { RANK: 0, FIELDS: 1, TIME: 2, SEARCH_ID_HI: 3, SEARCH_ID_LO: 4, ENGAGEMENT: 5, CLICK: 8, ID_HI: 16, ID_LO: 24 } as const;
+const K = {
+  RANK: 0,
+  FIELDS: 1,
+  TIME: 2,
+  SEARCH_ID_HI: 3,
+  SEARCH_ID_LO: 4,
+  ENGAGEMENT: 5,
+  DIMENSIONS: 6,
+  FILTERS: 7,
+  CLICK: 8,
+  ID_HI: 16,
+  ID_LO: 24,
+} as const;
 
 /** (seed * 64 + k) * STREAM mod 2^64: the stream's offset, a UInt64 literal in SQL. */
 function offset(seed: number, k: number): bigint {
@@ -120,6 +146,34 @@ export interface ScaleSearch {
   hits: number;
   userAgent: string;
   ts: number;
+  /** As sent: `attribute<operator>value`. */
+  filters: string[];
+  userToken: string;
+  sessionId: string;
+  country: string;
+  /** Sorted, without repeats (as stored). */
+  tags: string[];
+}
+
+let valueThresholds: number[] | undefined;
+
+/** The Zipf distribution of a filter's values: round(2^VALUE_BITS * P(rank <= r)), the last one 2^VALUE_BITS. */
+export function filterValueThresholds(): number[] {
+  if (!valueThresholds) {
+    const weights = Array.from({ length: FILTER_VALUES }, (_, i) => 1 / Math.pow(i + 1, ZIPF_S));
+    const total = weights.reduce((a, b) => a + b);
+    let cumulative = 0;
+    valueThresholds = weights.map((w) => Math.round(((cumulative += w) / total) * 2 ** VALUE_BITS));
+    valueThresholds[FILTER_VALUES - 1] = 2 ** VALUE_BITS;
+  }
+  return valueThresholds;
+}
+
+/** Filter i (0..2): its attribute from bits 8i of hash(n, FILTERS), its value's rank from VALUE_BITS bits at 24 + 13i. */
+function scaleFilter(f: bigint, i: number): string {
+  const a = draw(f, 8 * i, FILTER_ATTRIBUTES.length);
+  const u = draw(f, 24 + VALUE_BITS * i, 2 ** VALUE_BITS);
+  return filterText(a, filterValueThresholds().filter((t) => t <= u).length);
 }
 
 export function scaleSearch(n: number, o: ScaleOptions): ScaleSearch {
@@ -127,6 +181,11 @@ export function scaleSearch(n: number, o: ScaleOptions): ScaleSearch {
   const f = hash(o.seed, n, K.FIELDS);
   const botAgent = draw(f, 32, 100) < 5;
   const agents = botAgent ? BOTS : BROWSERS;
+  const d = hash(o.seed, n, K.DIMENSIONS);
+  const filters = hash(o.seed, n, K.FILTERS);
+  const ts = o.end - MAX_DELAY_MS - draw(hash(o.seed, n, K.TIME), 0, SPAN_MS - MAX_DELAY_MS);
+  const userToken = `user-${draw(d, 40, USERS)}`;
+  const tags = [`tag-${draw(d, 16, TAGS)}`, ...(draw(d, 12, 2) === 1 ? [`tag-${draw(d, 24, TAGS)}`] : [])];
   return {
     n,
     id: uuid(hash(o.seed, n, K.SEARCH_ID_HI), hash(o.seed, n, K.SEARCH_ID_LO)),
@@ -136,7 +195,12 @@ export function scaleSearch(n: number, o: ScaleOptions): ScaleSearch {
     language: LANGUAGES[draw(f, 0, LANGUAGES.length)],
     hits: draw(f, 8, 10) === 0 ? 0 : 1 + draw(f, 16, 200),
     userAgent: agents[draw(f, 40, agents.length)],
-    ts: o.end - MAX_DELAY_MS - draw(hash(o.seed, n, K.TIME), 0, SPAN_MS - MAX_DELAY_MS),
+    ts,
+    filters: Array.from({ length: draw(d, 0, 4) }, (_, i) => scaleFilter(filters, i)),
+    userToken,
+    sessionId: `${userToken}-${Math.floor(ts / DAY_MS)}`,
+    country: COUNTRIES[draw(d, 32, COUNTRIES.length)],
+    tags: draw(d, 8, 10) < 3 ? [...new Set(tags)].sort() : [],
   };
 }
 
@@ -149,6 +213,11 @@ export function searchItem(s: ScaleSearch): Record<string, unknown> {
     hits: s.hits,
     userAgent: s.userAgent,
     ts: s.ts,
+    ...(s.filters.length > 0 ? { filters: s.filters } : {}),
+    userToken: s.userToken,
+    sessionId: s.sessionId,
+    country: s.country,
+    ...(s.tags.length > 0 ? { tags: s.tags } : {}),
   };
 }
 
@@ -253,7 +322,12 @@ export function zipfRows(): Array<{ k: number; lo: number; rank: number }> {
 export function searchesSql(o: ScaleOptions, from: number, count: number, zipf: string, interacting = false): string {
   const verdicts = agentVerdicts();
   return `SELECT e.n AS n, z.rank AS rank, e.id_hi AS id_hi, e.id_lo AS id_lo, e.id_sent AS id_sent, e.language AS language,
-    e.hits AS hits, e.bot AS bot, e.ts AS ts, e.engagement AS engagement
+    e.hits AS hits, e.bot AS bot, e.ts AS ts, e.engagement AS engagement${
+      interacting
+        ? ''
+        : `,
+    ${DIMENSION_COLUMNS.map((c) => `e.${c} AS ${c}`).join(', ')}`
+    }
   FROM (
     SELECT number AS n, 0 AS k,
       ${hashSql('h_rank', 'number', o.seed, K.RANK)},
@@ -270,11 +344,43 @@ export function searchesSql(o: ScaleOptions, from: number, count: number, zipf: 
         arrayElement(${arraySql(verdicts.bots)}, ${drawSql('h_fields', 40, BOTS.length)} + 1),
         arrayElement(${arraySql(verdicts.browsers)}, ${drawSql('h_fields', 40, BROWSERS.length)} + 1)) AS bot,
       fromUnixTimestamp64Milli(toInt64(${o.end - MAX_DELAY_MS}) - toInt64(${drawSql('h_time', 0, SPAN_MS - MAX_DELAY_MS)}), 'UTC') AS ts
+      ${interacting ? '' : `, ${dimensionsSql(o.seed)}`}
     FROM numbers(${from}, ${count})
     ${interacting ? 'WHERE id_sent AND hits > 0 AND NOT bot' : ''}
   ) AS e
   ASOF JOIN ${zipf} AS z ON e.k = z.k AND e.u >= z.lo`;
 }
+
+/** The dimension columns of searchesSql (scaleSearch's filters, user, session, country and tags). */
+const DIMENSION_COLUMNS = ['filter_attributes', 'filter_operators', 'filter_values', 'user', 'day', 'country', 'tags'];
+
+/** scaleSearch's dimensions in SQL, as the columns DIMENSION_COLUMNS over `number` and `ts` (scaleFilter's draws). */
+function dimensionsSql(seed: number): string {
+  const filter = (i: number) => ({
+    a: `${drawSql('h_filters', 8 * i, FILTER_ATTRIBUTES.length)} + 1`,
+    rank: `arrayCount(t -> t <= ${drawSql('h_filters', 24 + VALUE_BITS * i, 2 ** VALUE_BITS)}, [${filterValueThresholds().join(', ')}])`,
+  });
+  const filters = [0, 1, 2].map(filter);
+  const slice = (values: string[]) => `arraySlice([${values.join(', ')}], 1, ${drawSql('h_dims', 0, 4)})`;
+  const attribute = (a: string) => `arrayElement(${arraySql(FILTER_ATTRIBUTES)}, ${a})`;
+  const operator = (a: string) => `arrayElement(${arraySql(FILTER_OPERATORS)}, ${a})`;
+  const tag = (from: number) => `concat('tag-', toString(${drawSql('h_dims', from, TAGS)}))`;
+  return `${hashSql('h_dims', 'number', seed, K.DIMENSIONS)},
+      ${hashSql('h_filters', 'number', seed, K.FILTERS)},
+      ${slice(filters.map((f) => attribute(f.a)))} AS filter_attributes,
+      ${slice(filters.map((f) => operator(f.a)))} AS filter_operators,
+      ${slice(filters.map((f) => `if(${operator(f.a)} = ':', concat(${attribute(f.a)}, '-', toString(${f.rank})), toString((${f.rank} + 1) * 10))`))}
+        AS filter_values,
+      ${drawSql('h_dims', 40, USERS)} AS user,
+      intDiv(toUnixTimestamp64Milli(ts), ${DAY_MS}) AS day,
+      arrayElement(${arraySql(COUNTRIES)}, ${drawSql('h_dims', 32, COUNTRIES.length)} + 1) AS country,
+      if(${drawSql('h_dims', 8, 10)} < 3,
+        arraySort(arrayDistinct(if(${drawSql('h_dims', 12, 2)} = 1, [${tag(16)}, ${tag(24)}], [${tag(16)}]))), []) AS tags`;
+}
+
+/** personalHash in SQL: the hash of `<customer>:<value>`. */
+const personalHashSql = (value: string) => `lower(hex(SHA256(concat({customer:String}, ':', ${value}))))`;
+const userTokenSql = "concat('user-', toString(user))";
 
 /** The columns of search_events written, and their values over searchesSql (`customer`, `instance` parameters). */
 export const SEARCH_EVENT_COLUMNS = [
@@ -287,7 +393,7 @@ export const SEARCH_EVENT_COLUMNS = [
   ['language', 'language'],
   ['hits', 'hits'],
   ['bot', 'bot'],
-  ['session_hash', "''"],
+  ['session_hash', personalHashSql(`concat(${userTokenSql}, '-', toString(day))`)],
   ['source', "'http'"],
   ['topic', "''"],
   ['partition', '-1'],
@@ -297,6 +403,12 @@ export const SEARCH_EVENT_COLUMNS = [
   ['sign', '1'],
   ['intake_token', "''"],
   ['id_sent', 'id_sent'],
+  ['filter_attributes', 'filter_attributes'],
+  ['filter_operators', 'filter_operators'],
+  ['filter_values', 'filter_values'],
+  ['user_hash', personalHashSql(userTokenSql)],
+  ['country', 'country'],
+  ['tags', 'tags'],
 ] as const;
 
 const positionSql = (h: string) => `least(1 + ${drawSql(h, 0, 30)}, 1 + ${drawSql(h, 8, 30)})`;
@@ -341,7 +453,7 @@ export const INTERACTION_COLUMNS = [
   ['currency', "if(valued, 'EUR', '')"],
   ['ts', `fromUnixTimestamp64Milli(toUnixTimestamp64Milli(ts) + ${delaySql('h_click')}, 'UTC')`],
   // personalHash(customer, userToken)
-  ['user_token_hash', `lower(hex(SHA256(concat({customer:String}, ':shopper-', toString(${drawSql('engagement', 40, SHOPPERS)})))))`],
+  ['user_token_hash', personalHashSql(`concat('shopper-', toString(${drawSql('engagement', 40, SHOPPERS)}))`)],
   ['session_hash', "''"],
   ['origin', "'events'"],
   ['event_name', "''"],

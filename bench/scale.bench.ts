@@ -23,7 +23,7 @@ import type { ScaleWorkerResult } from './scale-worker';
 interface Answer {
   key: string;
   label: string;
-  path: (topTermId: string) => string;
+  path: (top: { id: string; phrase: string }) => string;
   days: number;
   rollup: boolean;
   csv?: boolean;
@@ -34,7 +34,7 @@ const ANSWERS: Answer[] = [
   { key: 'terms-7d', label: 'search-terms 7d', path: () => '/search-terms?since=7d', days: 7, rollup: true },
   { key: 'terms-30d', label: 'search-terms 30d', path: () => '/search-terms?since=30d', days: 30, rollup: true },
   { key: 'stats-30d', label: 'search-stats 30d', path: () => '/search-stats?since=30d', days: 30, rollup: true },
-  { key: 'detail-30d', label: 'term detail 30d', path: (id) => `/search-terms/${id}?since=30d`, days: 30, rollup: true },
+  { key: 'detail-30d', label: 'term detail 30d', path: ({ id }) => `/search-terms/${id}?since=30d`, days: 30, rollup: true },
   // format=csv without _start/_end: every zero-result term, up to the export's 100,000 rows (X-Total-Count: all).
   {
     key: 'csv-30d',
@@ -52,10 +52,38 @@ const ANSWERS: Answer[] = [
   {
     key: 'detail-engagement-30d',
     label: 'term detail engagement 30d',
-    path: (id) => `/search-terms/${id}?since=30d&engagement=true`,
+    path: ({ id }) => `/search-terms/${id}?since=30d&engagement=true`,
     days: 30,
     rollup: true,
   },
+  // Filters, users, countries and tags (issue 46): the breakdowns, and the lists and stats they change.
+  ...(
+    [
+      ['breakdown-attributes-30d', 'breakdown filter attributes 30d', 'by=filter_attribute'],
+      ['breakdown-values-30d', 'breakdown brand values 30d', 'by=filter_value&attribute=brand'],
+      ['breakdown-sets-30d', 'breakdown zero-result filter sets 30d', 'by=filter_set&hits=false'],
+      ['breakdown-countries-30d', 'breakdown countries 30d', 'by=country'],
+      ['breakdown-tags-30d', 'breakdown tags 30d', 'by=tag'],
+    ] as const
+  ).map(([key, label, query]) => ({ key, label, path: () => `/search-breakdown?since=30d&${query}`, days: 30, rollup: true })),
+  {
+    key: 'breakdown-phrase-30d',
+    label: "breakdown top term's filter attributes 30d",
+    path: ({ phrase }) => `/search-breakdown?since=30d&by=filter_attribute&phrase=${encodeURIComponent(phrase)}`,
+    days: 30,
+    rollup: true,
+  },
+  { key: 'stats-tags-30d', label: 'search-stats tags 30d', path: () => '/search-stats?since=30d&tags=tag-1', days: 30, rollup: true },
+  { key: 'terms-tags-30d', label: 'search-terms tags 30d', path: () => '/search-terms?since=30d&tags=tag-1', days: 30, rollup: true },
+  { key: 'terms-all-30d', label: 'search-terms hits=all 30d', path: () => '/search-terms?since=30d&hits=all', days: 30, rollup: true },
+  {
+    key: 'terms-filters-30d',
+    label: 'zero-result terms filters=true 30d',
+    path: () => '/search-terms?since=30d&hits=false&filters=true',
+    days: 30,
+    rollup: true,
+  },
+  { key: 'clicked-objects-30d', label: 'clicked-objects 30d', path: () => '/clicked-objects?since=30d', days: 30, rollup: true },
 ];
 
 /** Fewest requests of a slow answer (one whose warm-up says --requests would take longer than --budget-s). */
@@ -215,14 +243,12 @@ async function measureSize(size: string, o: Options): Promise<SizeResult> {
   try {
     const [top] = (await (
       await fetch(`${base}/search-terms?since=30d&_end=1`, { headers: { authorization: AUTHORIZATION } })
-    ).json()) as Array<{
-      id: string;
-    }>;
+    ).json()) as Array<{ id: string; phrase: string }>;
     const answers: Record<string, Timing> = {};
     let csvGrowthMb = 0;
     const csv = { rows: 0, total: 0, mb: 0 };
     for (const a of ANSWERS) {
-      const url = `${base}${a.path(top.id)}`;
+      const url = `${base}${a.path(top)}`;
       // Warm-ups: two, or only the first when it is slow; it also says how many requests fit the budget.
       let first: Awaited<ReturnType<typeof request>>;
       try {
@@ -307,41 +333,39 @@ function report(results: SizeResult[], thisRun: string[]): { markdown: string; f
       'query (ANALYTICS_CONCURRENCY 2: 1 thread on 2 cores), as the answers ran. CSV: every zero-result term ' +
       '(format=csv, no _start/_end).',
     '',
-    tableRow(
-      'size',
-      'measured',
-      ...ANSWERS.map((a) => a.label),
-      'raw 30d p50',
-      '30d p50 / raw p50',
-      'raw 30d p50, lane threads',
-      '30d p50 / that raw p50',
-    ),
-    `|${'---|'.repeat(ANSWERS.length + 6)}`,
+    `Measured: ${results
+      .map((r) => `${r.size} ${r.measuredAt.slice(0, 16).replace('T', ' ')}${thisRun.includes(r.size) ? '' : ' (earlier run)'}`)
+      .join(', ')}.`,
+    '',
+    tableRow('answer', ...results.map((r) => `${r.size} p50 / p95`)),
+    `|---|${'---|'.repeat(results.length)}`,
   ];
   const reduced: string[] = [];
+  const cell = (r: SizeResult, a: Answer) => {
+    const t = r.answers[a.key];
+    if (!t) {
+      return 'not measured';
+    }
+    if (t.failed) {
+      return `failed: ${t.failed}`;
+    }
+    if (t.n < r.requests) {
+      reduced.push(`${r.size} ${a.label}: ${t.n} requests`);
+    }
+    return `${ms(t.p50)} / ${ms(t.p95)}${t.n < r.requests ? '*' : ''}`;
+  };
+  lines.push(
+    ...ANSWERS.map((a) => tableRow(a.label, ...results.map((r) => cell(r, a)))),
+    tableRow('raw 30d p50', ...results.map((r) => ms(r.raw.p50))),
+    tableRow('search-terms 30d p50 / raw p50', ...results.map((r) => `${(r.answers['terms-30d'].p50 / r.raw.p50).toFixed(3)}x`)),
+    tableRow('raw 30d p50, lane threads', ...results.map((r) => (r.rawLane ? `${ms(r.rawLane.p50)} (${r.laneThreads})` : '-'))),
+    tableRow(
+      'search-terms 30d p50 / that raw p50',
+      ...results.map((r) => (r.rawLane ? `${(r.answers['terms-30d'].p50 / r.rawLane.p50).toFixed(3)}x` : '-')),
+    ),
+  );
   for (const r of results) {
-    const earlier = thisRun.includes(r.size) ? '' : ' (earlier run)';
-    lines.push(
-      tableRow(
-        r.size,
-        `${r.measuredAt.slice(0, 16).replace('T', ' ')}${earlier}`,
-        ...ANSWERS.map((a) => {
-          const t = r.answers[a.key];
-          if (t.failed) {
-            return `failed: ${t.failed}`;
-          }
-          if (t.n < r.requests) {
-            reduced.push(`${r.size} ${a.label}: ${t.n} requests`);
-          }
-          return `${ms(t.p50)} / ${ms(t.p95)}${t.n < r.requests ? '*' : ''}`;
-        }),
-        ms(r.raw.p50),
-        `${(r.answers['terms-30d'].p50 / r.raw.p50).toFixed(3)}x`,
-        r.rawLane ? `${ms(r.rawLane.p50)} (${r.laneThreads})` : '-',
-        r.rawLane ? `${(r.answers['terms-30d'].p50 / r.rawLane.p50).toFixed(3)}x` : '-',
-      ),
-    );
-    for (const a of ANSWERS.filter((x) => !r.answers[x.key].failed)) {
+    for (const a of ANSWERS.filter((x) => r.answers[x.key] && !r.answers[x.key].failed)) {
       const t = r.answers[a.key];
       figures.push({ name: `${r.size} ${a.label} p50`, value: Math.round(t.p50 * 10) / 10, unit: 'ms', target: '-', pass: null });
       // The p95 of a 30-day answer at 100M is a target's figure (below).
@@ -380,7 +404,7 @@ function report(results: SizeResult[], thisRun: string[]): { markdown: string; f
       `|---|---|${'---|'.repeat(pairs.length)}`,
     );
     const rows: Array<{ label: string; rollup: boolean | null; p50: (r: SizeResult) => number }> = [
-      ...ANSWERS.map((a) => ({ label: a.label, rollup: a.rollup, p50: (r: SizeResult) => r.answers[a.key].p50 })),
+      ...ANSWERS.map((a) => ({ label: a.label, rollup: a.rollup, p50: (r: SizeResult) => r.answers[a.key]?.p50 ?? NaN })),
       { label: 'raw scan 30d', rollup: null, p50: (r: SizeResult) => r.raw.p50 },
       { label: 'raw scan 30d, lane threads', rollup: null, p50: (r: SizeResult) => r.rawLane?.p50 ?? NaN },
     ];
@@ -411,7 +435,7 @@ function report(results: SizeResult[], thisRun: string[]): { markdown: string; f
   };
   const big = bySize.get('100M');
   for (const a of ANSWERS.filter((x) => x.days === 30)) {
-    target(`${a.label} p95`, '100M', big?.answers[a.key].p95, 'ms', 1000, big?.answers[a.key].failed);
+    target(`${a.label} p95`, '100M', big?.answers[a.key]?.p95, 'ms', 1000, big?.answers[a.key]?.failed);
   }
   for (const size of Object.keys(SIZES)) {
     const r = bySize.get(size);
@@ -434,7 +458,7 @@ function report(results: SizeResult[], thisRun: string[]): { markdown: string; f
   }
   const ten = bySize.get('10M');
   for (const a of ANSWERS.filter((x) => x.rollup)) {
-    const g = ten && big ? growth(ten, big, (r) => r.answers[a.key].p50) : undefined;
+    const g = ten && big ? growth(ten, big, (r) => r.answers[a.key]?.p50 ?? NaN) : undefined;
     target(`${a.label} p50 growth`, '10M -> 100M', g?.ratio, 'x', 4, g && `exponent ${g.exponent.toFixed(2)}`);
   }
   // The memory of a CSV export may grow with the data at most as 2x from 10M to 100M.
@@ -452,7 +476,7 @@ function report(results: SizeResult[], thisRun: string[]): { markdown: string; f
 
   // Memory of the service, and the tables.
   const days30 = ANSWERS.filter((x) => x.days === 30);
-  const peak30d = (r: SizeResult) => Math.max(...days30.map((x) => r.answers[x.key].peakRssMb ?? 0));
+  const peak30d = (r: SizeResult) => Math.max(...days30.map((x) => r.answers[x.key]?.peakRssMb ?? 0));
   lines.push(
     '',
     'Service process (the engine is in it): peak RSS (MB) sampled every 10 ms during the timed requests of each 30-day answer, ' +
@@ -463,7 +487,7 @@ function report(results: SizeResult[], thisRun: string[]): { markdown: string; f
     ...results.map((r) =>
       tableRow(
         r.size,
-        ...days30.map((x) => Math.round(r.answers[x.key].peakRssMb ?? NaN)),
+        ...days30.map((x) => Math.round(r.answers[x.key]?.peakRssMb ?? NaN)),
         Math.round(r.rss.csvGrowthMb),
         r.rss.hwmMb,
         `${r.csv.rows.toLocaleString('en')} (of ${r.csv.total.toLocaleString('en')})`,
@@ -502,13 +526,87 @@ function report(results: SizeResult[], thisRun: string[]): { markdown: string; f
         }),
       ),
     ),
+    tableRow(
+      'all tables: bytes per search',
+      ...results.flatMap((r) => ['', Math.round(totalBytes(r.tables) / r.events).toLocaleString('en')]),
+    ),
     '',
   );
+  for (const r of results) {
+    const value = Math.round(totalBytes(r.tables) / r.events);
+    figures.push({ name: `${r.size} storage per search, all tables`, value, unit: 'bytes', target: '-', pass: null });
+  }
   return { markdown: lines.join('\n'), figures };
+}
+
+const totalBytes = (tables: ScaleWorkerResult['tables']) => tables.reduce((sum, t) => sum + t.bytes, 0);
+
+/**
+ * --upgrade: the upgrade of each size's set written by an earlier release (its directory must exist): the pending
+ * migrations' time and the peak RSS, and the storage before and after them. Recorded as `scale-upgrade`.
+ */
+async function upgrade(o: Options): Promise<void> {
+  const lines = [
+    '## Upgrade of a data set written by an earlier release: npm run bench:scale -- --upgrade',
+    '',
+    tableRow('size', 'migrations', 'time', 'RSS before / peak', 'bytes per search before', 'after', 'new tables (rows, MB)'),
+    '|---|---|---|---|---|---|---|',
+  ];
+  const figures: Figure[] = [];
+  for (const size of o.sizes) {
+    const dir = path.resolve(ROOT, `${o.dirPrefix}${size.toLowerCase()}`);
+    if (!existsSync(dir)) {
+      throw new Error(`${dir} does not exist: build it with bench:scale-data of an earlier release`);
+    }
+    log(`${size}: upgrading ${dir}`);
+    const set = await runWorker<ScaleWorkerResult>(path.join(__dirname, 'scale-worker.js'), { DATA_DIR: dir, RAW_RUNS: '1' });
+    const u = set.upgrade;
+    if (!u) {
+      throw new Error(`${dir} needed no migration: it was written by this release (or by none)`);
+    }
+    const added = set.tables.filter((t) => !u.tablesBefore.some((b) => b.table === t.table) && t.rows > 0);
+    const [before, after] = [totalBytes(u.tablesBefore) / set.events, totalBytes(set.tables) / set.events];
+    lines.push(
+      tableRow(
+        size,
+        u.migrations.join(', '),
+        `${u.seconds.toFixed(1)} s`,
+        `${u.rssBeforeMb} / ${u.peakRssMb} MB`,
+        Math.round(before),
+        Math.round(after),
+        added.map((t) => `${t.table} (${t.rows.toLocaleString('en')}, ${mb(t.bytes / 1e6)})`).join(', '),
+      ),
+    );
+    figures.push(
+      {
+        name: `${size} upgrade time`,
+        value: Math.round(u.seconds * 10) / 10,
+        unit: 's',
+        target: 'reported',
+        pass: null,
+        note: u.migrations.join(', '),
+      },
+      {
+        name: `${size} upgrade peak RSS`,
+        value: u.peakRssMb,
+        unit: 'MB',
+        target: 'reported',
+        pass: null,
+        note: `${u.rssBeforeMb} MB before`,
+      },
+      { name: `${size} storage per search before the upgrade`, value: Math.round(before), unit: 'bytes', target: 'reported', pass: null },
+    );
+  }
+  recordFigures('scale-upgrade', figures);
+  process.stdout.write(`\n${lines.join('\n')}\n`);
 }
 
 async function main(): Promise<void> {
   const o = options(process.argv.slice(2));
+  if (process.argv.includes('--upgrade')) {
+    await upgrade(o);
+    process.exit(0);
+  }
   const stored: Record<string, SizeResult> = existsSync(RESULTS_FILE)
     ? (JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as Record<string, SizeResult>)
     : {};

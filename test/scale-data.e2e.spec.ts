@@ -76,7 +76,12 @@ describe('scale data sets: SQL generator against the HTTP API (e2e)', () => {
         (SELECT countIf(raw_phrase != phrase) FROM ${table('search_events')}) AS respelled,
         (SELECT countIf(type = 'click') FROM ${table('interactions')}) AS clicks,
         (SELECT countIf(type = 'conversion' AND value > 0) FROM ${table('interactions')}) AS valued,
-        (SELECT countIf(type = 'conversion' AND value = 0) FROM ${table('interactions')}) AS unvalued`,
+        (SELECT countIf(type = 'conversion' AND value = 0) FROM ${table('interactions')}) AS unvalued,
+        (SELECT countIf(length(filter_attributes) = 3) FROM ${table('search_events')}) AS three_filters,
+        (SELECT countIf(has(filter_operators, '<=')) FROM ${table('search_events')}) AS numeric_filters,
+        (SELECT countIf(length(tags) = 2) FROM ${table('search_events')}) AS two_tags,
+        (SELECT uniqExact(country) = 30 FROM ${table('search_events')}) AS countries,
+        (SELECT countIf(user_hash != '' AND session_hash != '') = count() FROM ${table('search_events')}) AS users_and_sessions`,
     );
     for (const [key, value] of Object.entries(mix)) {
       expect([key, Number(value) > 0]).toEqual([key, true]);
@@ -124,7 +129,9 @@ describe('scale data sets: SQL generator against the HTTP API (e2e)', () => {
     const sql = await withZipfTable(ch, (zipf) =>
       ch.query<Record<string, unknown>>(
         `SELECT toUInt32(n) AS n, rank, id_sent, language, hits, toFloat64(toUnixTimestamp64Milli(ts)) AS ts,
-           concat(leftPad(lower(hex(id_hi)), 16, '0'), leftPad(lower(hex(id_lo)), 16, '0')) AS id
+           concat(leftPad(lower(hex(id_hi)), 16, '0'), leftPad(lower(hex(id_lo)), 16, '0')) AS id,
+           arrayMap((a, op, v) -> concat(a, op, v), filter_attributes, filter_operators, filter_values) AS filters,
+           concat('user-', toString(user)) AS userToken, country, tags
          FROM (${searchesSql(o, from, 10, zipf)}) ORDER BY n`,
       ),
     );
@@ -136,6 +143,10 @@ describe('scale data sets: SQL generator against the HTTP API (e2e)', () => {
       hits: s.hits,
       ts: s.ts,
       id: s.id.replaceAll('-', ''),
+      filters: s.filters,
+      userToken: s.userToken,
+      country: s.country,
+      tags: s.tags,
     }));
     expect(sql).toEqual(js);
   });
@@ -147,11 +158,11 @@ describe('scale data sets: SQL generator against the HTTP API (e2e)', () => {
   };
 
   /** Every page of a list. */
-  const list = async (t: TestApp, query: string) => {
-    const first = await get<unknown[]>(t, `/search-terms?${query}&_start=0&_end=${PAGE}`);
+  const list = async (t: TestApp, query: string, path = '/search-terms') => {
+    const first = await get<unknown[]>(t, `${path}?${query}&_start=0&_end=${PAGE}`);
     const all = [...first.body];
     for (let start = PAGE; start < Number(first.total); start += PAGE) {
-      all.push(...(await get<unknown[]>(t, `/search-terms?${query}&_start=${start}&_end=${start + PAGE}`)).body);
+      all.push(...(await get<unknown[]>(t, `${path}?${query}&_start=${start}&_end=${start + PAGE}`)).body);
     }
     return { all, total: first.total, updatedAt: first.updatedAt };
   };
@@ -164,9 +175,29 @@ describe('scale data sets: SQL generator against the HTTP API (e2e)', () => {
       'since=30d&engagement=true',
       'since=30d&engagement=true&sort=no_clicks',
       'since=7d&language=de&engagement=true',
+      'since=30d&hits=all',
+      'since=30d&hits=false&filters=true',
+      'since=30d&tags=tag-1%20OR%20tag-2',
     ]) {
       const [a, b] = await both((t) => list(t, query));
       expect([query, a.total]).toEqual([query, b.total]);
+      expect([query, Number(a.total)]).toEqual([query, a.all.length]);
+      expect(a.all.length).toBeGreaterThan(0);
+      expect(a).toEqual(b);
+    }
+  });
+
+  it('answers every breakdown alike, every row', async () => {
+    for (const query of [
+      'by=filter_attribute',
+      'by=filter_value&attribute=brand',
+      'by=filter_value&attribute=price',
+      'by=filter_set&hits=false',
+      'by=country',
+      'by=tag',
+      'by=country&phrase=phrase%200',
+    ]) {
+      const [a, b] = await both((t) => list(t, `since=30d&${query}`, '/search-breakdown'));
       expect([query, Number(a.total)]).toEqual([query, a.all.length]);
       expect(a.all.length).toBeGreaterThan(0);
       expect(a).toEqual(b);
