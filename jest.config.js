@@ -3,13 +3,17 @@ const { pathsToModuleNameMapper } = require('ts-jest');
 const { compilerOptions } = require('./tsconfig.json');
 
 /**
- * Heavy suites (a service killed again and again under traffic) run once per CI run: .ci/run sets HEAVY_SUITES=skip
- * for its second Node version.
+ * Heavy suites run once per CI run: .ci/run sets HEAVY_SUITES=skip for its second Node version. They test the storage,
+ * the counting or the browser, not the Node version: a service killed again and again under traffic, a consumer paused
+ * against stalled storage, the property tests against a raw computation, and the dashboard in Chromium.
  */
 const HEAVY_SUITES = [
   '<rootDir>/test/kill-embedded.e2e.spec.ts',
   '<rootDir>/test/kill-kafka.e2e.spec.ts',
   '<rootDir>/test/kill-background.e2e.spec.ts',
+  '<rootDir>/test/kafka-paused-member.e2e.spec.ts',
+  '<rootDir>/test/.*\\.property\\.spec\\.ts$',
+  '<rootDir>/test/.*dashboard.*\\.e2e\\.spec\\.ts$',
 ];
 
 module.exports = {

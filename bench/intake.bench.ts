@@ -18,7 +18,8 @@
  * process and a chdb stand-in server over HTTP, bench/chdb-http.ts; recorded as intake-kafka), --hmac=0.3
  * --basic=0.4 --jwt=0.4 (fractions of the floor), --seconds=20, --low-rate=50, --low-seconds=10, --ids (each event
  * carries an id; recorded as intake-ids), --dimensions (each event carries the scale data sets' filters, user token,
- * country and tags; recorded as intake-dimensions), --connections=512, --drain=10 (seconds answers are awaited after the last request was due).
+ * country and tags; recorded as intake-dimensions), --connections=512, --drain=10 (seconds answers are awaited
+ * after the last request was due).
  * --clicks runs bench/intake-clicks.ts instead (`npm run bench:intake-clicks`, recorded as intake-clicks): clicks on
  * POST /1/events beside search events on POST /events, and click freshness.
  * --mixed runs the other mode instead (bench/intake-mixed.ts, `npm run bench:intake-mixed`, recorded as

@@ -364,13 +364,14 @@ function dimensionsSql(seed: number): string {
   const slice = (values: string[]) => `arraySlice([${values.join(', ')}], 1, ${drawSql('h_dims', 0, 4)})`;
   const attribute = (a: string) => `arrayElement(${arraySql(FILTER_ATTRIBUTES)}, ${a})`;
   const operator = (a: string) => `arrayElement(${arraySql(FILTER_OPERATORS)}, ${a})`;
+  const value = (f: { a: string; rank: string }) =>
+    `if(${operator(f.a)} = ':', concat(${attribute(f.a)}, '-', toString(${f.rank})), toString((${f.rank} + 1) * 10))`;
   const tag = (from: number) => `concat('tag-', toString(${drawSql('h_dims', from, TAGS)}))`;
   return `${hashSql('h_dims', 'number', seed, K.DIMENSIONS)},
       ${hashSql('h_filters', 'number', seed, K.FILTERS)},
       ${slice(filters.map((f) => attribute(f.a)))} AS filter_attributes,
       ${slice(filters.map((f) => operator(f.a)))} AS filter_operators,
-      ${slice(filters.map((f) => `if(${operator(f.a)} = ':', concat(${attribute(f.a)}, '-', toString(${f.rank})), toString((${f.rank} + 1) * 10))`))}
-        AS filter_values,
+      ${slice(filters.map((f) => value(f)))} AS filter_values,
       ${drawSql('h_dims', 40, USERS)} AS user,
       intDiv(toUnixTimestamp64Milli(ts), ${DAY_MS}) AS day,
       arrayElement(${arraySql(COUNTRIES)}, ${drawSql('h_dims', 32, COUNTRIES.length)} + 1) AS country,

@@ -1,10 +1,11 @@
 /**
  * The engine's side of the growth benchmark (scale.bench.ts), on the scale data set in DATA_DIR, while no app holds
  * it: the upgrade, when the set was written by an earlier release (the pending migrations' time, the process's peak
- * RSS after them, and the tables' rows and sizes before them), the searches it holds and the newest, each table's rows and disk size (system.parts) and which of them a
- * materialised view fills, and RAW_RUNS timings (after one warm-up) of the raw scan the rollups replace for
- * GET /search-terms?since=30d: with the engine's threads, and in a lane with the threads the service gives an
- * analytics query (ANALYTICS_CONCURRENCY; 1 on 2 cores). Prints `RESULT {json}`.
+ * RSS after them, and the tables' rows and sizes before them), the searches it holds and the newest, each table's
+ * rows and disk size (system.parts) and which of them a materialised view fills, and RAW_RUNS timings (after one
+ * warm-up) of the raw scan the rollups replace for GET /search-terms?since=30d: with the engine's threads, and in a
+ * lane with the threads the service gives an analytics query (ANALYTICS_CONCURRENCY; 1 on 2 cores). Prints
+ * `RESULT {json}`.
  */
 import { ClickHouseService, MIGRATIONS, MigratorService } from '@app/clickhouse';
 import { loadConfig } from '@app/config';

@@ -23,7 +23,7 @@ import type { ScaleWorkerResult } from './scale-worker';
 interface Answer {
   key: string;
   label: string;
-  path: (top: { id: string; phrase: string }) => string;
+  path: (top: { id: string; search_phrase: string }) => string;
   days: number;
   rollup: boolean;
   csv?: boolean;
@@ -69,7 +69,7 @@ const ANSWERS: Answer[] = [
   {
     key: 'breakdown-phrase-30d',
     label: "breakdown top term's filter attributes 30d",
-    path: ({ phrase }) => `/search-breakdown?since=30d&by=filter_attribute&phrase=${encodeURIComponent(phrase)}`,
+    path: ({ search_phrase }) => `/search-breakdown?since=30d&by=filter_attribute&phrase=${encodeURIComponent(search_phrase)}`,
     days: 30,
     rollup: true,
   },
@@ -243,7 +243,7 @@ async function measureSize(size: string, o: Options): Promise<SizeResult> {
   try {
     const [top] = (await (
       await fetch(`${base}/search-terms?since=30d&_end=1`, { headers: { authorization: AUTHORIZATION } })
-    ).json()) as Array<{ id: string; phrase: string }>;
+    ).json()) as Array<{ id: string; search_phrase: string }>;
     const answers: Record<string, Timing> = {};
     let csvGrowthMb = 0;
     const csv = { rows: 0, total: 0, mb: 0 };
