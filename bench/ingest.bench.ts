@@ -62,11 +62,11 @@ function waitForLine(child: ChildProcess, prefix: string): Promise<string> {
 
 /**
  * Messages per send: the Kafka test broker hands a consumer one producer record batch per partition and fetch, where
- * Kafka hands up to maxBytesPerPartition (1 MB, about 6,000 of these events) to a consumer that is behind. Sends of
- * 6,000 messages per partition give each partition's fetch the size a real broker's would have; each partition batch
- * is one insert.
+ * Kafka hands up to maxBytesPerPartition (1 MB, about 6,000 of these events, 2,500 with dimensions) to a consumer that
+ * is behind. Sends of that many messages per partition give each partition's fetch the size a real broker's would
+ * have (and keep a request within the broker's 100 MB); each partition batch is one insert.
  */
-const SEND = 6_000 * PARTITIONS;
+const SEND = (DIMENSIONS ? 2_500 : 6_000) * PARTITIONS;
 
 async function produce(producer: Producer, topic: string, events: Iterable<object>, chunk = SEND): Promise<number> {
   let sent = 0;
