@@ -58,7 +58,10 @@ export const FILTER_VALUES = 100;
 export const TAGS = 10;
 export const COUNTRIES = 'DE FR IT NL AT CH BE ES PL SE DK NO FI CZ PT IE GB US CA LU HU SK SI HR RO BG GR EE LV LT'.split(' ');
 export const USERS = 1_000_000;
-const DAY_MS = 24 * 3_600_000;
+export const DAY_MS = 24 * 3_600_000;
+
+/** A shopper's session: the user's day. */
+export const userSession = (userToken: string, ts: number) => `${userToken}-${Math.floor(ts / DAY_MS)}`;
 
 /** Filter `attribute` (an index of FILTER_ATTRIBUTES) with its value of Zipf rank `rank`, as sent. */
 export function filterText(attribute: number, rank: number): string {
@@ -85,7 +88,7 @@ export function randomDimensions(random: () => number): (ts: number) => Dimensio
     return {
       ...(filters.length > 0 ? { filters } : {}),
       userToken,
-      sessionId: `${userToken}-${Math.floor(ts / DAY_MS)}`,
+      sessionId: userSession(userToken, ts),
       country: COUNTRIES[pick(COUNTRIES.length)],
       ...(tags.length > 0 ? { tags } : {}),
     };

@@ -13,6 +13,7 @@ import {
   BOTS,
   BROWSERS,
   COUNTRIES,
+  DAY_MS,
   FILTER_ATTRIBUTES,
   FILTER_OPERATORS,
   FILTER_VALUES,
@@ -21,9 +22,9 @@ import {
   USERS,
   ZIPF_S,
   filterText,
+  userSession,
 } from './generator';
 
-export const DAY_MS = 24 * 3_600_000;
 /** The data set's span: searches and interactions lie in (end - SPAN_MS, end]. */
 export const SPAN_MS = 30 * DAY_MS;
 /** An interaction comes 5 s to 10 min after its search; searches end MAX_DELAY_MS before `end`. */
@@ -88,23 +89,27 @@ export function hash(seed: number, n: number, k: number): bigint {
 /** h shifted right by `from` bits, modulo m, as a number (m < 2^32). */
 const draw = (h: bigint, from: number, m: number): number => Number((h >> BigInt(from)) % BigInt(m));
 
+/**
+ * A Zipf distribution (s = ZIPF_S) over ranks 0..count-1 inverted: thresholds[r] is round(2^bits * P(rank <= r)) (the
+ * last one 2^bits), integers that a double holds exactly; rank(u) for a uniform u in [0, 2^bits) is the first r with
+ * u < thresholds[r], which is the number of thresholds <= u.
+ */
+function zipfCumulative(count: number, bits: number): Float64Array {
+  const cumulative = new Float64Array(count);
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    cumulative[i] = total += 1 / Math.pow(i + 1, ZIPF_S);
+  }
+  const thresholds = cumulative.map((c) => Math.round((c / total) * 2 ** bits));
+  thresholds[count - 1] = 2 ** bits;
+  return thresholds;
+}
+
 let thresholds: Float64Array | undefined;
 
-/**
- * The Zipf distribution inverted: thresholds[r] is round(2^53 * P(rank <= r)) (the last one 2^53), integers that a
- * double holds exactly; rank(u) for a uniform u in [0, 2^53) is the first r with u < thresholds[r].
- */
+/** The phrases' ranks: zipfCumulative over PHRASES, out of 2^53. */
 export function zipfThresholds(): Float64Array {
-  if (!thresholds) {
-    const cumulative = new Float64Array(PHRASES);
-    let total = 0;
-    for (let i = 0; i < PHRASES; i++) {
-      cumulative[i] = total += 1 / Math.pow(i + 1, ZIPF_S);
-    }
-    thresholds = cumulative.map((c) => Math.round((c / total) * 2 ** 53));
-    thresholds[PHRASES - 1] = 2 ** 53;
-  }
-  return thresholds;
+  return (thresholds ??= zipfCumulative(PHRASES, 53));
 }
 
 function zipfRank(u: number): number {
@@ -155,18 +160,11 @@ export interface ScaleSearch {
   tags: string[];
 }
 
-let valueThresholds: number[] | undefined;
+let valueThresholds: Float64Array | undefined;
 
-/** The Zipf distribution of a filter's values: round(2^VALUE_BITS * P(rank <= r)), the last one 2^VALUE_BITS. */
-export function filterValueThresholds(): number[] {
-  if (!valueThresholds) {
-    const weights = Array.from({ length: FILTER_VALUES }, (_, i) => 1 / Math.pow(i + 1, ZIPF_S));
-    const total = weights.reduce((a, b) => a + b);
-    let cumulative = 0;
-    valueThresholds = weights.map((w) => Math.round(((cumulative += w) / total) * 2 ** VALUE_BITS));
-    valueThresholds[FILTER_VALUES - 1] = 2 ** VALUE_BITS;
-  }
-  return valueThresholds;
+/** A filter value's rank: zipfCumulative over FILTER_VALUES, out of 2^VALUE_BITS. */
+export function filterValueThresholds(): Float64Array {
+  return (valueThresholds ??= zipfCumulative(FILTER_VALUES, VALUE_BITS));
 }
 
 /** Filter i (0..2): its attribute from bits 8i of hash(n, FILTERS), its value's rank from VALUE_BITS bits at 24 + 13i. */
@@ -198,7 +196,7 @@ export function scaleSearch(n: number, o: ScaleOptions): ScaleSearch {
     ts,
     filters: Array.from({ length: draw(d, 0, 4) }, (_, i) => scaleFilter(filters, i)),
     userToken,
-    sessionId: `${userToken}-${Math.floor(ts / DAY_MS)}`,
+    sessionId: userSession(userToken, ts),
     country: COUNTRIES[draw(d, 32, COUNTRIES.length)],
     tags: draw(d, 8, 10) < 3 ? [...new Set(tags)].sort() : [],
   };

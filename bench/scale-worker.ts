@@ -22,7 +22,7 @@ export interface ScaleUpgrade {
   /** The worker's RSS before the migrations (the engine loaded) and its peak (VmHWM) right after them, in MB. */
   rssBeforeMb: number;
   peakRssMb: number;
-  tablesBefore: Array<{ table: string; rows: number; bytes: number; parts: number }>;
+  tablesBefore: ScaleWorkerResult['tables'];
 }
 
 export interface ScaleWorkerResult {
@@ -32,7 +32,7 @@ export interface ScaleWorkerResult {
   tables: Array<{ table: string; rows: number; bytes: number; parts: number }>;
   /** The tables the materialised views over search_events and interactions fill. */
   derived: string[];
-  /** Raw scan times in ms, sorted: with the engine's threads, and with an analytics lane's (`laneThreads`). */
+  /** Raw scan times in ms, sorted: with the engine's threads, and with an analytics lane's (`laneThreads`); none with RAW_RUNS=0. */
   raw: number[];
   rawLane: number[];
   laneThreads: number;
@@ -69,7 +69,8 @@ async function main(): Promise<void> {
     const runs = Number(process.env.RAW_RUNS ?? 10);
     const timed = async (scanOnce: () => Promise<unknown>) => {
       const times: number[] = [];
-      for (let i = -1; i < runs; i++) {
+      // RAW_RUNS=0 (the upgrade alone): no scan, not even the warm-up.
+      for (let i = runs > 0 ? -1 : 0; i < runs; i++) {
         const t = performance.now();
         await scanOnce();
         if (i >= 0) {

@@ -231,8 +231,11 @@ async function dataSet(size: string, dir: string, o: Options): Promise<ScaleWork
   return found;
 }
 
+/** The directory of a size's data set: `<dir-prefix><size>`. */
+const setDir = (size: string, o: Options) => path.resolve(ROOT, `${o.dirPrefix}${size.toLowerCase()}`);
+
 async function measureSize(size: string, o: Options): Promise<SizeResult> {
-  const dir = path.resolve(ROOT, `${o.dirPrefix}${size.toLowerCase()}`);
+  const dir = setDir(size, o);
   const set = await dataSet(size, dir, o);
   log(
     `${size}: raw scan p50 ${quantile(set.raw, 0.5).toFixed(1)} ms, in an analytics lane (${set.laneThreads} threads) ` +
@@ -554,12 +557,12 @@ async function upgrade(o: Options): Promise<void> {
   ];
   const figures: Figure[] = [];
   for (const size of o.sizes) {
-    const dir = path.resolve(ROOT, `${o.dirPrefix}${size.toLowerCase()}`);
+    const dir = setDir(size, o);
     if (!existsSync(dir)) {
       throw new Error(`${dir} does not exist: build it with bench:scale-data of an earlier release`);
     }
     log(`${size}: upgrading ${dir}`);
-    const set = await runWorker<ScaleWorkerResult>(path.join(__dirname, 'scale-worker.js'), { DATA_DIR: dir, RAW_RUNS: '1' });
+    const set = await runWorker<ScaleWorkerResult>(path.join(__dirname, 'scale-worker.js'), { DATA_DIR: dir, RAW_RUNS: '0' });
     const u = set.upgrade;
     if (!u) {
       throw new Error(`${dir} needed no migration: it was written by this release (or by none)`);
