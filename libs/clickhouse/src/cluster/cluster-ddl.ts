@@ -90,8 +90,9 @@ export function clusterStatements(statement: string, layout: ClusterLayout): Pla
     }
     const onTable: Placement = cls === 'shared' && layout.replicated ? 'one-host' : sharded('once-per-shard');
     const placed = [{ on: onTable, sql: layout.replicated ? replicatedSettings(toLocal(text)) : toLocal(text) }];
-    if (/^ALTER TABLE\s+\S+\s+(ADD|MODIFY) COLUMN/i.test(text) && hasLocal(first, layout)) {
-      // The Distributed table's columns follow its local table's.
+    const codecOnly = /^ALTER TABLE\s+\S+\s+MODIFY COLUMN\s+\S+\s+CODEC\(/i.test(text);
+    if (/^ALTER TABLE\s+\S+\s+(ADD|MODIFY) COLUMN/i.test(text) && hasLocal(first, layout) && !codecOnly) {
+      // The Distributed table's columns follow its local table's (their types; it stores nothing to compress).
       placed.push({ on: 'every-host', sql: text });
     }
     return placed;
@@ -112,7 +113,8 @@ export function tableNames(database: string): RegExp {
 
 /**
  * The ALTERs placed: changes of indexes, the TTL or settings, or one change of a column (added or retyped: repeated on
- * the Distributed table). A DROP or RENAME of a column, or a column's change beside others, are refused until placed.
+ * the Distributed table; a new codec: local tables only). A DROP or RENAME of a column, or a column's change beside
+ * others, are refused until placed.
  */
 const KNOWN_ALTERATIONS = /^ALTER TABLE\s+\S+\s+(ADD COLUMN|MODIFY COLUMN|ADD INDEX|MATERIALIZE INDEX|MODIFY TTL|MODIFY SETTING)\b[^;]*$/is;
 

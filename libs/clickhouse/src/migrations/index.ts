@@ -25,6 +25,7 @@ import { evaluatedHoursMigration } from './0025-evaluated-hours';
 import { intakeTokenIndexMigration } from './0026-intake-token-index';
 import { DIMENSION_ROLLUPS, searchDimensionsMigration } from './0027-search-dimensions';
 import { engagementSubtypesMigration } from './0028-engagement-subtypes';
+import { hashCodecsMigration } from './0029-hash-codecs';
 import type { Migration } from './migration';
 import { SIGNED_ROLLUPS, type SignedRollup } from './0012-signed-events';
 import { WEEKLY_KEYS } from './0021-weekly-phrases';
@@ -67,6 +68,7 @@ export const MIGRATIONS: readonly Migration[] = [
   intakeTokenIndexMigration,
   searchDimensionsMigration,
   engagementSubtypesMigration,
+  hashCodecsMigration,
 ];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */
