@@ -111,4 +111,21 @@ describe('cluster mode DDL', () => {
       /ENGINE = Distributed\('shop', 'search_analytics', 'api_keys_local', 0\)$/,
     );
   });
+
+  it('retypes a column on the local and the Distributed table, and changes a codec on the local table only', () => {
+    const db = '`search_analytics`';
+    const layout = { cluster: 'shop', database: DATABASE, replicated: false };
+    const place = (alter: string) => clusterStatements(`ALTER TABLE ${ctx.table('search_events')} ${alter}`, layout);
+    expect(place('MODIFY COLUMN hits UInt64')).toEqual([
+      { on: 'every-host', sql: `ALTER TABLE ${db}.\`search_events_local\` MODIFY COLUMN hits UInt64` },
+      { on: 'every-host', sql: `ALTER TABLE ${db}.\`search_events\` MODIFY COLUMN hits UInt64` },
+    ]);
+    for (const codec of [
+      'MODIFY COLUMN user_hash CODEC(ZSTD(1))',
+      'MODIFY COLUMN IF EXISTS user_hash CODEC(ZSTD(1))',
+      'MODIFY COLUMN user_hash REMOVE CODEC',
+    ]) {
+      expect(place(codec)).toEqual([{ on: 'every-host', sql: `ALTER TABLE ${db}.\`search_events_local\` ${codec}` }]);
+    }
+  });
 });

@@ -90,7 +90,7 @@ export function clusterStatements(statement: string, layout: ClusterLayout): Pla
     }
     const onTable: Placement = cls === 'shared' && layout.replicated ? 'one-host' : sharded('once-per-shard');
     const placed = [{ on: onTable, sql: layout.replicated ? replicatedSettings(toLocal(text)) : toLocal(text) }];
-    const codecOnly = /^ALTER TABLE\s+\S+\s+MODIFY COLUMN\s+\S+\s+CODEC\(/i.test(text);
+    const codecOnly = /^ALTER TABLE\s+\S+\s+MODIFY COLUMN\s+(IF EXISTS\s+)?\S+\s+(CODEC\(|REMOVE CODEC\b)/i.test(text);
     if (/^ALTER TABLE\s+\S+\s+(ADD|MODIFY) COLUMN/i.test(text) && hasLocal(first, layout) && !codecOnly) {
       // The Distributed table's columns follow its local table's (their types; it stores nothing to compress).
       placed.push({ on: 'every-host', sql: text });

@@ -9,10 +9,11 @@ const HASH_COLUMNS: ReadonlyArray<readonly [table: string, column: string]> = [
 ];
 
 /**
- * The hashes of sessions and user tokens compressed with ZSTD (issue 46; docs/benchmarks/history/2026-11-27-issue-46.md):
- * 64 hexadecimal characters carry 4 bits each, which LZ4 (the default codec) cannot use, as it only finds repeats;
- * ZSTD's entropy coding halves them. Only the codec changes: parts written from now on use it, parts written before
- * keep theirs until a merge rewrites them, so the upgrade costs no rewrite. Readers see no difference.
+ * The hashes of sessions and user tokens compressed with ZSTD (issue 46;
+ * docs/benchmarks/history/2026-11-27-issue-46-insert-costs.md): 64 hexadecimal characters carry 4 bits each, which
+ * LZ4 (the default codec) cannot use, as it only finds repeats; ZSTD's entropy coding halves them. Only the codec
+ * changes (not a mutation): parts written from now on use it, parts written before keep theirs until a merge rewrites
+ * them, so the upgrade costs no rewrite. Readers see no difference.
  */
 export const hashCodecsMigration: Migration = {
   id: '0029-hash-codecs',
