@@ -9,9 +9,9 @@
  * are dropped and their tables emptied), then times `--inserts` inserts of `--size` searches of the scale generator
  * (with filters, user tokens, countries and tags; those sent with an id carry it and a retry token, as the intake
  * stores them): the process's CPU time per insert (the engine runs in this process), merges stopped, so the figure
- * is the insert and its views alone. Variants: no view, all views, all but the
- * dimension views, each view alone; all views and all but the dimension views also with merges running. The variants
- * take turns in each of `--rounds` rounds (the machine's noise spreads over all of them); the medians go to
+ * is the insert and its views alone. Variants: no view, all views, all but the dimension views, each view alone; all
+ * views and all but the dimension views also with merges running. The variants take turns in each of `--rounds`
+ * rounds (the machine's noise spreads over all of them); the medians go to
  * docs/benchmarks/figures.json (`views`), a view alone as the median of its rounds' differences from the insert
  * without views (a negative one is within the noise).
  */

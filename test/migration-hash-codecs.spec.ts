@@ -1,10 +1,11 @@
 import { loadConfig } from '@app/config';
 import { ClickHouseService, MIGRATIONS, MigratorService } from '@app/clickhouse';
-import { createHash } from 'node:crypto';
+import { personalHash } from '@app/contracts';
 import { storedSearch } from './support/stored-search';
 import { WORKER_DATA_DIR, uniqueDatabase } from './support/test-app';
 
-const hex = (s: string) => createHash('sha256').update(s).digest('hex');
+/** A session id or user token as the service stores it. */
+const hashed = (s: string) => personalHash('demo', s);
 
 /**
  * Migration 0029 compresses the session and user-token hashes with ZSTD: only the codec changes, so rows stored
@@ -18,7 +19,7 @@ describe('migration 0029 (hash codecs)', () => {
     const ch = new ClickHouseService(config);
     try {
       await new MigratorService(ch, config).migrate(MIGRATIONS.filter((m) => m.id < '0029'));
-      const before = Array.from({ length: 3 }, (_, n) => storedSearch(n, 1, { session_hash: hex(`s${n}`), user_hash: hex(`u${n}`) }));
+      const before = Array.from({ length: 3 }, (_, n) => storedSearch(n, 1, { session_hash: hashed(`s${n}`), user_hash: hashed(`u${n}`) }));
       await ch.insert('search_events', before);
 
       await new MigratorService(ch, config).migrate(MIGRATIONS);
@@ -53,7 +54,7 @@ describe('migration 0029 (hash codecs)', () => {
       await ch.insert(
         'search_events',
         Array.from({ length: 10_000 }, (_, n) =>
-          storedSearch(100 + n, 1, { session_hash: hex(`session ${n}`), user_hash: hex(`user ${n}`) }),
+          storedSearch(100 + n, 1, { session_hash: hashed(`session ${n}`), user_hash: hashed(`user ${n}`) }),
         ),
       );
       const [sizes] = await ch.query<{ rows: string; session: string; user: string }>(
