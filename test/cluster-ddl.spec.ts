@@ -128,4 +128,16 @@ describe('cluster mode DDL', () => {
       expect(place(codec)).toEqual([{ on: 'every-host', sql: `ALTER TABLE ${db}.\`search_events_local\` ${codec}` }]);
     }
   });
+
+  it('drops a sharded table on every host, the Distributed table before its local one', () => {
+    const db = '`search_analytics`';
+    const layout = { cluster: 'shop', database: DATABASE, replicated: true };
+    expect(clusterStatements(`DROP TABLE IF EXISTS ${ctx.table('search_dimensions_hourly')} SYNC`, layout)).toEqual([
+      { on: 'every-host', sql: `DROP TABLE IF EXISTS ${db}.\`search_dimensions_hourly\` SYNC` },
+      { on: 'every-host', sql: `DROP TABLE IF EXISTS ${db}.\`search_dimensions_hourly_local\` SYNC` },
+    ]);
+    expect(clusterStatements(`DROP TABLE IF EXISTS ${ctx.table('api_keys')}`, layout)).toEqual([
+      { on: 'every-host', sql: `DROP TABLE IF EXISTS ${db}.\`api_keys\`` },
+    ]);
+  });
 });

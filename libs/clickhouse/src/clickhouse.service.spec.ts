@@ -1,7 +1,7 @@
 import { loadConfig } from '@app/config';
 import { StorageLimitError } from '@app/errors';
 import { WORKER_DATA_DIR, uniqueDatabase } from '../../../test/support/test-app';
-import { ClickHouseService } from './clickhouse.service';
+import { ClickHouseService, withSettings } from './clickhouse.service';
 import { insertSettings } from './insert-settings';
 import { MigratorService } from './migrator.service';
 import { VersionClock } from './version-clock';
@@ -212,6 +212,19 @@ describe('MigratorService retention', () => {
     } finally {
       await ch.onApplicationShutdown();
     }
+  });
+});
+
+describe('withSettings', () => {
+  it("adds a lane's settings to a query's own trailing SETTINGS, and before a trailing FORMAT", () => {
+    const lane = 'SETTINGS max_threads = 1';
+    expect(withSettings('SELECT 1', lane)).toBe('SELECT 1 SETTINGS max_threads = 1');
+    expect(withSettings('SELECT 1 SETTINGS join_use_nulls = 0', lane)).toBe('SELECT 1 SETTINGS join_use_nulls = 0, max_threads = 1');
+    expect(withSettings('SELECT 1 FORMAT TSVRaw', lane)).toBe('SELECT 1 SETTINGS max_threads = 1 FORMAT TSVRaw');
+    // A SETTINGS clause of a subquery is not the query's own.
+    expect(withSettings('SELECT * FROM (SELECT 1 SETTINGS a = 1)', lane)).toBe(
+      'SELECT * FROM (SELECT 1 SETTINGS a = 1) SETTINGS max_threads = 1',
+    );
   });
 });
 

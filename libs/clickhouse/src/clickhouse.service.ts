@@ -45,10 +45,16 @@ interface Lane {
 /** Told of every INSERT the service sends, with its table as table() takes it (set by whoever owns the metrics). */
 export type InsertListener = (table: string) => void;
 
-/** A query's SETTINGS clause written into its text, before a trailing FORMAT clause. */
-function withSettings(sql: string, settings: string): string {
+/**
+ * A query's SETTINGS clause (`SETTINGS a = 1`) written into its text, before a trailing FORMAT clause, or added to the
+ * query's own trailing SETTINGS clause.
+ */
+export function withSettings(sql: string, settings: string): string {
   const format = /\s+FORMAT\s+\w+\s*$/i.exec(sql);
-  return format ? `${sql.slice(0, format.index)} ${settings}${format[0]}` : `${sql} ${settings}`;
+  const body = format ? sql.slice(0, format.index) : sql;
+  const own = /\sSETTINGS\s[^()]*$/i.test(body);
+  const clause = own ? `, ${settings.replace(/^SETTINGS\s+/i, '')}` : ` ${settings}`;
+  return `${body}${clause}${format?.[0] ?? ''}`;
 }
 
 /** A failed read as the caller should see it: a memory limit as StorageLimitError, anything else as it is. */

@@ -34,19 +34,9 @@ export class SearchEventsRepository {
     };
   }
 
-  /**
-   * The raw count (sum(sign)) of a customer's search events beside what each rollup of them counts, as events: a
-   * dimension rollup counts a search once per row it makes there, so its figure is its sum less those extra rows of
-   * the raw events (equal to the events exactly when the rollup is exact).
-   */
+  /** The raw count (sum(sign)) of a customer's search events beside what each rollup of them counts. */
   async rollupTotals(customer: string): Promise<{ events: number; rollups: Record<string, number> }> {
-    const sums = SEARCH_ROLLUPS.map((r, i) => {
-      const extra =
-        r.dimensions === undefined
-          ? ''
-          : ` - (SELECT sum(sign * (length(${r.dimensions}) - 1)) FROM ${this.ch.table('search_events')} WHERE customer = {c:String})`;
-      return `((SELECT sum(searches) FROM ${this.ch.table(r.table)} WHERE customer = {c:String})${extra}) AS r${i}`;
-    });
+    const sums = SEARCH_ROLLUPS.map((r, i) => `(SELECT sum(searches) FROM ${this.ch.table(r.table)} WHERE customer = {c:String}) AS r${i}`);
     const [row] = await this.ch.query<Record<string, string | number>>(
       `SELECT (SELECT sum(sign) FROM ${this.ch.table('search_events')} WHERE customer = {c:String}) AS events, ${sums.join(', ')}`,
       { c: customer },

@@ -242,9 +242,7 @@ export class StorageCheckRepository {
         WHERE ${finerColumn} >= ${at(from)} AND ${finerColumn} < ${at(to)} + INTERVAL ${column === 'week' ? 7 : 1} DAY AND b IN ${buckets}
         GROUP BY b`;
     } else if (column === 'hour') {
-      // A dimension rollup counts each search once per row it makes there.
-      const counts = rollup.dimensions === undefined ? 'sign' : `sign * length(${rollup.dimensions})`;
-      counted = `SELECT toStartOfHour(ts) AS b, sum(${counts}) AS raw FROM ${this.ch.table('search_events')}
+      counted = `SELECT toStartOfHour(ts) AS b, sum(sign) AS raw FROM ${this.ch.table('search_events')}
         WHERE ts >= toDateTime(${from}, 'UTC') AND ts < toDateTime(${to}, 'UTC') AND b IN ${buckets} GROUP BY b`;
     } else {
       throw new Error(`${rollup.table}: a rollup of ${column}s needs a finer rollup to compare with (FINER)`);
@@ -269,9 +267,9 @@ export class StorageCheckRepository {
     const [column, expression] = bucketOf(rollup);
     const columns = rollup.keys.map(([c]) => c).join(', ');
     const raw = rawRollupRows(rollup, (name) => this.ch.table(name), `${expression} = {bucket:String}`);
-    // The columns kept beside the count, computed from the raw rows as raw_<column> (rawRollupRows): the newest time, or
-    // a dimension rollup's users and latest search; none can be negated, so the raw ones are written again (a max, a union).
-    const kept = [...(rollup.aggregating ? ['last_ts'] : []), ...(rollup.dimensions !== undefined ? ['users', 'last_search'] : [])];
+    // The newest time, kept beside the count where the rollup keeps it (rawRollupRows' raw_last_ts): it cannot be
+    // negated, so the raw one is written again (a max).
+    const kept = rollup.aggregating ? ['last_ts'] : [];
     const keptSelect = kept.map((c) => `, raw_${c} AS ${c}`).join('');
     const select = `SELECT ${columns}, raw_searches - rolled_searches AS searches${keptSelect} FROM (${raw}) AS raw
       FULL OUTER JOIN (

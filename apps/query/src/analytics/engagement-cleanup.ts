@@ -9,24 +9,40 @@ export const REPLACED_KEPT_MS = HOUR;
 /** Rows of a version never recorded (its pass failed) are deleted once it began this long ago. */
 export const FAILED_KEPT_MS = 24 * HOUR;
 
+/** Tables a pass computes per hour under versions, and the table that records the versions complete. */
+export interface VersionedTables {
+  versions: string;
+  computed: readonly string[];
+  /** A condition on the records of this release's layout (other records count as never made). */
+  layout?: string;
+}
+
+/** The engagement figures' tables (EngagementRefresh), of this release's ENGAGEMENT_LAYOUT. */
+export const ENGAGEMENT_TABLES: VersionedTables = {
+  versions: 'engagement_versions',
+  computed: ['engagement_hourly', 'engagement_phrases_hourly', 'engagement_objects_hourly'],
+  layout: `layout = ${ENGAGEMENT_LAYOUT}`,
+};
+
 /**
  * Deletes, as of `now` (ms), every version of an hour older than a version of it recorded REPLACED_KEPT_MS ago (no
  * reader reads it any more), with its record, and the rows of versions never recorded that began FAILED_KEPT_MS ago.
- * Only versions of this release's ENGAGEMENT_LAYOUT count as recorded: those of an earlier release are deleted
- * as if their pass had failed.
+ * Only versions of this release's layout count as recorded: those of an earlier release are deleted as if their pass
+ * had failed.
  */
-export async function deleteReplacedVersions(cluster: ClickHouseCluster, now: number): Promise<void> {
+export async function deleteReplacedVersions(cluster: ClickHouseCluster, now: number, tables = ENGAGEMENT_TABLES): Promise<void> {
   const ch = cluster.server;
-  const versions = ch.table('engagement_versions');
+  const versions = ch.table(tables.versions);
+  const layout = tables.layout ?? '1';
   const stale = `SELECT customer, instance, hour, version FROM ${versions} AS v
     INNER JOIN (
       SELECT customer, instance, hour, max(version) AS settled FROM ${versions}
-      WHERE recorded_at < fromUnixTimestamp64Milli({replaced:Int64}, 'UTC') AND layout = {layout:UInt8}
+      WHERE recorded_at < fromUnixTimestamp64Milli({replaced:Int64}, 'UTC') AND ${layout}
       GROUP BY customer, instance, hour
     ) AS s USING (customer, instance, hour)
     WHERE v.version < s.settled`;
-  const params = { replaced: now - REPLACED_KEPT_MS, failed: (now - FAILED_KEPT_MS) * 1000, layout: ENGAGEMENT_LAYOUT };
-  const computed = ['engagement_hourly', 'engagement_phrases_hourly', 'engagement_objects_hourly'].map((t) => ch.table(t));
+  const params = { replaced: now - REPLACED_KEPT_MS, failed: (now - FAILED_KEPT_MS) * 1000 };
+  const computed = tables.computed.map((t) => ch.table(t));
   for (const table of computed) {
     await cluster.mutate(`DELETE FROM ${table} WHERE (customer, instance, hour, version) IN (${stale})`, params);
   }
@@ -36,7 +52,7 @@ export async function deleteReplacedVersions(cluster: ClickHouseCluster, now: nu
       `DELETE FROM ${table}
        WHERE version < fromUnixTimestamp64Micro({failed:Int64}, 'UTC')
          AND (customer, instance, hour, version) NOT IN (
-           SELECT customer, instance, hour, version FROM ${versions} WHERE layout = {layout:UInt8})`,
+           SELECT customer, instance, hour, version FROM ${versions} WHERE ${layout})`,
       params,
     );
   }

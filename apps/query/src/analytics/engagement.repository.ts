@@ -6,7 +6,8 @@ import type { AnalyticsFilter } from './analytics-scope';
 import { filterSql } from './analytics-sql';
 import { countsOf, LAST_POSITION, type EngagementCounts, type EngagementRaw } from './engagement';
 import { EngagementRawRepository, rangeSql, tenantSql } from './engagement-raw.repository';
-import { HOUR, type HourRange } from './window';
+import { aheadSql, versionPlan, type VersionPlan } from './version-plan';
+import type { HourRange } from './window';
 
 /** The columns of a group's counts before they are summed over parts (raw hours and hours computed ahead). */
 const PART_COLUMNS =
@@ -32,15 +33,8 @@ const GROUP_COLUMNS = `sum(g_tracked) AS tracked, sum(g_clicked) AS clicked, sum
   sum(g_carted) AS carted, sum(g_purchased) AS purchased, sumMap(g_pcur, g_pval) AS pur, pur.1 AS pur_cur,
   arrayMap(x -> toString(x), pur.2) AS pur_val`;
 
-/**
- * How a window's engagement figures are read: the hours computed ahead (engagement_hourly), each at the version
- * engagement_versions names, and the rest of the window from the raw tables, as ranges of whole hours.
- */
-export interface EngagementPlan {
-  /** Ranges of hours computed ahead, each read at one version (µs). */
-  ahead: Array<HourRange & { version: number }>;
-  raw: HourRange[];
-}
+/** How a window's engagement figures are read: the hours computed ahead (engagement_hourly) and the rest raw. */
+export type EngagementPlan = VersionPlan;
 
 /** The columns of EngagementRaw, for a caller that joins groupSql. */
 export const ENGAGEMENT_COLUMNS = 'tracked, clicked, clicks_n, pos_sum, converted, rev_cur, rev_val, carted, purchased, pur_cur, pur_val';
@@ -65,41 +59,13 @@ export class EngagementRepository {
 
   /**
    * Which hours of `range` are read as computed ahead, at which version, and which from the raw tables (all of them
-   * when ENGAGEMENT_REFRESH_MS is 0). A version stays readable for an hour after a newer one was recorded
-   * (EngagementRefresh.deleteReplaced), far longer than a request reads.
+   * when ENGAGEMENT_REFRESH_MS is 0); versions of this release's layout only.
    */
-  async plan(f: AnalyticsFilter, range: HourRange): Promise<EngagementPlan> {
+  plan(f: AnalyticsFilter, range: HourRange): Promise<EngagementPlan> {
     if (!this.ahead) {
-      return { ahead: [], raw: [range] };
+      return Promise.resolve({ ahead: [], raw: [range] });
     }
-    const params: QueryParams = { layout: ENGAGEMENT_LAYOUT };
-    const rows = await this.ch.query<{ hour_ms: string | number; version_us: string | number }>(
-      `SELECT toUnixTimestamp(hour) * 1000 AS hour_ms, toUnixTimestamp64Micro(max(version)) AS version_us
-       FROM ${this.ch.table('engagement_versions')}
-       WHERE ${tenantSql(params, f)} AND ${rangeSql('hour', range, 'v', params)} AND layout = {layout:UInt8}
-       GROUP BY hour ORDER BY hour`,
-      params,
-    );
-    const plan: EngagementPlan = { ahead: [], raw: [] };
-    let next = range.from;
-    for (const row of rows) {
-      const hour = Number(row.hour_ms);
-      const version = Number(row.version_us);
-      if (hour > next) {
-        plan.raw.push({ from: next, to: hour });
-      }
-      const last = plan.ahead.at(-1);
-      if (last && last.to === hour && last.version === version) {
-        last.to += HOUR;
-      } else {
-        plan.ahead.push({ from: hour, to: hour + HOUR, version });
-      }
-      next = hour + HOUR;
-    }
-    if (next < range.to) {
-      plan.raw.push({ from: next, to: range.to });
-    }
-    return plan;
+    return versionPlan(this.ch, 'engagement_versions', f, range, { sql: 'layout = {layout:UInt8}', params: { layout: ENGAGEMENT_LAYOUT } });
   }
 
   /**
@@ -161,18 +127,9 @@ export class EngagementRepository {
     return counts;
   }
 
-  /** The rows of a table computed ahead whose hour and version `plan` reads (a condition on `hour` and `version`). */
+  /** The rows of a table computed ahead whose hour and version `plan` reads (aheadSql). */
   aheadSql(plan: EngagementPlan, params: QueryParams): string {
-    // Ranges of hours with their version, not each hour: a pass gives many hours one version.
-    Object.assign(params, {
-      ahead_from: plan.ahead.map((a) => a.from / 1000),
-      ahead_to: plan.ahead.map((a) => a.to / 1000),
-      ahead_version: plan.ahead.map((a) => a.version),
-    });
-    return `(hour, version) IN (
-        SELECT toDateTime(arrayJoin(range(a.1, a.2, 3600)), 'UTC'), fromUnixTimestamp64Micro(a.3, 'UTC')
-        FROM (SELECT arrayJoin(arrayZip({ahead_from:Array(UInt32)}, {ahead_to:Array(UInt32)}, {ahead_version:Array(Int64)})) AS a)
-      )`;
+    return aheadSql(plan, params);
   }
 
   /**

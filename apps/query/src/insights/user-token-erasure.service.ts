@@ -1,7 +1,8 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { ClickHouseCluster, ClickHouseService, DIMENSION_ROLLUPS, MigrationLock, dimensionRefill } from '@app/clickhouse';
+import { ClickHouseCluster, ClickHouseService, MigrationLock } from '@app/clickhouse';
 import { personalHash } from '@app/contracts';
 import { DataVersions } from '@app/intake';
+import { DimensionRefresh } from '../analytics/dimension-refresh';
 
 /** How often erased user tokens' rows are deleted from storage (also once at start). */
 export const ERASURE_INTERVAL_MS = 24 * 60 * 60 * 1000;
@@ -12,7 +13,7 @@ export const ERASURE_INTERVAL_MS = 24 * 60 * 60 * 1000;
  * start and then daily deletes the erased tokens' rows of `interactions` and the rejected items that name them (ALTER
  * TABLE ... DELETE, a mutation ClickHouse applies in the background), so they go within a day of the next run. Search
  * events keep counting: they lose the token (`user_hash`), and the hours of the dimension rollups that held it in
- * their users are computed again without it (forgetSearchTokens).
+ * their users, computed ahead before the erasure, are computed again without it (forgetSearchTokens).
  */
 @Injectable()
 export class UserTokenErasure implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -23,6 +24,7 @@ export class UserTokenErasure implements OnApplicationBootstrap, OnApplicationSh
     private readonly ch: ClickHouseService,
     private readonly versions: DataVersions,
     private readonly cluster: ClickHouseCluster,
+    private readonly dimensions: DimensionRefresh,
   ) {}
 
   /** Erases the token for each of the instances (those the credential may act on). */
@@ -72,13 +74,11 @@ export class UserTokenErasure implements OnApplicationBootstrap, OnApplicationSh
   }
 
   /**
-   * Search events of erased tokens. The dimension rollups never count an erased hash in their users (usersState
-   * leaves it out), so what remains is the hours written before the erasure: they are computed again (their rows
-   * deleted, then what the raw rows count beyond what is left inserted: rows of an insert made meanwhile stay, and
-   * are not counted twice), then the events lose the token. In that order, so that a run cut in between is done
-   * again by the next (the events still name the token). Under the lock the migrations take (one process at a time,
-   * a waiting one stops when nothing is left); answers of those hours count short between the two statements.
-   * Not a repair: not in storage_repairs_total.
+   * Search events of erased tokens. The dimension rows never count an erased hash in their users (usersState leaves
+   * it out), so what remains is the hours computed ahead before the erasure: they are computed again under a new
+   * version (DimensionRefresh.recompute), then the events lose the token. In that order, so that a run cut in between
+   * is done again by the next (the events still name the token). Under the lock the migrations take (one process at
+   * a time, a waiting one stops when nothing is left).
    */
   async forgetSearchTokens(): Promise<void> {
     const erased = `SELECT customer, instance, user_token_hash FROM ${this.ch.table('erased_user_tokens')}`;
@@ -95,12 +95,13 @@ export class UserTokenErasure implements OnApplicationBootstrap, OnApplicationSh
       return;
     }
     try {
-      const hours = `(customer, instance, hour) IN (${affected})`;
-      for (const rollup of DIMENSION_ROLLUPS) {
-        await this.cluster.mutate(`ALTER TABLE ${this.ch.table(rollup.table)} DELETE WHERE ${hours} SETTINGS mutations_sync = 2`);
-        const raw = hours.replace('hour)', 'toStartOfHour(ts))');
-        await this.cluster.mutate(dimensionRefill(rollup, (name) => this.ch.table(name), { raw, rolled: hours }));
-      }
+      const computed = await this.ch.query<{ customer: string; instance: string; hours: Array<string | number> }>(
+        `SELECT customer, instance, groupUniqArray(toUnixTimestamp(hour)) AS hours
+         FROM ${this.ch.table('search_dimension_versions')}
+         WHERE (customer, instance, hour) IN (${affected})
+         GROUP BY customer, instance`,
+      );
+      await this.dimensions.recompute(computed.map((r) => ({ ...r, hours: r.hours.map((h) => Number(h) * 1000) })));
       await this.cluster.mutate(
         `ALTER TABLE ${this.ch.table('search_events')}
          UPDATE user_hash = if((customer, instance, user_hash) IN (${erased}), '', user_hash),

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ClickHouseService, type QueryParams } from '@app/clickhouse';
 import { filterSql, hourRangeSql } from '../analytics/analytics-sql';
+import { DimensionRepository } from '../analytics/dimension.repository';
 import { tagsSql } from '../analytics/tags-param';
 import type { HourRange } from '../analytics/window';
 import { termId } from '../analytics/term-id';
@@ -16,13 +17,17 @@ export interface BreakdownRow {
 }
 
 /**
- * GET /search-breakdown's one query: whole hours of the dimension rollups (search_dimensions_hourly, or
- * search_phrase_dimensions_hourly for one phrase, read by its term id), never the raw events. Keys whose searches sum
- * to 0 (a compensated duplicate) are left out; the total comes with the page (a window count over the keys).
+ * GET /search-breakdown's one query: whole hours of the dimension rows (search_dimensions_hourly, or
+ * search_phrase_dimensions_hourly for one phrase, read by its term id), as DimensionRepository reads them. Keys whose
+ * searches sum to 0 (a compensated duplicate) are left out; the total comes with the page (a window count over the
+ * keys).
  */
 @Injectable()
 export class SearchBreakdownRepository {
-  constructor(private readonly ch: ClickHouseService) {}
+  constructor(
+    private readonly ch: ClickHouseService,
+    private readonly dimensions: DimensionRepository,
+  ) {}
 
   async page(c: SearchBreakdownCriteria, window: HourRange, limit: number): Promise<{ rows: BreakdownRow[]; total: number }> {
     const params: QueryParams = { by: c.by, start: c.start, limit };
@@ -34,23 +39,24 @@ export class SearchBreakdownRepository {
     if (c.hits !== undefined) {
       conditions.push(`zero_hits = ${c.hits ? 0 : 1}`);
     }
-    let table = this.ch.table('search_dimensions_hourly');
+    let table: 'search_dimensions_hourly' | 'search_phrase_dimensions_hourly' = 'search_dimensions_hourly';
     if (c.phrase !== undefined) {
       Object.assign(params, { phrase: c.phrase, id: termId(c.customer, c.instance, c.phrase) });
-      table = this.ch.table('search_phrase_dimensions_hourly');
+      table = 'search_phrase_dimensions_hourly';
       conditions.push('term_id = unhex({id:String})', 'phrase = {phrase:String}');
     }
+    const source = this.dimensions.sql(table, c, await this.dimensions.plan(c, window), conditions.join(' AND '), params);
     const order = c.order === 'asc' ? 'ASC' : 'DESC';
     const rows = await this.ch.query<Record<'attribute' | 'operator' | 'value' | 's' | 'z' | 'u' | 'total', string | number>>(
       `SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z, uniqCombined64Merge(14)(users) AS u,
          count() OVER () AS total
-       FROM ${table} WHERE ${conditions.join(' AND ')}
+       FROM ${source}
        GROUP BY attribute, operator, value HAVING s > 0
        ORDER BY ${c.sort === 'searches' ? 's' : 'z'} ${order}, attribute, operator, value
        LIMIT {limit:UInt32} OFFSET {start:UInt32}`,
       params,
     );
-    const total = rows.length > 0 ? Number(rows[0].total) : c.start > 0 ? await this.total(table, conditions, params) : 0;
+    const total = rows.length > 0 ? Number(rows[0].total) : c.start > 0 ? await this.total(source, params) : 0;
     return {
       rows: rows.map((r) => ({
         attribute: String(r.attribute),
@@ -65,9 +71,9 @@ export class SearchBreakdownRepository {
   }
 
   /** The number of keys, for a page past the end (which has no row to carry it). */
-  private async total(table: string, conditions: string[], params: QueryParams): Promise<number> {
+  private async total(source: string, params: QueryParams): Promise<number> {
     const [row] = await this.ch.query<{ n: string | number }>(
-      `SELECT count() AS n FROM (SELECT 1 FROM ${table} WHERE ${conditions.join(' AND ')}
+      `SELECT count() AS n FROM (SELECT 1 FROM ${source}
          GROUP BY attribute, operator, value HAVING sum(searches) > 0)`,
       params,
     );

@@ -1,3 +1,4 @@
+import { DimensionRepository } from '../analytics/dimension.repository';
 import { join } from 'node:path';
 import { EngagementRawRepository } from '../analytics/engagement-raw.repository';
 import { EngagementRepository } from '../analytics/engagement.repository';
@@ -16,6 +17,7 @@ const stats = (name: string, query: Record<string, string>): SqlCase => ({
       new SearchStatsRepository(
         ch.service,
         new EngagementRepository(ch.service, new EngagementRawRepository(ch.service), analyticsConfig()),
+        new DimensionRepository(ch.service, analyticsConfig()),
       ),
       computingCache(),
       analyticsConfig(),

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ClickHouseService, type QueryParams } from '@app/clickhouse';
 import type { AnalyticsFilter } from '../analytics/analytics-scope';
 import { filterSql, hourRangeSql, termRowsSql } from '../analytics/analytics-sql';
+import { DimensionRepository } from '../analytics/dimension.repository';
 import { tagsSql, type TagsFilter } from '../analytics/tags-param';
 import { EngagementRepository } from '../analytics/engagement.repository';
 import type { HourRange } from '../analytics/window';
@@ -27,6 +28,7 @@ export class SearchStatsRepository {
     private readonly ch: ClickHouseService,
     /** engagement=true: the clicks and conversions of the window. */
     readonly engagement: EngagementRepository,
+    private readonly dimensionRepository: DimensionRepository,
   ) {}
 
   /**
@@ -35,7 +37,7 @@ export class SearchStatsRepository {
    */
   async hours(f: AnalyticsFilter, range: HourRange, tags?: TagsFilter): Promise<TotalsHour[]> {
     const params: QueryParams = {};
-    const source = this.source(f, tags, params);
+    const source = await this.source(f, tags, range, params);
     // Aliases differ from the column names: ClickHouse would read the column name as the alias in WHERE and sumIf.
     const rows = await this.ch.query<Record<'hour_ms' | 'searches_n' | 'zero_n' | 'newest', string | number>>(
       `SELECT toUnixTimestamp(hour) * 1000 AS hour_ms, sum(searches) AS searches_n, sumIf(searches, zero_hits) AS zero_n,
@@ -60,7 +62,7 @@ export class SearchStatsRepository {
     const params: QueryParams = {};
     const rows = await this.ch.query<{ language: string; searches_n: string | number }>(
       `SELECT language, sum(searches) AS searches_n
-       FROM ${this.source({ ...f, language: undefined }, tags, params)} AND ${hourRangeSql(range, 'w', params)}
+       FROM ${await this.source({ ...f, language: undefined }, tags, range, params)} AND ${hourRangeSql(range, 'w', params)}
        GROUP BY language HAVING searches_n > 0 ORDER BY searches_n DESC, language ASC`,
       params,
     );
@@ -80,7 +82,7 @@ export class SearchStatsRepository {
     const params: QueryParams = { starts: starts.map((ms) => ms / 1000) };
     const rows = await this.ch.query<{ bucket: string | number; users_n: string | number }>(
       `SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket, uniqCombined64Merge(14)(users) AS users_n
-       FROM ${this.dimensions(f, tags, params)} AND ${hourRangeSql(range, 'w', params)}
+       FROM ${await this.dimensions(f, tags, range, params)} AND ${hourRangeSql(range, 'w', params)}
        GROUP BY GROUPING SETS ((bucket), ())`,
       params,
     );
@@ -126,11 +128,8 @@ export class SearchStatsRepository {
   /** distinctTerms of the searches carrying `tags`, from the `search` rows of the phrase dimension rollup. */
   private async distinctTaggedTerms(f: AnalyticsFilter, window: HourRange, previous: HourRange | undefined, tags: TagsFilter) {
     const params: QueryParams = {};
-    const rows = `${this.dimensions(f, tags, params, 'search_phrase_dimensions_hourly')} AND ${hourRangeSql(
-      { from: previous?.from ?? window.from, to: window.to },
-      'w',
-      params,
-    )}`;
+    const range = { from: previous?.from ?? window.from, to: window.to };
+    const rows = `${await this.dimensions(f, tags, range, params, 'search_phrase_dimensions_hourly')} AND ${hourRangeSql(range, 'w', params)}`;
     const inWindow = (name: string, r: HourRange) => hourRangeSql(r, name, params);
     const [row] = await this.ch.query<{ current_n: string | number; previous_n: string | number }>(
       `SELECT uniqExactIf(phrase, ${inWindow('c', window)}) AS current_n,
@@ -141,13 +140,23 @@ export class SearchStatsRepository {
     return { current: Number(row.current_n), previous: Number(row.previous_n) };
   }
 
-  /** The rows the figures come from: the hourly totals, or with `tags` the `search` rows of the dimension rollup. */
-  private source(f: AnalyticsFilter, tags: TagsFilter | undefined, params: QueryParams): string {
-    return tags ? this.dimensions(f, tags, params) : `${this.ch.table('search_totals_hourly')} WHERE ${filterSql(f, params)}`;
+  /** The rows the figures come from: the hourly totals, or with `tags` the `search` rows of the dimensions. */
+  private async source(f: AnalyticsFilter, tags: TagsFilter | undefined, range: HourRange, params: QueryParams): Promise<string> {
+    return tags ? this.dimensions(f, tags, range, params) : `${this.ch.table('search_totals_hourly')} WHERE ${filterSql(f, params)}`;
   }
 
-  /** The `search` rows (one per search) of a dimension rollup under the filter and tags, as `table WHERE ...`. */
-  private dimensions(f: AnalyticsFilter, tags: TagsFilter | undefined, params: QueryParams, table = 'search_dimensions_hourly'): string {
-    return `${this.ch.table(table)} WHERE ${filterSql(f, params)} AND dimension = 'search' AND ${tagsSql(tags, params)}`;
+  /**
+   * The `search` rows (one per search) of the hours of `range` of a dimension table under the filter and tags
+   * (DimensionRepository), as `(...) WHERE ...`.
+   */
+  private async dimensions(
+    f: AnalyticsFilter,
+    tags: TagsFilter | undefined,
+    range: HourRange,
+    params: QueryParams,
+    table: 'search_dimensions_hourly' | 'search_phrase_dimensions_hourly' = 'search_dimensions_hourly',
+  ): Promise<string> {
+    const where = `${filterSql(f, params)} AND dimension = 'search' AND ${tagsSql(tags, params)} AND ${hourRangeSql(range, 'd', params)}`;
+    return `${this.dimensionRepository.sql(table, f, await this.dimensionRepository.plan(f, range), where, params)} WHERE 1`;
   }
 }

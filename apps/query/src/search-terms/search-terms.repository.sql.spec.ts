@@ -1,3 +1,4 @@
+import { DimensionRepository } from '../analytics/dimension.repository';
 import { join } from 'node:path';
 import { EngagementRawRepository } from '../analytics/engagement-raw.repository';
 import { EngagementRepository } from '../analytics/engagement.repository';
@@ -16,7 +17,11 @@ const list = (name: string, query: Record<string, string>, rows?: SqlCase['rows'
   rows,
   run: (ch) =>
     new SearchTermsHandler(
-      new SearchTermsRepository(ch.service, new EngagementRepository(ch.service, new EngagementRawRepository(ch.service), config)),
+      new SearchTermsRepository(
+        ch.service,
+        new EngagementRepository(ch.service, new EngagementRawRepository(ch.service), config),
+        new DimensionRepository(ch.service, config),
+      ),
       computingCache(),
       config,
     ).execute(new SearchTermsQuery(termsCriteriaOf(query))),
@@ -48,6 +53,7 @@ const csv = (name: string, query: Record<string, string>): SqlCase => ({
       new SearchTermsRepository(
         ch.service,
         new EngagementRepository(ch.service, new EngagementRawRepository(ch.service), analyticsConfig()),
+        new DimensionRepository(ch.service, analyticsConfig()),
       ),
       immediateSlots(),
       analyticsConfig(),

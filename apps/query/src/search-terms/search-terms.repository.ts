@@ -4,7 +4,8 @@ import { ClickHouseService, inListParamGroups, type QueryParams } from '@app/cli
 import type { AnalyticsScope } from '../analytics/analytics-scope';
 import { filterSql, handlersSql, hourRangeSql, termRowsSql, unhandledSql, zeroResultLanguagesSql } from '../analytics/analytics-sql';
 import type { TagsFilter } from '../analytics/tags-param';
-import { hasLastHits, taggedTermRowsSql, termExtrasSql } from './term-dimensions-sql';
+import { hasLastHits, taggedTermRowsSql, termDimensionPlans, termExtrasSql, type TermDimensionPlans } from './term-dimensions-sql';
+import { DimensionRepository } from '../analytics/dimension.repository';
 import { termId } from '../analytics/term-id';
 import { countsOf, emptyCounts, type EngagementCounts, type EngagementRaw } from '../analytics/engagement';
 import { ENGAGEMENT_COLUMNS, EngagementRepository, type EngagementPlan } from '../analytics/engagement.repository';
@@ -77,6 +78,7 @@ export class SearchTermsRepository {
   constructor(
     private readonly ch: ClickHouseService,
     private readonly engagement: EngagementRepository,
+    private readonly dimensions: DimensionRepository,
   ) {}
 
   /** `now`: the request's one time, at which its window was resolved (see termRowsSql). */
@@ -85,15 +87,18 @@ export class SearchTermsRepository {
     // Unless the order needs them, the engagement figures are read for the page's phrases only, after the page: at
     // 100M events, those of every phrase of 30 days are millions of rows to add up.
     const pageFirst = r.engagement && r.sort !== 'no_clicks';
-    const plan = pageFirst ? undefined : await this.plan(r);
-    const rows = await this.ch.query<RawRow>(`${this.termsSql(r, now, params, plan)} LIMIT {limit:UInt32} OFFSET {start:UInt32}`, params);
+    const [plan, dims] = await Promise.all([pageFirst ? undefined : this.plan(r), termDimensionPlans(this.dimensions, r)]);
+    const rows = await this.ch.query<RawRow>(
+      `${this.termsSql(r, now, params, { plan, dims })} LIMIT {limit:UInt32} OFFSET {start:UInt32}`,
+      params,
+    );
     // A page past the end has no row to carry the total.
-    const total = rows.length > 0 || r.start === 0 ? Number(rows[0]?.total ?? 0) : await this.total(r, now);
+    const total = rows.length > 0 || r.start === 0 ? Number(rows[0]?.total ?? 0) : await this.total(r, now, dims);
     const phrases = [...new Set(rows.map((row) => row.phrase))];
     const [unhandled, engagement, extras, positions] = await Promise.all([
       r.zeroHits && !r.scope.language ? this.languagesOfUnhandled(r, rows, now) : undefined,
       pageFirst ? this.engagement.phrases(r.scope, r.scope.window, phrases) : undefined,
-      this.extras(r, phrases),
+      this.extras(r, phrases, dims),
       r.engagement && phrases.length > 0 ? this.engagement.positions(r.scope, r.scope.window, phrases) : undefined,
     ]);
     return {
@@ -106,16 +111,20 @@ export class SearchTermsRepository {
   }
 
   /** last_hits and with_filters of the page's phrases (those the request asks for), read after the page. */
-  private async extras(r: TermsRequest, phrases: string[]): Promise<Map<string, Pick<RawRow, 'last_hits' | 'with_filters'>>> {
+  private async extras(
+    r: TermsRequest,
+    phrases: string[],
+    dims?: TermDimensionPlans,
+  ): Promise<Map<string, Pick<RawRow, 'last_hits' | 'with_filters'>>> {
     const found = new Map<string, Pick<RawRow, 'last_hits' | 'with_filters'>>();
-    if (!(hasLastHits(r) || r.withFilters) || phrases.length === 0) {
+    if (!(hasLastHits(r) || r.withFilters) || phrases.length === 0 || !dims) {
       return found;
     }
     // By their term ids, in groups whose list fits a server's URL.
     const ids = phrases.map((phrase) => termId(r.scope.customer, r.scope.instance, phrase));
     for (const group of inListParamGroups(ids, (id) => id)) {
       const params: QueryParams = {};
-      const rows = await this.ch.query<RawRow>(termExtrasSql(this.ch, r, params, group), params);
+      const rows = await this.ch.query<RawRow>(termExtrasSql(this.dimensions, r, dims.window, params, group), params);
       rows.forEach((row) => found.set(row.phrase, { last_hits: row.last_hits, with_filters: row.with_filters }));
     }
     return found;
@@ -147,10 +156,11 @@ export class SearchTermsRepository {
    * The number of terms of the list (after the handled filter): neither the engagement figures nor the order change
    * it, so it reads neither (the order by the figures would need them).
    */
-  async total(r: TermsRequest, now: number): Promise<number> {
+  async total(r: TermsRequest, now: number, dims?: TermDimensionPlans): Promise<number> {
     const params: QueryParams = {};
+    dims ??= r.tags ? await termDimensionPlans(this.dimensions, r) : undefined;
     const [{ total }] = await this.ch.query<{ total: string | number }>(
-      `SELECT count() AS total FROM (${this.termsSql({ ...r, sort: 'count' }, now, params)})`,
+      `SELECT count() AS total FROM (${this.termsSql({ ...r, sort: 'count' }, now, params, { dims })})`,
       params,
     );
     return Number(total);
@@ -167,7 +177,7 @@ export class SearchTermsRepository {
    */
   async csvLines(r: TermsRequest, now: number): Promise<Readable> {
     const params: QueryParams = { start: r.start, limit: r.limit };
-    const plan = await this.plan(r);
+    const [plan, dims] = await Promise.all([this.plan(r), termDimensionPlans(this.dimensions, r)]);
     const inert = (field: string) => `if(match(${field}, '^[=+@\\t\\r-]'), concat('\\'', ${field}), ${field})`;
     const quoted = (field: string) => `if(match(${field}, '[,"\\r\\n]'), concat('"', replaceAll(${field}, '"', '""'), '"'), ${field})`;
     const text = (field: string) => quoted(inert(field));
@@ -205,7 +215,7 @@ export class SearchTermsRepository {
     }
     const line = `concat(${fields.join(", ',', ")}, '\\r')`;
     return this.ch.rawStream(
-      `SELECT ${line} FROM (${this.termsSql(r, now, params, plan, true)}) LIMIT {limit:UInt32} OFFSET {start:UInt32} FORMAT TSVRaw`,
+      `SELECT ${line} FROM (${this.termsSql(r, now, params, { plan, dims, csv: true })}) LIMIT {limit:UInt32} OFFSET {start:UInt32} FORMAT TSVRaw`,
       params,
     );
   }
@@ -233,12 +243,22 @@ export class SearchTermsRepository {
     return r.engagement ? this.engagement.plan(r.scope, r.scope.window) : Promise.resolve(undefined);
   }
 
-  /** `csv`: the extras (last_hits, with_filters) joined for every row, as the CSV lines need them. */
-  private termsSql(r: TermsRequest, now: number, params: QueryParams, plan?: EngagementPlan, csv = false): string {
+  /**
+   * `plan`: the engagement figures' (joined to every row); `dims`: the dimension rows' (termDimensionPlans); `csv`:
+   * the extras (last_hits, with_filters) joined for every row, as the CSV lines need them.
+   */
+  private termsSql(
+    r: TermsRequest,
+    now: number,
+    params: QueryParams,
+    { plan, dims, csv = false }: { plan?: EngagementPlan; dims?: TermDimensionPlans; csv?: boolean },
+  ): string {
     const { scope } = r;
     const options = { zeroHits: r.allHits ? undefined : r.zeroHits, now };
     const rows = (window: HourRange, tag: 0 | 1) =>
-      r.tags ? taggedTermRowsSql(this.ch, r, window, tag, params) : termRowsSql(this.ch, scope, window, tag, params, options);
+      r.tags && dims
+        ? taggedTermRowsSql(this.dimensions, r, window, (tag === 1 ? dims.window : dims.previous) ?? dims.window, tag, params)
+        : termRowsSql(this.ch, scope, window, tag, params, options);
     const sources = [rows(scope.window, 1)];
     if (r.previous) {
       sources.push(rows(r.previous, 0));
@@ -261,7 +281,10 @@ export class SearchTermsRepository {
       no_clicks: 'toInt64(tracked) - toInt64(clicked) DESC, phrase ASC',
     }[r.sort];
     const engagement = plan ? `LEFT JOIN (${this.engagement.groupSql(scope, plan, 'phrase', params)}) AS e USING (phrase)` : '';
-    const extras = (hasLastHits(r) || r.withFilters) && csv ? `LEFT JOIN (${termExtrasSql(this.ch, r, params)}) AS x USING (phrase)` : '';
+    const extras =
+      (hasLastHits(r) || r.withFilters) && csv && dims
+        ? `LEFT JOIN (${termExtrasSql(this.dimensions, r, dims.window, params)}) AS x USING (phrase)`
+        : '';
     return `SELECT phrase, count, previous_count ${r.zeroHits ? ', handlers' : ''}
         ${perLanguage ? `, ${unhandledSql('languages', 'covered')} AS unhandled_languages` : ''}, count() OVER () AS total
         ${plan ? `, ${ENGAGEMENT_COLUMNS}` : ''} ${extras ? ', last_hits, with_filters' : ''}

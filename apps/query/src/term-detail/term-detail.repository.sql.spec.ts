@@ -1,3 +1,4 @@
+import { DimensionRepository } from '../analytics/dimension.repository';
 import { join } from 'node:path';
 import type { AppConfig } from '@app/config';
 import { EngagementRawRepository } from '../analytics/engagement-raw.repository';
@@ -27,7 +28,11 @@ const detail = (name: string, query: Record<string, string>, rows?: SqlCase['row
   rows,
   run: (ch) =>
     new TermDetailHandler(
-      new TermDetailRepository(ch.service, new EngagementRepository(ch.service, new EngagementRawRepository(ch.service), config)),
+      new TermDetailRepository(
+        ch.service,
+        new EngagementRepository(ch.service, new EngagementRawRepository(ch.service), config),
+        new DimensionRepository(ch.service, config),
+      ),
       computingCache(),
       config,
     ).execute(detailQueryOf(ID, query)),

@@ -3,6 +3,7 @@ import { ClickHouseService, type QueryParams } from '@app/clickhouse';
 import { DomainError } from '@app/errors';
 import type { AnalyticsScope } from '../analytics/analytics-scope';
 import { filterSql, handlersSql, hourRangeSql, unhandledSql, zeroResultLanguagesSql } from '../analytics/analytics-sql';
+import { DimensionRepository } from '../analytics/dimension.repository';
 import { EngagementRepository } from '../analytics/engagement.repository';
 import { tagsSql, type TagsFilter } from '../analytics/tags-param';
 
@@ -39,6 +40,7 @@ export class TermDetailRepository {
     private readonly ch: ClickHouseService,
     /** engagement=true: the clicks and conversions of the term's tracked searches. */
     readonly engagement: EngagementRepository,
+    private readonly dimensions: DimensionRepository,
   ) {}
 
   private where(scope: AnalyticsScope, id: string, params: QueryParams): string {
@@ -64,8 +66,7 @@ export class TermDetailRepository {
   async hours(scope: AnalyticsScope, id: string, tags?: TagsFilter): Promise<TermHour[]> {
     const params: QueryParams = {};
     const source = tags
-      ? `${this.ch.table('search_phrase_dimensions_hourly')} WHERE ${this.where(scope, id, params)} AND dimension = 'search'
-         AND ${tagsSql(tags, params)}`
+      ? await this.phraseDimensions(scope, `${this.where(scope, id, params)} AND dimension = 'search' AND ${tagsSql(tags, params)}`, params)
       : `${this.ch.table('search_term_spellings_hourly')} WHERE ${this.where(scope, id, params)}`;
     // Aliases differ from the column names: ClickHouse would read the column name as the alias in WHERE and sumIf.
     const rows = await this.ch.query<Record<'term' | 'hour_ms' | 'searches_n' | 'zero_n' | 'newest', string | number>>(
@@ -92,8 +93,7 @@ export class TermDetailRepository {
     const params: QueryParams = { limit };
     const rows = await this.ch.query<Record<'attribute' | 'operator' | 'value' | 's' | 'z', string | number>>(
       `SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
-       FROM ${this.ch.table('search_phrase_dimensions_hourly')}
-       WHERE ${this.where(scope, id, params)} AND dimension = 'filter_value' AND ${tagsSql(tags, params)}
+       FROM ${await this.phraseDimensions(scope, `${this.where(scope, id, params)} AND dimension = 'filter_value' AND ${tagsSql(tags, params)}`, params)}
        GROUP BY attribute, operator, value HAVING s > 0
        ORDER BY s DESC, attribute, operator, value LIMIT {limit:UInt32}`,
       params,
@@ -105,6 +105,12 @@ export class TermDetailRepository {
       searches: Number(r.s),
       zero_hit_searches: Number(r.z),
     }));
+  }
+
+  /** The window's rows of the phrase dimension table where `where` holds (DimensionRepository), as `(...) WHERE 1`. */
+  private async phraseDimensions(scope: AnalyticsScope, where: string, params: QueryParams): Promise<string> {
+    const plan = await this.dimensions.plan(scope, scope.window);
+    return `${this.dimensions.sql('search_phrase_dimensions_hourly', scope, plan, where, params)} WHERE 1`;
   }
 
   /** The most frequent original spellings of the term in the window, ties by spelling. */

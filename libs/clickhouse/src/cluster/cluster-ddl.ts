@@ -36,6 +36,8 @@ const SHARDING_KEY = { tenant: 'cityHash64(customer, instance)', ledger: 'rand()
  *   engines the table itself on every host, one path for the whole cluster; with plain engines as a tenant table,
  *   sharded by the constant 0 (every row on the first shard, the designated host).
  * - CREATE MATERIALIZED VIEW, ALTER ... MODIFY QUERY, DROP VIEW: on every host, reading and writing `_local` tables.
+ * - DROP TABLE: on every host, the Distributed table and then its local table (a shared table with Replicated
+ *   engines: the table itself).
  * - ALTER TABLE: on the local tables (once per shard with Replicated engines, which replicate it; on every host with
  *   plain ones), and ADD/MODIFY COLUMN also on the Distributed table.
  * - INSERT ... SELECT (a backfill): once per shard, from and into the shard's `_local` tables.
@@ -77,6 +79,10 @@ export function clusterStatements(statement: string, layout: ClusterLayout): Pla
       { on: 'every-host', sql: engine },
       { on: 'every-host', sql: distributed },
     ];
+  }
+  if (/^DROP TABLE/i.test(text)) {
+    const drops = [{ on: 'every-host' as const, sql: text }];
+    return hasLocal(first, layout) ? [...drops, { on: 'every-host', sql: toLocal(text) }] : drops;
   }
   if (/^(CREATE MATERIALIZED VIEW|DROP VIEW)/i.test(text) || (/^ALTER TABLE/i.test(text) && isView(first))) {
     return [{ on: 'every-host', sql: toLocal(text) }];

@@ -10,11 +10,17 @@ export interface SignedRollup {
   keys: RollupKeys;
   /** AggregatingMergeTree rollups keep `searches` as SimpleAggregateFunction(sum, ...) and the newest event's time. */
   aggregating: boolean;
-  /**
-   * The ARRAY JOIN over search_events, as `d`, that makes a search's rows in a dimension rollup (0027): such a rollup
-   * counts each search once per row, and keeps who searched (`users`).
-   */
-  dimensions?: string;
+}
+
+/**
+ * A rollup's rows computed from search_events (`where` restricts them), per key: the count (`raw_searches`), and the
+ * newest time (`raw_last_ts`) where the rollup keeps it. `table` names the tables (the migrations' and
+ * ClickHouseService's table()).
+ */
+export function rawRollupRows(rollup: SignedRollup, table: (name: string) => string, where: string): string {
+  const columns = rollup.keys.map(([column]) => column).join(', ');
+  return `SELECT ${selectKeys(rollup.keys)}, sum(sign) AS raw_searches${rollup.aggregating ? ', max(ts) AS raw_last_ts' : ''}
+    FROM ${table('search_events')} WHERE ${where} GROUP BY ${columns}`;
 }
 
 export const SIGNED_ROLLUPS: readonly SignedRollup[] = [

@@ -23,9 +23,10 @@ import { claimRoundsMigration } from './0023-claim-rounds';
 import { engagementObjectsMigration } from './0024-engagement-objects';
 import { evaluatedHoursMigration } from './0025-evaluated-hours';
 import { intakeTokenIndexMigration } from './0026-intake-token-index';
-import { DIMENSION_ROLLUPS, searchDimensionsMigration } from './0027-search-dimensions';
+import { searchDimensionsMigration } from './0027-search-dimensions';
 import { engagementSubtypesMigration } from './0028-engagement-subtypes';
 import { hashCodecsMigration } from './0029-hash-codecs';
+import { dimensionsAheadMigration } from './0030-dimensions-ahead';
 import type { Migration } from './migration';
 import { SIGNED_ROLLUPS, type SignedRollup } from './0012-signed-events';
 import { WEEKLY_KEYS } from './0021-weekly-phrases';
@@ -37,7 +38,8 @@ export { searchIdsSelect } from './0022-engagement-hours';
 export type { Migration, MigrationContext } from './migration';
 export { ENGAGEMENT_CHANGES_KEPT_HOURS } from './0022-engagement-hours';
 export { ENGAGEMENT_LAYOUT } from './0024-engagement-objects';
-export { DIMENSION_ROLLUPS, DIMENSIONS_SQL, dimensionRefill, rawRollupRows } from './0027-search-dimensions';
+export { DIMENSION_TABLES, DIMENSIONS_SQL, dimensionColumns, dimensionRowsSql, type DimensionTable } from './0027-search-dimensions';
+export { rawRollupRows } from './0012-signed-events';
 
 /** Applied in this order; never reorder or edit an applied migration, add a new one. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -69,6 +71,7 @@ export const MIGRATIONS: readonly Migration[] = [
   searchDimensionsMigration,
   engagementSubtypesMigration,
   hashCodecsMigration,
+  dimensionsAheadMigration,
 ];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */
@@ -92,6 +95,7 @@ export const RETENTION_TTL: Readonly<Record<string, string>> = {
   engagement_objects_hourly: 'hour',
   search_dimensions_hourly: 'hour',
   search_phrase_dimensions_hourly: 'hour',
+  search_dimension_versions: 'hour',
 };
 
 /**
@@ -101,5 +105,4 @@ export const RETENTION_TTL: Readonly<Record<string, string>> = {
 export const SEARCH_ROLLUPS: readonly SignedRollup[] = [
   ...SIGNED_ROLLUPS,
   { table: 'search_phrases_weekly', view: 'search_phrases_weekly_mv', keys: WEEKLY_KEYS, aggregating: false },
-  ...DIMENSION_ROLLUPS,
 ];

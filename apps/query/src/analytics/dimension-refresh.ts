@@ -1,0 +1,198 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { randomInt } from 'node:crypto';
+import { ClickHouseCluster, ClickHouseService, DIMENSION_TABLES, dimensionColumns, dimensionRowsSql, type QueryParams } from '@app/clickhouse';
+import { AppConfig } from '@app/config';
+import { analyticsLane } from './analytics-slots';
+import { REPLACED_KEPT_MS, deleteReplacedVersions, type VersionedTables } from './engagement-cleanup';
+import { CHANGES_MARGIN_MS, hourRuns } from './engagement-refresh';
+import { HOUR, type HourRange } from './window';
+
+/** An hour is computed once it ended this long ago; a row of it stored later makes the next pass compute it again. */
+export const COMPLETE_AFTER_MS = 60_000;
+
+export const DIMENSION_VERSIONS: VersionedTables = {
+  versions: 'search_dimension_versions',
+  computed: DIMENSION_TABLES.map((d) => d.table),
+};
+
+/** Hours of one instance, in ms. */
+export interface TenantHours {
+  customer: string;
+  instance: string;
+  hours: number[];
+}
+
+/**
+ * Computes the dimension rows (filters, users, countries, tags, latest hits) of every complete hour ahead of the
+ * requests (docs/architecture.md, "Filters, users, countries and tags"), every ENGAGEMENT_REFRESH_MS, beside the
+ * engagement pass and in the same way: each hour from the raw rows by the statement a reader uses for the hours not
+ * computed (dimensionRowsSql), into both dimension tables under the pass's start as version, recorded in
+ * search_dimension_versions after its rows, a day at a time (so a first pass over a large data set is bounded in
+ * memory, and one killed resumes where it stopped). An hour is due when:
+ * - it is complete (it ended COMPLETE_AFTER_MS ago; the hours after it are read raw) and within the retention, and
+ * - the searches of its newest version differ from what search_totals_hourly counts (never computed: none), or
+ *   search_events holds rows of it received since the last pass began (less CHANGES_MARGIN_MS: a row's time is taken
+ *   before it is stored).
+ * Every query process runs passes; two at once only repeat work (a reader takes each hour's newest version).
+ */
+@Injectable()
+export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('DimensionRefresh');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<number>;
+  private next?: Promise<number>;
+  private lastCleanup = 0;
+  /** Where the next pass looks for rows received (ms, storage's clock); undefined before this process's first pass. */
+  private since?: number;
+  /** CHANGES_MARGIN_MS; a test that needs exact counts of computed hours sets 0. */
+  changesMarginMs = CHANGES_MARGIN_MS;
+
+  constructor(
+    private readonly ch: ClickHouseService,
+    private readonly config: AppConfig,
+    private readonly cluster: ClickHouseCluster,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.engagementRefreshMs > 0) {
+      this.timer = setInterval(() => void this.tick(), this.config.engagementRefreshMs);
+      this.timer.unref();
+      void this.tick();
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.next?.catch(() => undefined);
+    await this.running?.catch(() => undefined);
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      await this.refresh();
+    } catch (err) {
+      this.logger.warn(`dimension refresh failed (${(err as Error).message}); it runs again in ${this.config.engagementRefreshMs} ms`);
+    }
+  }
+
+  /** A pass that begins after this call (after the one running; callers meanwhile share it): the hours it computed. */
+  refresh(): Promise<number> {
+    this.next ??= (this.running ?? Promise.resolve(0))
+      .catch(() => 0)
+      .then(() => {
+        this.next = undefined;
+        this.running = this.ch
+          .inLane(() => this.pass(), analyticsLane(this.config.analyticsConcurrency))
+          .finally(() => (this.running = undefined));
+        return this.running;
+      });
+    return this.next;
+  }
+
+  /** Computes `tenants`' hours again under a new version (an erasure's: their users must lose a token). */
+  async recompute(tenants: readonly TenantHours[]): Promise<void> {
+    const version = await this.newVersion();
+    for (const tenant of tenants) {
+      await this.computeAll(tenant, version);
+    }
+  }
+
+  private async pass(): Promise<number> {
+    const version = await this.newVersion();
+    const now = Math.floor(version / 1000);
+    const window: HourRange = {
+      from: Math.floor((now - this.config.retentionDays * 24 * HOUR) / HOUR) * HOUR,
+      to: Math.floor((now - COMPLETE_AFTER_MS) / HOUR) * HOUR,
+    };
+    this.since ??= await this.lastRecorded();
+    const due = await this.dueHours(window, this.since === undefined ? undefined : this.since - this.changesMarginMs);
+    let computed = 0;
+    for (const tenant of due) {
+      await this.computeAll(tenant, version);
+      computed += tenant.hours.length;
+    }
+    this.since = now;
+    if (now - this.lastCleanup >= REPLACED_KEPT_MS) {
+      await deleteReplacedVersions(this.cluster, now, DIMENSION_VERSIONS);
+      this.lastCleanup = now;
+    }
+    return computed;
+  }
+
+  /** Storage's clock as a version (µs, with a random part: two passes that begin in one millisecond write apart). */
+  private async newVersion(): Promise<number> {
+    const [clock] = await this.ch.query<{ now_ms: string | number }>('SELECT toUnixTimestamp64Milli(now64(3)) AS now_ms');
+    return Number(clock.now_ms) * 1000 + randomInt(1000);
+  }
+
+  /** When the newest version was recorded (ms), by any process: where a process's first pass looks for changes. */
+  private async lastRecorded(): Promise<number | undefined> {
+    const [row] = await this.ch.query<{ at: string | number }>(
+      `SELECT toUnixTimestamp64Milli(max(recorded_at)) AS at FROM ${this.ch.table(DIMENSION_VERSIONS.versions)}`,
+    );
+    return Number(row.at) > 0 ? Number(row.at) : undefined;
+  }
+
+  /** Per instance, the hours of `window` due (the class's rules); `since` (ms) where received rows are looked for. */
+  private async dueHours(window: HourRange, since?: number): Promise<TenantHours[]> {
+    const params: QueryParams = { from: window.from / 1000, to: window.to / 1000, since: since ?? 0 };
+    const inWindow = `hour >= toDateTime({from:UInt32}, 'UTC') AND hour < toDateTime({to:UInt32}, 'UTC')`;
+    const [first] = DIMENSION_TABLES;
+    const differing = `SELECT customer, instance, hour FROM (
+        SELECT customer, instance, hour, toInt64(sum(searches)) AS s FROM ${this.ch.table('search_totals_hourly')}
+        WHERE ${inWindow} GROUP BY customer, instance, hour
+      ) AS t FULL OUTER JOIN (
+        SELECT customer, instance, hour, sum(searches) AS s FROM ${this.ch.table(first.table)}
+        WHERE dimension = 'search' AND ${inWindow} AND (customer, instance, hour, version) IN (
+          SELECT customer, instance, hour, max(version) FROM ${this.ch.table(DIMENSION_VERSIONS.versions)}
+          WHERE ${inWindow} GROUP BY customer, instance, hour)
+        GROUP BY customer, instance, hour
+      ) AS c USING (customer, instance, hour)
+      WHERE t.s != c.s`;
+    const received = `SELECT DISTINCT customer, instance, toStartOfHour(ts) AS hour FROM ${this.ch.table('search_events')}
+      WHERE received_at >= fromUnixTimestamp64Milli({since:Int64}, 'UTC')
+        AND ts >= toDateTime({from:UInt32}, 'UTC') AND ts < toDateTime({to:UInt32}, 'UTC')`;
+    const rows = await this.ch.query<{ customer: string; instance: string; hours: Array<string | number> }>(
+      `SELECT customer, instance, groupUniqArray(toUnixTimestamp(hour)) AS hours
+       FROM (${differing}${since === undefined ? '' : ` UNION ALL ${received}`})
+       GROUP BY customer, instance
+       SETTINGS join_use_nulls = 0`,
+      params,
+    );
+    return rows.map((r) => ({ customer: r.customer, instance: r.instance, hours: r.hours.map((h) => Number(h) * 1000) }));
+  }
+
+  /** Computes an instance's hours under `version`, a day at a time, each day recorded once its rows are stored. */
+  private async computeAll(tenant: TenantHours, version: number): Promise<void> {
+    for (const run of hourRuns(tenant.hours)) {
+      await this.compute(tenant, run, version);
+    }
+  }
+
+  private async compute(tenant: TenantHours, run: HourRange, version: number): Promise<void> {
+    const params: QueryParams = {
+      customer: tenant.customer,
+      instance: tenant.instance,
+      from: run.from / 1000,
+      to: run.to / 1000,
+      version,
+    };
+    const where = `customer = {customer:String} AND instance = {instance:String}
+      AND ts >= toDateTime({from:UInt32}, 'UTC') AND ts < toDateTime({to:UInt32}, 'UTC')`;
+    for (const d of DIMENSION_TABLES) {
+      await this.ch.command(
+        `INSERT INTO ${this.ch.table(d.table)} (${dimensionColumns(d)}, version, searches, users, last_search)
+         SELECT ${dimensionColumns(d)}, fromUnixTimestamp64Micro({version:Int64}, 'UTC'), searches, users, last_search
+         FROM (${dimensionRowsSql(d, (name) => this.ch.table(name), where)})
+         SETTINGS max_bytes_before_external_group_by = 2000000000`,
+        params,
+      );
+    }
+    await this.ch.command(
+      `INSERT INTO ${this.ch.table(DIMENSION_VERSIONS.versions)} (customer, instance, hour, version)
+       SELECT {customer:String}, {instance:String}, toDateTime(arrayJoin(range({from:UInt32}, {to:UInt32}, 3600)), 'UTC'),
+         fromUnixTimestamp64Micro({version:Int64}, 'UTC')`,
+      params,
+    );
+  }
+}

@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { ClickHouseService, DIMENSION_TABLES, dimensionColumns, dimensionRowsSql, type DimensionTable, type QueryParams } from '@app/clickhouse';
+import { AppConfig } from '@app/config';
+import type { AnalyticsFilter } from './analytics-scope';
+import { DIMENSION_VERSIONS } from './dimension-refresh';
+import { rangeSql, tenantSql } from './engagement-raw.repository';
+import { aheadSql, versionPlan, type VersionPlan } from './version-plan';
+import type { HourRange } from './window';
+
+/**
+ * How the answers read the dimension rows (docs/architecture.md, "Filters, users, countries and tags"): the hours
+ * DimensionRefresh computed ahead at their newest version, the others (the current hour, and any hour not computed
+ * yet or since changed) computed from search_events by the same statement, so an answer is exact at every moment.
+ */
+@Injectable()
+export class DimensionRepository {
+  /** Whether hours are computed ahead (ENGAGEMENT_REFRESH_MS > 0). */
+  private readonly ahead: boolean;
+
+  constructor(
+    private readonly ch: ClickHouseService,
+    config: AppConfig,
+  ) {
+    this.ahead = config.engagementRefreshMs > 0;
+  }
+
+  /** Which hours of `range` are read as computed ahead, and which from search_events. */
+  plan(f: AnalyticsFilter, range: HourRange): Promise<VersionPlan> {
+    return this.ahead ? versionPlan(this.ch, DIMENSION_VERSIONS.versions, f, range) : Promise.resolve({ ahead: [], raw: [range] });
+  }
+
+  /**
+   * `(SELECT ...)`, the rows of a dimension table (its key columns, `searches`, `users`, `last_search`) of one instance
+   * for the hours of `plan`, where `where` (a condition on those columns) holds.
+   */
+  sql(table: DimensionTable['table'], f: AnalyticsFilter, plan: VersionPlan, where: string, params: QueryParams): string {
+    const d = DIMENSION_TABLES.find((t) => t.table === table) as DimensionTable;
+    const columns = `${dimensionColumns(d)}, searches, users, last_search`;
+    const parts = plan.raw.map((r, i) => {
+      const raw = dimensionRowsSql(d, (name) => this.ch.table(name), `${tenantSql(params, f)} AND ${rangeSql('ts', r, `dr${i}`, params)}`);
+      return `SELECT ${columns} FROM (${raw}) WHERE ${where}`;
+    });
+    if (plan.ahead.length > 0 || parts.length === 0) {
+      const hours = plan.ahead.length > 0 ? aheadSql(plan, params) : '0';
+      parts.push(`SELECT ${columns} FROM ${this.ch.table(table)} WHERE ${tenantSql(params, f)} AND ${where} AND ${hours}`);
+    }
+    return `(${parts.join(' UNION ALL ')})`;
+  }
+}

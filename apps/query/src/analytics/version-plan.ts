@@ -1,0 +1,71 @@
+import type { ClickHouseService, QueryParams } from '@app/clickhouse';
+import type { AnalyticsFilter } from './analytics-scope';
+import { rangeSql, tenantSql } from './engagement-raw.repository';
+import { HOUR, type HourRange } from './window';
+
+/**
+ * How a window's figures are read where a pass computes hours ahead under versions (the engagement figures, the
+ * dimensions): the hours computed ahead, each at its newest recorded version, and the rest from the raw tables, as
+ * ranges of whole hours.
+ */
+export interface VersionPlan {
+  /** Ranges of hours computed ahead, each read at one version (µs). */
+  ahead: Array<HourRange & { version: number }>;
+  raw: HourRange[];
+}
+
+/**
+ * The plan of `range` for one instance: each hour that `versions` (a table of customer, instance, hour, version)
+ * records, where `condition` holds, at its newest version; the other hours raw. A version stays readable for an hour
+ * after a newer one was recorded (deleteReplacedVersions), far longer than a request reads.
+ */
+export async function versionPlan(
+  ch: ClickHouseService,
+  versions: string,
+  f: AnalyticsFilter,
+  range: HourRange,
+  condition: { sql: string; params: QueryParams } = { sql: '1', params: {} },
+): Promise<VersionPlan> {
+  const params: QueryParams = { ...condition.params };
+  const rows = await ch.query<{ hour_ms: string | number; version_us: string | number }>(
+    `SELECT toUnixTimestamp(hour) * 1000 AS hour_ms, toUnixTimestamp64Micro(max(version)) AS version_us
+     FROM ${ch.table(versions)}
+     WHERE ${tenantSql(params, f)} AND ${rangeSql('hour', range, 'v', params)} AND ${condition.sql}
+     GROUP BY hour ORDER BY hour`,
+    params,
+  );
+  const plan: VersionPlan = { ahead: [], raw: [] };
+  let next = range.from;
+  for (const row of rows) {
+    const hour = Number(row.hour_ms);
+    const version = Number(row.version_us);
+    if (hour > next) {
+      plan.raw.push({ from: next, to: hour });
+    }
+    const last = plan.ahead.at(-1);
+    if (last && last.to === hour && last.version === version) {
+      last.to += HOUR;
+    } else {
+      plan.ahead.push({ from: hour, to: hour + HOUR, version });
+    }
+    next = hour + HOUR;
+  }
+  if (next < range.to) {
+    plan.raw.push({ from: next, to: range.to });
+  }
+  return plan;
+}
+
+/** The rows of a table computed ahead whose hour and version `plan` reads (a condition on `hour` and `version`). */
+export function aheadSql(plan: VersionPlan, params: QueryParams): string {
+  // Ranges of hours with their version, not each hour: a pass gives many hours one version.
+  Object.assign(params, {
+    ahead_from: plan.ahead.map((a) => a.from / 1000),
+    ahead_to: plan.ahead.map((a) => a.to / 1000),
+    ahead_version: plan.ahead.map((a) => a.version),
+  });
+  return `(hour, version) IN (
+      SELECT toDateTime(arrayJoin(range(a.1, a.2, 3600)), 'UTC'), fromUnixTimestamp64Micro(a.3, 'UTC')
+      FROM (SELECT arrayJoin(arrayZip({ahead_from:Array(UInt32)}, {ahead_to:Array(UInt32)}, {ahead_version:Array(Int64)})) AS a)
+    )`;
+}

@@ -1,0 +1,62 @@
+import type { Migration } from './migration';
+import { DIMENSION_TABLES, USERS_TYPE } from './0027-search-dimensions';
+
+/** The dimension tables as an earlier form of 0027 made them, with the views that filled them at every insert. */
+const OLD_VIEWS = ['search_dimensions_hourly_mv', 'search_phrase_dimensions_hourly_mv'];
+
+function table(name: string, phrase: boolean, retentionDays: number): string {
+  return `CREATE TABLE IF NOT EXISTS ${name} (
+      customer LowCardinality(String),
+      instance LowCardinality(String),
+      ${phrase ? 'term_id FixedString(16),\n      phrase String,' : ''}
+      dimension LowCardinality(String),
+      attribute String,
+      hour DateTime('UTC'),
+      version DateTime64(6, 'UTC'),
+      zero_hits Bool,
+      bot Bool,
+      language LowCardinality(String),
+      tags Array(String),
+      operator LowCardinality(String),
+      value String,
+      searches Int64,
+      users ${USERS_TYPE},
+      last_search Tuple(DateTime64(3, 'UTC'), UInt32)
+    ) ENGINE = MergeTree
+    PARTITION BY toYYYYMM(hour)
+    ORDER BY (customer, instance, ${phrase ? 'term_id, phrase, ' : ''}dimension, attribute, hour, version, zero_hits, bot, language, tags,
+      operator, value)
+    TTL hour + toIntervalDay(${retentionDays})`;
+}
+
+/**
+ * The filters, users, countries and tags of every complete hour, computed ahead of the requests (issue 46;
+ * docs/architecture.md, "Filters, users, countries and tags"), not at every insert: a view on search_events cost an
+ * insert of 170 searches about 60 ms of the engine's CPU each, the same work in bulk about 2 ms
+ * (docs/benchmarks/history/2026-11-27-issue-46-insert-costs.md).
+ * - `search_dimensions_hourly`: per hour, language, bot, hits and tag set, the searches, users and latest search of
+ *   every filter attribute, filter, filter set, country and tag, and of all searches (`search`), as the raw rows give
+ *   them at the time `version` (the pass's start in microseconds, with a random part). `search_phrase_dimensions_hourly`:
+ *   the same per phrase, ordered by the term's id. A pass writes an hour again under a newer version; a reader takes
+ *   each hour's newest version recorded in `search_dimension_versions`, which the pass writes after the hour's rows,
+ *   and reads the hours without one (the current hour among them) from search_events: exact at every moment.
+ * - Tables that an earlier form of 0027 made and filled by views are dropped with their views: their rows counted
+ *   every search of an hour without a version, and the pass computes every hour again.
+ */
+export const dimensionsAheadMigration: Migration = {
+  id: '0030-dimensions-ahead',
+  statements: ({ table: t, retentionDays }) => [
+    ...OLD_VIEWS.map((view) => `DROP VIEW IF EXISTS ${t(view)}`),
+    ...DIMENSION_TABLES.map((d) => `DROP TABLE IF EXISTS ${t(d.table)} SYNC`),
+    ...DIMENSION_TABLES.map((d, i) => table(t(d.table), i === 1, retentionDays)),
+    `CREATE TABLE IF NOT EXISTS ${t('search_dimension_versions')} (
+      customer LowCardinality(String),
+      instance LowCardinality(String),
+      hour DateTime('UTC'),
+      version DateTime64(6, 'UTC'),
+      recorded_at DateTime64(3, 'UTC') DEFAULT now64(3, 'UTC')
+    ) ENGINE = MergeTree
+    ORDER BY (customer, instance, hour, version)
+    TTL hour + toIntervalDay(${retentionDays})`,
+  ],
+};
