@@ -15,6 +15,23 @@ export const DIMENSION_VERSIONS: VersionedTables = {
   computed: DIMENSION_TABLES.map((d) => d.table),
 };
 
+/**
+ * Per instance and hour where `where` holds (on customer, instance and hour): the newest version recorded
+ * (`version`, 0 for none) with the searches it counts (`computed`), and the searches search_events holds now, as
+ * search_totals_hourly counts them at every insert (`stored`). A version whose count differs is out of date. To be run
+ * with join_use_nulls = 0.
+ */
+export function hourStatesSql(t: (name: string) => string, where: string): string {
+  // Aliases differ from the column names: ClickHouse would read the column name as the alias inside the aggregates.
+  return `SELECT customer, instance, hour, newest AS version, counted AS computed, total AS stored FROM (
+      SELECT customer, instance, hour, max(version) AS newest, argMax(searches, version) AS counted
+      FROM ${t(DIMENSION_VERSIONS.versions)} WHERE ${where} GROUP BY customer, instance, hour
+    ) AS v FULL OUTER JOIN (
+      SELECT customer, instance, hour, toInt64(sum(searches)) AS total
+      FROM ${t('search_totals_hourly')} WHERE ${where} GROUP BY customer, instance, hour
+    ) AS s USING (customer, instance, hour)`;
+}
+
 /** Hours of one instance, in ms. */
 export interface TenantHours {
   customer: string;
@@ -137,18 +154,8 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
   private async dueHours(window: HourRange, since?: number): Promise<TenantHours[]> {
     const params: QueryParams = { from: window.from / 1000, to: window.to / 1000, since: since ?? 0 };
     const inWindow = `hour >= toDateTime({from:UInt32}, 'UTC') AND hour < toDateTime({to:UInt32}, 'UTC')`;
-    const [first] = DIMENSION_TABLES;
-    const differing = `SELECT customer, instance, hour FROM (
-        SELECT customer, instance, hour, toInt64(sum(searches)) AS s FROM ${this.ch.table('search_totals_hourly')}
-        WHERE ${inWindow} GROUP BY customer, instance, hour
-      ) AS t FULL OUTER JOIN (
-        SELECT customer, instance, hour, sum(searches) AS s FROM ${this.ch.table(first.table)}
-        WHERE dimension = 'search' AND ${inWindow} AND (customer, instance, hour, version) IN (
-          SELECT customer, instance, hour, max(version) FROM ${this.ch.table(DIMENSION_VERSIONS.versions)}
-          WHERE ${inWindow} GROUP BY customer, instance, hour)
-        GROUP BY customer, instance, hour
-      ) AS c USING (customer, instance, hour)
-      WHERE t.s != c.s`;
+    const differing = `SELECT customer, instance, hour FROM (${hourStatesSql((name) => this.ch.table(name), inWindow)})
+      WHERE computed != stored`;
     const received = `SELECT DISTINCT customer, instance, toStartOfHour(ts) AS hour FROM ${this.ch.table('search_events')}
       WHERE received_at >= fromUnixTimestamp64Milli({since:Int64}, 'UTC')
         AND ts >= toDateTime({from:UInt32}, 'UTC') AND ts < toDateTime({to:UInt32}, 'UTC')`;
@@ -188,10 +195,19 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
         params,
       );
     }
+    // Each hour with the searches its version counts (none: 0), which a reader compares with the hour's total.
     await this.ch.command(
-      `INSERT INTO ${this.ch.table(DIMENSION_VERSIONS.versions)} (customer, instance, hour, version)
-       SELECT {customer:String}, {instance:String}, toDateTime(arrayJoin(range({from:UInt32}, {to:UInt32}, 3600)), 'UTC'),
-         fromUnixTimestamp64Micro({version:Int64}, 'UTC')`,
+      `INSERT INTO ${this.ch.table(DIMENSION_VERSIONS.versions)} (customer, instance, hour, version, searches)
+       SELECT {customer:String}, {instance:String}, hour, fromUnixTimestamp64Micro({version:Int64}, 'UTC'), searches FROM (
+         SELECT toDateTime(arrayJoin(range({from:UInt32}, {to:UInt32}, 3600)), 'UTC') AS hour
+       ) AS h LEFT JOIN (
+         SELECT hour, sum(searches) AS searches FROM ${this.ch.table(DIMENSION_TABLES[0].table)}
+         WHERE customer = {customer:String} AND instance = {instance:String} AND dimension = 'search'
+           AND hour >= toDateTime({from:UInt32}, 'UTC') AND hour < toDateTime({to:UInt32}, 'UTC')
+           AND version = fromUnixTimestamp64Micro({version:Int64}, 'UTC')
+         GROUP BY hour
+       ) AS c USING (hour)
+       SETTINGS join_use_nulls = 0`,
       params,
     );
   }

@@ -2,15 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { ClickHouseService, DIMENSION_TABLES, dimensionColumns, dimensionRowsSql, type DimensionTable, type QueryParams } from '@app/clickhouse';
 import { AppConfig } from '@app/config';
 import type { AnalyticsFilter } from './analytics-scope';
-import { DIMENSION_VERSIONS } from './dimension-refresh';
+import { hourStatesSql } from './dimension-refresh';
 import { rangeSql, tenantSql } from './engagement-raw.repository';
-import { aheadSql, versionPlan, type VersionPlan } from './version-plan';
+import { aheadSql, planOf, type VersionPlan } from './version-plan';
 import type { HourRange } from './window';
 
 /**
  * How the answers read the dimension rows (docs/architecture.md, "Filters, users, countries and tags"): the hours
- * DimensionRefresh computed ahead at their newest version, the others (the current hour, and any hour not computed
- * yet or since changed) computed from search_events by the same statement, so an answer is exact at every moment.
+ * DimensionRefresh computed ahead, at their newest version where it is up to date, the others (the current hour, and
+ * any hour not computed yet or with searches stored since) computed from search_events by the same statement, so an
+ * answer is exact at every moment.
  */
 @Injectable()
 export class DimensionRepository {
@@ -24,9 +25,25 @@ export class DimensionRepository {
     this.ahead = config.engagementRefreshMs > 0;
   }
 
-  /** Which hours of `range` are read as computed ahead, and which from search_events. */
-  plan(f: AnalyticsFilter, range: HourRange): Promise<VersionPlan> {
-    return this.ahead ? versionPlan(this.ch, DIMENSION_VERSIONS.versions, f, range) : Promise.resolve({ ahead: [], raw: [range] });
+  /**
+   * Which hours of `range` are read as computed ahead (their newest version, where it counts the searches the hour
+   * holds now), and which from search_events.
+   */
+  async plan(f: AnalyticsFilter, range: HourRange): Promise<VersionPlan> {
+    if (!this.ahead) {
+      return { ahead: [], raw: [range] };
+    }
+    const params: QueryParams = {};
+    const where = `${tenantSql(params, f)} AND ${rangeSql('hour', range, 'v', params)}`;
+    const rows = await this.ch.query<{ hour_ms: string | number; version_us: string | number }>(
+      `SELECT toUnixTimestamp(hour) * 1000 AS hour_ms, toUnixTimestamp64Micro(version) AS version_us
+       FROM (${hourStatesSql((name) => this.ch.table(name), where)})
+       WHERE version_us > 0 AND computed = stored
+       ORDER BY hour
+       SETTINGS join_use_nulls = 0`,
+      params,
+    );
+    return planOf(rows, range);
   }
 
   /**
@@ -36,10 +53,13 @@ export class DimensionRepository {
   sql(table: DimensionTable['table'], f: AnalyticsFilter, plan: VersionPlan, where: string, params: QueryParams): string {
     const d = DIMENSION_TABLES.find((t) => t.table === table) as DimensionTable;
     const columns = `${dimensionColumns(d)}, searches, users, last_search`;
-    const parts = plan.raw.map((r, i) => {
-      const raw = dimensionRowsSql(d, (name) => this.ch.table(name), `${tenantSql(params, f)} AND ${rangeSql('ts', r, `dr${i}`, params)}`);
-      return `SELECT ${columns} FROM (${raw}) WHERE ${where}`;
-    });
+    const parts: string[] = [];
+    if (plan.raw.length > 0) {
+      // One statement for all raw ranges (one per range cost the engine its analysis again for each).
+      const ranges = plan.raw.map((r, i) => `(${rangeSql('ts', r, `dr${i}`, params)})`).join(' OR ');
+      const raw = dimensionRowsSql(d, (name) => this.ch.table(name), `${tenantSql(params, f)} AND (${ranges})`);
+      parts.push(`SELECT ${columns} FROM (${raw}) WHERE ${where}`);
+    }
     if (plan.ahead.length > 0 || parts.length === 0) {
       const hours = plan.ahead.length > 0 ? aheadSql(plan, params) : '0';
       parts.push(`SELECT ${columns} FROM ${this.ch.table(table)} WHERE ${tenantSql(params, f)} AND ${where} AND ${hours}`);

@@ -34,6 +34,11 @@ export async function versionPlan(
      GROUP BY hour ORDER BY hour`,
     params,
   );
+  return planOf(rows, range);
+}
+
+/** A plan from the hours computed ahead (`hour_ms`, ascending) with their versions (`version_us`): the rest raw. */
+export function planOf(rows: ReadonlyArray<{ hour_ms: string | number; version_us: string | number }>, range: HourRange): VersionPlan {
   const plan: VersionPlan = { ahead: [], raw: [] };
   let next = range.from;
   for (const row of rows) {

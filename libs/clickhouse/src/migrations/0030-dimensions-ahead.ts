@@ -37,9 +37,11 @@ function table(name: string, phrase: boolean, retentionDays: number): string {
  * - `search_dimensions_hourly`: per hour, language, bot, hits and tag set, the searches, users and latest search of
  *   every filter attribute, filter, filter set, country and tag, and of all searches (`search`), as the raw rows give
  *   them at the time `version` (the pass's start in microseconds, with a random part). `search_phrase_dimensions_hourly`:
- *   the same per phrase, ordered by the term's id. A pass writes an hour again under a newer version; a reader takes
- *   each hour's newest version recorded in `search_dimension_versions`, which the pass writes after the hour's rows,
- *   and reads the hours without one (the current hour among them) from search_events: exact at every moment.
+ *   the same per phrase, ordered by the term's id. A pass writes an hour again under a newer version.
+ * - `search_dimension_versions`: each hour's versions, written after the hour's rows, with the searches the version
+ *   counts. A reader takes each hour's newest version where that count is the one search_totals_hourly (kept at every
+ *   insert) holds now, and reads the other hours (the current one, those not computed yet, those that got searches
+ *   since) from search_events: exact at every moment.
  * - Tables that an earlier form of 0027 made and filled by views are dropped with their views: their rows counted
  *   every search of an hour without a version, and the pass computes every hour again.
  */
@@ -54,6 +56,7 @@ export const dimensionsAheadMigration: Migration = {
       instance LowCardinality(String),
       hour DateTime('UTC'),
       version DateTime64(6, 'UTC'),
+      searches Int64,
       recorded_at DateTime64(3, 'UTC') DEFAULT now64(3, 'UTC')
     ) ENGINE = MergeTree
     ORDER BY (customer, instance, hour, version)
