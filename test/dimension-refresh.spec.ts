@@ -1,5 +1,6 @@
 import { loadConfig } from '@app/config';
 import { ClickHouseCluster, ClickHouseService, MIGRATIONS, MigratorService } from '@app/clickhouse';
+import { MetricsService } from '@app/metrics';
 import { DimensionRefresh } from '../apps/query/src/analytics/dimension-refresh';
 import type { SearchEventRow } from '@app/contracts';
 import { storedSearch } from './support/stored-search';
@@ -22,7 +23,7 @@ describe('the dimension pass over search events stored before and after migratio
       RETENTION_DAYS: '60',
     });
     const ch = new ClickHouseService(config);
-    const pass = new DimensionRefresh(ch, config, new ClickHouseCluster(ch, config));
+    const pass = new DimensionRefresh(ch, config, new ClickHouseCluster(ch, config), new MetricsService());
     // Rows received before a pass began are not looked at again (exact counts of the hours computed).
     pass.changesMarginMs = 0;
     try {

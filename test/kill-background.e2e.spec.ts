@@ -6,8 +6,8 @@ import { eventually } from './support/storage';
 
 /**
  * The embedded service killed with SIGKILL in the middle of its background work (test/support/kill-after.js kills
- * it right after a chosen statement): a migration before it is recorded, and an engagement pass after its rows and
- * before their version. The next start repeats or completes the work, and nothing is counted twice
+ * it right after a chosen statement): a migration before it is recorded, and an engagement or dimension pass after
+ * its rows and before their version. The next start repeats or completes the work, and nothing is counted twice
  * (docs/architecture.md, "A kill at any moment").
  */
 const STANDALONE = 'apps/standalone/src/main.js';
@@ -31,14 +31,8 @@ describe('the embedded service killed in the middle of its background work', () 
     });
     expect([loaded.status, loaded.stderr]).toEqual([0, '']);
     const env = { DATA_DIR: dir, SERVICE_BASIC_AUTH: basic, LOG_LEVEL: 'warn' };
-    // 0012 changes its first view; 0021 has backfilled the weekly rollup; 0026 has started to build its indexes; 0027
-    // has backfilled a month of its dimension rollup.
-    const kills = [
-      'MODIFY QUERY',
-      'INSERT INTO \\S*search_phrases_weekly\\W',
-      'MATERIALIZE INDEX',
-      'INSERT INTO \\S*search_dimensions_hourly\\W',
-    ];
+    // 0012 changes its first view; 0021 has backfilled the weekly rollup; 0026 has started to build its indexes.
+    const kills = ['MODIFY QUERY', 'INSERT INTO \\S*search_phrases_weekly\\W', 'MATERIALIZE INDEX'];
     for (const [n, statement] of kills.entries()) {
       service = await startService(STANDALONE, { ...env, KILL_AFTER_SQL: statement, KILL_MARKER: `${dir}/killed-${n}` }, 90_000, KILL);
       expect(await exitSignal(service)).toBe('SIGKILL');
@@ -93,5 +87,52 @@ describe('the embedded service killed in the middle of its background work', () 
       30_000,
     );
     expect(totals).toMatchObject({ tracked_searches: searches.length, clicked_searches: clicks.length, clicks: clicks.length });
+  }, 300_000);
+
+  it('counts every search once in the breakdowns and users after a dimension pass killed between its rows and their version', async () => {
+    const dir = freshDir('kill-dimensions');
+    const env = { DATA_DIR: dir, SERVICE_BASIC_AUTH: basic, LOG_LEVEL: 'warn', ENGAGEMENT_REFRESH_MS: '500' };
+    service = await startService(
+      STANDALONE,
+      { ...env, KILL_AFTER_SQL: 'INSERT INTO \\S*search_phrase_dimensions_hourly\\W', KILL_MARKER: `${dir}/killed` },
+      90_000,
+      KILL,
+    );
+    // Two hours back: a complete hour, which the pass computes (the current one is read raw).
+    const searches = Array.from({ length: 30 }, (_, i) => ({
+      phrase: `term ${i % 3}`,
+      language: 'de',
+      hits: i % 2,
+      ts: Date.now() - 2 * 3_600_000 + i,
+      userToken: `user-${i % 7}`,
+      country: 'DE',
+      filters: [`brand:b${i % 2}`],
+    }));
+    const res = await fetch(`${service.url}/events`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify({ events: searches }),
+    });
+    expect(res.status).toBe(202);
+    expect(await exitSignal(service)).toBe('SIGKILL');
+
+    service = await startService(STANDALONE, env, 90_000);
+    const url = service.url;
+    const get = async <T>(path: string) => (await (await fetch(`${url}${path}`, { headers: { authorization } })).json()) as T;
+    // Once a pass after the restart has computed the hour again: the killed pass's rows, never recorded, are not read.
+    await eventually(
+      async () => (await fetch(`${url}/metrics`)).text(),
+      (metrics) => /^dimension_refresh_hours_total [1-9]/m.test(metrics),
+      30_000,
+    );
+    expect(await get('/search-breakdown?since=1d&by=country')).toEqual([
+      expect.objectContaining({ country: 'DE', searches: 30, users: 7 }),
+    ]);
+    expect(await get('/search-breakdown?since=1d&by=filter_value&attribute=brand')).toEqual([
+      expect.objectContaining({ value: 'b0', searches: 15, users: 7 }),
+      expect.objectContaining({ value: 'b1', searches: 15, users: 7 }),
+    ]);
+    const stats = await get<{ totals: { searches: number; users: number } }>('/search-stats?since=1d');
+    expect(stats.totals).toMatchObject({ searches: searches.length, users: 7 });
   }, 300_000);
 });

@@ -59,12 +59,7 @@ describe('the storage check', () => {
     await send('wool hat', 6, 'user-1');
     // A request whose insert was cut between the table and two of its views: its raw rows and the other views' rows
     // are stored, those four views' are not (the views are taken away for the insert, as a kill would).
-    const missed = [
-      'search_terms_hourly_mv',
-      'search_phrases_weekly_mv',
-      'search_ids_mv',
-      'engagement_changes_searches_mv',
-    ];
+    const missed = ['search_terms_hourly_mv', 'search_phrases_weekly_mv', 'search_ids_mv', 'engagement_changes_searches_mv'];
     for (const view of missed) {
       await ch.command(`DETACH TABLE ${ch.table(view)}`);
     }

@@ -108,6 +108,11 @@ export class MetricsService {
     help: 'Hours of engagement figures computed ahead (per instance), over all passes',
     registers: [this.registry],
   });
+  readonly dimensionHours = new Counter({
+    name: 'dimension_refresh_hours_total',
+    help: 'Hours of filters, users, countries and tags computed ahead (per instance), over all passes',
+    registers: [this.registry],
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });

@@ -1,7 +1,15 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
-import { ClickHouseCluster, ClickHouseService, DIMENSION_TABLES, dimensionColumns, dimensionRowsSql, type QueryParams } from '@app/clickhouse';
+import {
+  ClickHouseCluster,
+  ClickHouseService,
+  DIMENSION_TABLES,
+  dimensionColumns,
+  dimensionRowsSql,
+  type QueryParams,
+} from '@app/clickhouse';
 import { AppConfig } from '@app/config';
+import { MetricsService } from '@app/metrics';
 import { analyticsLane } from './analytics-slots';
 import { REPLACED_KEPT_MS, deleteReplacedVersions, type VersionedTables } from './engagement-cleanup';
 import { CHANGES_MARGIN_MS, hourRuns } from './engagement-refresh';
@@ -68,6 +76,7 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
     private readonly ch: ClickHouseService,
     private readonly config: AppConfig,
     private readonly cluster: ClickHouseCluster,
+    private readonly metrics: MetricsService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -127,6 +136,7 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
     for (const tenant of due) {
       await this.computeAll(tenant, version);
       computed += tenant.hours.length;
+      this.metrics.dimensionHours.inc(tenant.hours.length);
     }
     this.since = now;
     if (now - this.lastCleanup >= REPLACED_KEPT_MS) {

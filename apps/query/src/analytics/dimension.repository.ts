@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { ClickHouseService, DIMENSION_TABLES, dimensionColumns, dimensionRowsSql, type DimensionTable, type QueryParams } from '@app/clickhouse';
+import {
+  ClickHouseService,
+  DIMENSION_TABLES,
+  dimensionColumns,
+  dimensionRowsSql,
+  type DimensionTable,
+  type QueryParams,
+} from '@app/clickhouse';
 import { AppConfig } from '@app/config';
 import type { AnalyticsFilter } from './analytics-scope';
 import { hourStatesSql } from './dimension-refresh';

@@ -6,27 +6,7 @@
 
 -- ====================================================================================================================
 
--- default window (since=1d), UTC (1/4): SearchStatsRepository.hours
--- GET /search-stats
--- params:
---   bots = [0]
---   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   w_from = 1775037600 (2026-04-01T10:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
-  sum(searches) AS searches_n,
-  sumIf(searches, zero_hits) AS zero_n,
-  toUnixTimestamp64Milli(max(last_ts)) AS newest
-FROM `search_analytics`.`search_totals_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
-
--- default window (since=1d), UTC (2/4): SearchStatsRepository.distinctTerms
+-- default window (since=1d), UTC (1/4): SearchStatsRepository.distinctTerms
 -- GET /search-stats
 -- params:
 --   bots = [0]
@@ -55,6 +35,26 @@ SELECT (
     GROUP BY phrase
   )
 ) AS current_n, 0 AS previous_n;
+
+-- default window (since=1d), UTC (2/4): SearchStatsRepository.hours
+-- GET /search-stats
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
 
 -- default window (since=1d), UTC (3/4): SearchStatsRepository.languages
 -- GET /search-stats
@@ -80,6 +80,10 @@ ORDER BY searches_n DESC, language ASC;
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   d_from = 1775037600 (2026-04-01T10:00:00Z)
+--   d_to = 1775127600 (2026-04-02T11:00:00Z)
+--   dr0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   starts = [1775037600,1775041200,1775044800,1775048400,1775052000,1775055600,1775059200,1775062800,1775066400,1775070000,1775073600,1775077200,1775080800,1775084400,1775088000,1775091600,1775095200,1775098800,1775102400,1775106000,1775109600,1775113200,1775116800,1775120400,1775124000]
@@ -87,38 +91,87 @@ ORDER BY searches_n DESC, language ASC;
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
   uniqCombined64Merge(14)(users) AS users_n
-FROM `search_analytics`.`search_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND dimension = 'search'
-  AND 1
+FROM (
+  SELECT customer,
+    instance,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND dimension = 'search'
+    AND 1
+    AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+)
+WHERE 1
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY GROUPING SETS ((bucket), ());
 
 -- ====================================================================================================================
 
--- since=1d, Europe/Berlin (1/4): SearchStatsRepository.hours
--- GET /search-stats?since=1d&tz=Europe/Berlin
--- params:
---   bots = [0]
---   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   w_from = 1775037600 (2026-04-01T10:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
-  sum(searches) AS searches_n,
-  sumIf(searches, zero_hits) AS zero_n,
-  toUnixTimestamp64Milli(max(last_ts)) AS newest
-FROM `search_analytics`.`search_totals_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
-
--- since=1d, Europe/Berlin (2/4): SearchStatsRepository.distinctTerms
+-- since=1d, Europe/Berlin (1/4): SearchStatsRepository.distinctTerms
 -- GET /search-stats?since=1d&tz=Europe/Berlin
 -- params:
 --   bots = [0]
@@ -148,6 +201,26 @@ SELECT (
   )
 ) AS current_n, 0 AS previous_n;
 
+-- since=1d, Europe/Berlin (2/4): SearchStatsRepository.hours
+-- GET /search-stats?since=1d&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
 -- since=1d, Europe/Berlin (3/4): SearchStatsRepository.languages
 -- GET /search-stats?since=1d&tz=Europe/Berlin
 -- params:
@@ -172,6 +245,10 @@ ORDER BY searches_n DESC, language ASC;
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   d_from = 1775037600 (2026-04-01T10:00:00Z)
+--   d_to = 1775127600 (2026-04-02T11:00:00Z)
+--   dr0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   starts = [1775037600,1775041200,1775044800,1775048400,1775052000,1775055600,1775059200,1775062800,1775066400,1775070000,1775073600,1775077200,1775080800,1775084400,1775088000,1775091600,1775095200,1775098800,1775102400,1775106000,1775109600,1775113200,1775116800,1775120400,1775124000]
@@ -179,38 +256,87 @@ ORDER BY searches_n DESC, language ASC;
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
   uniqCombined64Merge(14)(users) AS users_n
-FROM `search_analytics`.`search_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND dimension = 'search'
-  AND 1
+FROM (
+  SELECT customer,
+    instance,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND dimension = 'search'
+    AND 1
+    AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+)
+WHERE 1
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY GROUPING SETS ((bucket), ());
 
 -- ====================================================================================================================
 
--- since=7d, UTC, interval=hour (1/4): SearchStatsRepository.hours
--- GET /search-stats?since=7d&interval=hour
--- params:
---   bots = [0]
---   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   w_from = 1774519200 (2026-03-26T10:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
-  sum(searches) AS searches_n,
-  sumIf(searches, zero_hits) AS zero_n,
-  toUnixTimestamp64Milli(max(last_ts)) AS newest
-FROM `search_analytics`.`search_totals_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
-
--- since=7d, UTC, interval=hour (2/4): SearchStatsRepository.distinctTerms
+-- since=7d, UTC, interval=hour (1/4): SearchStatsRepository.distinctTerms
 -- GET /search-stats?since=7d&interval=hour
 -- params:
 --   bots = [0]
@@ -249,6 +375,26 @@ SELECT (
   )
 ) AS current_n, 0 AS previous_n;
 
+-- since=7d, UTC, interval=hour (2/4): SearchStatsRepository.hours
+-- GET /search-stats?since=7d&interval=hour
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
 -- since=7d, UTC, interval=hour (3/4): SearchStatsRepository.languages
 -- GET /search-stats?since=7d&interval=hour
 -- params:
@@ -273,6 +419,10 @@ ORDER BY searches_n DESC, language ASC;
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   d_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_to = 1775127600 (2026-04-02T11:00:00Z)
+--   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   starts = [1774519200,1774522800,1774526400,1774530000,1774533600,1774537200,1774540800,1774544400,1774548000,1774551600,1774555200,1774558800,1774562400,1774566000,1774569600,1774573200,1774576800,1774580400,1774584000,1774587600,1774591200,1774594800,1774598400,1774602000,1774605600,1774609200,1774612800,1774616400,1774620000,1774623600,1774627200,1774630800,1774634400,1774638000,1774641600,1774645200,1774648800,1774652400,1774656000,1774659600,1774663200,1774666800,1774670400,1774674000,1774677600,1774681200,1774684800,1774688400,1774692000,1774695600,1774699200,1774702800,1774706400,1774710000,1774713600,1774717200,1774720800,1774724400,1774728000,1774731600,1774735200,1774738800,1774742400,1774746000,1774749600,1774753200,1774756800,1774760400,1774764000,1774767600,1774771200,1774774800,1774778400,1774782000,1774785600,1774789200,1774792800,1774796400,1774800000,1774803600,1774807200,1774810800,1774814400,1774818000,1774821600,1774825200,1774828800,1774832400,1774836000,1774839600,1774843200,1774846800,1774850400,1774854000,1774857600,1774861200,1774864800,1774868400,1774872000,1774875600,1774879200,1774882800,1774886400,1774890000,1774893600,1774897200,1774900800,1774904400,1774908000,1774911600,1774915200,1774918800,1774922400,1774926000,1774929600,1774933200,1774936800,1774940400,1774944000,1774947600,1774951200,1774954800,1774958400,1774962000,1774965600,1774969200,1774972800,1774976400,1774980000,1774983600,1774987200,1774990800,1774994400,1774998000,1775001600,1775005200,1775008800,1775012400,1775016000,1775019600,1775023200,1775026800,1775030400,1775034000,1775037600,1775041200,1775044800,1775048400,1775052000,1775055600,1775059200,1775062800,1775066400,1775070000,1775073600,1775077200,1775080800,1775084400,1775088000,1775091600,1775095200,1775098800,1775102400,1775106000,1775109600,1775113200,1775116800,1775120400,1775124000]
@@ -280,38 +430,87 @@ ORDER BY searches_n DESC, language ASC;
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
   uniqCombined64Merge(14)(users) AS users_n
-FROM `search_analytics`.`search_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND dimension = 'search'
-  AND 1
+FROM (
+  SELECT customer,
+    instance,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND dimension = 'search'
+    AND 1
+    AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+)
+WHERE 1
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY GROUPING SETS ((bucket), ());
 
 -- ====================================================================================================================
 
--- since=30d, Europe/Berlin (1/4): SearchStatsRepository.hours
--- GET /search-stats?since=30d&tz=Europe/Berlin
--- params:
---   bots = [0]
---   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   w_from = 1772532000 (2026-03-03T10:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
-  sum(searches) AS searches_n,
-  sumIf(searches, zero_hits) AS zero_n,
-  toUnixTimestamp64Milli(max(last_ts)) AS newest
-FROM `search_analytics`.`search_totals_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
-
--- since=30d, Europe/Berlin (2/4): SearchStatsRepository.distinctTerms
+-- since=30d, Europe/Berlin (1/4): SearchStatsRepository.distinctTerms
 -- GET /search-stats?since=30d&tz=Europe/Berlin
 -- params:
 --   bots = [0]
@@ -364,6 +563,26 @@ SELECT (
   )
 ) AS current_n, 0 AS previous_n;
 
+-- since=30d, Europe/Berlin (2/4): SearchStatsRepository.hours
+-- GET /search-stats?since=30d&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1772532000 (2026-03-03T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
 -- since=30d, Europe/Berlin (3/4): SearchStatsRepository.languages
 -- GET /search-stats?since=30d&tz=Europe/Berlin
 -- params:
@@ -388,6 +607,10 @@ ORDER BY searches_n DESC, language ASC;
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   d_from = 1772532000 (2026-03-03T10:00:00Z)
+--   d_to = 1775127600 (2026-04-02T11:00:00Z)
+--   dr0_from = 1772532000 (2026-03-03T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   starts = [1772492400,1772578800,1772665200,1772751600,1772838000,1772924400,1773010800,1773097200,1773183600,1773270000,1773356400,1773442800,1773529200,1773615600,1773702000,1773788400,1773874800,1773961200,1774047600,1774134000,1774220400,1774306800,1774393200,1774479600,1774566000,1774652400,1774738800,1774821600,1774908000,1774994400,1775080800]
@@ -395,38 +618,87 @@ ORDER BY searches_n DESC, language ASC;
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
   uniqCombined64Merge(14)(users) AS users_n
-FROM `search_analytics`.`search_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND dimension = 'search'
-  AND 1
+FROM (
+  SELECT customer,
+    instance,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND dimension = 'search'
+    AND 1
+    AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+)
+WHERE 1
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY GROUPING SETS ((bucket), ());
 
 -- ====================================================================================================================
 
--- from/to whole days, UTC (1/4): SearchStatsRepository.hours
--- GET /search-stats?from=2026-03-20&to=2026-03-27
--- params:
---   bots = [0]
---   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   w_from = 1773964800 (2026-03-20T00:00:00Z)
---   w_to = 1774569600 (2026-03-27T00:00:00Z)
-SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
-  sum(searches) AS searches_n,
-  sumIf(searches, zero_hits) AS zero_n,
-  toUnixTimestamp64Milli(max(last_ts)) AS newest
-FROM `search_analytics`.`search_totals_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
-
--- from/to whole days, UTC (2/4): SearchStatsRepository.distinctTerms
+-- from/to whole days, UTC (1/4): SearchStatsRepository.distinctTerms
 -- GET /search-stats?from=2026-03-20&to=2026-03-27
 -- params:
 --   bots = [0]
@@ -450,6 +722,26 @@ SELECT (
     GROUP BY phrase
   )
 ) AS current_n, 0 AS previous_n;
+
+-- from/to whole days, UTC (2/4): SearchStatsRepository.hours
+-- GET /search-stats?from=2026-03-20&to=2026-03-27
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1773964800 (2026-03-20T00:00:00Z)
+--   w_to = 1774569600 (2026-03-27T00:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
 
 -- from/to whole days, UTC (3/4): SearchStatsRepository.languages
 -- GET /search-stats?from=2026-03-20&to=2026-03-27
@@ -475,6 +767,10 @@ ORDER BY searches_n DESC, language ASC;
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   d_from = 1773964800 (2026-03-20T00:00:00Z)
+--   d_to = 1774569600 (2026-03-27T00:00:00Z)
+--   dr0_from = 1773964800 (2026-03-20T00:00:00Z)
+--   dr0_to = 1774569600 (2026-03-27T00:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   starts = [1773964800,1774051200,1774137600,1774224000,1774310400,1774396800,1774483200]
@@ -482,38 +778,87 @@ ORDER BY searches_n DESC, language ASC;
 --   w_to = 1774569600 (2026-03-27T00:00:00Z)
 SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
   uniqCombined64Merge(14)(users) AS users_n
-FROM `search_analytics`.`search_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND dimension = 'search'
-  AND 1
+FROM (
+  SELECT customer,
+    instance,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND dimension = 'search'
+    AND 1
+    AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+)
+WHERE 1
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY GROUPING SETS ((bucket), ());
 
 -- ====================================================================================================================
 
--- from/to whole days, Europe/Berlin (across the switch to summer time) (1/4): SearchStatsRepository.hours
--- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
--- params:
---   bots = [0]
---   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   w_from = 1774479600 (2026-03-25T23:00:00Z)
---   w_to = 1775080800 (2026-04-01T22:00:00Z)
-SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
-  sum(searches) AS searches_n,
-  sumIf(searches, zero_hits) AS zero_n,
-  toUnixTimestamp64Milli(max(last_ts)) AS newest
-FROM `search_analytics`.`search_totals_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
-
--- from/to whole days, Europe/Berlin (across the switch to summer time) (2/4): SearchStatsRepository.distinctTerms
+-- from/to whole days, Europe/Berlin (across the switch to summer time) (1/4): SearchStatsRepository.distinctTerms
 -- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
 -- params:
 --   bots = [0]
@@ -552,6 +897,26 @@ SELECT (
   )
 ) AS current_n, 0 AS previous_n;
 
+-- from/to whole days, Europe/Berlin (across the switch to summer time) (2/4): SearchStatsRepository.hours
+-- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774479600 (2026-03-25T23:00:00Z)
+--   w_to = 1775080800 (2026-04-01T22:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
 -- from/to whole days, Europe/Berlin (across the switch to summer time) (3/4): SearchStatsRepository.languages
 -- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin
 -- params:
@@ -576,6 +941,10 @@ ORDER BY searches_n DESC, language ASC;
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   d_from = 1774479600 (2026-03-25T23:00:00Z)
+--   d_to = 1775080800 (2026-04-01T22:00:00Z)
+--   dr0_from = 1774479600 (2026-03-25T23:00:00Z)
+--   dr0_to = 1775080800 (2026-04-01T22:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   starts = [1774479600,1774566000,1774652400,1774738800,1774821600,1774908000,1774994400]
@@ -583,39 +952,87 @@ ORDER BY searches_n DESC, language ASC;
 --   w_to = 1775080800 (2026-04-01T22:00:00Z)
 SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
   uniqCombined64Merge(14)(users) AS users_n
-FROM `search_analytics`.`search_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND dimension = 'search'
-  AND 1
+FROM (
+  SELECT customer,
+    instance,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND dimension = 'search'
+    AND 1
+    AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+)
+WHERE 1
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY GROUPING SETS ((bucket), ());
 
 -- ====================================================================================================================
 
--- language=de (the languages list ignores it) (1/4): SearchStatsRepository.hours
--- GET /search-stats?since=7d&language=de
--- params:
---   bots = [0]
---   customer = "acme"
---   instance = "shop"
---   language = "de"
---   w_from = 1774519200 (2026-03-26T10:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
-  sum(searches) AS searches_n,
-  sumIf(searches, zero_hits) AS zero_n,
-  toUnixTimestamp64Milli(max(last_ts)) AS newest
-FROM `search_analytics`.`search_totals_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND language = {language:String}
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
-
--- language=de (the languages list ignores it) (2/4): SearchStatsRepository.distinctTerms
+-- language=de (the languages list ignores it) (1/4): SearchStatsRepository.distinctTerms
 -- GET /search-stats?since=7d&language=de
 -- params:
 --   bots = [0]
@@ -656,6 +1073,27 @@ SELECT (
   )
 ) AS current_n, 0 AS previous_n;
 
+-- language=de (the languages list ignores it) (2/4): SearchStatsRepository.hours
+-- GET /search-stats?since=7d&language=de
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
 -- language=de (the languages list ignores it) (3/4): SearchStatsRepository.languages
 -- GET /search-stats?since=7d&language=de
 -- params:
@@ -680,6 +1118,10 @@ ORDER BY searches_n DESC, language ASC;
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   d_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_to = 1775127600 (2026-04-02T11:00:00Z)
+--   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "de"
 --   starts = [1774483200,1774569600,1774656000,1774742400,1774828800,1774915200,1775001600,1775088000]
@@ -687,39 +1129,88 @@ ORDER BY searches_n DESC, language ASC;
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
   uniqCombined64Merge(14)(users) AS users_n
-FROM `search_analytics`.`search_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND language = {language:String}
-  AND dimension = 'search'
-  AND 1
+FROM (
+  SELECT customer,
+    instance,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND language = {language:String}
+    AND dimension = 'search'
+    AND 1
+    AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+)
+WHERE 1
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY GROUPING SETS ((bucket), ());
 
 -- ====================================================================================================================
 
--- with bots (1/4): SearchStatsRepository.hours
--- GET /search-stats?since=7d&includeBotTraffic=true
--- params:
---   bots = [0,1]
---   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   w_from = 1774519200 (2026-03-26T10:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
-  sum(searches) AS searches_n,
-  sumIf(searches, zero_hits) AS zero_n,
-  toUnixTimestamp64Milli(max(last_ts)) AS newest
-FROM `search_analytics`.`search_totals_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
-
--- with bots (2/4): SearchStatsRepository.distinctTerms
+-- with bots (1/4): SearchStatsRepository.distinctTerms
 -- GET /search-stats?since=7d&includeBotTraffic=true
 -- params:
 --   bots = [0,1]
@@ -758,6 +1249,26 @@ SELECT (
   )
 ) AS current_n, 0 AS previous_n;
 
+-- with bots (2/4): SearchStatsRepository.hours
+-- GET /search-stats?since=7d&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
 -- with bots (3/4): SearchStatsRepository.languages
 -- GET /search-stats?since=7d&includeBotTraffic=true
 -- params:
@@ -782,6 +1293,10 @@ ORDER BY searches_n DESC, language ASC;
 -- params:
 --   bots = [0,1]
 --   customer = "acme"
+--   d_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_to = 1775127600 (2026-04-02T11:00:00Z)
+--   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   starts = [1774483200,1774569600,1774656000,1774742400,1774828800,1774915200,1775001600,1775088000]
@@ -789,38 +1304,87 @@ ORDER BY searches_n DESC, language ASC;
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
   uniqCombined64Merge(14)(users) AS users_n
-FROM `search_analytics`.`search_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND dimension = 'search'
-  AND 1
+FROM (
+  SELECT customer,
+    instance,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND dimension = 'search'
+    AND 1
+    AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+)
+WHERE 1
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY GROUPING SETS ((bucket), ());
 
 -- ====================================================================================================================
 
--- compare=previous, since=7d (1/5): SearchStatsRepository.hours
--- GET /search-stats?since=7d&compare=previous
--- params:
---   bots = [0]
---   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   w_from = 1773910800 (2026-03-19T09:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
-  sum(searches) AS searches_n,
-  sumIf(searches, zero_hits) AS zero_n,
-  toUnixTimestamp64Milli(max(last_ts)) AS newest
-FROM `search_analytics`.`search_totals_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
-
--- compare=previous, since=7d (2/5): SearchStatsRepository.distinctTerms
+-- compare=previous, since=7d (1/5): SearchStatsRepository.distinctTerms
 -- GET /search-stats?since=7d&compare=previous
 -- params:
 --   bots = [0]
@@ -889,6 +1453,26 @@ SELECT (
   )
 ) AS previous_n;
 
+-- compare=previous, since=7d (2/5): SearchStatsRepository.hours
+-- GET /search-stats?since=7d&compare=previous
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
 -- compare=previous, since=7d (3/5): SearchStatsRepository.languages
 -- GET /search-stats?since=7d&compare=previous
 -- params:
@@ -913,6 +1497,10 @@ ORDER BY searches_n DESC, language ASC;
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   d_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_to = 1775127600 (2026-04-02T11:00:00Z)
+--   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   starts = [1774483200,1774569600,1774656000,1774742400,1774828800,1774915200,1775001600,1775088000]
@@ -920,12 +1508,81 @@ ORDER BY searches_n DESC, language ASC;
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
   uniqCombined64Merge(14)(users) AS users_n
-FROM `search_analytics`.`search_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND dimension = 'search'
-  AND 1
+FROM (
+  SELECT customer,
+    instance,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND dimension = 'search'
+    AND 1
+    AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+)
+WHERE 1
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY GROUPING SETS ((bucket), ());
 
@@ -934,6 +1591,10 @@ GROUP BY GROUPING SETS ((bucket), ());
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   d_from = 1773910800 (2026-03-19T09:00:00Z)
+--   d_to = 1774519200 (2026-03-26T10:00:00Z)
+--   dr0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   dr0_to = 1774519200 (2026-03-26T10:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   starts = []
@@ -941,39 +1602,87 @@ GROUP BY GROUPING SETS ((bucket), ());
 --   w_to = 1774519200 (2026-03-26T10:00:00Z)
 SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
   uniqCombined64Merge(14)(users) AS users_n
-FROM `search_analytics`.`search_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND dimension = 'search'
-  AND 1
+FROM (
+  SELECT customer,
+    instance,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND dimension = 'search'
+    AND 1
+    AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+)
+WHERE 1
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY GROUPING SETS ((bucket), ());
 
 -- ====================================================================================================================
 
--- compare=previous, from/to, Europe/Berlin, language=de, with bots (1/5): SearchStatsRepository.hours
--- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin&compare=previous&language=de&includeBotTraffic=true
--- params:
---   bots = [0,1]
---   customer = "acme"
---   instance = "shop"
---   language = "de"
---   w_from = 1773878400 (2026-03-19T00:00:00Z)
---   w_to = 1775080800 (2026-04-01T22:00:00Z)
-SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
-  sum(searches) AS searches_n,
-  sumIf(searches, zero_hits) AS zero_n,
-  toUnixTimestamp64Milli(max(last_ts)) AS newest
-FROM `search_analytics`.`search_totals_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND language = {language:String}
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
-
--- compare=previous, from/to, Europe/Berlin, language=de, with bots (2/5): SearchStatsRepository.distinctTerms
+-- compare=previous, from/to, Europe/Berlin, language=de, with bots (1/5): SearchStatsRepository.distinctTerms
 -- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin&compare=previous&language=de&includeBotTraffic=true
 -- params:
 --   bots = [0,1]
@@ -1041,6 +1750,27 @@ SELECT (
   )
 ) AS previous_n;
 
+-- compare=previous, from/to, Europe/Berlin, language=de, with bots (2/5): SearchStatsRepository.hours
+-- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin&compare=previous&language=de&includeBotTraffic=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   w_from = 1773878400 (2026-03-19T00:00:00Z)
+--   w_to = 1775080800 (2026-04-01T22:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
 -- compare=previous, from/to, Europe/Berlin, language=de, with bots (3/5): SearchStatsRepository.languages
 -- GET /search-stats?from=2026-03-26&to=2026-04-02&tz=Europe/Berlin&compare=previous&language=de&includeBotTraffic=true
 -- params:
@@ -1065,6 +1795,10 @@ ORDER BY searches_n DESC, language ASC;
 -- params:
 --   bots = [0,1]
 --   customer = "acme"
+--   d_from = 1774479600 (2026-03-25T23:00:00Z)
+--   d_to = 1775080800 (2026-04-01T22:00:00Z)
+--   dr0_from = 1774479600 (2026-03-25T23:00:00Z)
+--   dr0_to = 1775080800 (2026-04-01T22:00:00Z)
 --   instance = "shop"
 --   language = "de"
 --   starts = [1774479600,1774566000,1774652400,1774738800,1774821600,1774908000,1774994400]
@@ -1072,13 +1806,82 @@ ORDER BY searches_n DESC, language ASC;
 --   w_to = 1775080800 (2026-04-01T22:00:00Z)
 SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
   uniqCombined64Merge(14)(users) AS users_n
-FROM `search_analytics`.`search_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND language = {language:String}
-  AND dimension = 'search'
-  AND 1
+FROM (
+  SELECT customer,
+    instance,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND language = {language:String}
+    AND dimension = 'search'
+    AND 1
+    AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+)
+WHERE 1
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY GROUPING SETS ((bucket), ());
 
@@ -1087,6 +1890,10 @@ GROUP BY GROUPING SETS ((bucket), ());
 -- params:
 --   bots = [0,1]
 --   customer = "acme"
+--   d_from = 1773878400 (2026-03-19T00:00:00Z)
+--   d_to = 1774479600 (2026-03-25T23:00:00Z)
+--   dr0_from = 1773878400 (2026-03-19T00:00:00Z)
+--   dr0_to = 1774479600 (2026-03-25T23:00:00Z)
 --   instance = "shop"
 --   language = "de"
 --   starts = []
@@ -1094,39 +1901,88 @@ GROUP BY GROUPING SETS ((bucket), ());
 --   w_to = 1774479600 (2026-03-25T23:00:00Z)
 SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
   uniqCombined64Merge(14)(users) AS users_n
-FROM `search_analytics`.`search_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND language = {language:String}
-  AND dimension = 'search'
-  AND 1
+FROM (
+  SELECT customer,
+    instance,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND language = {language:String}
+    AND dimension = 'search'
+    AND 1
+    AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+)
+WHERE 1
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY GROUPING SETS ((bucket), ());
 
 -- ====================================================================================================================
 
--- engagement=true, since=7d, interval=day, Europe/Berlin (1/7): SearchStatsRepository.hours
--- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
--- params:
---   bots = [0]
---   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   w_from = 1774519200 (2026-03-26T10:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
-  sum(searches) AS searches_n,
-  sumIf(searches, zero_hits) AS zero_n,
-  toUnixTimestamp64Milli(max(last_ts)) AS newest
-FROM `search_analytics`.`search_totals_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
-
--- engagement=true, since=7d, interval=day, Europe/Berlin (2/7): SearchStatsRepository.distinctTerms
+-- engagement=true, since=7d, interval=day, Europe/Berlin (1/7): SearchStatsRepository.distinctTerms
 -- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
 -- params:
 --   bots = [0]
@@ -1165,47 +2021,7 @@ SELECT (
   )
 ) AS current_n, 0 AS previous_n;
 
--- engagement=true, since=7d, interval=day, Europe/Berlin (3/7): SearchStatsRepository.languages
--- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
--- params:
---   bots = [0]
---   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   w_from = 1774519200 (2026-03-26T10:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT language, sum(searches) AS searches_n
-FROM `search_analytics`.`search_totals_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY language
-HAVING searches_n > 0
-ORDER BY searches_n DESC, language ASC;
-
--- engagement=true, since=7d, interval=day, Europe/Berlin (4/7): SearchStatsRepository.users
--- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
--- params:
---   bots = [0]
---   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   starts = [1774479600,1774566000,1774652400,1774738800,1774821600,1774908000,1774994400,1775080800]
---   w_from = 1774519200 (2026-03-26T10:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
-  uniqCombined64Merge(14)(users) AS users_n
-FROM `search_analytics`.`search_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND dimension = 'search'
-  AND 1
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY GROUPING SETS ((bucket), ());
-
--- engagement=true, since=7d, interval=day, Europe/Berlin (5/7): EngagementRepository.unattributed
+-- engagement=true, since=7d, interval=day, Europe/Berlin (2/7): EngagementRepository.unattributed
 -- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
 -- params:
 --   customer = "acme"
@@ -1255,7 +2071,46 @@ FROM (
 )
 GROUP BY hour_ms;
 
--- engagement=true, since=7d, interval=day, Europe/Berlin (6/7): EngagementRepository.hours
+-- engagement=true, since=7d, interval=day, Europe/Berlin (3/7): SearchStatsRepository.hours
+-- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- engagement=true, since=7d, interval=day, Europe/Berlin (4/7): SearchStatsRepository.languages
+-- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT language, sum(searches) AS searches_n
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY language
+HAVING searches_n > 0
+ORDER BY searches_n DESC, language ASC;
+
+-- engagement=true, since=7d, interval=day, Europe/Berlin (5/7): EngagementRepository.hours
 -- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
 -- params:
 --   bots = [0]
@@ -1401,7 +2256,7 @@ FROM (
 )
 GROUP BY toUnixTimestamp(hour) * 1000 AS hour_ms;
 
--- engagement=true, since=7d, interval=day, Europe/Berlin (7/7): EngagementRepository.positions
+-- engagement=true, since=7d, interval=day, Europe/Berlin (6/7): EngagementRepository.positions
 -- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
 -- params:
 --   bots = [0]
@@ -1606,30 +2461,103 @@ FROM (
 GROUP BY p, position
 HAVING clicks_n > 0;
 
+-- engagement=true, since=7d, interval=day, Europe/Berlin (7/7): SearchStatsRepository.users
+-- GET /search-stats?since=7d&interval=day&tz=Europe/Berlin&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   d_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_to = 1775127600 (2026-04-02T11:00:00Z)
+--   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   starts = [1774479600,1774566000,1774652400,1774738800,1774821600,1774908000,1774994400,1775080800]
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
+  uniqCombined64Merge(14)(users) AS users_n
+FROM (
+  SELECT customer,
+    instance,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND dimension = 'search'
+    AND 1
+    AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+)
+WHERE 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY GROUPING SETS ((bucket), ());
+
 -- ====================================================================================================================
 
--- engagement=true, compare=previous, language=de, with bots (1/8): SearchStatsRepository.hours
--- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
--- params:
---   bots = [0,1]
---   customer = "acme"
---   instance = "shop"
---   language = "de"
---   w_from = 1773910800 (2026-03-19T09:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
-  sum(searches) AS searches_n,
-  sumIf(searches, zero_hits) AS zero_n,
-  toUnixTimestamp64Milli(max(last_ts)) AS newest
-FROM `search_analytics`.`search_totals_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND language = {language:String}
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
-
--- engagement=true, compare=previous, language=de, with bots (2/8): SearchStatsRepository.distinctTerms
+-- engagement=true, compare=previous, language=de, with bots (1/8): SearchStatsRepository.distinctTerms
 -- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
 -- params:
 --   bots = [0,1]
@@ -1702,70 +2630,7 @@ SELECT (
   )
 ) AS previous_n;
 
--- engagement=true, compare=previous, language=de, with bots (3/8): SearchStatsRepository.languages
--- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
--- params:
---   bots = [0,1]
---   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   w_from = 1774519200 (2026-03-26T10:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT language, sum(searches) AS searches_n
-FROM `search_analytics`.`search_totals_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY language
-HAVING searches_n > 0
-ORDER BY searches_n DESC, language ASC;
-
--- engagement=true, compare=previous, language=de, with bots (4/8): SearchStatsRepository.users
--- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
--- params:
---   bots = [0,1]
---   customer = "acme"
---   instance = "shop"
---   language = "de"
---   starts = [1774483200,1774569600,1774656000,1774742400,1774828800,1774915200,1775001600,1775088000]
---   w_from = 1774519200 (2026-03-26T10:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
-  uniqCombined64Merge(14)(users) AS users_n
-FROM `search_analytics`.`search_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND language = {language:String}
-  AND dimension = 'search'
-  AND 1
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY GROUPING SETS ((bucket), ());
-
--- engagement=true, compare=previous, language=de, with bots (5/8): SearchStatsRepository.users
--- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
--- params:
---   bots = [0,1]
---   customer = "acme"
---   instance = "shop"
---   language = "de"
---   starts = []
---   w_from = 1773910800 (2026-03-19T09:00:00Z)
---   w_to = 1774519200 (2026-03-26T10:00:00Z)
-SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
-  uniqCombined64Merge(14)(users) AS users_n
-FROM `search_analytics`.`search_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND language = {language:String}
-  AND dimension = 'search'
-  AND 1
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY GROUPING SETS ((bucket), ());
-
--- engagement=true, compare=previous, language=de, with bots (6/8): EngagementRepository.unattributed
+-- engagement=true, compare=previous, language=de, with bots (2/8): EngagementRepository.unattributed
 -- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
 -- params:
 --   customer = "acme"
@@ -1815,7 +2680,47 @@ FROM (
 )
 GROUP BY hour_ms;
 
--- engagement=true, compare=previous, language=de, with bots (7/8): EngagementRepository.hours
+-- engagement=true, compare=previous, language=de, with bots (3/8): SearchStatsRepository.hours
+-- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   w_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  toUnixTimestamp64Milli(max(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- engagement=true, compare=previous, language=de, with bots (4/8): SearchStatsRepository.languages
+-- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT language, sum(searches) AS searches_n
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY language
+HAVING searches_n > 0
+ORDER BY searches_n DESC, language ASC;
+
+-- engagement=true, compare=previous, language=de, with bots (5/8): EngagementRepository.hours
 -- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
 -- params:
 --   bots = [0,1]
@@ -1962,7 +2867,7 @@ FROM (
 )
 GROUP BY toUnixTimestamp(hour) * 1000 AS hour_ms;
 
--- engagement=true, compare=previous, language=de, with bots (8/8): EngagementRepository.positions
+-- engagement=true, compare=previous, language=de, with bots (6/8): EngagementRepository.positions
 -- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
 -- params:
 --   bots = [0,1]
@@ -2169,46 +3074,214 @@ FROM (
 GROUP BY p, position
 HAVING clicks_n > 0;
 
--- ====================================================================================================================
-
--- tags=mobile AND bf, compare=previous, language=de (1/5): SearchStatsRepository.hours
--- GET /search-stats?since=7d&compare=previous&language=de&tags=mobile AND bf
+-- engagement=true, compare=previous, language=de, with bots (7/8): SearchStatsRepository.users
+-- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
 -- params:
---   bots = [0]
+--   bots = [0,1]
 --   customer = "acme"
+--   d_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_to = 1775127600 (2026-04-02T11:00:00Z)
+--   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "de"
---   tags_wanted = ["mobile","bf"]
---   w_from = 1773910800 (2026-03-19T09:00:00Z)
+--   starts = [1774483200,1774569600,1774656000,1774742400,1774828800,1774915200,1775001600,1775088000]
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
-  sum(searches) AS searches_n,
-  sumIf(searches, zero_hits) AS zero_n,
-  0 AS newest
-FROM `search_analytics`.`search_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND language = {language:String}
-  AND dimension = 'search'
-  AND hasAll(tags, {tags_wanted:Array(String)})
+SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
+  uniqCombined64Merge(14)(users) AS users_n
+FROM (
+  SELECT customer,
+    instance,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND language = {language:String}
+    AND dimension = 'search'
+    AND 1
+    AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+)
+WHERE 1
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
+GROUP BY GROUPING SETS ((bucket), ());
 
--- tags=mobile AND bf, compare=previous, language=de (2/5): SearchStatsRepository.distinctTaggedTerms
+-- engagement=true, compare=previous, language=de, with bots (8/8): SearchStatsRepository.users
+-- GET /search-stats?since=7d&compare=previous&language=de&includeBotTraffic=true&engagement=true
+-- params:
+--   bots = [0,1]
+--   customer = "acme"
+--   d_from = 1773910800 (2026-03-19T09:00:00Z)
+--   d_to = 1774519200 (2026-03-26T10:00:00Z)
+--   dr0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   dr0_to = 1774519200 (2026-03-26T10:00:00Z)
+--   instance = "shop"
+--   language = "de"
+--   starts = []
+--   w_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w_to = 1774519200 (2026-03-26T10:00:00Z)
+SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
+  uniqCombined64Merge(14)(users) AS users_n
+FROM (
+  SELECT customer,
+    instance,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND language = {language:String}
+    AND dimension = 'search'
+    AND 1
+    AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+)
+WHERE 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY GROUPING SETS ((bucket), ());
+
+-- ====================================================================================================================
+
+-- tags=mobile AND bf, compare=previous, language=de (1/5): SearchStatsRepository.distinctTaggedTerms
 -- GET /search-stats?since=7d&compare=previous&language=de&tags=mobile AND bf
 -- params:
 --   bots = [0]
 --   c_from = 1774519200 (2026-03-26T10:00:00Z)
 --   c_to = 1775127600 (2026-04-02T11:00:00Z)
 --   customer = "acme"
+--   d_from = 1773910800 (2026-03-19T09:00:00Z)
+--   d_to = 1775127600 (2026-04-02T11:00:00Z)
+--   dr0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "de"
 --   p_from = 1773910800 (2026-03-19T09:00:00Z)
 --   p_to = 1774519200 (2026-03-26T10:00:00Z)
 --   tags_wanted = ["mobile","bf"]
---   w_from = 1773910800 (2026-03-19T09:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT uniqExactIf(
   phrase,
   (hour >= toDateTime({c_from:UInt32}, 'UTC') AND hour < toDateTime({c_to:UInt32}, 'UTC'))
@@ -2219,45 +3292,111 @@ SELECT uniqExactIf(
   ) AS previous_n
 FROM (
   SELECT phrase, hour
-  FROM `search_analytics`.`search_phrase_dimensions_hourly`
-  WHERE customer = {customer:String}
-    AND instance = {instance:String}
-    AND bot IN {bots:Array(UInt8)}
-    AND language = {language:String}
-    AND dimension = 'search'
-    AND hasAll(tags, {tags_wanted:Array(String)})
-    AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+  FROM (
+    SELECT customer,
+      instance,
+      term_id,
+      phrase,
+      dimension,
+      attribute,
+      hour,
+      zero_hits,
+      bot,
+      language,
+      tags,
+      operator,
+      value,
+      searches,
+      users,
+      last_search
+    FROM (
+      SELECT customer,
+        instance,
+        substring(SHA256(concat(customer, '\0', instance, '\0', phrase)), 1, 16) AS term_id,
+        phrase,
+        d.1 AS dimension,
+        d.2 AS attribute,
+        toStartOfHour(ts) AS hour,
+        hits = 0 AS zero_hits,
+        bot,
+        language,
+        tags,
+        d.3 AS operator,
+        d.4 AS value,
+        sum(sign) AS searches,
+        uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+        SELECT customer, instance, user_token_hash
+        FROM `search_analytics`.`erased_user_tokens`
+      )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+        SELECT customer, instance, user_token_hash
+        FROM `search_analytics`.`erased_user_tokens`
+      )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+        SELECT customer, instance, user_token_hash
+        FROM `search_analytics`.`erased_user_tokens`
+      ))) AS users, max((ts, hits)) AS last_search
+      FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+        [('search', '', '', '')],
+        arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+        arrayMap(
+          f -> ('filter_value', f.1, f.2, f.3),
+          arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+        ),
+        if(
+          empty(filter_attributes),
+          [],
+          [(
+            'filter_set',
+            '',
+            '',
+            toJSONString(
+              arraySort(
+                arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+              )
+            )
+          )]
+        ),
+        if(country = '', [], [('country', '', '', toString(country))]),
+        arrayMap(t -> ('tag', '', '', t), tags)
+      ) AS d
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      GROUP BY customer,
+        instance,
+        term_id,
+        phrase,
+        dimension,
+        attribute,
+        hour,
+        zero_hits,
+        bot,
+        language,
+        tags,
+        operator,
+        value
+    )
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND language = {language:String}
+      AND dimension = 'search'
+      AND hasAll(tags, {tags_wanted:Array(String)})
+      AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+  )
+  WHERE 1
   GROUP BY phrase, hour
   HAVING sum(searches) > 0
 );
 
--- tags=mobile AND bf, compare=previous, language=de (3/5): SearchStatsRepository.languages
+-- tags=mobile AND bf, compare=previous, language=de (2/5): SearchStatsRepository.users
 -- GET /search-stats?since=7d&compare=previous&language=de&tags=mobile AND bf
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   tags_wanted = ["mobile","bf"]
---   w_from = 1774519200 (2026-03-26T10:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT language, sum(searches) AS searches_n
-FROM `search_analytics`.`search_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND dimension = 'search'
-  AND hasAll(tags, {tags_wanted:Array(String)})
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY language
-HAVING searches_n > 0
-ORDER BY searches_n DESC, language ASC;
-
--- tags=mobile AND bf, compare=previous, language=de (4/5): SearchStatsRepository.users
--- GET /search-stats?since=7d&compare=previous&language=de&tags=mobile AND bf
--- params:
---   bots = [0]
---   customer = "acme"
+--   d_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_to = 1775127600 (2026-04-02T11:00:00Z)
+--   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "de"
 --   starts = [1774483200,1774569600,1774656000,1774742400,1774828800,1774915200,1775001600,1775088000]
@@ -2266,21 +3405,94 @@ ORDER BY searches_n DESC, language ASC;
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
   uniqCombined64Merge(14)(users) AS users_n
-FROM `search_analytics`.`search_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND language = {language:String}
-  AND dimension = 'search'
-  AND hasAll(tags, {tags_wanted:Array(String)})
+FROM (
+  SELECT customer,
+    instance,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND language = {language:String}
+    AND dimension = 'search'
+    AND hasAll(tags, {tags_wanted:Array(String)})
+    AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+)
+WHERE 1
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY GROUPING SETS ((bucket), ());
 
--- tags=mobile AND bf, compare=previous, language=de (5/5): SearchStatsRepository.users
+-- tags=mobile AND bf, compare=previous, language=de (3/5): SearchStatsRepository.users
 -- GET /search-stats?since=7d&compare=previous&language=de&tags=mobile AND bf
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   d_from = 1773910800 (2026-03-19T09:00:00Z)
+--   d_to = 1774519200 (2026-03-26T10:00:00Z)
+--   dr0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   dr0_to = 1774519200 (2026-03-26T10:00:00Z)
 --   instance = "shop"
 --   language = "de"
 --   starts = []
@@ -2289,23 +3501,499 @@ GROUP BY GROUPING SETS ((bucket), ());
 --   w_to = 1774519200 (2026-03-26T10:00:00Z)
 SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
   uniqCombined64Merge(14)(users) AS users_n
-FROM `search_analytics`.`search_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND language = {language:String}
-  AND dimension = 'search'
-  AND hasAll(tags, {tags_wanted:Array(String)})
+FROM (
+  SELECT customer,
+    instance,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND language = {language:String}
+    AND dimension = 'search'
+    AND hasAll(tags, {tags_wanted:Array(String)})
+    AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+)
+WHERE 1
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY GROUPING SETS ((bucket), ());
 
+-- tags=mobile AND bf, compare=previous, language=de (4/5): SearchStatsRepository.hours
+-- GET /search-stats?since=7d&compare=previous&language=de&tags=mobile AND bf
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   d_from = 1773910800 (2026-03-19T09:00:00Z)
+--   d_to = 1775127600 (2026-04-02T11:00:00Z)
+--   dr0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "de"
+--   tags_wanted = ["mobile","bf"]
+--   w_from = 1773910800 (2026-03-19T09:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
+  sum(searches) AS searches_n,
+  sumIf(searches, zero_hits) AS zero_n,
+  0 AS newest
+FROM (
+  SELECT customer,
+    instance,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND language = {language:String}
+    AND dimension = 'search'
+    AND hasAll(tags, {tags_wanted:Array(String)})
+    AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+)
+WHERE 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
+
+-- tags=mobile AND bf, compare=previous, language=de (5/5): SearchStatsRepository.languages
+-- GET /search-stats?since=7d&compare=previous&language=de&tags=mobile AND bf
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   d_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_to = 1775127600 (2026-04-02T11:00:00Z)
+--   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   tags_wanted = ["mobile","bf"]
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT language, sum(searches) AS searches_n
+FROM (
+  SELECT customer,
+    instance,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND dimension = 'search'
+    AND hasAll(tags, {tags_wanted:Array(String)})
+    AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+)
+WHERE 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY language
+HAVING searches_n > 0
+ORDER BY searches_n DESC, language ASC;
+
 -- ====================================================================================================================
 
--- tags=mobile OR campaign%3Abf (1/4): SearchStatsRepository.hours
+-- tags=mobile OR campaign%3Abf (1/4): SearchStatsRepository.distinctTaggedTerms
+-- GET /search-stats?since=1d&tags=mobile OR campaign%3Abf
+-- params:
+--   bots = [0]
+--   c_from = 1775037600 (2026-04-01T10:00:00Z)
+--   c_to = 1775127600 (2026-04-02T11:00:00Z)
+--   customer = "acme"
+--   d_from = 1775037600 (2026-04-01T10:00:00Z)
+--   d_to = 1775127600 (2026-04-02T11:00:00Z)
+--   dr0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   tags_wanted = ["mobile","campaign:bf"]
+SELECT uniqExactIf(
+  phrase,
+  (hour >= toDateTime({c_from:UInt32}, 'UTC') AND hour < toDateTime({c_to:UInt32}, 'UTC'))
+) AS current_n,
+  0 AS previous_n
+FROM (
+  SELECT phrase, hour
+  FROM (
+    SELECT customer,
+      instance,
+      term_id,
+      phrase,
+      dimension,
+      attribute,
+      hour,
+      zero_hits,
+      bot,
+      language,
+      tags,
+      operator,
+      value,
+      searches,
+      users,
+      last_search
+    FROM (
+      SELECT customer,
+        instance,
+        substring(SHA256(concat(customer, '\0', instance, '\0', phrase)), 1, 16) AS term_id,
+        phrase,
+        d.1 AS dimension,
+        d.2 AS attribute,
+        toStartOfHour(ts) AS hour,
+        hits = 0 AS zero_hits,
+        bot,
+        language,
+        tags,
+        d.3 AS operator,
+        d.4 AS value,
+        sum(sign) AS searches,
+        uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+        SELECT customer, instance, user_token_hash
+        FROM `search_analytics`.`erased_user_tokens`
+      )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+        SELECT customer, instance, user_token_hash
+        FROM `search_analytics`.`erased_user_tokens`
+      )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+        SELECT customer, instance, user_token_hash
+        FROM `search_analytics`.`erased_user_tokens`
+      ))) AS users, max((ts, hits)) AS last_search
+      FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+        [('search', '', '', '')],
+        arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+        arrayMap(
+          f -> ('filter_value', f.1, f.2, f.3),
+          arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+        ),
+        if(
+          empty(filter_attributes),
+          [],
+          [(
+            'filter_set',
+            '',
+            '',
+            toJSONString(
+              arraySort(
+                arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+              )
+            )
+          )]
+        ),
+        if(country = '', [], [('country', '', '', toString(country))]),
+        arrayMap(t -> ('tag', '', '', t), tags)
+      ) AS d
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      GROUP BY customer,
+        instance,
+        term_id,
+        phrase,
+        dimension,
+        attribute,
+        hour,
+        zero_hits,
+        bot,
+        language,
+        tags,
+        operator,
+        value
+    )
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND bot IN {bots:Array(UInt8)}
+      AND dimension = 'search'
+      AND hasAny(tags, {tags_wanted:Array(String)})
+      AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+  )
+  WHERE 1
+  GROUP BY phrase, hour
+  HAVING sum(searches) > 0
+);
+
+-- tags=mobile OR campaign%3Abf (2/4): SearchStatsRepository.users
 -- GET /search-stats?since=1d&tags=mobile OR campaign%3Abf
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   d_from = 1775037600 (2026-04-01T10:00:00Z)
+--   d_to = 1775127600 (2026-04-02T11:00:00Z)
+--   dr0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   starts = [1775037600,1775041200,1775044800,1775048400,1775052000,1775055600,1775059200,1775062800,1775066400,1775070000,1775073600,1775077200,1775080800,1775084400,1775088000,1775091600,1775095200,1775098800,1775102400,1775106000,1775109600,1775113200,1775116800,1775120400,1775124000]
+--   tags_wanted = ["mobile","campaign:bf"]
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
+  uniqCombined64Merge(14)(users) AS users_n
+FROM (
+  SELECT customer,
+    instance,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND dimension = 'search'
+    AND hasAny(tags, {tags_wanted:Array(String)})
+    AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+)
+WHERE 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY GROUPING SETS ((bucket), ());
+
+-- tags=mobile OR campaign%3Abf (3/4): SearchStatsRepository.hours
+-- GET /search-stats?since=1d&tags=mobile OR campaign%3Abf
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   d_from = 1775037600 (2026-04-01T10:00:00Z)
+--   d_to = 1775127600 (2026-04-02T11:00:00Z)
+--   dr0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   tags_wanted = ["mobile","campaign:bf"]
@@ -2315,85 +4003,175 @@ SELECT toUnixTimestamp(hour) * 1000 AS hour_ms,
   sum(searches) AS searches_n,
   sumIf(searches, zero_hits) AS zero_n,
   0 AS newest
-FROM `search_analytics`.`search_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND dimension = 'search'
-  AND hasAny(tags, {tags_wanted:Array(String)})
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY hour_ms;
-
--- tags=mobile OR campaign%3Abf (2/4): SearchStatsRepository.distinctTaggedTerms
--- GET /search-stats?since=1d&tags=mobile OR campaign%3Abf
--- params:
---   bots = [0]
---   c_from = 1775037600 (2026-04-01T10:00:00Z)
---   c_to = 1775127600 (2026-04-02T11:00:00Z)
---   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   tags_wanted = ["mobile","campaign:bf"]
---   w_from = 1775037600 (2026-04-01T10:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT uniqExactIf(
-  phrase,
-  (hour >= toDateTime({c_from:UInt32}, 'UTC') AND hour < toDateTime({c_to:UInt32}, 'UTC'))
-) AS current_n,
-  0 AS previous_n
 FROM (
-  SELECT phrase, hour
-  FROM `search_analytics`.`search_phrase_dimensions_hourly`
+  SELECT customer,
+    instance,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+  )
   WHERE customer = {customer:String}
     AND instance = {instance:String}
     AND bot IN {bots:Array(UInt8)}
     AND dimension = 'search'
     AND hasAny(tags, {tags_wanted:Array(String)})
-    AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-  GROUP BY phrase, hour
-  HAVING sum(searches) > 0
-);
+    AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+)
+WHERE 1
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+GROUP BY hour_ms;
 
--- tags=mobile OR campaign%3Abf (3/4): SearchStatsRepository.languages
+-- tags=mobile OR campaign%3Abf (4/4): SearchStatsRepository.languages
 -- GET /search-stats?since=1d&tags=mobile OR campaign%3Abf
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   d_from = 1775037600 (2026-04-01T10:00:00Z)
+--   d_to = 1775127600 (2026-04-02T11:00:00Z)
+--   dr0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   tags_wanted = ["mobile","campaign:bf"]
 --   w_from = 1775037600 (2026-04-01T10:00:00Z)
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT language, sum(searches) AS searches_n
-FROM `search_analytics`.`search_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND dimension = 'search'
-  AND hasAny(tags, {tags_wanted:Array(String)})
+FROM (
+  SELECT customer,
+    instance,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND dimension = 'search'
+    AND hasAny(tags, {tags_wanted:Array(String)})
+    AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
+)
+WHERE 1
   AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
 GROUP BY language
 HAVING searches_n > 0
 ORDER BY searches_n DESC, language ASC;
-
--- tags=mobile OR campaign%3Abf (4/4): SearchStatsRepository.users
--- GET /search-stats?since=1d&tags=mobile OR campaign%3Abf
--- params:
---   bots = [0]
---   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   starts = [1775037600,1775041200,1775044800,1775048400,1775052000,1775055600,1775059200,1775062800,1775066400,1775070000,1775073600,1775077200,1775080800,1775084400,1775088000,1775091600,1775095200,1775098800,1775102400,1775106000,1775109600,1775113200,1775116800,1775120400,1775124000]
---   tags_wanted = ["mobile","campaign:bf"]
---   w_from = 1775037600 (2026-04-01T10:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT arrayCount(b -> b <= toUnixTimestamp(hour), {starts:Array(UInt32)}) AS bucket,
-  uniqCombined64Merge(14)(users) AS users_n
-FROM `search_analytics`.`search_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND dimension = 'search'
-  AND hasAny(tags, {tags_wanted:Array(String)})
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-GROUP BY GROUPING SETS ((bucket), ());

@@ -129,7 +129,7 @@ export class SearchStatsRepository {
   private async distinctTaggedTerms(f: AnalyticsFilter, window: HourRange, previous: HourRange | undefined, tags: TagsFilter) {
     const params: QueryParams = {};
     const range = { from: previous?.from ?? window.from, to: window.to };
-    const rows = `${await this.dimensions(f, tags, range, params, 'search_phrase_dimensions_hourly')} AND ${hourRangeSql(range, 'w', params)}`;
+    const rows = await this.dimensions(f, tags, range, params, 'search_phrase_dimensions_hourly');
     const inWindow = (name: string, r: HourRange) => hourRangeSql(r, name, params);
     const [row] = await this.ch.query<{ current_n: string | number; previous_n: string | number }>(
       `SELECT uniqExactIf(phrase, ${inWindow('c', window)}) AS current_n,

@@ -1942,7 +1942,25 @@ FORMAT TSVRaw;
 
 -- ====================================================================================================================
 
--- engagement=true, since=7d, language=de (1/5): SearchTermsRepository.terms
+-- engagement=true, since=7d, language=de (1/5): SearchTermsRepository.newestEvent
+-- GET /search-terms?since=7d&language=de&engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "de"
+--   w_from = 1774519200 (2026-03-26T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND language = {language:String}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- engagement=true, since=7d, language=de (2/5): SearchTermsRepository.terms
 -- GET /search-terms?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
@@ -1994,29 +2012,13 @@ FROM (
 ORDER BY count DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
--- engagement=true, since=7d, language=de (2/5): SearchTermsRepository.newestEvent
--- GET /search-terms?since=7d&language=de&engagement=true
--- params:
---   bots = [0]
---   customer = "acme"
---   instance = "shop"
---   language = "de"
---   w_from = 1774519200 (2026-03-26T10:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
-FROM `search_analytics`.`search_totals_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND language = {language:String}
-  AND zero_hits = 0
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
-
 -- engagement=true, since=7d, language=de (3/5): SearchTermsRepository.extras
 -- GET /search-terms?since=7d&language=de&engagement=true
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   ids = ["97a12b91792dfc29b861d7fdd3c9dc09"]
 --   instance = "shop"
 --   language = "de"
@@ -2025,16 +2027,99 @@ WHERE customer = {customer:String}
 SELECT phrase,
   maxIf(last_search, dimension = 'search').2 AS last_hits,
   sumIf(searches, dimension = 'filter_set' AND zero_hits) AS with_filters
-FROM `search_analytics`.`search_phrase_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND language = {language:String}
-  AND dimension IN ('search', 'filter_set')
-  AND 1
-  AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
-  AND term_id IN (
-  SELECT unhex(arrayJoin({ids:Array(String)}))
+FROM (
+  SELECT customer,
+    instance,
+    term_id,
+    phrase,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      substring(SHA256(concat(customer, '\0', instance, '\0', phrase)), 1, 16) AS term_id,
+      phrase,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer,
+      instance,
+      term_id,
+      phrase,
+      dimension,
+      attribute,
+      hour,
+      zero_hits,
+      bot,
+      language,
+      tags,
+      operator,
+      value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND language = {language:String}
+    AND dimension IN ('search', 'filter_set')
+    AND 1
+    AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
+    AND term_id IN (
+    SELECT unhex(arrayJoin({ids:Array(String)}))
+  )
 )
 GROUP BY phrase;
 
@@ -2699,6 +2784,8 @@ LIMIT {limit:UInt32} OFFSET {start:UInt32};
 -- params:
 --   bots = [0,1]
 --   customer = "acme"
+--   dr0_from = 1772532000 (2026-03-03T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   ids = ["97a12b91792dfc29b861d7fdd3c9dc09"]
 --   instance = "shop"
 --   language = "" (sent, not used)
@@ -2707,15 +2794,98 @@ LIMIT {limit:UInt32} OFFSET {start:UInt32};
 SELECT phrase,
   maxIf(last_search, dimension = 'search').2 AS last_hits,
   sumIf(searches, dimension = 'filter_set' AND zero_hits) AS with_filters
-FROM `search_analytics`.`search_phrase_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND dimension IN ('search', 'filter_set')
-  AND 1
-  AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
-  AND term_id IN (
-  SELECT unhex(arrayJoin({ids:Array(String)}))
+FROM (
+  SELECT customer,
+    instance,
+    term_id,
+    phrase,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      substring(SHA256(concat(customer, '\0', instance, '\0', phrase)), 1, 16) AS term_id,
+      phrase,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer,
+      instance,
+      term_id,
+      phrase,
+      dimension,
+      attribute,
+      hour,
+      zero_hits,
+      bot,
+      language,
+      tags,
+      operator,
+      value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND dimension IN ('search', 'filter_set')
+    AND 1
+    AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
+    AND term_id IN (
+    SELECT unhex(arrayJoin({ids:Array(String)}))
+  )
 )
 GROUP BY phrase;
 
@@ -3098,6 +3268,8 @@ FROM (
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   e0_from = 1774519200 (2026-03-26T10:00:00Z)
 --   e0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
@@ -3380,13 +3552,96 @@ FROM (
     SELECT phrase,
       maxIf(last_search, dimension = 'search').2 AS last_hits,
       sumIf(searches, dimension = 'filter_set' AND zero_hits) AS with_filters
-    FROM `search_analytics`.`search_phrase_dimensions_hourly`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND bot IN {bots:Array(UInt8)}
-      AND dimension IN ('search', 'filter_set')
-      AND 1
-      AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
+    FROM (
+      SELECT customer,
+        instance,
+        term_id,
+        phrase,
+        dimension,
+        attribute,
+        hour,
+        zero_hits,
+        bot,
+        language,
+        tags,
+        operator,
+        value,
+        searches,
+        users,
+        last_search
+      FROM (
+        SELECT customer,
+          instance,
+          substring(SHA256(concat(customer, '\0', instance, '\0', phrase)), 1, 16) AS term_id,
+          phrase,
+          d.1 AS dimension,
+          d.2 AS attribute,
+          toStartOfHour(ts) AS hour,
+          hits = 0 AS zero_hits,
+          bot,
+          language,
+          tags,
+          d.3 AS operator,
+          d.4 AS value,
+          sum(sign) AS searches,
+          uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+          SELECT customer, instance, user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+        )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+          SELECT customer, instance, user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+        )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+          SELECT customer, instance, user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+        ))) AS users, max((ts, hits)) AS last_search
+        FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+          [('search', '', '', '')],
+          arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+          arrayMap(
+            f -> ('filter_value', f.1, f.2, f.3),
+            arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+          ),
+          if(
+            empty(filter_attributes),
+            [],
+            [(
+              'filter_set',
+              '',
+              '',
+              toJSONString(
+                arraySort(
+                  arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+                )
+              )
+            )]
+          ),
+          if(country = '', [], [('country', '', '', toString(country))]),
+          arrayMap(t -> ('tag', '', '', t), tags)
+        ) AS d
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+        GROUP BY customer,
+          instance,
+          term_id,
+          phrase,
+          dimension,
+          attribute,
+          hour,
+          zero_hits,
+          bot,
+          language,
+          tags,
+          operator,
+          value
+      )
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND dimension IN ('search', 'filter_set')
+        AND 1
+        AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
+    )
     GROUP BY phrase
   ) AS x USING (phrase)
   ORDER BY count DESC, phrase ASC
@@ -3396,7 +3651,56 @@ FORMAT TSVRaw;
 
 -- ====================================================================================================================
 
--- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (1/7): SearchTermsRepository.terms
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (1/8): DimensionRepository.plan
+-- GET /search-terms?engagement=true
+-- params:
+--   customer = "acme"
+--   instance = "shop"
+--   v_from = 1775037600 (2026-04-01T10:00:00Z)
+--   v_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms, toUnixTimestamp64Micro(version) AS version_us
+FROM (
+  SELECT customer, instance, hour, newest AS version, counted AS computed, total AS stored
+  FROM (
+    SELECT customer, instance, hour, max(version) AS newest, argMax(searches, version) AS counted
+    FROM `search_analytics`.`search_dimension_versions`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND hour >= toDateTime({v_from:UInt32}, 'UTC')
+      AND hour < toDateTime({v_to:UInt32}, 'UTC')
+    GROUP BY customer, instance, hour
+  ) AS v FULL OUTER JOIN (
+    SELECT customer, instance, hour, toInt64(sum(searches)) AS total
+    FROM `search_analytics`.`search_totals_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND hour >= toDateTime({v_from:UInt32}, 'UTC')
+      AND hour < toDateTime({v_to:UInt32}, 'UTC')
+    GROUP BY customer, instance, hour
+  ) AS s USING (customer, instance, hour)
+)
+WHERE version_us > 0
+  AND computed = stored
+ORDER BY hour SETTINGS join_use_nulls = 0;
+
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (2/8): SearchTermsRepository.newestEvent
+-- GET /search-terms?engagement=true
+-- params:
+--   bots = [0]
+--   customer = "acme"
+--   instance = "shop"
+--   language = "" (sent, not used)
+--   w_from = 1775037600 (2026-04-01T10:00:00Z)
+--   w_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
+FROM `search_analytics`.`search_totals_hourly`
+WHERE customer = {customer:String}
+  AND instance = {instance:String}
+  AND bot IN {bots:Array(UInt8)}
+  AND zero_hits = 0
+  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
+
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (3/8): SearchTermsRepository.terms
 -- GET /search-terms?engagement=true
 -- params:
 --   bots = [0]
@@ -3446,24 +3750,7 @@ FROM (
 ORDER BY count DESC, phrase ASC
 LIMIT {limit:UInt32} OFFSET {start:UInt32};
 
--- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (2/7): SearchTermsRepository.newestEvent
--- GET /search-terms?engagement=true
--- params:
---   bots = [0]
---   customer = "acme"
---   instance = "shop"
---   language = "" (sent, not used)
---   w_from = 1775037600 (2026-04-01T10:00:00Z)
---   w_to = 1775127600 (2026-04-02T11:00:00Z)
-SELECT toUnixTimestamp64Milli(maxOrNull(last_ts)) AS newest
-FROM `search_analytics`.`search_totals_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND zero_hits = 0
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'));
-
--- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (3/7): EngagementRepository.plan
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (4/8): EngagementRepository.plan
 -- GET /search-terms?engagement=true
 -- params:
 --   customer = "acme"
@@ -3481,11 +3768,16 @@ WHERE customer = {customer:String}
 GROUP BY hour
 ORDER BY hour;
 
--- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (4/7): SearchTermsRepository.extras
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (5/8): SearchTermsRepository.extras
 -- GET /search-terms?engagement=true
 -- params:
+--   ahead_from = [1775124000]
+--   ahead_to = [1775127600]
+--   ahead_version = [null]
 --   bots = [0]
 --   customer = "acme"
+--   dr0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   dr0_to = 1775124000 (2026-04-02T10:00:00Z)
 --   ids = ["97a12b91792dfc29b861d7fdd3c9dc09"]
 --   instance = "shop"
 --   language = "" (sent, not used)
@@ -3494,19 +3786,139 @@ ORDER BY hour;
 SELECT phrase,
   maxIf(last_search, dimension = 'search').2 AS last_hits,
   sumIf(searches, dimension = 'filter_set' AND zero_hits) AS with_filters
-FROM `search_analytics`.`search_phrase_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND dimension IN ('search', 'filter_set')
-  AND 1
-  AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
-  AND term_id IN (
-  SELECT unhex(arrayJoin({ids:Array(String)}))
+FROM (
+  SELECT customer,
+    instance,
+    term_id,
+    phrase,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      substring(SHA256(concat(customer, '\0', instance, '\0', phrase)), 1, 16) AS term_id,
+      phrase,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer,
+      instance,
+      term_id,
+      phrase,
+      dimension,
+      attribute,
+      hour,
+      zero_hits,
+      bot,
+      language,
+      tags,
+      operator,
+      value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND dimension IN ('search', 'filter_set')
+    AND 1
+    AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
+    AND term_id IN (
+    SELECT unhex(arrayJoin({ids:Array(String)}))
+  )
+  UNION ALL
+  SELECT customer,
+    instance,
+    term_id,
+    phrase,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM `search_analytics`.`search_phrase_dimensions_hourly`
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND dimension IN ('search', 'filter_set')
+    AND 1
+    AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
+    AND term_id IN (
+    SELECT unhex(arrayJoin({ids:Array(String)}))
+  )
+    AND (hour, version) IN (
+    SELECT toDateTime(arrayJoin(range(a.1, a.2, 3600)), 'UTC'), fromUnixTimestamp64Micro(a.3, 'UTC')
+    FROM (
+      SELECT arrayJoin(
+        arrayZip({ahead_from:Array(UInt32)}, {ahead_to:Array(UInt32)}, {ahead_version:Array(Int64)})
+      ) AS a
+    )
+  )
 )
 GROUP BY phrase;
 
--- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (5/7): EngagementRepository.plan
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (6/8): EngagementRepository.plan
 -- GET /search-terms?engagement=true
 -- params:
 --   customer = "acme"
@@ -3524,7 +3936,7 @@ WHERE customer = {customer:String}
 GROUP BY hour
 ORDER BY hour;
 
--- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (6/7): EngagementRepository.phrases
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (7/8): EngagementRepository.phrases
 -- GET /search-terms?engagement=true
 -- params:
 --   ahead_from = [1775044800,1775102400]
@@ -3826,7 +4238,7 @@ FROM (
 )
 GROUP BY phrase;
 
--- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (7/7): EngagementRepository.positions
+-- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (8/8): EngagementRepository.positions
 -- GET /search-terms?engagement=true
 -- params:
 --   ahead_from = [1775044800,1775102400]
@@ -4450,6 +4862,8 @@ LIMIT {limit:UInt32} OFFSET {start:UInt32};
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   ids = ["97a12b91792dfc29b861d7fdd3c9dc09"]
 --   instance = "shop"
 --   language = "" (sent, not used)
@@ -4458,15 +4872,98 @@ LIMIT {limit:UInt32} OFFSET {start:UInt32};
 SELECT phrase,
   maxIf(last_search, dimension = 'search').2 AS last_hits,
   sumIf(searches, dimension = 'filter_set' AND zero_hits) AS with_filters
-FROM `search_analytics`.`search_phrase_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND dimension IN ('search', 'filter_set')
-  AND 1
-  AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
-  AND term_id IN (
-  SELECT unhex(arrayJoin({ids:Array(String)}))
+FROM (
+  SELECT customer,
+    instance,
+    term_id,
+    phrase,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      substring(SHA256(concat(customer, '\0', instance, '\0', phrase)), 1, 16) AS term_id,
+      phrase,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer,
+      instance,
+      term_id,
+      phrase,
+      dimension,
+      attribute,
+      hour,
+      zero_hits,
+      bot,
+      language,
+      tags,
+      operator,
+      value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND dimension IN ('search', 'filter_set')
+    AND 1
+    AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
+    AND term_id IN (
+    SELECT unhex(arrayJoin({ids:Array(String)}))
+  )
 )
 GROUP BY phrase;
 
@@ -4477,6 +4974,8 @@ GROUP BY phrase;
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   dr0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   dr0_to = 1774519200 (2026-03-26T10:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   limit = 10
@@ -4502,24 +5001,190 @@ FROM (
   SELECT phrase, sumIf(signed, cur = 1) AS count, sumIf(signed, cur = 0) AS previous_count
   FROM (
     SELECT phrase, toInt64(searches) AS signed, 1 AS cur
-    FROM `search_analytics`.`search_phrase_dimensions_hourly`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND bot IN {bots:Array(UInt8)}
-      AND dimension = 'search'
-      AND zero_hits = 1
-      AND hasAll(tags, {tags_wanted:Array(String)})
-      AND (hour >= toDateTime({t1_from:UInt32}, 'UTC') AND hour < toDateTime({t1_to:UInt32}, 'UTC'))
+    FROM (
+      SELECT customer,
+        instance,
+        term_id,
+        phrase,
+        dimension,
+        attribute,
+        hour,
+        zero_hits,
+        bot,
+        language,
+        tags,
+        operator,
+        value,
+        searches,
+        users,
+        last_search
+      FROM (
+        SELECT customer,
+          instance,
+          substring(SHA256(concat(customer, '\0', instance, '\0', phrase)), 1, 16) AS term_id,
+          phrase,
+          d.1 AS dimension,
+          d.2 AS attribute,
+          toStartOfHour(ts) AS hour,
+          hits = 0 AS zero_hits,
+          bot,
+          language,
+          tags,
+          d.3 AS operator,
+          d.4 AS value,
+          sum(sign) AS searches,
+          uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+          SELECT customer, instance, user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+        )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+          SELECT customer, instance, user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+        )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+          SELECT customer, instance, user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+        ))) AS users, max((ts, hits)) AS last_search
+        FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+          [('search', '', '', '')],
+          arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+          arrayMap(
+            f -> ('filter_value', f.1, f.2, f.3),
+            arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+          ),
+          if(
+            empty(filter_attributes),
+            [],
+            [(
+              'filter_set',
+              '',
+              '',
+              toJSONString(
+                arraySort(
+                  arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+                )
+              )
+            )]
+          ),
+          if(country = '', [], [('country', '', '', toString(country))]),
+          arrayMap(t -> ('tag', '', '', t), tags)
+        ) AS d
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+        GROUP BY customer,
+          instance,
+          term_id,
+          phrase,
+          dimension,
+          attribute,
+          hour,
+          zero_hits,
+          bot,
+          language,
+          tags,
+          operator,
+          value
+      )
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND dimension = 'search'
+        AND zero_hits = 1
+        AND hasAll(tags, {tags_wanted:Array(String)})
+        AND (hour >= toDateTime({t1_from:UInt32}, 'UTC') AND hour < toDateTime({t1_to:UInt32}, 'UTC'))
+    )
     UNION ALL
     SELECT phrase, toInt64(searches) AS signed, 0 AS cur
-    FROM `search_analytics`.`search_phrase_dimensions_hourly`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND bot IN {bots:Array(UInt8)}
-      AND dimension = 'search'
-      AND zero_hits = 1
-      AND hasAll(tags, {tags_wanted:Array(String)})
-      AND (hour >= toDateTime({t0_from:UInt32}, 'UTC') AND hour < toDateTime({t0_to:UInt32}, 'UTC'))
+    FROM (
+      SELECT customer,
+        instance,
+        term_id,
+        phrase,
+        dimension,
+        attribute,
+        hour,
+        zero_hits,
+        bot,
+        language,
+        tags,
+        operator,
+        value,
+        searches,
+        users,
+        last_search
+      FROM (
+        SELECT customer,
+          instance,
+          substring(SHA256(concat(customer, '\0', instance, '\0', phrase)), 1, 16) AS term_id,
+          phrase,
+          d.1 AS dimension,
+          d.2 AS attribute,
+          toStartOfHour(ts) AS hour,
+          hits = 0 AS zero_hits,
+          bot,
+          language,
+          tags,
+          d.3 AS operator,
+          d.4 AS value,
+          sum(sign) AS searches,
+          uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+          SELECT customer, instance, user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+        )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+          SELECT customer, instance, user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+        )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+          SELECT customer, instance, user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+        ))) AS users, max((ts, hits)) AS last_search
+        FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+          [('search', '', '', '')],
+          arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+          arrayMap(
+            f -> ('filter_value', f.1, f.2, f.3),
+            arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+          ),
+          if(
+            empty(filter_attributes),
+            [],
+            [(
+              'filter_set',
+              '',
+              '',
+              toJSONString(
+                arraySort(
+                  arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+                )
+              )
+            )]
+          ),
+          if(country = '', [], [('country', '', '', toString(country))]),
+          arrayMap(t -> ('tag', '', '', t), tags)
+        ) AS d
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+        GROUP BY customer,
+          instance,
+          term_id,
+          phrase,
+          dimension,
+          attribute,
+          hour,
+          zero_hits,
+          bot,
+          language,
+          tags,
+          operator,
+          value
+      )
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND dimension = 'search'
+        AND zero_hits = 1
+        AND hasAll(tags, {tags_wanted:Array(String)})
+        AND (hour >= toDateTime({t0_from:UInt32}, 'UTC') AND hour < toDateTime({t0_to:UInt32}, 'UTC'))
+    )
   )
   GROUP BY phrase
   HAVING count > 0
@@ -4680,6 +5345,8 @@ GROUP BY phrase;
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   ids = ["97a12b91792dfc29b861d7fdd3c9dc09"]
 --   instance = "shop"
 --   language = "" (sent, not used)
@@ -4689,15 +5356,98 @@ GROUP BY phrase;
 SELECT phrase,
   maxIf(last_search, dimension = 'search').2 AS last_hits,
   sumIf(searches, dimension = 'filter_set' AND zero_hits) AS with_filters
-FROM `search_analytics`.`search_phrase_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND dimension IN ('search', 'filter_set')
-  AND hasAll(tags, {tags_wanted:Array(String)})
-  AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
-  AND term_id IN (
-  SELECT unhex(arrayJoin({ids:Array(String)}))
+FROM (
+  SELECT customer,
+    instance,
+    term_id,
+    phrase,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      substring(SHA256(concat(customer, '\0', instance, '\0', phrase)), 1, 16) AS term_id,
+      phrase,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer,
+      instance,
+      term_id,
+      phrase,
+      dimension,
+      attribute,
+      hour,
+      zero_hits,
+      bot,
+      language,
+      tags,
+      operator,
+      value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND dimension IN ('search', 'filter_set')
+    AND hasAll(tags, {tags_wanted:Array(String)})
+    AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
+    AND term_id IN (
+    SELECT unhex(arrayJoin({ids:Array(String)}))
+  )
 )
 GROUP BY phrase;
 
@@ -4893,6 +5643,8 @@ FROM (
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   e0_from = 1774519200 (2026-03-26T10:00:00Z)
 --   e0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
@@ -5284,13 +6036,96 @@ FROM (
     SELECT phrase,
       maxIf(last_search, dimension = 'search').2 AS last_hits,
       sumIf(searches, dimension = 'filter_set' AND zero_hits) AS with_filters
-    FROM `search_analytics`.`search_phrase_dimensions_hourly`
-    WHERE customer = {customer:String}
-      AND instance = {instance:String}
-      AND bot IN {bots:Array(UInt8)}
-      AND dimension IN ('search', 'filter_set')
-      AND 1
-      AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
+    FROM (
+      SELECT customer,
+        instance,
+        term_id,
+        phrase,
+        dimension,
+        attribute,
+        hour,
+        zero_hits,
+        bot,
+        language,
+        tags,
+        operator,
+        value,
+        searches,
+        users,
+        last_search
+      FROM (
+        SELECT customer,
+          instance,
+          substring(SHA256(concat(customer, '\0', instance, '\0', phrase)), 1, 16) AS term_id,
+          phrase,
+          d.1 AS dimension,
+          d.2 AS attribute,
+          toStartOfHour(ts) AS hour,
+          hits = 0 AS zero_hits,
+          bot,
+          language,
+          tags,
+          d.3 AS operator,
+          d.4 AS value,
+          sum(sign) AS searches,
+          uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+          SELECT customer, instance, user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+        )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+          SELECT customer, instance, user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+        )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+          SELECT customer, instance, user_token_hash
+          FROM `search_analytics`.`erased_user_tokens`
+        ))) AS users, max((ts, hits)) AS last_search
+        FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+          [('search', '', '', '')],
+          arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+          arrayMap(
+            f -> ('filter_value', f.1, f.2, f.3),
+            arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+          ),
+          if(
+            empty(filter_attributes),
+            [],
+            [(
+              'filter_set',
+              '',
+              '',
+              toJSONString(
+                arraySort(
+                  arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+                )
+              )
+            )]
+          ),
+          if(country = '', [], [('country', '', '', toString(country))]),
+          arrayMap(t -> ('tag', '', '', t), tags)
+        ) AS d
+        WHERE customer = {customer:String}
+          AND instance = {instance:String}
+          AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+        GROUP BY customer,
+          instance,
+          term_id,
+          phrase,
+          dimension,
+          attribute,
+          hour,
+          zero_hits,
+          bot,
+          language,
+          tags,
+          operator,
+          value
+      )
+      WHERE customer = {customer:String}
+        AND instance = {instance:String}
+        AND bot IN {bots:Array(UInt8)}
+        AND dimension IN ('search', 'filter_set')
+        AND 1
+        AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
+    )
     GROUP BY phrase
   ) AS x USING (phrase)
   ORDER BY count DESC, phrase ASC

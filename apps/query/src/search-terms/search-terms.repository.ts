@@ -214,10 +214,8 @@ export class SearchTermsRepository {
       );
     }
     const line = `concat(${fields.join(", ',', ")}, '\\r')`;
-    return this.ch.rawStream(
-      `SELECT ${line} FROM (${this.termsSql(r, now, params, { plan, dims, csv: true })}) LIMIT {limit:UInt32} OFFSET {start:UInt32} FORMAT TSVRaw`,
-      params,
-    );
+    const lines = this.termsSql(r, now, params, { plan, dims, csv: true });
+    return this.ch.rawStream(`SELECT ${line} FROM (${lines}) LIMIT {limit:UInt32} OFFSET {start:UInt32} FORMAT TSVRaw`, params);
   }
 
   /**

@@ -51,7 +51,13 @@ export function taggedTermRowsSql(
  * only the terms of `ids` (their ids in hex, the table's order) when given, else every phrase of the window (the CSV
  * joins them to all its rows).
  */
-export function termExtrasSql(dimensions: DimensionRepository, r: TermsRequest, plan: VersionPlan, params: QueryParams, ids?: string[]): string {
+export function termExtrasSql(
+  dimensions: DimensionRepository,
+  r: TermsRequest,
+  plan: VersionPlan,
+  params: QueryParams,
+  ids?: string[],
+): string {
   if (ids) {
     params.ids = ids;
   }

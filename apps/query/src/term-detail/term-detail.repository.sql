@@ -113,6 +113,8 @@ LEFT JOIN (
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   dr0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   id = "892e95f4685a6d36bdb06f63b12becbb"
 --   instance = "shop"
 --   language = "" (sent, not used)
@@ -120,14 +122,98 @@ LEFT JOIN (
 --   w_from = 1775037600 (2026-04-01T10:00:00Z)
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
-FROM `search_analytics`.`search_phrase_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND term_id = unhex({id:String})
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-  AND dimension = 'filter_value'
-  AND 1
+FROM (
+  SELECT customer,
+    instance,
+    term_id,
+    phrase,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      substring(SHA256(concat(customer, '\0', instance, '\0', phrase)), 1, 16) AS term_id,
+      phrase,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer,
+      instance,
+      term_id,
+      phrase,
+      dimension,
+      attribute,
+      hour,
+      zero_hits,
+      bot,
+      language,
+      tags,
+      operator,
+      value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND term_id = unhex({id:String})
+    AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+    AND dimension = 'filter_value'
+    AND 1
+)
+WHERE 1
 GROUP BY attribute, operator, value
 HAVING s > 0
 ORDER BY s DESC, attribute, operator, value
@@ -253,6 +339,8 @@ LEFT JOIN (
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   id = "892e95f4685a6d36bdb06f63b12becbb"
 --   instance = "shop"
 --   language = "" (sent, not used)
@@ -260,14 +348,98 @@ LEFT JOIN (
 --   w_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
-FROM `search_analytics`.`search_phrase_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND term_id = unhex({id:String})
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-  AND dimension = 'filter_value'
-  AND 1
+FROM (
+  SELECT customer,
+    instance,
+    term_id,
+    phrase,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      substring(SHA256(concat(customer, '\0', instance, '\0', phrase)), 1, 16) AS term_id,
+      phrase,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer,
+      instance,
+      term_id,
+      phrase,
+      dimension,
+      attribute,
+      hour,
+      zero_hits,
+      bot,
+      language,
+      tags,
+      operator,
+      value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND term_id = unhex({id:String})
+    AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+    AND dimension = 'filter_value'
+    AND 1
+)
+WHERE 1
 GROUP BY attribute, operator, value
 HAVING s > 0
 ORDER BY s DESC, attribute, operator, value
@@ -393,6 +565,8 @@ LEFT JOIN (
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   dr0_from = 1772532000 (2026-03-03T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   id = "892e95f4685a6d36bdb06f63b12becbb"
 --   instance = "shop"
 --   language = "" (sent, not used)
@@ -400,14 +574,98 @@ LEFT JOIN (
 --   w_from = 1772532000 (2026-03-03T10:00:00Z)
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
-FROM `search_analytics`.`search_phrase_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND term_id = unhex({id:String})
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-  AND dimension = 'filter_value'
-  AND 1
+FROM (
+  SELECT customer,
+    instance,
+    term_id,
+    phrase,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      substring(SHA256(concat(customer, '\0', instance, '\0', phrase)), 1, 16) AS term_id,
+      phrase,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer,
+      instance,
+      term_id,
+      phrase,
+      dimension,
+      attribute,
+      hour,
+      zero_hits,
+      bot,
+      language,
+      tags,
+      operator,
+      value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND term_id = unhex({id:String})
+    AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+    AND dimension = 'filter_value'
+    AND 1
+)
+WHERE 1
 GROUP BY attribute, operator, value
 HAVING s > 0
 ORDER BY s DESC, attribute, operator, value
@@ -517,6 +775,8 @@ LEFT JOIN (
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   dr0_from = 1773964800 (2026-03-20T00:00:00Z)
+--   dr0_to = 1774569600 (2026-03-27T00:00:00Z)
 --   id = "892e95f4685a6d36bdb06f63b12becbb"
 --   instance = "shop"
 --   language = "" (sent, not used)
@@ -524,14 +784,98 @@ LEFT JOIN (
 --   w_from = 1773964800 (2026-03-20T00:00:00Z)
 --   w_to = 1774569600 (2026-03-27T00:00:00Z)
 SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
-FROM `search_analytics`.`search_phrase_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND term_id = unhex({id:String})
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-  AND dimension = 'filter_value'
-  AND 1
+FROM (
+  SELECT customer,
+    instance,
+    term_id,
+    phrase,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      substring(SHA256(concat(customer, '\0', instance, '\0', phrase)), 1, 16) AS term_id,
+      phrase,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer,
+      instance,
+      term_id,
+      phrase,
+      dimension,
+      attribute,
+      hour,
+      zero_hits,
+      bot,
+      language,
+      tags,
+      operator,
+      value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND term_id = unhex({id:String})
+    AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+    AND dimension = 'filter_value'
+    AND 1
+)
+WHERE 1
 GROUP BY attribute, operator, value
 HAVING s > 0
 ORDER BY s DESC, attribute, operator, value
@@ -664,6 +1008,8 @@ LEFT JOIN (
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   dr0_from = 1774479600 (2026-03-25T23:00:00Z)
+--   dr0_to = 1775080800 (2026-04-01T22:00:00Z)
 --   id = "892e95f4685a6d36bdb06f63b12becbb"
 --   instance = "shop"
 --   language = "" (sent, not used)
@@ -671,14 +1017,98 @@ LEFT JOIN (
 --   w_from = 1774479600 (2026-03-25T23:00:00Z)
 --   w_to = 1775080800 (2026-04-01T22:00:00Z)
 SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
-FROM `search_analytics`.`search_phrase_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND term_id = unhex({id:String})
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-  AND dimension = 'filter_value'
-  AND 1
+FROM (
+  SELECT customer,
+    instance,
+    term_id,
+    phrase,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      substring(SHA256(concat(customer, '\0', instance, '\0', phrase)), 1, 16) AS term_id,
+      phrase,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer,
+      instance,
+      term_id,
+      phrase,
+      dimension,
+      attribute,
+      hour,
+      zero_hits,
+      bot,
+      language,
+      tags,
+      operator,
+      value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND term_id = unhex({id:String})
+    AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+    AND dimension = 'filter_value'
+    AND 1
+)
+WHERE 1
 GROUP BY attribute, operator, value
 HAVING s > 0
 ORDER BY s DESC, attribute, operator, value
@@ -767,6 +1197,8 @@ WHERE phrase = {phrase:String};
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   id = "892e95f4685a6d36bdb06f63b12becbb"
 --   instance = "shop"
 --   language = "de"
@@ -774,15 +1206,99 @@ WHERE phrase = {phrase:String};
 --   w_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
-FROM `search_analytics`.`search_phrase_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND language = {language:String}
-  AND term_id = unhex({id:String})
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-  AND dimension = 'filter_value'
-  AND 1
+FROM (
+  SELECT customer,
+    instance,
+    term_id,
+    phrase,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      substring(SHA256(concat(customer, '\0', instance, '\0', phrase)), 1, 16) AS term_id,
+      phrase,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer,
+      instance,
+      term_id,
+      phrase,
+      dimension,
+      attribute,
+      hour,
+      zero_hits,
+      bot,
+      language,
+      tags,
+      operator,
+      value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND language = {language:String}
+    AND term_id = unhex({id:String})
+    AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+    AND dimension = 'filter_value'
+    AND 1
+)
+WHERE 1
 GROUP BY attribute, operator, value
 HAVING s > 0
 ORDER BY s DESC, attribute, operator, value
@@ -871,6 +1387,8 @@ WHERE phrase = {phrase:String};
 -- params:
 --   bots = [0,1]
 --   customer = "acme"
+--   dr0_from = 1772532000 (2026-03-03T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   id = "892e95f4685a6d36bdb06f63b12becbb"
 --   instance = "shop"
 --   language = "de"
@@ -878,15 +1396,99 @@ WHERE phrase = {phrase:String};
 --   w_from = 1772532000 (2026-03-03T10:00:00Z)
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
-FROM `search_analytics`.`search_phrase_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND language = {language:String}
-  AND term_id = unhex({id:String})
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-  AND dimension = 'filter_value'
-  AND 1
+FROM (
+  SELECT customer,
+    instance,
+    term_id,
+    phrase,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      substring(SHA256(concat(customer, '\0', instance, '\0', phrase)), 1, 16) AS term_id,
+      phrase,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer,
+      instance,
+      term_id,
+      phrase,
+      dimension,
+      attribute,
+      hour,
+      zero_hits,
+      bot,
+      language,
+      tags,
+      operator,
+      value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND language = {language:String}
+    AND term_id = unhex({id:String})
+    AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+    AND dimension = 'filter_value'
+    AND 1
+)
+WHERE 1
 GROUP BY attribute, operator, value
 HAVING s > 0
 ORDER BY s DESC, attribute, operator, value
@@ -975,6 +1577,8 @@ WHERE phrase = {phrase:String};
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   id = "892e95f4685a6d36bdb06f63b12becbb"
 --   instance = "shop"
 --   language = "de"
@@ -982,15 +1586,99 @@ WHERE phrase = {phrase:String};
 --   w_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
-FROM `search_analytics`.`search_phrase_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND language = {language:String}
-  AND term_id = unhex({id:String})
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-  AND dimension = 'filter_value'
-  AND 1
+FROM (
+  SELECT customer,
+    instance,
+    term_id,
+    phrase,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      substring(SHA256(concat(customer, '\0', instance, '\0', phrase)), 1, 16) AS term_id,
+      phrase,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer,
+      instance,
+      term_id,
+      phrase,
+      dimension,
+      attribute,
+      hour,
+      zero_hits,
+      bot,
+      language,
+      tags,
+      operator,
+      value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND language = {language:String}
+    AND term_id = unhex({id:String})
+    AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+    AND dimension = 'filter_value'
+    AND 1
+)
+WHERE 1
 GROUP BY attribute, operator, value
 HAVING s > 0
 ORDER BY s DESC, attribute, operator, value
@@ -1423,7 +2111,7 @@ LIMIT {limit:UInt32};
 
 -- ====================================================================================================================
 
--- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (1/7): TermDetailRepository.hours
+-- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (1/8): TermDetailRepository.hours
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?engagement=true
 -- params:
 --   bots = [0]
@@ -1447,7 +2135,7 @@ WHERE customer = {customer:String}
 GROUP BY hour_ms
 HAVING searches_n > 0;
 
--- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (2/7): TermDetailRepository.variants
+-- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (2/8): TermDetailRepository.variants
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?engagement=true
 -- params:
 --   bots = [0]
@@ -1469,7 +2157,7 @@ GROUP BY raw_phrase
 ORDER BY n DESC, raw_phrase ASC
 LIMIT {limit:UInt32};
 
--- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (3/7): TermDetailRepository.handlers
+-- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (3/8): TermDetailRepository.handlers
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?engagement=true
 -- params:
 --   bots = [0]
@@ -1525,11 +2213,48 @@ LEFT JOIN (
   GROUP BY phrase
 ) AS l USING (phrase);
 
--- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (4/7): TermDetailRepository.filters
+-- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (4/8): DimensionRepository.plan
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?engagement=true
 -- params:
+--   customer = "acme"
+--   instance = "shop"
+--   v_from = 1775037600 (2026-04-01T10:00:00Z)
+--   v_to = 1775127600 (2026-04-02T11:00:00Z)
+SELECT toUnixTimestamp(hour) * 1000 AS hour_ms, toUnixTimestamp64Micro(version) AS version_us
+FROM (
+  SELECT customer, instance, hour, newest AS version, counted AS computed, total AS stored
+  FROM (
+    SELECT customer, instance, hour, max(version) AS newest, argMax(searches, version) AS counted
+    FROM `search_analytics`.`search_dimension_versions`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND hour >= toDateTime({v_from:UInt32}, 'UTC')
+      AND hour < toDateTime({v_to:UInt32}, 'UTC')
+    GROUP BY customer, instance, hour
+  ) AS v FULL OUTER JOIN (
+    SELECT customer, instance, hour, toInt64(sum(searches)) AS total
+    FROM `search_analytics`.`search_totals_hourly`
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND hour >= toDateTime({v_from:UInt32}, 'UTC')
+      AND hour < toDateTime({v_to:UInt32}, 'UTC')
+    GROUP BY customer, instance, hour
+  ) AS s USING (customer, instance, hour)
+)
+WHERE version_us > 0
+  AND computed = stored
+ORDER BY hour SETTINGS join_use_nulls = 0;
+
+-- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (5/8): TermDetailRepository.filters
+-- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?engagement=true
+-- params:
+--   ahead_from = [1775124000]
+--   ahead_to = [1775127600]
+--   ahead_version = [null]
 --   bots = [0]
 --   customer = "acme"
+--   dr0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   dr0_to = 1775124000 (2026-04-02T10:00:00Z)
 --   id = "892e95f4685a6d36bdb06f63b12becbb"
 --   instance = "shop"
 --   language = "" (sent, not used)
@@ -1537,20 +2262,139 @@ LEFT JOIN (
 --   w_from = 1775037600 (2026-04-01T10:00:00Z)
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
-FROM `search_analytics`.`search_phrase_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND term_id = unhex({id:String})
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-  AND dimension = 'filter_value'
-  AND 1
+FROM (
+  SELECT customer,
+    instance,
+    term_id,
+    phrase,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      substring(SHA256(concat(customer, '\0', instance, '\0', phrase)), 1, 16) AS term_id,
+      phrase,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer,
+      instance,
+      term_id,
+      phrase,
+      dimension,
+      attribute,
+      hour,
+      zero_hits,
+      bot,
+      language,
+      tags,
+      operator,
+      value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND term_id = unhex({id:String})
+    AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+    AND dimension = 'filter_value'
+    AND 1
+  UNION ALL
+  SELECT customer,
+    instance,
+    term_id,
+    phrase,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM `search_analytics`.`search_phrase_dimensions_hourly`
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND term_id = unhex({id:String})
+    AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+    AND dimension = 'filter_value'
+    AND 1
+    AND (hour, version) IN (
+    SELECT toDateTime(arrayJoin(range(a.1, a.2, 3600)), 'UTC'), fromUnixTimestamp64Micro(a.3, 'UTC')
+    FROM (
+      SELECT arrayJoin(
+        arrayZip({ahead_from:Array(UInt32)}, {ahead_to:Array(UInt32)}, {ahead_version:Array(Int64)})
+      ) AS a
+    )
+  )
+)
+WHERE 1
 GROUP BY attribute, operator, value
 HAVING s > 0
 ORDER BY s DESC, attribute, operator, value
 LIMIT {limit:UInt32};
 
--- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (5/7): EngagementRepository.plan
+-- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (6/8): EngagementRepository.plan
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?engagement=true
 -- params:
 --   customer = "acme"
@@ -1568,7 +2412,7 @@ WHERE customer = {customer:String}
 GROUP BY hour
 ORDER BY hour;
 
--- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (6/7): EngagementRepository.term
+-- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (7/8): EngagementRepository.term
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?engagement=true
 -- params:
 --   ahead_from = [1775041200]
@@ -1870,7 +2714,7 @@ FROM (
 )
 GROUP BY phrase;
 
--- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (7/7): EngagementRepository.term
+-- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (8/8): EngagementRepository.term
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?engagement=true
 -- params:
 --   ahead_from = [1775041200]
@@ -2421,6 +3265,8 @@ LIMIT {limit:UInt32};
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   id = "892e95f4685a6d36bdb06f63b12becbb"
 --   instance = "shop"
 --   language = "" (sent, not used)
@@ -2432,14 +3278,98 @@ SELECT any(phrase) AS term,
   sum(searches) AS searches_n,
   sumIf(searches, zero_hits) AS zero_n,
   0 AS newest
-FROM `search_analytics`.`search_phrase_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND term_id = unhex({id:String})
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-  AND dimension = 'search'
-  AND hasAny(tags, {tags_wanted:Array(String)})
+FROM (
+  SELECT customer,
+    instance,
+    term_id,
+    phrase,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      substring(SHA256(concat(customer, '\0', instance, '\0', phrase)), 1, 16) AS term_id,
+      phrase,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer,
+      instance,
+      term_id,
+      phrase,
+      dimension,
+      attribute,
+      hour,
+      zero_hits,
+      bot,
+      language,
+      tags,
+      operator,
+      value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND term_id = unhex({id:String})
+    AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+    AND dimension = 'search'
+    AND hasAny(tags, {tags_wanted:Array(String)})
+)
+WHERE 1
 GROUP BY hour_ms
 HAVING searches_n > 0;
 
@@ -2537,6 +3467,8 @@ LEFT JOIN (
 -- params:
 --   bots = [0]
 --   customer = "acme"
+--   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   id = "892e95f4685a6d36bdb06f63b12becbb"
 --   instance = "shop"
 --   language = "" (sent, not used)
@@ -2545,14 +3477,98 @@ LEFT JOIN (
 --   w_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
-FROM `search_analytics`.`search_phrase_dimensions_hourly`
-WHERE customer = {customer:String}
-  AND instance = {instance:String}
-  AND bot IN {bots:Array(UInt8)}
-  AND term_id = unhex({id:String})
-  AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
-  AND dimension = 'filter_value'
-  AND hasAny(tags, {tags_wanted:Array(String)})
+FROM (
+  SELECT customer,
+    instance,
+    term_id,
+    phrase,
+    dimension,
+    attribute,
+    hour,
+    zero_hits,
+    bot,
+    language,
+    tags,
+    operator,
+    value,
+    searches,
+    users,
+    last_search
+  FROM (
+    SELECT customer,
+      instance,
+      substring(SHA256(concat(customer, '\0', instance, '\0', phrase)), 1, 16) AS term_id,
+      phrase,
+      d.1 AS dimension,
+      d.2 AS attribute,
+      toStartOfHour(ts) AS hour,
+      hits = 0 AS zero_hits,
+      bot,
+      language,
+      tags,
+      d.3 AS operator,
+      d.4 AS value,
+      sum(sign) AS searches,
+      uniqCombined64StateIf(14)(if((user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )), user_hash, concat('s', session_hash)), (user_hash != '' AND (customer, instance, user_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    )) OR (session_hash != '' AND (customer, instance, session_hash) NOT IN (
+      SELECT customer, instance, user_token_hash
+      FROM `search_analytics`.`erased_user_tokens`
+    ))) AS users, max((ts, hits)) AS last_search
+    FROM `search_analytics`.`search_events` ARRAY JOIN arrayConcat(
+      [('search', '', '', '')],
+      arrayMap(a -> ('filter_attribute', a, '', ''), arrayDistinct(filter_attributes)),
+      arrayMap(
+        f -> ('filter_value', f.1, f.2, f.3),
+        arrayDistinct(arrayZip(filter_attributes, filter_operators, filter_values))
+      ),
+      if(
+        empty(filter_attributes),
+        [],
+        [(
+          'filter_set',
+          '',
+          '',
+          toJSONString(
+            arraySort(
+              arrayDistinct(arrayMap((a, o, v) -> [a, o, v], filter_attributes, filter_operators, filter_values))
+            )
+          )
+        )]
+      ),
+      if(country = '', [], [('country', '', '', toString(country))]),
+      arrayMap(t -> ('tag', '', '', t), tags)
+    ) AS d
+    WHERE customer = {customer:String}
+      AND instance = {instance:String}
+      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+    GROUP BY customer,
+      instance,
+      term_id,
+      phrase,
+      dimension,
+      attribute,
+      hour,
+      zero_hits,
+      bot,
+      language,
+      tags,
+      operator,
+      value
+  )
+  WHERE customer = {customer:String}
+    AND instance = {instance:String}
+    AND bot IN {bots:Array(UInt8)}
+    AND term_id = unhex({id:String})
+    AND (hour >= toDateTime({w_from:UInt32}, 'UTC') AND hour < toDateTime({w_to:UInt32}, 'UTC'))
+    AND dimension = 'filter_value'
+    AND hasAny(tags, {tags_wanted:Array(String)})
+)
+WHERE 1
 GROUP BY attribute, operator, value
 HAVING s > 0
 ORDER BY s DESC, attribute, operator, value

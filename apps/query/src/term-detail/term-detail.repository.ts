@@ -91,9 +91,10 @@ export class TermDetailRepository {
    */
   async filters(scope: AnalyticsScope, id: string, limit: number, tags?: TagsFilter): Promise<TermFilter[]> {
     const params: QueryParams = { limit };
+    const where = `${this.where(scope, id, params)} AND dimension = 'filter_value' AND ${tagsSql(tags, params)}`;
     const rows = await this.ch.query<Record<'attribute' | 'operator' | 'value' | 's' | 'z', string | number>>(
       `SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
-       FROM ${await this.phraseDimensions(scope, `${this.where(scope, id, params)} AND dimension = 'filter_value' AND ${tagsSql(tags, params)}`, params)}
+       FROM ${await this.phraseDimensions(scope, where, params)}
        GROUP BY attribute, operator, value HAVING s > 0
        ORDER BY s DESC, attribute, operator, value LIMIT {limit:UInt32}`,
       params,
