@@ -33,9 +33,10 @@ const libraryRules = Object.entries(LAYERS).map(([lib, allowed]) => ({
 // and one module). Anything the features share beyond that goes to `common/` or to libs/contracts.
 const FEATURE = '^apps/query/src/[^/]+/';
 const SHARED = {
-  // annotations: its list takes the analytics window (the same parameters and rules, so a chart's annotations match it).
+  // annotations: its list takes the analytics window (the same parameters and rules, so a chart's annotations match it);
+  // insights: an erasure has the dimension hours that counted the token computed again.
   analytics: {
-    users: ['search-terms', 'search-stats', 'term-detail', 'search-breakdown', 'clicked-objects', 'alerts', 'annotations'],
+    users: ['search-terms', 'search-stats', 'term-detail', 'search-breakdown', 'clicked-objects', 'alerts', 'annotations', 'insights'],
     entry: '',
   },
   webhooks: { users: ['configuration', 'entities', 'alerts'], entry: 'index\\.ts$' },
