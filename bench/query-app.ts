@@ -85,12 +85,16 @@ export async function startApp(
 }
 
 /**
- * From /metrics: when the last complete engagement pass began (`at`, s; 0: none yet), and the hours computed so far.
+ * From /metrics: when the last complete passes began, the engagement pass and the dimension pass beside it (`at`, s,
+ * the older of the two; 0: not both yet), and the hours both computed so far.
  */
 async function lastEngagementPass(base: string): Promise<{ at: number; hours: number }> {
   const text = await (await fetch(`${base}/metrics`)).text();
   const metric = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
-  return { at: metric('engagement_refresh_last_pass_seconds'), hours: metric('engagement_refresh_hours_total') };
+  return {
+    at: Math.min(metric('engagement_refresh_last_pass_seconds'), metric('dimension_refresh_last_pass_seconds')),
+    hours: metric('engagement_refresh_hours_total') + metric('dimension_refresh_hours_total'),
+  };
 }
 
 /**

@@ -9,8 +9,8 @@
  * are dropped and their tables emptied), then times `--inserts` inserts of `--size` searches of the scale generator
  * (with filters, user tokens, countries and tags; those sent with an id carry it and a retry token, as the intake
  * stores them): the process's CPU time per insert (the engine runs in this process), merges stopped, so the figure
- * is the insert and its views alone. Variants: no view, all views, all but the dimension views, each view alone; all
- * views and all but the dimension views also with merges running. The variants take turns in each of `--rounds`
+ * is the insert and its views alone. Variants: no view, all views, each view alone; all views also with merges
+ * running (the dimension views that issue 46 measured here are gone: migration 0030). The variants take turns in each of `--rounds`
  * rounds (the machine's noise spreads over all of them); the medians go to
  * docs/benchmarks/figures.json (`views`), a view alone as the median of its rounds' differences from the insert
  * without views (a negative one is within the noise).
@@ -103,14 +103,10 @@ async function main(): Promise<void> {
     const store = new Store(ch);
     await store.load();
     const all = [...store.views.keys()];
-    const dimensions = all.filter((v) => v.includes('dimensions'));
-    const rest = all.filter((v) => !dimensions.includes(v));
     const groups: Array<{ name: string; keep: string[]; merges: boolean }> = [
       { name: 'no view', keep: [], merges: false },
       { name: 'all views', keep: all, merges: false },
       { name: 'all views, merges running', keep: all, merges: true },
-      { name: 'all but the dimension views', keep: rest, merges: false },
-      { name: 'all but the dimension views, merges running', keep: rest, merges: true },
     ];
     const variants = [...groups, ...all.map((view) => ({ name: view, keep: [view], merges: false }))];
     const rows = searches();
@@ -146,12 +142,6 @@ async function main(): Promise<void> {
     const figures: Figure[] = [
       ...groups.map((v) => figure(v.name === 'no view' ? 'insert, no view' : v.name, median(v.name), perInsert, rounds(v.name))),
       ...all.map((view) => figure(`view ${view} alone`, alone(view), perInsert, 'above the insert without views, in the same round')),
-      figure(
-        'all views against all but the dimension views, merges running',
-        median('all views, merges running') / median('all but the dimension views, merges running'),
-        'x',
-        'CPU per insert, not capacity (the intake target of issue 46 is capacity within 10 %)',
-      ),
     ];
     for (const f of figures) {
       console.log(`${f.name.padEnd(64)} ${String(f.value).padStart(7)} ${f.unit} (${f.note})`);

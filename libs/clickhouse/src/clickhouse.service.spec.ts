@@ -1,7 +1,8 @@
 import { loadConfig } from '@app/config';
 import { StorageLimitError } from '@app/errors';
 import { WORKER_DATA_DIR, uniqueDatabase } from '../../../test/support/test-app';
-import { ClickHouseService, withSettings } from './clickhouse.service';
+import { ClickHouseService } from './clickhouse.service';
+import { withSettings } from './sql-literals';
 import { insertSettings } from './insert-settings';
 import { MigratorService } from './migrator.service';
 import { VersionClock } from './version-clock';

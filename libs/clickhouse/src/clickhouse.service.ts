@@ -8,7 +8,7 @@ import pLimit from 'p-limit';
 import { AppConfig } from '@app/config';
 import { StorageLimitError, StorageUnavailableError } from '@app/errors';
 import { ClickHouseClientLogger } from './clickhouse-client-logger';
-import { inlineParams } from './sql-literals';
+import { inlineParams, withSettings } from './sql-literals';
 import { InsertSettings, insertSettings } from './insert-settings';
 import { insertTarget } from './insert-target';
 import { CLUSTER_SETTINGS } from './cluster/cluster-settings';
@@ -44,18 +44,6 @@ interface Lane {
 
 /** Told of every INSERT the service sends, with its table as table() takes it (set by whoever owns the metrics). */
 export type InsertListener = (table: string) => void;
-
-/**
- * A query's SETTINGS clause (`SETTINGS a = 1`) written into its text, before a trailing FORMAT clause, or added to the
- * query's own trailing SETTINGS clause.
- */
-export function withSettings(sql: string, settings: string): string {
-  const format = /\s+FORMAT\s+\w+\s*$/i.exec(sql);
-  const body = format ? sql.slice(0, format.index) : sql;
-  const own = /\sSETTINGS\s[^()]*$/i.test(body);
-  const clause = own ? `, ${settings.replace(/^SETTINGS\s+/i, '')}` : ` ${settings}`;
-  return `${body}${clause}${format?.[0] ?? ''}`;
-}
 
 /** A failed read as the caller should see it: a memory limit as StorageLimitError, anything else as it is. */
 function readFailure(err: unknown): never {

@@ -84,3 +84,15 @@ export function inListParamGroups<T>(items: readonly T[], key: (item: T) => stri
   }
   return groups;
 }
+
+/**
+ * A query's SETTINGS clause (`SETTINGS a = 1`) written into its text, before a trailing FORMAT clause, or added to the
+ * query's own trailing SETTINGS clause.
+ */
+export function withSettings(sql: string, settings: string): string {
+  const format = /\s+FORMAT\s+\w+\s*$/i.exec(sql);
+  const body = format ? sql.slice(0, format.index) : sql;
+  const own = /\sSETTINGS\s[^()]*$/i.test(body);
+  const clause = own ? `, ${settings.replace(/^SETTINGS\s+/i, '')}` : ` ${settings}`;
+  return `${body}${clause}${format?.[0] ?? ''}`;
+}

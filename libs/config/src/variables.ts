@@ -460,8 +460,9 @@ const DECLARED = [
     value: integer(0, 3_600_000),
     secret: false,
     description:
-      'how often the engagement figures (clicks, conversions) of each hour are computed ahead of the requests; an answer ' +
-      'shows a click or conversion at the latest this long after it is stored (plus the computation). 0: computed from ' +
+      'how often the engagement figures (clicks, conversions) and the filters, users, countries and tags of each hour are ' +
+      'computed ahead of the requests; an answer shows a click or conversion at the latest this long after it is stored ' +
+      '(plus the computation), and reads the dimensions of hours not computed yet from the raw rows. 0: computed from ' +
       'the raw tables at every request, exact at once but slow on large data sets',
   }),
   variable({

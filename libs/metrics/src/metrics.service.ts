@@ -108,6 +108,11 @@ export class MetricsService {
     help: 'Hours of engagement figures computed ahead (per instance), over all passes',
     registers: [this.registry],
   });
+  readonly dimensionPassSeconds = new Gauge({
+    name: 'dimension_refresh_last_pass_seconds',
+    help: 'Start of the last complete pass computing filters, users, countries and tags ahead (Unix time)',
+    registers: [this.registry],
+  });
   readonly dimensionHours = new Counter({
     name: 'dimension_refresh_hours_total',
     help: 'Hours of filters, users, countries and tags computed ahead (per instance), over all passes',

@@ -139,6 +139,7 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
       this.metrics.dimensionHours.inc(tenant.hours.length);
     }
     this.since = now;
+    this.metrics.dimensionPassSeconds.set(now / 1000);
     if (now - this.lastCleanup >= REPLACED_KEPT_MS) {
       await deleteReplacedVersions(this.cluster, now, DIMENSION_VERSIONS);
       this.lastCleanup = now;

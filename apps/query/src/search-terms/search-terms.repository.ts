@@ -4,6 +4,7 @@ import { ClickHouseService, inListParamGroups, type QueryParams } from '@app/cli
 import type { AnalyticsScope } from '../analytics/analytics-scope';
 import { filterSql, handlersSql, hourRangeSql, termRowsSql, unhandledSql, zeroResultLanguagesSql } from '../analytics/analytics-sql';
 import type { TagsFilter } from '../analytics/tags-param';
+import { csvLineSql } from './search-terms.csv';
 import { hasLastHits, taggedTermRowsSql, termDimensionPlans, termExtrasSql, type TermDimensionPlans } from './term-dimensions-sql';
 import { DimensionRepository } from '../analytics/dimension.repository';
 import { termId } from '../analytics/term-id';
@@ -168,52 +169,12 @@ export class SearchTermsRepository {
 
   /**
    * The same rows as CSV lines (docs/architecture.md), written by ClickHouse and passed on as bytes: no object
-   * per row in this process, so the export's memory does not grow with its rows. Each line ends with CRLF (the
-   * `\r` here, the `\n` of TSVRaw). A text field that begins with `=`, `+`, `-`, `@`, a tab or a CR gets a `'`
-   * before it, so that a spreadsheet shows it as text instead of running it as a formula (CSV injection); then a
-   * field is quoted, inner quotes doubled, only when it holds a comma, quote, CR or LF. Numbers are left as they
-   * are (a negative `change` stays a number); `change` is empty when previous_count is 0 (ClickHouse writes a
-   * Float64 with the shortest digits that read back to it, as JSON does).
+   * per row in this process, so the export's memory does not grow with its rows; each line as csvLineSql writes it.
    */
   async csvLines(r: TermsRequest, now: number): Promise<Readable> {
     const params: QueryParams = { start: r.start, limit: r.limit };
     const [plan, dims] = await Promise.all([this.plan(r), termDimensionPlans(this.dimensions, r)]);
-    const inert = (field: string) => `if(match(${field}, '^[=+@\\t\\r-]'), concat('\\'', ${field}), ${field})`;
-    const quoted = (field: string) => `if(match(${field}, '[,"\\r\\n]'), concat('"', replaceAll(${field}, '"', '""'), '"'), ${field})`;
-    const text = (field: string) => quoted(inert(field));
-    const fields = [text('phrase'), 'toString(count)'];
-    if (hasLastHits(r)) {
-      fields.push('toString(last_hits)');
-    }
-    if (r.withFilters) {
-      fields.push('toString(with_filters)');
-    }
-    if (r.previous) {
-      fields.push('toString(previous_count)', "if(previous_count = 0, '', toString(count / previous_count - 1))");
-    }
-    if (r.zeroHits) {
-      fields.push(`if(${handledSql(r)}, 'true', 'false')`, text("arrayStringConcat(arrayMap(h -> concat(h.1, ':', h.2), handlers), '|')"));
-    }
-    if (r.engagement) {
-      // As the JSON answer: rates and the mean position empty on a zero denominator, currencies ascending.
-      const ratio = (part: string, whole: string) => `if(${whole} = 0, '', toString(${part} / ${whole}))`;
-      fields.push(
-        'toString(tracked)',
-        'toString(clicked)',
-        ratio('clicked', 'tracked'),
-        'toString(clicks_n)',
-        ratio('pos_sum', 'clicks_n'),
-        'toString(converted)',
-        ratio('converted', 'tracked'),
-        "arrayStringConcat(arrayMap((c, v) -> concat(c, ':', v), rev_cur, rev_val), '|')",
-        'toString(carted)',
-        ratio('carted', 'tracked'),
-        'toString(purchased)',
-        ratio('purchased', 'tracked'),
-        "arrayStringConcat(arrayMap((c, v) -> concat(c, ':', v), pur_cur, pur_val), '|')",
-      );
-    }
-    const line = `concat(${fields.join(", ',', ")}, '\\r')`;
+    const line = csvLineSql(r, handledSql(r));
     const lines = this.termsSql(r, now, params, { plan, dims, csv: true });
     return this.ch.rawStream(`SELECT ${line} FROM (${lines}) LIMIT {limit:UInt32} OFFSET {start:UInt32} FORMAT TSVRaw`, params);
   }
