@@ -2,6 +2,7 @@ import { loadConfig } from '@app/config';
 import { ClickHouseCluster, ClickHouseService, MIGRATIONS, MigratorService } from '@app/clickhouse';
 import { MetricsService } from '@app/metrics';
 import { DimensionRefresh } from '../apps/query/src/analytics/dimension-refresh';
+import { DimensionRepository } from '../apps/query/src/analytics/dimension.repository';
 import type { SearchEventRow } from '@app/contracts';
 import { storedSearch } from './support/stored-search';
 import { WORKER_DATA_DIR, uniqueDatabase } from './support/test-app';
@@ -86,6 +87,90 @@ describe('the dimension pass over search events stored before and after migratio
       ];
       expect(await rows('search_dimensions_hourly')).toEqual(expected);
       expect(await rows('search_phrase_dimensions_hourly')).toEqual(expected);
+    } finally {
+      await pass.onApplicationShutdown();
+      await ch.onApplicationShutdown();
+    }
+  }, 120_000);
+
+  it('reads an hour at its newest version only while both tables count what the hour holds, and computes it again once', async () => {
+    const config = loadConfig({
+      DATA_DIR: WORKER_DATA_DIR,
+      CLICKHOUSE_DATABASE: uniqueDatabase('dv'),
+      LOG_LEVEL: 'silent',
+      ENGAGEMENT_REFRESH_MS: '60000',
+    });
+    const ch = new ClickHouseService(config);
+    const pass = new DimensionRefresh(ch, config, new ClickHouseCluster(ch, config), new MetricsService());
+    pass.changesMarginMs = 0;
+    const reader = new DimensionRepository(ch, config);
+    const HOUR = 3_600_000;
+    const hourOf = (agoHours: number) => Math.floor((Date.now() - agoHours * HOUR) / HOUR) * HOUR;
+    const tenant = { customer: 'demo', instance: 'live', includeBots: true };
+    // Ten minutes into the hour `agoHours` back, as storedSearch's age (whatever the minute now).
+    const into = (agoHours: number) => (Date.now() - hourOf(agoHours) - 600_000) / HOUR;
+    // The hours 3 and 2 ago, and the current one; the plan as [hour, 'ahead' | 'raw'] per hour.
+    const range = { from: hourOf(3), to: hourOf(0) + HOUR };
+    const plan = async () => {
+      const p = await reader.plan(tenant, range);
+      const each = (ranges: Array<{ from: number; to: number }>, kind: string) =>
+        ranges.flatMap((r) => Array.from({ length: (r.to - r.from) / HOUR }, (_, i): [number, string] => [r.from + i * HOUR, kind]));
+      return [...each(p.ahead, 'ahead'), ...each(p.raw, 'raw')]
+        .sort((a, b) => a[0] - b[0])
+        .map(([h, kind]) => [(h - range.from) / HOUR, kind]);
+    };
+    const versions = async (agoHours: number) =>
+      ch.query<{ searches: string; phrase_searches: string; totals: string }>(
+        `SELECT toString(searches) AS searches, toString(phrase_searches) AS phrase_searches, toString(totals) AS totals
+         FROM ${ch.table('search_dimension_versions')} WHERE hour = toDateTime({h:UInt32}, 'UTC') ORDER BY version`,
+        { h: hourOf(agoHours) / 1000 },
+      );
+    try {
+      await new MigratorService(ch, config).migrate(MIGRATIONS);
+      await ch.insert('search_events', [event(1, into(3)), event(2, into(2)), event(3, into(2)), event(4, 0)]);
+      expect(await plan()).toEqual([
+        [0, 'raw'],
+        [1, 'raw'],
+        [2, 'raw'],
+        [3, 'raw'],
+      ]);
+      expect(await pass.refresh()).toBe(2);
+      // Hour 2 had no search: nothing to compute, read raw (it finds nothing either way).
+      expect(await plan()).toEqual([
+        [0, 'ahead'],
+        [1, 'ahead'],
+        [2, 'raw'],
+        [3, 'raw'],
+      ]);
+      expect(await versions(2)).toEqual([{ searches: '2', phrase_searches: '2', totals: '2' }]);
+
+      // A late search of a computed hour: read raw until a pass computes it again, then at the new version.
+      await ch.insert('search_events', [event(5, into(2))]);
+      expect((await plan())[1]).toEqual([1, 'raw']);
+      expect(await pass.refresh()).toBe(1);
+      expect((await plan())[1]).toEqual([1, 'ahead']);
+      expect(await versions(2)).toEqual([
+        { searches: '2', phrase_searches: '2', totals: '2' },
+        { searches: '3', phrase_searches: '3', totals: '3' },
+      ]);
+
+      // A total no repair makes right (a half-done insert on a server): the hour is computed once more, then read raw
+      // and left alone.
+      await ch.insert('search_totals_hourly', [
+        {
+          customer: 'demo',
+          instance: 'live',
+          hour: new Date(hourOf(3)).toISOString().slice(0, 19).replace('T', ' '),
+          zero_hits: false,
+          bot: false,
+          language: 'de',
+          searches: 5,
+        },
+      ]);
+      expect((await plan())[0]).toEqual([0, 'raw']);
+      expect(await pass.refresh()).toBe(1);
+      expect(await pass.refresh()).toBe(0);
+      expect((await plan())[0]).toEqual([0, 'raw']);
     } finally {
       await pass.onApplicationShutdown();
       await ch.onApplicationShutdown();

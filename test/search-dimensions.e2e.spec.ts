@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ClickHouseService } from '@app/clickhouse';
 import { personalHash } from '@app/contracts';
+import { DimensionRefresh } from '../apps/query/src/analytics/dimension-refresh';
+import { EngagementRefresh } from '../apps/query/src/analytics/engagement-refresh';
 import { UserTokenErasure } from '../apps/query/src/insights/user-token-erasure.service';
 import { basicHeader, http, startApp, type TestApp } from './support/test-app';
 
@@ -8,18 +10,22 @@ import { basicHeader, http, startApp, type TestApp } from './support/test-app';
  * Filters, users, countries and tags on a small known set (docs/architecture.md, "Filters, users, countries and
  * tags"): GET /search-breakdown's every dimension, the filters of one attribute, a phrase's searches, hits, tags, the
  * orders, paging with X-Total-Count and CSV; users and tags in GET /search-stats; hits=all, last_hits, with_filters and
- * tags on GET /search-terms; the 400s naming the parameter.
+ * tags on GET /search-terms; the 400s naming the parameter. Twice: every hour read from the raw rows, and the hours
+ * computed ahead by a pass (the events lie two hours back, in a complete hour) and read so.
  */
-describe('search dimensions over HTTP', () => {
+describe.each([
+  ['read from the raw rows', '0'],
+  ['computed ahead', '3600000'],
+])('search dimensions over HTTP, %s', (_layout, refreshMs) => {
   let t: TestApp;
   const headers = basicHeader();
-  const ts = Date.now() - 3_600_000;
+  const ts = Date.now() - 2 * 3_600_000;
 
   type Entry = Record<string, unknown> & { searches: number; zero_hit_searches: number; zero_hit_rate: number; users: number };
   const breakdown = (query: string) => http<Entry[]>(`${t.url}/search-breakdown?since=1d&${query}`, { headers });
 
   beforeAll(async () => {
-    t = await startApp();
+    t = await startApp({ ENGAGEMENT_REFRESH_MS: refreshMs });
     const search = (phrase: string, hits: number, extra: Record<string, unknown>) => ({
       id: randomUUID(),
       phrase,
@@ -52,8 +58,23 @@ describe('search dimensions over HTTP', () => {
       body: JSON.stringify({ events }),
     });
     expect([res.status, res.body.accepted]).toEqual([202, events.length]);
+    if (refreshMs !== '0') {
+      expect(await t.app.get(DimensionRefresh).refresh()).toBe(1);
+      await t.app.get(EngagementRefresh).refresh();
+    }
   });
   afterAll(() => t.close());
+
+  it('restricts a list to tags with compare=previous, and exports a list with engagement=true as CSV', async () => {
+    type Term = { search_phrase: string; count: number; previous_count: number };
+    const tagged = await http<Term[]>(`${t.url}/search-terms?since=1d&hits=all&tags=bf&compare=previous`, { headers });
+    expect(tagged.body.map((e) => [e.search_phrase, e.count, e.previous_count])).toEqual([
+      ['hat', 1, 0],
+      ['iphone', 1, 0],
+    ]);
+    const csv = await http<string>(`${t.url}/search-terms?since=1d&engagement=true&format=csv`, { headers });
+    expect(csv.body.split('\r\n').slice(1, 3)).toEqual(['hat,2,3,2,0,0,0,,0,0,,0,0,0,0,', 'iphone,1,12,1,0,0,0,,0,0,,0,0,0,0,']);
+  });
 
   it('counts each filter attribute once per search, with zero hits, rate and users', async () => {
     const res = await breakdown('by=filter_attribute');

@@ -175,7 +175,7 @@ export class ClickHouseService implements OnApplicationShutdown {
   query<T>(sql: string, params: QueryParams = {}): Promise<T[]> {
     const current = this.currentLane.getStore();
     if (current) {
-      const query = withSettings(inlineParams(sql, params), current.settings);
+      const query = inlineParams(withSettings(sql, current.settings), params);
       return this.run(() =>
         current.lane.next(async () => (await current.lane.client.query({ query, format: 'JSONEachRow' })).json<T>()),
       ).catch(readFailure);
@@ -198,7 +198,7 @@ export class ClickHouseService implements OnApplicationShutdown {
     try {
       const current = this.currentLane.getStore();
       const { stream } = current
-        ? await current.lane.next(() => current.lane.client.exec({ query: withSettings(inlineParams(sql, params), current.settings) }))
+        ? await current.lane.next(() => current.lane.client.exec({ query: inlineParams(withSettings(sql, current.settings), params) }))
         : await this.client.exec({ query: sql, query_params: params });
       stream.once('close', () => this.pending--);
       return stream;
@@ -220,7 +220,7 @@ export class ClickHouseService implements OnApplicationShutdown {
         this.sending(inserted);
       }
       return current
-        ? current.lane.next(() => current.lane.client.command({ query: withSettings(inlineParams(sql, params), current.settings) }))
+        ? current.lane.next(() => current.lane.client.command({ query: inlineParams(withSettings(sql, current.settings), params) }))
         : this.client.command({ query: sql, query_params: params });
     });
   }

@@ -87,7 +87,8 @@ export function inListParamGroups<T>(items: readonly T[], key: (item: T) => stri
 
 /**
  * A query's SETTINGS clause (`SETTINGS a = 1`) written into its text, before a trailing FORMAT clause, or added to the
- * query's own trailing SETTINGS clause.
+ * query's own trailing SETTINGS clause. Applied to the query as written, before its parameters are inlined (a value
+ * could hold the word SETTINGS).
  */
 export function withSettings(sql: string, settings: string): string {
   const format = /\s+FORMAT\s+\w+\s*$/i.exec(sql);

@@ -6,6 +6,7 @@ import {
   DIMENSION_TABLES,
   dimensionColumns,
   dimensionRowsSql,
+  type DimensionTable,
   type QueryParams,
 } from '@app/clickhouse';
 import { AppConfig } from '@app/config';
@@ -15,8 +16,12 @@ import { REPLACED_KEPT_MS, deleteReplacedVersions, type VersionedTables } from '
 import { CHANGES_MARGIN_MS, hourRuns } from './engagement-refresh';
 import { HOUR, type HourRange } from './window';
 
-/** An hour is computed once it ended this long ago; a row of it stored later makes the next pass compute it again. */
-export const COMPLETE_AFTER_MS = 60_000;
+/**
+ * An hour is computed once it ended this long after the changes' margin (CHANGES_MARGIN_MS): its last rows are then
+ * older than the margin before the pass, so the next pass does not take them for new ones. A row of it stored later
+ * makes the next pass compute it again.
+ */
+export const COMPLETE_AFTER_MARGIN_MS = 60_000;
 
 export const DIMENSION_VERSIONS: VersionedTables = {
   versions: 'search_dimension_versions',
@@ -25,14 +30,17 @@ export const DIMENSION_VERSIONS: VersionedTables = {
 
 /**
  * Per instance and hour where `where` holds (on customer, instance and hour): the newest version recorded
- * (`version`, 0 for none) with the searches it counts (`computed`), and the searches search_events holds now, as
- * search_totals_hourly counts them at every insert (`stored`). A version whose count differs is out of date. To be run
- * with join_use_nulls = 0.
+ * (`version`, 0 for none) with the searches it counts in each table (`computed`, `phrase_computed`) and the hour's
+ * total when its pass began (`recorded`), and the searches search_events holds now, as search_totals_hourly counts
+ * them at every insert (`stored`). A version is read only where both its counts are `stored`; an hour is computed
+ * again once `stored` is no longer `recorded`. To be run with join_use_nulls = 0.
  */
 export function hourStatesSql(t: (name: string) => string, where: string): string {
   // Aliases differ from the column names: ClickHouse would read the column name as the alias inside the aggregates.
-  return `SELECT customer, instance, hour, newest AS version, counted AS computed, total AS stored FROM (
-      SELECT customer, instance, hour, max(version) AS newest, argMax(searches, version) AS counted
+  return `SELECT customer, instance, hour, newest AS version, counted AS computed, phrase_counted AS phrase_computed,
+      recorded_total AS recorded, total AS stored FROM (
+      SELECT customer, instance, hour, max(version) AS newest, argMax(searches, version) AS counted,
+        argMax(phrase_searches, version) AS phrase_counted, argMax(totals, version) AS recorded_total
       FROM ${t(DIMENSION_VERSIONS.versions)} WHERE ${where} GROUP BY customer, instance, hour
     ) AS v FULL OUTER JOIN (
       SELECT customer, instance, hour, toInt64(sum(searches)) AS total
@@ -115,12 +123,18 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
     return this.next;
   }
 
-  /** Computes `tenants`' hours again under a new version (an erasure's: their users must lose a token). */
-  async recompute(tenants: readonly TenantHours[]): Promise<void> {
-    const version = await this.newVersion();
-    for (const tenant of tenants) {
-      await this.computeAll(tenant, version);
-    }
+  /**
+   * Computes `tenants`' complete hours again under a new version (an erasure's: their users must lose a token), in a
+   * lane as a pass; the others are read raw anyway.
+   */
+  recompute(tenants: readonly TenantHours[]): Promise<void> {
+    return this.ch.inLane(async () => {
+      const version = await this.newVersion();
+      const complete = this.completeBefore(Math.floor(version / 1000));
+      for (const tenant of tenants) {
+        await this.computeAll({ ...tenant, hours: tenant.hours.filter((h) => h < complete) }, version);
+      }
+    }, analyticsLane(this.config.analyticsConcurrency));
   }
 
   private async pass(): Promise<number> {
@@ -128,7 +142,7 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
     const now = Math.floor(version / 1000);
     const window: HourRange = {
       from: Math.floor((now - this.config.retentionDays * 24 * HOUR) / HOUR) * HOUR,
-      to: Math.floor((now - COMPLETE_AFTER_MS) / HOUR) * HOUR,
+      to: this.completeBefore(now),
     };
     this.since ??= await this.lastRecorded();
     const due = await this.dueHours(window, this.since === undefined ? undefined : this.since - this.changesMarginMs);
@@ -147,6 +161,11 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
     return computed;
   }
 
+  /** The end of the complete hours at `now` (ms): they ended the changes' margin and a minute ago. */
+  completeBefore(now: number): number {
+    return Math.floor((now - this.changesMarginMs - COMPLETE_AFTER_MARGIN_MS) / HOUR) * HOUR;
+  }
+
   /** Storage's clock as a version (µs, with a random part: two passes that begin in one millisecond write apart). */
   private async newVersion(): Promise<number> {
     const [clock] = await this.ch.query<{ now_ms: string | number }>('SELECT toUnixTimestamp64Milli(now64(3)) AS now_ms');
@@ -161,18 +180,28 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
     return Number(row.at) > 0 ? Number(row.at) : undefined;
   }
 
-  /** Per instance, the hours of `window` due (the class's rules); `since` (ms) where received rows are looked for. */
+  /**
+   * Per instance, the hours of `window` due (the class's rules); `since` (ms) where received rows are looked for: an
+   * hour with a row received later than its newest version began, less the margin.
+   */
   private async dueHours(window: HourRange, since?: number): Promise<TenantHours[]> {
-    const params: QueryParams = { from: window.from / 1000, to: window.to / 1000, since: since ?? 0 };
+    const params: QueryParams = { from: window.from / 1000, to: window.to / 1000, since: since ?? 0, margin: this.changesMarginMs };
     const inWindow = `hour >= toDateTime({from:UInt32}, 'UTC') AND hour < toDateTime({to:UInt32}, 'UTC')`;
-    const differing = `SELECT customer, instance, hour FROM (${hourStatesSql((name) => this.ch.table(name), inWindow)})
-      WHERE computed != stored`;
-    const received = `SELECT DISTINCT customer, instance, toStartOfHour(ts) AS hour FROM ${this.ch.table('search_events')}
-      WHERE received_at >= fromUnixTimestamp64Milli({since:Int64}, 'UTC')
-        AND ts >= toDateTime({from:UInt32}, 'UTC') AND ts < toDateTime({to:UInt32}, 'UTC')`;
+    const changed = `SELECT customer, instance, hour FROM (${hourStatesSql((name) => this.ch.table(name), inWindow)})
+      WHERE if(toUnixTimestamp64Micro(version) = 0, stored != 0, stored != recorded)`;
+    const received = `SELECT customer, instance, hour FROM (
+        SELECT customer, instance, toStartOfHour(ts) AS hour, max(received_at) AS newest_received FROM ${this.ch.table('search_events')}
+        WHERE received_at >= fromUnixTimestamp64Milli({since:Int64}, 'UTC')
+          AND ts >= toDateTime({from:UInt32}, 'UTC') AND ts < toDateTime({to:UInt32}, 'UTC')
+        GROUP BY customer, instance, hour
+      ) AS r LEFT JOIN (
+        SELECT customer, instance, hour, max(version) AS newest FROM ${this.ch.table(DIMENSION_VERSIONS.versions)}
+        WHERE ${inWindow} GROUP BY customer, instance, hour
+      ) AS v USING (customer, instance, hour)
+      WHERE newest_received >= v.newest - toIntervalMillisecond({margin:UInt32})`;
     const rows = await this.ch.query<{ customer: string; instance: string; hours: Array<string | number> }>(
       `SELECT customer, instance, groupUniqArray(toUnixTimestamp(hour)) AS hours
-       FROM (${differing}${since === undefined ? '' : ` UNION ALL ${received}`})
+       FROM (${changed}${since === undefined ? '' : ` UNION ALL ${received}`})
        GROUP BY customer, instance
        SETTINGS join_use_nulls = 0`,
       params,
@@ -180,9 +209,12 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
     return rows.map((r) => ({ customer: r.customer, instance: r.instance, hours: r.hours.map((h) => Number(h) * 1000) }));
   }
 
-  /** Computes an instance's hours under `version`, a day at a time, each day recorded once its rows are stored. */
+  /**
+   * Computes an instance's hours under `version`, a day at a time, the newest first (the windows most read leave the
+   * raw rows first after an upgrade), each day recorded once its rows are stored.
+   */
   private async computeAll(tenant: TenantHours, version: number): Promise<void> {
-    for (const run of hourRuns(tenant.hours)) {
+    for (const run of hourRuns(tenant.hours).reverse()) {
       await this.compute(tenant, run, version);
     }
   }
@@ -195,29 +227,40 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
       to: run.to / 1000,
       version,
     };
-    const where = `customer = {customer:String} AND instance = {instance:String}
-      AND ts >= toDateTime({from:UInt32}, 'UTC') AND ts < toDateTime({to:UInt32}, 'UTC')`;
+    const tenantSql = 'customer = {customer:String} AND instance = {instance:String}';
+    const inRun = (column: string) => `${column} >= toDateTime({from:UInt32}, 'UTC') AND ${column} < toDateTime({to:UInt32}, 'UTC')`;
+    // The hours' totals before their rows are computed: a search stored meanwhile makes them differ afterwards.
+    const totals = await this.ch.query<{ h: string | number; n: string | number }>(
+      `SELECT toUnixTimestamp(hour) AS h, toInt64(sum(searches)) AS n FROM ${this.ch.table('search_totals_hourly')}
+       WHERE ${tenantSql} AND ${inRun('hour')} GROUP BY hour`,
+      params,
+    );
+    Object.assign(params, { totals_hours: totals.map((r) => Number(r.h)), totals_n: totals.map((r) => Number(r.n)) });
     for (const d of DIMENSION_TABLES) {
       await this.ch.command(
         `INSERT INTO ${this.ch.table(d.table)} (${dimensionColumns(d)}, version, searches, users, last_search)
          SELECT ${dimensionColumns(d)}, fromUnixTimestamp64Micro({version:Int64}, 'UTC'), searches, users, last_search
-         FROM (${dimensionRowsSql(d, (name) => this.ch.table(name), where)})
+         FROM (${dimensionRowsSql(d, (name) => this.ch.table(name), `${tenantSql} AND ${inRun('ts')}`)})
          SETTINGS max_bytes_before_external_group_by = 2000000000`,
         params,
       );
     }
-    // Each hour with the searches its version counts (none: 0), which a reader compares with the hour's total.
+    // Each hour with the searches its version counts in each table (none: 0) and the total it began from.
+    const counted = (d: DimensionTable) => `SELECT hour, sum(searches) AS n FROM ${this.ch.table(d.table)}
+      WHERE ${tenantSql} AND dimension = 'search' AND ${inRun('hour')} AND version = fromUnixTimestamp64Micro({version:Int64}, 'UTC')
+      GROUP BY hour`;
+    const [hourly, phrases] = DIMENSION_TABLES;
     await this.ch.command(
-      `INSERT INTO ${this.ch.table(DIMENSION_VERSIONS.versions)} (customer, instance, hour, version, searches)
-       SELECT {customer:String}, {instance:String}, hour, fromUnixTimestamp64Micro({version:Int64}, 'UTC'), searches FROM (
+      `INSERT INTO ${this.ch.table(DIMENSION_VERSIONS.versions)} (customer, instance, hour, version, searches, phrase_searches, totals)
+       SELECT {customer:String}, {instance:String}, hour, fromUnixTimestamp64Micro({version:Int64}, 'UTC'), c.n, p.n, t.n FROM (
          SELECT toDateTime(arrayJoin(range({from:UInt32}, {to:UInt32}, 3600)), 'UTC') AS hour
-       ) AS h LEFT JOIN (
-         SELECT hour, sum(searches) AS searches FROM ${this.ch.table(DIMENSION_TABLES[0].table)}
-         WHERE customer = {customer:String} AND instance = {instance:String} AND dimension = 'search'
-           AND hour >= toDateTime({from:UInt32}, 'UTC') AND hour < toDateTime({to:UInt32}, 'UTC')
-           AND version = fromUnixTimestamp64Micro({version:Int64}, 'UTC')
-         GROUP BY hour
-       ) AS c USING (hour)
+       ) AS h
+       LEFT JOIN (${counted(hourly)}) AS c USING (hour)
+       LEFT JOIN (${counted(phrases)}) AS p USING (hour)
+       LEFT JOIN (
+         SELECT toDateTime(x.1, 'UTC') AS hour, x.2 AS n
+         FROM (SELECT arrayJoin(arrayZip({totals_hours:Array(UInt32)}, {totals_n:Array(Int64)})) AS x)
+       ) AS t USING (hour)
        SETTINGS join_use_nulls = 0`,
       params,
     );

@@ -61,16 +61,29 @@ export function planOf(rows: ReadonlyArray<{ hour_ms: string | number; version_u
   return plan;
 }
 
-/** The rows of a table computed ahead whose hour and version `plan` reads (a condition on `hour` and `version`). */
-export function aheadSql(plan: VersionPlan, params: QueryParams): string {
+/**
+ * The rows of a table computed ahead whose hour and version `plan` reads (a condition on `hour` and `version`), with
+ * parameters named after `name` (two plans in one query need two names: a name bound twice throws).
+ */
+export function aheadSql(plan: VersionPlan, params: QueryParams, name = 'ahead'): string {
   // Ranges of hours with their version, not each hour: a pass gives many hours one version.
-  Object.assign(params, {
-    ahead_from: plan.ahead.map((a) => a.from / 1000),
-    ahead_to: plan.ahead.map((a) => a.to / 1000),
-    ahead_version: plan.ahead.map((a) => a.version),
+  bindNew(params, {
+    [`${name}_from`]: plan.ahead.map((a) => a.from / 1000),
+    [`${name}_to`]: plan.ahead.map((a) => a.to / 1000),
+    [`${name}_version`]: plan.ahead.map((a) => a.version),
   });
   return `(hour, version) IN (
       SELECT toDateTime(arrayJoin(range(a.1, a.2, 3600)), 'UTC'), fromUnixTimestamp64Micro(a.3, 'UTC')
-      FROM (SELECT arrayJoin(arrayZip({ahead_from:Array(UInt32)}, {ahead_to:Array(UInt32)}, {ahead_version:Array(Int64)})) AS a)
+      FROM (SELECT arrayJoin(arrayZip({${name}_from:Array(UInt32)}, {${name}_to:Array(UInt32)}, {${name}_version:Array(Int64)})) AS a)
     )`;
+}
+
+/** Sets query parameters that no part of the query has set yet (two parts naming one alike would read one value). */
+export function bindNew(params: QueryParams, values: QueryParams): void {
+  for (const [name, value] of Object.entries(values)) {
+    if (name in params) {
+      throw new Error(`query parameter ${name} bound twice`);
+    }
+    params[name] = value;
+  }
 }

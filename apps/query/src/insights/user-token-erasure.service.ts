@@ -12,7 +12,7 @@ export const ERASURE_INTERVAL_MS = 24 * 60 * 60 * 1000;
  * leaves out (at once when computed from the raw tables, from the next refresh pass when computed ahead); a job at
  * start and then daily deletes the erased tokens' rows of `interactions` and the rejected items that name them (ALTER
  * TABLE ... DELETE, a mutation ClickHouse applies in the background), so they go within a day of the next run. Search
- * events keep counting: they lose the token (`user_hash`), and the hours of the dimension rollups that held it in
+ * events keep counting: they lose the token (`user_hash`), and the hours of the dimension rows that held it in
  * their users, computed ahead before the erasure, are computed again without it (forgetSearchTokens).
  */
 @Injectable()
@@ -75,15 +75,15 @@ export class UserTokenErasure implements OnApplicationBootstrap, OnApplicationSh
 
   /**
    * Search events of erased tokens. The dimension rows never count an erased hash in their users (usersState leaves
-   * it out), so what remains is the hours computed ahead before the erasure: they are computed again under a new
-   * version (DimensionRefresh.recompute), then the events lose the token. In that order, so that a run cut in between
-   * is done again by the next (the events still name the token). Under the lock the migrations take (one process at
-   * a time, a waiting one stops when nothing is left).
+   * it out), so what remains is the hours computed ahead before the erasure: every complete hour of the token's
+   * searches is computed again under a new version (DimensionRefresh.recompute), then the events lose the token. In
+   * that order, so that a run cut in between is done again by the next (the events still name the token). Under the
+   * lock the migrations take (one process at a time, a waiting one stops when nothing is left).
    */
   async forgetSearchTokens(): Promise<void> {
     const erased = `SELECT customer, instance, user_token_hash FROM ${this.ch.table('erased_user_tokens')}`;
     const named = `(customer, instance, user_hash) IN (${erased}) OR (customer, instance, session_hash) IN (${erased})`;
-    const affected = `SELECT DISTINCT customer, instance, toStartOfHour(ts) FROM ${this.ch.table('search_events')}
+    const affected = `SELECT DISTINCT customer, instance, toStartOfHour(ts) AS hour FROM ${this.ch.table('search_events')}
       WHERE (user_hash != '' OR session_hash != '') AND (${named})`;
     const left = async () => Number((await this.ch.query<{ n: string }>(`SELECT toString(count()) AS n FROM (${affected})`))[0].n);
     if ((await left()) === 0) {
@@ -95,13 +95,11 @@ export class UserTokenErasure implements OnApplicationBootstrap, OnApplicationSh
       return;
     }
     try {
-      const computed = await this.ch.query<{ customer: string; instance: string; hours: Array<string | number> }>(
-        `SELECT customer, instance, groupUniqArray(toUnixTimestamp(hour)) AS hours
-         FROM ${this.ch.table('search_dimension_versions')}
-         WHERE (customer, instance, hour) IN (${affected})
-         GROUP BY customer, instance`,
+      // Every complete hour, computed or not: a pass running meanwhile may record one it read before the erasure.
+      const hours = await this.ch.query<{ customer: string; instance: string; hours: Array<string | number> }>(
+        `SELECT customer, instance, groupUniqArray(toUnixTimestamp(hour)) AS hours FROM (${affected}) GROUP BY customer, instance`,
       );
-      await this.dimensions.recompute(computed.map((r) => ({ ...r, hours: r.hours.map((h) => Number(h) * 1000) })));
+      await this.dimensions.recompute(hours.map((r) => ({ ...r, hours: r.hours.map((h) => Number(h) * 1000) })));
       await this.cluster.mutate(
         `ALTER TABLE ${this.ch.table('search_events')}
          UPDATE user_hash = if((customer, instance, user_hash) IN (${erased}), '', user_hash),

@@ -81,9 +81,9 @@ ORDER BY searches_n DESC, language ASC;
 --   bots = [0]
 --   customer = "acme"
 --   d_from = 1775037600 (2026-04-01T10:00:00Z)
+--   d_r0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   d_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   d_to = 1775127600 (2026-04-02T11:00:00Z)
---   dr0_from = 1775037600 (2026-04-01T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   starts = [1775037600,1775041200,1775044800,1775048400,1775052000,1775055600,1775059200,1775062800,1775066400,1775070000,1775073600,1775077200,1775080800,1775084400,1775088000,1775091600,1775095200,1775098800,1775102400,1775106000,1775109600,1775113200,1775116800,1775120400,1775124000]
@@ -155,7 +155,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
     GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
   )
   WHERE customer = {customer:String}
@@ -246,9 +246,9 @@ ORDER BY searches_n DESC, language ASC;
 --   bots = [0]
 --   customer = "acme"
 --   d_from = 1775037600 (2026-04-01T10:00:00Z)
+--   d_r0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   d_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   d_to = 1775127600 (2026-04-02T11:00:00Z)
---   dr0_from = 1775037600 (2026-04-01T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   starts = [1775037600,1775041200,1775044800,1775048400,1775052000,1775055600,1775059200,1775062800,1775066400,1775070000,1775073600,1775077200,1775080800,1775084400,1775088000,1775091600,1775095200,1775098800,1775102400,1775106000,1775109600,1775113200,1775116800,1775120400,1775124000]
@@ -320,7 +320,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
     GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
   )
   WHERE customer = {customer:String}
@@ -420,9 +420,9 @@ ORDER BY searches_n DESC, language ASC;
 --   bots = [0]
 --   customer = "acme"
 --   d_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_r0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   d_to = 1775127600 (2026-04-02T11:00:00Z)
---   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   starts = [1774519200,1774522800,1774526400,1774530000,1774533600,1774537200,1774540800,1774544400,1774548000,1774551600,1774555200,1774558800,1774562400,1774566000,1774569600,1774573200,1774576800,1774580400,1774584000,1774587600,1774591200,1774594800,1774598400,1774602000,1774605600,1774609200,1774612800,1774616400,1774620000,1774623600,1774627200,1774630800,1774634400,1774638000,1774641600,1774645200,1774648800,1774652400,1774656000,1774659600,1774663200,1774666800,1774670400,1774674000,1774677600,1774681200,1774684800,1774688400,1774692000,1774695600,1774699200,1774702800,1774706400,1774710000,1774713600,1774717200,1774720800,1774724400,1774728000,1774731600,1774735200,1774738800,1774742400,1774746000,1774749600,1774753200,1774756800,1774760400,1774764000,1774767600,1774771200,1774774800,1774778400,1774782000,1774785600,1774789200,1774792800,1774796400,1774800000,1774803600,1774807200,1774810800,1774814400,1774818000,1774821600,1774825200,1774828800,1774832400,1774836000,1774839600,1774843200,1774846800,1774850400,1774854000,1774857600,1774861200,1774864800,1774868400,1774872000,1774875600,1774879200,1774882800,1774886400,1774890000,1774893600,1774897200,1774900800,1774904400,1774908000,1774911600,1774915200,1774918800,1774922400,1774926000,1774929600,1774933200,1774936800,1774940400,1774944000,1774947600,1774951200,1774954800,1774958400,1774962000,1774965600,1774969200,1774972800,1774976400,1774980000,1774983600,1774987200,1774990800,1774994400,1774998000,1775001600,1775005200,1775008800,1775012400,1775016000,1775019600,1775023200,1775026800,1775030400,1775034000,1775037600,1775041200,1775044800,1775048400,1775052000,1775055600,1775059200,1775062800,1775066400,1775070000,1775073600,1775077200,1775080800,1775084400,1775088000,1775091600,1775095200,1775098800,1775102400,1775106000,1775109600,1775113200,1775116800,1775120400,1775124000]
@@ -494,7 +494,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
     GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
   )
   WHERE customer = {customer:String}
@@ -608,9 +608,9 @@ ORDER BY searches_n DESC, language ASC;
 --   bots = [0]
 --   customer = "acme"
 --   d_from = 1772532000 (2026-03-03T10:00:00Z)
+--   d_r0_from = 1772532000 (2026-03-03T10:00:00Z)
+--   d_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   d_to = 1775127600 (2026-04-02T11:00:00Z)
---   dr0_from = 1772532000 (2026-03-03T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   starts = [1772492400,1772578800,1772665200,1772751600,1772838000,1772924400,1773010800,1773097200,1773183600,1773270000,1773356400,1773442800,1773529200,1773615600,1773702000,1773788400,1773874800,1773961200,1774047600,1774134000,1774220400,1774306800,1774393200,1774479600,1774566000,1774652400,1774738800,1774821600,1774908000,1774994400,1775080800]
@@ -682,7 +682,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
     GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
   )
   WHERE customer = {customer:String}
@@ -768,9 +768,9 @@ ORDER BY searches_n DESC, language ASC;
 --   bots = [0]
 --   customer = "acme"
 --   d_from = 1773964800 (2026-03-20T00:00:00Z)
+--   d_r0_from = 1773964800 (2026-03-20T00:00:00Z)
+--   d_r0_to = 1774569600 (2026-03-27T00:00:00Z)
 --   d_to = 1774569600 (2026-03-27T00:00:00Z)
---   dr0_from = 1773964800 (2026-03-20T00:00:00Z)
---   dr0_to = 1774569600 (2026-03-27T00:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   starts = [1773964800,1774051200,1774137600,1774224000,1774310400,1774396800,1774483200]
@@ -842,7 +842,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
     GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
   )
   WHERE customer = {customer:String}
@@ -942,9 +942,9 @@ ORDER BY searches_n DESC, language ASC;
 --   bots = [0]
 --   customer = "acme"
 --   d_from = 1774479600 (2026-03-25T23:00:00Z)
+--   d_r0_from = 1774479600 (2026-03-25T23:00:00Z)
+--   d_r0_to = 1775080800 (2026-04-01T22:00:00Z)
 --   d_to = 1775080800 (2026-04-01T22:00:00Z)
---   dr0_from = 1774479600 (2026-03-25T23:00:00Z)
---   dr0_to = 1775080800 (2026-04-01T22:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   starts = [1774479600,1774566000,1774652400,1774738800,1774821600,1774908000,1774994400]
@@ -1016,7 +1016,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
     GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
   )
   WHERE customer = {customer:String}
@@ -1119,9 +1119,9 @@ ORDER BY searches_n DESC, language ASC;
 --   bots = [0]
 --   customer = "acme"
 --   d_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_r0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   d_to = 1775127600 (2026-04-02T11:00:00Z)
---   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "de"
 --   starts = [1774483200,1774569600,1774656000,1774742400,1774828800,1774915200,1775001600,1775088000]
@@ -1193,7 +1193,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
     GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
   )
   WHERE customer = {customer:String}
@@ -1294,9 +1294,9 @@ ORDER BY searches_n DESC, language ASC;
 --   bots = [0,1]
 --   customer = "acme"
 --   d_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_r0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   d_to = 1775127600 (2026-04-02T11:00:00Z)
---   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   starts = [1774483200,1774569600,1774656000,1774742400,1774828800,1774915200,1775001600,1775088000]
@@ -1368,7 +1368,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
     GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
   )
   WHERE customer = {customer:String}
@@ -1498,9 +1498,9 @@ ORDER BY searches_n DESC, language ASC;
 --   bots = [0]
 --   customer = "acme"
 --   d_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_r0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   d_to = 1775127600 (2026-04-02T11:00:00Z)
---   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   starts = [1774483200,1774569600,1774656000,1774742400,1774828800,1774915200,1775001600,1775088000]
@@ -1572,7 +1572,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
     GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
   )
   WHERE customer = {customer:String}
@@ -1592,9 +1592,9 @@ GROUP BY GROUPING SETS ((bucket), ());
 --   bots = [0]
 --   customer = "acme"
 --   d_from = 1773910800 (2026-03-19T09:00:00Z)
+--   d_r0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   d_r0_to = 1774519200 (2026-03-26T10:00:00Z)
 --   d_to = 1774519200 (2026-03-26T10:00:00Z)
---   dr0_from = 1773910800 (2026-03-19T09:00:00Z)
---   dr0_to = 1774519200 (2026-03-26T10:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   starts = []
@@ -1666,7 +1666,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
     GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
   )
   WHERE customer = {customer:String}
@@ -1796,9 +1796,9 @@ ORDER BY searches_n DESC, language ASC;
 --   bots = [0,1]
 --   customer = "acme"
 --   d_from = 1774479600 (2026-03-25T23:00:00Z)
+--   d_r0_from = 1774479600 (2026-03-25T23:00:00Z)
+--   d_r0_to = 1775080800 (2026-04-01T22:00:00Z)
 --   d_to = 1775080800 (2026-04-01T22:00:00Z)
---   dr0_from = 1774479600 (2026-03-25T23:00:00Z)
---   dr0_to = 1775080800 (2026-04-01T22:00:00Z)
 --   instance = "shop"
 --   language = "de"
 --   starts = [1774479600,1774566000,1774652400,1774738800,1774821600,1774908000,1774994400]
@@ -1870,7 +1870,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
     GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
   )
   WHERE customer = {customer:String}
@@ -1891,9 +1891,9 @@ GROUP BY GROUPING SETS ((bucket), ());
 --   bots = [0,1]
 --   customer = "acme"
 --   d_from = 1773878400 (2026-03-19T00:00:00Z)
+--   d_r0_from = 1773878400 (2026-03-19T00:00:00Z)
+--   d_r0_to = 1774479600 (2026-03-25T23:00:00Z)
 --   d_to = 1774479600 (2026-03-25T23:00:00Z)
---   dr0_from = 1773878400 (2026-03-19T00:00:00Z)
---   dr0_to = 1774479600 (2026-03-25T23:00:00Z)
 --   instance = "shop"
 --   language = "de"
 --   starts = []
@@ -1965,7 +1965,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
     GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
   )
   WHERE customer = {customer:String}
@@ -2467,9 +2467,9 @@ HAVING clicks_n > 0;
 --   bots = [0]
 --   customer = "acme"
 --   d_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_r0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   d_to = 1775127600 (2026-04-02T11:00:00Z)
---   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   starts = [1774479600,1774566000,1774652400,1774738800,1774821600,1774908000,1774994400,1775080800]
@@ -2541,7 +2541,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
     GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
   )
   WHERE customer = {customer:String}
@@ -3080,9 +3080,9 @@ HAVING clicks_n > 0;
 --   bots = [0,1]
 --   customer = "acme"
 --   d_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_r0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   d_to = 1775127600 (2026-04-02T11:00:00Z)
---   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "de"
 --   starts = [1774483200,1774569600,1774656000,1774742400,1774828800,1774915200,1775001600,1775088000]
@@ -3154,7 +3154,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
     GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
   )
   WHERE customer = {customer:String}
@@ -3175,9 +3175,9 @@ GROUP BY GROUPING SETS ((bucket), ());
 --   bots = [0,1]
 --   customer = "acme"
 --   d_from = 1773910800 (2026-03-19T09:00:00Z)
+--   d_r0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   d_r0_to = 1774519200 (2026-03-26T10:00:00Z)
 --   d_to = 1774519200 (2026-03-26T10:00:00Z)
---   dr0_from = 1773910800 (2026-03-19T09:00:00Z)
---   dr0_to = 1774519200 (2026-03-26T10:00:00Z)
 --   instance = "shop"
 --   language = "de"
 --   starts = []
@@ -3249,7 +3249,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
     GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
   )
   WHERE customer = {customer:String}
@@ -3274,9 +3274,9 @@ GROUP BY GROUPING SETS ((bucket), ());
 --   c_to = 1775127600 (2026-04-02T11:00:00Z)
 --   customer = "acme"
 --   d_from = 1773910800 (2026-03-19T09:00:00Z)
+--   d_r0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   d_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   d_to = 1775127600 (2026-04-02T11:00:00Z)
---   dr0_from = 1773910800 (2026-03-19T09:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "de"
 --   p_from = 1773910800 (2026-03-19T09:00:00Z)
@@ -3360,7 +3360,7 @@ FROM (
       ) AS d
       WHERE customer = {customer:String}
         AND instance = {instance:String}
-        AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+        AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
       GROUP BY customer,
         instance,
         term_id,
@@ -3394,9 +3394,9 @@ FROM (
 --   bots = [0]
 --   customer = "acme"
 --   d_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_r0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   d_to = 1775127600 (2026-04-02T11:00:00Z)
---   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "de"
 --   starts = [1774483200,1774569600,1774656000,1774742400,1774828800,1774915200,1775001600,1775088000]
@@ -3469,7 +3469,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
     GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
   )
   WHERE customer = {customer:String}
@@ -3490,9 +3490,9 @@ GROUP BY GROUPING SETS ((bucket), ());
 --   bots = [0]
 --   customer = "acme"
 --   d_from = 1773910800 (2026-03-19T09:00:00Z)
+--   d_r0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   d_r0_to = 1774519200 (2026-03-26T10:00:00Z)
 --   d_to = 1774519200 (2026-03-26T10:00:00Z)
---   dr0_from = 1773910800 (2026-03-19T09:00:00Z)
---   dr0_to = 1774519200 (2026-03-26T10:00:00Z)
 --   instance = "shop"
 --   language = "de"
 --   starts = []
@@ -3565,7 +3565,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
     GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
   )
   WHERE customer = {customer:String}
@@ -3586,9 +3586,9 @@ GROUP BY GROUPING SETS ((bucket), ());
 --   bots = [0]
 --   customer = "acme"
 --   d_from = 1773910800 (2026-03-19T09:00:00Z)
+--   d_r0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   d_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   d_to = 1775127600 (2026-04-02T11:00:00Z)
---   dr0_from = 1773910800 (2026-03-19T09:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "de"
 --   tags_wanted = ["mobile","bf"]
@@ -3662,7 +3662,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
     GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
   )
   WHERE customer = {customer:String}
@@ -3683,9 +3683,9 @@ GROUP BY hour_ms;
 --   bots = [0]
 --   customer = "acme"
 --   d_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_r0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   d_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   d_to = 1775127600 (2026-04-02T11:00:00Z)
---   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   tags_wanted = ["mobile","bf"]
@@ -3756,7 +3756,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
     GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
   )
   WHERE customer = {customer:String}
@@ -3782,9 +3782,9 @@ ORDER BY searches_n DESC, language ASC;
 --   c_to = 1775127600 (2026-04-02T11:00:00Z)
 --   customer = "acme"
 --   d_from = 1775037600 (2026-04-01T10:00:00Z)
+--   d_r0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   d_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   d_to = 1775127600 (2026-04-02T11:00:00Z)
---   dr0_from = 1775037600 (2026-04-01T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   tags_wanted = ["mobile","campaign:bf"]
@@ -3863,7 +3863,7 @@ FROM (
       ) AS d
       WHERE customer = {customer:String}
         AND instance = {instance:String}
-        AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+        AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
       GROUP BY customer,
         instance,
         term_id,
@@ -3896,9 +3896,9 @@ FROM (
 --   bots = [0]
 --   customer = "acme"
 --   d_from = 1775037600 (2026-04-01T10:00:00Z)
+--   d_r0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   d_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   d_to = 1775127600 (2026-04-02T11:00:00Z)
---   dr0_from = 1775037600 (2026-04-01T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   starts = [1775037600,1775041200,1775044800,1775048400,1775052000,1775055600,1775059200,1775062800,1775066400,1775070000,1775073600,1775077200,1775080800,1775084400,1775088000,1775091600,1775095200,1775098800,1775102400,1775106000,1775109600,1775113200,1775116800,1775120400,1775124000]
@@ -3971,7 +3971,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
     GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
   )
   WHERE customer = {customer:String}
@@ -3991,9 +3991,9 @@ GROUP BY GROUPING SETS ((bucket), ());
 --   bots = [0]
 --   customer = "acme"
 --   d_from = 1775037600 (2026-04-01T10:00:00Z)
+--   d_r0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   d_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   d_to = 1775127600 (2026-04-02T11:00:00Z)
---   dr0_from = 1775037600 (2026-04-01T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   tags_wanted = ["mobile","campaign:bf"]
@@ -4067,7 +4067,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
     GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
   )
   WHERE customer = {customer:String}
@@ -4087,9 +4087,9 @@ GROUP BY hour_ms;
 --   bots = [0]
 --   customer = "acme"
 --   d_from = 1775037600 (2026-04-01T10:00:00Z)
+--   d_r0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   d_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   d_to = 1775127600 (2026-04-02T11:00:00Z)
---   dr0_from = 1775037600 (2026-04-01T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   tags_wanted = ["mobile","campaign:bf"]
@@ -4160,7 +4160,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
     GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
   )
   WHERE customer = {customer:String}

@@ -33,7 +33,7 @@ export class SearchStatsRepository {
 
   /**
    * Searches per hour of [from, to) from the hourly totals (hours without any are left out); with `tags`, only the
-   * searches carrying them, from the `search` rows of the dimension rollup, which keeps no newest time (0).
+   * searches carrying them, from the `search` rows of the dimension rows (DimensionRepository), which keep no newest time (0).
    */
   async hours(f: AnalyticsFilter, range: HourRange, tags?: TagsFilter): Promise<TotalsHour[]> {
     const params: QueryParams = {};
@@ -71,7 +71,7 @@ export class SearchStatsRepository {
 
   /**
    * Distinct users of the searches in the window (user token, else session), per bucket (`starts`: each bucket's
-   * start, ms, ascending) and in all, merged from the hourly states of the dimension rollup's `search` rows.
+   * start, ms, ascending) and in all, merged from the hourly states of the `search` dimension rows (DimensionRepository).
    */
   async users(
     f: AnalyticsFilter,
@@ -125,7 +125,7 @@ export class SearchStatsRepository {
     return { current: Number(row.current_n), previous: Number(row.previous_n) };
   }
 
-  /** distinctTerms of the searches carrying `tags`, from the `search` rows of the phrase dimension rollup. */
+  /** distinctTerms of the searches carrying `tags`, from the `search` rows of the phrase dimension rows. */
   private async distinctTaggedTerms(f: AnalyticsFilter, window: HourRange, previous: HourRange | undefined, tags: TagsFilter) {
     const params: QueryParams = {};
     const range = { from: previous?.from ?? window.from, to: window.to };
@@ -157,6 +157,6 @@ export class SearchStatsRepository {
     table: 'search_dimensions_hourly' | 'search_phrase_dimensions_hourly' = 'search_dimensions_hourly',
   ): Promise<string> {
     const where = `${filterSql(f, params)} AND dimension = 'search' AND ${tagsSql(tags, params)} AND ${hourRangeSql(range, 'd', params)}`;
-    return `${this.dimensionRepository.sql(table, f, await this.dimensionRepository.plan(f, range), where, params)} WHERE 1`;
+    return `${this.dimensionRepository.sql(table, f, await this.dimensionRepository.plan(f, range), where, params, 'd')} WHERE 1`;
   }
 }

@@ -2017,12 +2017,12 @@ LIMIT {limit:UInt32} OFFSET {start:UInt32};
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   ids = ["97a12b91792dfc29b861d7fdd3c9dc09"]
 --   instance = "shop"
 --   language = "de"
 --   x_from = 1774519200 (2026-03-26T10:00:00Z)
+--   x_r0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   x_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   x_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT phrase,
   maxIf(last_search, dimension = 'search').2 AS last_hits,
@@ -2095,7 +2095,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({x_r0_from:UInt32}, 'UTC') AND ts < toDateTime({x_r0_to:UInt32}, 'UTC')))
     GROUP BY customer,
       instance,
       term_id,
@@ -2784,12 +2784,12 @@ LIMIT {limit:UInt32} OFFSET {start:UInt32};
 -- params:
 --   bots = [0,1]
 --   customer = "acme"
---   dr0_from = 1772532000 (2026-03-03T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   ids = ["97a12b91792dfc29b861d7fdd3c9dc09"]
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   x_from = 1772532000 (2026-03-03T10:00:00Z)
+--   x_r0_from = 1772532000 (2026-03-03T10:00:00Z)
+--   x_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   x_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT phrase,
   maxIf(last_search, dimension = 'search').2 AS last_hits,
@@ -2862,7 +2862,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({x_r0_from:UInt32}, 'UTC') AND ts < toDateTime({x_r0_to:UInt32}, 'UTC')))
     GROUP BY customer,
       instance,
       term_id,
@@ -3268,8 +3268,6 @@ FROM (
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   e0_from = 1774519200 (2026-03-26T10:00:00Z)
 --   e0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
@@ -3292,6 +3290,8 @@ FROM (
 --   w1_week0_from = "2026-03-30"
 --   w1_week0_to = "2026-04-06"
 --   x_from = 1774519200 (2026-03-26T10:00:00Z)
+--   x_r0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   x_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   x_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT concat(
   if(
@@ -3620,7 +3620,7 @@ FROM (
         ) AS d
         WHERE customer = {customer:String}
           AND instance = {instance:String}
-          AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+          AND ((ts >= toDateTime({x_r0_from:UInt32}, 'UTC') AND ts < toDateTime({x_r0_to:UInt32}, 'UTC')))
         GROUP BY customer,
           instance,
           term_id,
@@ -3660,9 +3660,22 @@ FORMAT TSVRaw;
 --   v_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT toUnixTimestamp(hour) * 1000 AS hour_ms, toUnixTimestamp64Micro(version) AS version_us
 FROM (
-  SELECT customer, instance, hour, newest AS version, counted AS computed, total AS stored
+  SELECT customer,
+    instance,
+    hour,
+    newest AS version,
+    counted AS computed,
+    phrase_counted AS phrase_computed,
+    recorded_total AS recorded,
+    total AS stored
   FROM (
-    SELECT customer, instance, hour, max(version) AS newest, argMax(searches, version) AS counted
+    SELECT customer,
+      instance,
+      hour,
+      max(version) AS newest,
+      argMax(searches, version) AS counted,
+      argMax(phrase_searches, version) AS phrase_counted,
+      argMax(totals, version) AS recorded_total
     FROM `search_analytics`.`search_dimension_versions`
     WHERE customer = {customer:String}
       AND instance = {instance:String}
@@ -3681,6 +3694,7 @@ FROM (
 )
 WHERE version_us > 0
   AND computed = stored
+  AND phrase_computed = stored
 ORDER BY hour SETTINGS join_use_nulls = 0;
 
 -- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (2/8): SearchTermsRepository.newestEvent
@@ -3771,17 +3785,17 @@ ORDER BY hour;
 -- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (5/8): SearchTermsRepository.extras
 -- GET /search-terms?engagement=true
 -- params:
---   ahead_from = [1775124000]
---   ahead_to = [1775127600]
---   ahead_version = [null]
 --   bots = [0]
 --   customer = "acme"
---   dr0_from = 1775037600 (2026-04-01T10:00:00Z)
---   dr0_to = 1775124000 (2026-04-02T10:00:00Z)
 --   ids = ["97a12b91792dfc29b861d7fdd3c9dc09"]
 --   instance = "shop"
 --   language = "" (sent, not used)
+--   x_ahead_from = [1775124000]
+--   x_ahead_to = [1775127600]
+--   x_ahead_version = [null]
 --   x_from = 1775037600 (2026-04-01T10:00:00Z)
+--   x_r0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   x_r0_to = 1775124000 (2026-04-02T10:00:00Z)
 --   x_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT phrase,
   maxIf(last_search, dimension = 'search').2 AS last_hits,
@@ -3854,7 +3868,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({x_r0_from:UInt32}, 'UTC') AND ts < toDateTime({x_r0_to:UInt32}, 'UTC')))
     GROUP BY customer,
       instance,
       term_id,
@@ -3911,7 +3925,7 @@ FROM (
     SELECT toDateTime(arrayJoin(range(a.1, a.2, 3600)), 'UTC'), fromUnixTimestamp64Micro(a.3, 'UTC')
     FROM (
       SELECT arrayJoin(
-        arrayZip({ahead_from:Array(UInt32)}, {ahead_to:Array(UInt32)}, {ahead_version:Array(Int64)})
+        arrayZip({x_ahead_from:Array(UInt32)}, {x_ahead_to:Array(UInt32)}, {x_ahead_version:Array(Int64)})
       ) AS a
     )
   )
@@ -4862,12 +4876,12 @@ LIMIT {limit:UInt32} OFFSET {start:UInt32};
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   ids = ["97a12b91792dfc29b861d7fdd3c9dc09"]
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   x_from = 1774519200 (2026-03-26T10:00:00Z)
+--   x_r0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   x_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   x_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT phrase,
   maxIf(last_search, dimension = 'search').2 AS last_hits,
@@ -4940,7 +4954,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({x_r0_from:UInt32}, 'UTC') AND ts < toDateTime({x_r0_to:UInt32}, 'UTC')))
     GROUP BY customer,
       instance,
       term_id,
@@ -4974,15 +4988,17 @@ GROUP BY phrase;
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   dr0_from = 1773910800 (2026-03-19T09:00:00Z)
---   dr0_to = 1774519200 (2026-03-26T10:00:00Z)
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   limit = 10
 --   start = 0
 --   t0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   t0_r0_from = 1773910800 (2026-03-19T09:00:00Z)
+--   t0_r0_to = 1774519200 (2026-03-26T10:00:00Z)
 --   t0_to = 1774519200 (2026-03-26T10:00:00Z)
 --   t1_from = 1774519200 (2026-03-26T10:00:00Z)
+--   t1_r0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   t1_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   t1_to = 1775127600 (2026-04-02T11:00:00Z)
 --   tags_wanted = ["mobile","bf"]
 --   w1l_d0_from = "2026-03-27"
@@ -5069,7 +5085,7 @@ FROM (
         ) AS d
         WHERE customer = {customer:String}
           AND instance = {instance:String}
-          AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+          AND ((ts >= toDateTime({t1_r0_from:UInt32}, 'UTC') AND ts < toDateTime({t1_r0_to:UInt32}, 'UTC')))
         GROUP BY customer,
           instance,
           term_id,
@@ -5162,7 +5178,7 @@ FROM (
         ) AS d
         WHERE customer = {customer:String}
           AND instance = {instance:String}
-          AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+          AND ((ts >= toDateTime({t0_r0_from:UInt32}, 'UTC') AND ts < toDateTime({t0_r0_to:UInt32}, 'UTC')))
         GROUP BY customer,
           instance,
           term_id,
@@ -5345,13 +5361,13 @@ GROUP BY phrase;
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   ids = ["97a12b91792dfc29b861d7fdd3c9dc09"]
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   tags_wanted = ["mobile","bf"]
 --   x_from = 1774519200 (2026-03-26T10:00:00Z)
+--   x_r0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   x_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   x_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT phrase,
   maxIf(last_search, dimension = 'search').2 AS last_hits,
@@ -5424,7 +5440,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({x_r0_from:UInt32}, 'UTC') AND ts < toDateTime({x_r0_to:UInt32}, 'UTC')))
     GROUP BY customer,
       instance,
       term_id,
@@ -5643,8 +5659,6 @@ FROM (
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   e0_from = 1774519200 (2026-03-26T10:00:00Z)
 --   e0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   instance = "shop"
@@ -5667,6 +5681,8 @@ FROM (
 --   w1l_m0_from = 1775127600 (2026-04-02T11:00:00Z)
 --   w1l_m0_to = 1775174400 (2026-04-03T00:00:00Z)
 --   x_from = 1774519200 (2026-03-26T10:00:00Z)
+--   x_r0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   x_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   x_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT concat(
   if(
@@ -6104,7 +6120,7 @@ FROM (
         ) AS d
         WHERE customer = {customer:String}
           AND instance = {instance:String}
-          AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+          AND ((ts >= toDateTime({x_r0_from:UInt32}, 'UTC') AND ts < toDateTime({x_r0_to:UInt32}, 'UTC')))
         GROUP BY customer,
           instance,
           term_id,

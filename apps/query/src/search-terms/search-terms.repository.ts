@@ -21,7 +21,7 @@ export interface TermsRequest {
   allHits?: true;
   /** order=asc with sort=count. */
   ascending?: true;
-  /** Only the searches carrying these tags (counted from the phrase dimension rollup). */
+  /** Only the searches carrying these tags (counted from the phrase dimension rows). */
   tags?: TagsFilter;
   /** filters=true (with zeroHits): each term with its zero-result searches that had a filter. */
   withFilters?: true;

@@ -42,7 +42,7 @@ export function taggedTermRowsSql(
   const kind = r.allHits ? '' : `AND zero_hits = ${r.zeroHits ? 1 : 0}`;
   const where = `${filterSql(r.scope, params)} AND dimension = 'search' ${kind} AND ${tagsSql(r.tags, params)}
     AND ${hourRangeSql(window, `t${tag}`, params)}`;
-  return `SELECT phrase, toInt64(searches) AS signed, ${tag} AS cur FROM ${dimensions.sql(TABLE, r.scope, plan, where, params)}`;
+  return `SELECT phrase, toInt64(searches) AS signed, ${tag} AS cur FROM ${dimensions.sql(TABLE, r.scope, plan, where, params, `t${tag}`)}`;
 }
 
 /**
@@ -66,7 +66,7 @@ export function termExtrasSql(
     AND ${hourRangeSql(r.scope.window, 'x', params)} ${only}`;
   return `SELECT phrase, maxIf(last_search, dimension = 'search').2 AS last_hits,
       sumIf(searches, dimension = 'filter_set' AND zero_hits) AS with_filters
-    FROM ${dimensions.sql(TABLE, r.scope, plan, where, params)}
+    FROM ${dimensions.sql(TABLE, r.scope, plan, where, params, 'x')}
     GROUP BY phrase`;
 }
 

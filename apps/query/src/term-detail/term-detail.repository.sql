@@ -113,12 +113,12 @@ LEFT JOIN (
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   dr0_from = 1775037600 (2026-04-01T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   id = "892e95f4685a6d36bdb06f63b12becbb"
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   limit = 10
+--   t_r0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   t_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   w_from = 1775037600 (2026-04-01T10:00:00Z)
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
@@ -190,7 +190,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({t_r0_from:UInt32}, 'UTC') AND ts < toDateTime({t_r0_to:UInt32}, 'UTC')))
     GROUP BY customer,
       instance,
       term_id,
@@ -339,12 +339,12 @@ LEFT JOIN (
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   id = "892e95f4685a6d36bdb06f63b12becbb"
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   limit = 10
+--   t_r0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   t_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   w_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
@@ -416,7 +416,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({t_r0_from:UInt32}, 'UTC') AND ts < toDateTime({t_r0_to:UInt32}, 'UTC')))
     GROUP BY customer,
       instance,
       term_id,
@@ -565,12 +565,12 @@ LEFT JOIN (
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   dr0_from = 1772532000 (2026-03-03T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   id = "892e95f4685a6d36bdb06f63b12becbb"
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   limit = 10
+--   t_r0_from = 1772532000 (2026-03-03T10:00:00Z)
+--   t_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   w_from = 1772532000 (2026-03-03T10:00:00Z)
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
@@ -642,7 +642,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({t_r0_from:UInt32}, 'UTC') AND ts < toDateTime({t_r0_to:UInt32}, 'UTC')))
     GROUP BY customer,
       instance,
       term_id,
@@ -775,12 +775,12 @@ LEFT JOIN (
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   dr0_from = 1773964800 (2026-03-20T00:00:00Z)
---   dr0_to = 1774569600 (2026-03-27T00:00:00Z)
 --   id = "892e95f4685a6d36bdb06f63b12becbb"
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   limit = 10
+--   t_r0_from = 1773964800 (2026-03-20T00:00:00Z)
+--   t_r0_to = 1774569600 (2026-03-27T00:00:00Z)
 --   w_from = 1773964800 (2026-03-20T00:00:00Z)
 --   w_to = 1774569600 (2026-03-27T00:00:00Z)
 SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
@@ -852,7 +852,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({t_r0_from:UInt32}, 'UTC') AND ts < toDateTime({t_r0_to:UInt32}, 'UTC')))
     GROUP BY customer,
       instance,
       term_id,
@@ -1008,12 +1008,12 @@ LEFT JOIN (
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   dr0_from = 1774479600 (2026-03-25T23:00:00Z)
---   dr0_to = 1775080800 (2026-04-01T22:00:00Z)
 --   id = "892e95f4685a6d36bdb06f63b12becbb"
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   limit = 10
+--   t_r0_from = 1774479600 (2026-03-25T23:00:00Z)
+--   t_r0_to = 1775080800 (2026-04-01T22:00:00Z)
 --   w_from = 1774479600 (2026-03-25T23:00:00Z)
 --   w_to = 1775080800 (2026-04-01T22:00:00Z)
 SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
@@ -1085,7 +1085,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({t_r0_from:UInt32}, 'UTC') AND ts < toDateTime({t_r0_to:UInt32}, 'UTC')))
     GROUP BY customer,
       instance,
       term_id,
@@ -1197,12 +1197,12 @@ WHERE phrase = {phrase:String};
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   id = "892e95f4685a6d36bdb06f63b12becbb"
 --   instance = "shop"
 --   language = "de"
 --   limit = 10
+--   t_r0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   t_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   w_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
@@ -1274,7 +1274,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({t_r0_from:UInt32}, 'UTC') AND ts < toDateTime({t_r0_to:UInt32}, 'UTC')))
     GROUP BY customer,
       instance,
       term_id,
@@ -1387,12 +1387,12 @@ WHERE phrase = {phrase:String};
 -- params:
 --   bots = [0,1]
 --   customer = "acme"
---   dr0_from = 1772532000 (2026-03-03T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   id = "892e95f4685a6d36bdb06f63b12becbb"
 --   instance = "shop"
 --   language = "de"
 --   limit = 10
+--   t_r0_from = 1772532000 (2026-03-03T10:00:00Z)
+--   t_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   w_from = 1772532000 (2026-03-03T10:00:00Z)
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
@@ -1464,7 +1464,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({t_r0_from:UInt32}, 'UTC') AND ts < toDateTime({t_r0_to:UInt32}, 'UTC')))
     GROUP BY customer,
       instance,
       term_id,
@@ -1577,12 +1577,12 @@ WHERE phrase = {phrase:String};
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   id = "892e95f4685a6d36bdb06f63b12becbb"
 --   instance = "shop"
 --   language = "de"
 --   limit = 10
+--   t_r0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   t_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   w_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
@@ -1654,7 +1654,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({t_r0_from:UInt32}, 'UTC') AND ts < toDateTime({t_r0_to:UInt32}, 'UTC')))
     GROUP BY customer,
       instance,
       term_id,
@@ -2222,9 +2222,22 @@ LEFT JOIN (
 --   v_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT toUnixTimestamp(hour) * 1000 AS hour_ms, toUnixTimestamp64Micro(version) AS version_us
 FROM (
-  SELECT customer, instance, hour, newest AS version, counted AS computed, total AS stored
+  SELECT customer,
+    instance,
+    hour,
+    newest AS version,
+    counted AS computed,
+    phrase_counted AS phrase_computed,
+    recorded_total AS recorded,
+    total AS stored
   FROM (
-    SELECT customer, instance, hour, max(version) AS newest, argMax(searches, version) AS counted
+    SELECT customer,
+      instance,
+      hour,
+      max(version) AS newest,
+      argMax(searches, version) AS counted,
+      argMax(phrase_searches, version) AS phrase_counted,
+      argMax(totals, version) AS recorded_total
     FROM `search_analytics`.`search_dimension_versions`
     WHERE customer = {customer:String}
       AND instance = {instance:String}
@@ -2243,22 +2256,23 @@ FROM (
 )
 WHERE version_us > 0
   AND computed = stored
+  AND phrase_computed = stored
 ORDER BY hour SETTINGS join_use_nulls = 0;
 
 -- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (5/8): TermDetailRepository.filters
 -- GET /search-terms/892e95f4685a6d36bdb06f63b12becbb?engagement=true
 -- params:
---   ahead_from = [1775124000]
---   ahead_to = [1775127600]
---   ahead_version = [null]
 --   bots = [0]
 --   customer = "acme"
---   dr0_from = 1775037600 (2026-04-01T10:00:00Z)
---   dr0_to = 1775124000 (2026-04-02T10:00:00Z)
 --   id = "892e95f4685a6d36bdb06f63b12becbb"
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   limit = 10
+--   t_ahead_from = [1775124000]
+--   t_ahead_to = [1775127600]
+--   t_ahead_version = [null]
+--   t_r0_from = 1775037600 (2026-04-01T10:00:00Z)
+--   t_r0_to = 1775124000 (2026-04-02T10:00:00Z)
 --   w_from = 1775037600 (2026-04-01T10:00:00Z)
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
 SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z
@@ -2330,7 +2344,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({t_r0_from:UInt32}, 'UTC') AND ts < toDateTime({t_r0_to:UInt32}, 'UTC')))
     GROUP BY customer,
       instance,
       term_id,
@@ -2383,7 +2397,7 @@ FROM (
     SELECT toDateTime(arrayJoin(range(a.1, a.2, 3600)), 'UTC'), fromUnixTimestamp64Micro(a.3, 'UTC')
     FROM (
       SELECT arrayJoin(
-        arrayZip({ahead_from:Array(UInt32)}, {ahead_to:Array(UInt32)}, {ahead_version:Array(Int64)})
+        arrayZip({t_ahead_from:Array(UInt32)}, {t_ahead_to:Array(UInt32)}, {t_ahead_version:Array(Int64)})
       ) AS a
     )
   )
@@ -3265,11 +3279,11 @@ LIMIT {limit:UInt32};
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   id = "892e95f4685a6d36bdb06f63b12becbb"
 --   instance = "shop"
 --   language = "" (sent, not used)
+--   t_r0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   t_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   tags_wanted = ["mobile","bf"]
 --   w_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
@@ -3346,7 +3360,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({t_r0_from:UInt32}, 'UTC') AND ts < toDateTime({t_r0_to:UInt32}, 'UTC')))
     GROUP BY customer,
       instance,
       term_id,
@@ -3467,12 +3481,12 @@ LEFT JOIN (
 -- params:
 --   bots = [0]
 --   customer = "acme"
---   dr0_from = 1774519200 (2026-03-26T10:00:00Z)
---   dr0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   id = "892e95f4685a6d36bdb06f63b12becbb"
 --   instance = "shop"
 --   language = "" (sent, not used)
 --   limit = 10
+--   t_r0_from = 1774519200 (2026-03-26T10:00:00Z)
+--   t_r0_to = 1775127600 (2026-04-02T11:00:00Z)
 --   tags_wanted = ["mobile","bf"]
 --   w_from = 1774519200 (2026-03-26T10:00:00Z)
 --   w_to = 1775127600 (2026-04-02T11:00:00Z)
@@ -3545,7 +3559,7 @@ FROM (
     ) AS d
     WHERE customer = {customer:String}
       AND instance = {instance:String}
-      AND ((ts >= toDateTime({dr0_from:UInt32}, 'UTC') AND ts < toDateTime({dr0_to:UInt32}, 'UTC')))
+      AND ((ts >= toDateTime({t_r0_from:UInt32}, 'UTC') AND ts < toDateTime({t_r0_to:UInt32}, 'UTC')))
     GROUP BY customer,
       instance,
       term_id,

@@ -61,7 +61,7 @@ export class TermDetailRepository {
 
   /**
    * The term's searches per hour of the window (hours without any are left out); with `tags`, only those carrying
-   * them, from the `search` rows of the phrase dimension rollup, which keeps no newest time (0).
+   * them, from the `search` rows of the phrase dimension rows, which keep no newest time (0).
    */
   async hours(scope: AnalyticsScope, id: string, tags?: TagsFilter): Promise<TermHour[]> {
     const params: QueryParams = {};
@@ -86,7 +86,7 @@ export class TermDetailRepository {
   }
 
   /**
-   * The filters most used with the term's searches in the window (its rows of the phrase dimension rollup), most
+   * The filters most used with the term's searches in the window (its phrase dimension rows), most
    * searched first, ties by attribute, operator and value.
    */
   async filters(scope: AnalyticsScope, id: string, limit: number, tags?: TagsFilter): Promise<TermFilter[]> {
@@ -111,7 +111,7 @@ export class TermDetailRepository {
   /** The window's rows of the phrase dimension table where `where` holds (DimensionRepository), as `(...) WHERE 1`. */
   private async phraseDimensions(scope: AnalyticsScope, where: string, params: QueryParams): Promise<string> {
     const plan = await this.dimensions.plan(scope, scope.window);
-    return `${this.dimensions.sql('search_phrase_dimensions_hourly', scope, plan, where, params)} WHERE 1`;
+    return `${this.dimensions.sql('search_phrase_dimensions_hourly', scope, plan, where, params, 't')} WHERE 1`;
   }
 
   /** The most frequent original spellings of the term in the window, ties by spelling. */

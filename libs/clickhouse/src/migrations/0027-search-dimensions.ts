@@ -3,7 +3,7 @@ import { TERM_ID_SQL } from './0010-analytics';
 import { selectKeys, type RollupKeys } from './rollup-backfill';
 
 /**
- * The rows a search makes in the dimension rollups, as tuples (dimension, attribute, operator, value), in this order:
+ * The rows a search makes in the dimension tables, as tuples (dimension, attribute, operator, value), in this order:
  * one `search` row for every search (its users and tags, the totals the breakdowns divide by), one `filter_attribute`
  * per distinct attribute of its filters, one `filter_value` per distinct filter, one `filter_set` with the whole set
  * (sorted, without repeats, as a JSON array of [attribute, operator, value]) when it has filters, one `country` when

@@ -21,7 +21,8 @@ function table(name: string, phrase: boolean, retentionDays: number): string {
       value String,
       searches Int64,
       users ${USERS_TYPE},
-      last_search Tuple(DateTime64(3, 'UTC'), UInt32)
+      last_search Tuple(DateTime64(3, 'UTC'), UInt32),
+      INDEX version_idx version TYPE minmax GRANULARITY 1
     ) ENGINE = MergeTree
     PARTITION BY toYYYYMM(hour)
     ORDER BY (customer, instance, ${phrase ? 'term_id, phrase, ' : ''}dimension, attribute, hour, version, zero_hits, bot, language, tags,
@@ -39,9 +40,12 @@ function table(name: string, phrase: boolean, retentionDays: number): string {
  *   them at the time `version` (the pass's start in microseconds, with a random part). `search_phrase_dimensions_hourly`:
  *   the same per phrase, ordered by the term's id. A pass writes an hour again under a newer version.
  * - `search_dimension_versions`: each hour's versions, written after the hour's rows, with the searches the version
- *   counts. A reader takes each hour's newest version where that count is the one search_totals_hourly (kept at every
- *   insert) holds now, and reads the other hours (the current one, those not computed yet, those that got searches
- *   since) from search_events: exact at every moment.
+ *   counts in each table (`searches`, `phrase_searches`) and the hour's searches in search_totals_hourly (kept at
+ *   every insert) when the pass began (`totals`). A reader takes each hour's newest version where both counts are the
+ *   total of now, and reads the other hours (the current one, those not computed yet, those that got searches since)
+ *   from search_events. A pass computes an hour again once its total changed, so a total that no repair makes right
+ *   (a half-done insert on a server) leaves the hour read raw, not computed at every pass.
+ * - `version_idx` (minmax) lets a pass count the rows of the version it has just written without reading the others.
  * - Tables that an earlier form of 0027 made and filled by views are dropped with their views: their rows counted
  *   every search of an hour without a version, and the pass computes every hour again.
  */
@@ -57,6 +61,8 @@ export const dimensionsAheadMigration: Migration = {
       hour DateTime('UTC'),
       version DateTime64(6, 'UTC'),
       searches Int64,
+      phrase_searches Int64,
+      totals Int64,
       recorded_at DateTime64(3, 'UTC') DEFAULT now64(3, 'UTC')
     ) ENGINE = MergeTree
     ORDER BY (customer, instance, hour, version)
