@@ -16,17 +16,17 @@ const event = (n: number, agoHours: number, extra: Partial<SearchEventRow> = {})
  * filter, filter set, country and tag. Only complete hours are computed; a pass that finds nothing new writes nothing.
  */
 describe('the dimension pass over search events stored before and after migration 0027', () => {
-  it('counts the searches stored before it once, their users by session, and new searches in every dimension', async () => {
-    const config = loadConfig({
-      DATA_DIR: WORKER_DATA_DIR,
-      CLICKHOUSE_DATABASE: uniqueDatabase('m27'),
-      LOG_LEVEL: 'silent',
-      RETENTION_DAYS: '60',
-    });
+  /** A store of its own with a pass that takes no margin: rows received before a pass began are not looked at again. */
+  function store(env: Record<string, string>) {
+    const config = loadConfig({ DATA_DIR: WORKER_DATA_DIR, CLICKHOUSE_DATABASE: uniqueDatabase('dims'), LOG_LEVEL: 'silent', ...env });
     const ch = new ClickHouseService(config);
     const pass = new DimensionRefresh(ch, config, new ClickHouseCluster(ch, config), new MetricsService());
-    // Rows received before a pass began are not looked at again (exact counts of the hours computed).
     pass.changesMarginMs = 0;
+    return { config, ch, pass };
+  }
+
+  it('counts the searches stored before it once, their users by session, and new searches in every dimension', async () => {
+    const { config, ch, pass } = store({ RETENTION_DAYS: '60' });
     try {
       await new MigratorService(ch, config).migrate(MIGRATIONS.filter((m) => m.id < '0027'));
       // Two months back too; and one in the current hour, which no pass computes (answers read it raw).
@@ -94,15 +94,7 @@ describe('the dimension pass over search events stored before and after migratio
   }, 120_000);
 
   it('reads an hour at its newest version only while both tables count what the hour holds, and computes it again once', async () => {
-    const config = loadConfig({
-      DATA_DIR: WORKER_DATA_DIR,
-      CLICKHOUSE_DATABASE: uniqueDatabase('dv'),
-      LOG_LEVEL: 'silent',
-      ENGAGEMENT_REFRESH_MS: '60000',
-    });
-    const ch = new ClickHouseService(config);
-    const pass = new DimensionRefresh(ch, config, new ClickHouseCluster(ch, config), new MetricsService());
-    pass.changesMarginMs = 0;
+    const { config, ch, pass } = store({ ENGAGEMENT_REFRESH_MS: '60000' });
     const reader = new DimensionRepository(ch, config);
     const HOUR = 3_600_000;
     const hourOf = (agoHours: number) => Math.floor((Date.now() - agoHours * HOUR) / HOUR) * HOUR;
