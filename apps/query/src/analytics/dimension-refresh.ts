@@ -60,12 +60,14 @@ export interface TenantHours {
  * requests (docs/architecture.md, "Filters, users, countries and tags"), every ENGAGEMENT_REFRESH_MS, beside the
  * engagement pass and in the same way: each hour from the raw rows by the statement a reader uses for the hours not
  * computed (dimensionRowsSql), into both dimension tables under the pass's start as version, recorded in
- * search_dimension_versions after its rows, a day at a time (so a first pass over a large data set is bounded in
- * memory, and one killed resumes where it stopped). An hour is due when:
- * - it is complete (it ended COMPLETE_AFTER_MS ago; the hours after it are read raw) and within the retention, and
- * - the searches of its newest version differ from what search_totals_hourly counts (never computed: none), or
- *   search_events holds rows of it received since the last pass began (less CHANGES_MARGIN_MS: a row's time is taken
- *   before it is stored).
+ * search_dimension_versions after its rows (with both tables' counts and the total it began from), a day at a time,
+ * the newest first (so a first pass over a large data set is bounded in memory, and one killed resumes where it
+ * stopped). An hour is due when:
+ * - it is complete (completeBefore: it ended CHANGES_MARGIN_MS and COMPLETE_AFTER_MARGIN_MS ago; the hours after it
+ *   are read raw) and within the retention, and
+ * - it was never computed and has searches, or its total in search_totals_hourly is no longer the one its newest
+ *   version began from, or search_events holds rows of it received after that version began (less
+ *   CHANGES_MARGIN_MS: a row's time is taken before it is stored).
  * Every query process runs passes; two at once only repeat work (a reader takes each hour's newest version).
  */
 @Injectable()
