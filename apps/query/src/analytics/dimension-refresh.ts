@@ -14,6 +14,7 @@ import { MetricsService } from '@app/metrics';
 import { analyticsLane } from './analytics-slots';
 import { REPLACED_KEPT_MS, deleteReplacedVersions, type VersionedTables } from './engagement-cleanup';
 import { CHANGES_MARGIN_MS, hourRuns } from './engagement-refresh';
+import { PassSchedule } from './pass-schedule';
 import { HOUR, type HourRange } from './window';
 
 /**
@@ -72,10 +73,7 @@ export interface TenantHours {
  */
 @Injectable()
 export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('DimensionRefresh');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
-  private next?: Promise<number>;
+  private readonly schedule: PassSchedule;
   private lastCleanup = 0;
   /** Where the next pass looks for rows received (ms, storage's clock); undefined before this process's first pass. */
   private since?: number;
@@ -87,42 +85,23 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
     private readonly config: AppConfig,
     private readonly cluster: ClickHouseCluster,
     private readonly metrics: MetricsService,
-  ) {}
+  ) {
+    this.schedule = new PassSchedule('dimension refresh', config.engagementRefreshMs, new Logger('DimensionRefresh'), () =>
+      this.ch.inLane(() => this.pass(), analyticsLane(this.config.analyticsConcurrency)),
+    );
+  }
 
   onApplicationBootstrap(): void {
-    if (this.config.engagementRefreshMs > 0) {
-      this.timer = setInterval(() => void this.tick(), this.config.engagementRefreshMs);
-      this.timer.unref();
-      void this.tick();
-    }
+    this.schedule.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.next?.catch(() => undefined);
-    await this.running?.catch(() => undefined);
-  }
-
-  private async tick(): Promise<void> {
-    try {
-      await this.refresh();
-    } catch (err) {
-      this.logger.warn(`dimension refresh failed (${(err as Error).message}); it runs again in ${this.config.engagementRefreshMs} ms`);
-    }
+  onApplicationShutdown(): Promise<void> {
+    return this.schedule.stop();
   }
 
   /** A pass that begins after this call (after the one running; callers meanwhile share it): the hours it computed. */
   refresh(): Promise<number> {
-    this.next ??= (this.running ?? Promise.resolve(0))
-      .catch(() => 0)
-      .then(() => {
-        this.next = undefined;
-        this.running = this.ch
-          .inLane(() => this.pass(), analyticsLane(this.config.analyticsConcurrency))
-          .finally(() => (this.running = undefined));
-        return this.running;
-      });
-    return this.next;
+    return this.schedule.refresh();
   }
 
   /**

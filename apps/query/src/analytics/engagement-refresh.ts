@@ -8,6 +8,7 @@ import { EngagementRawRepository, OBJECT_COLUMNS } from './engagement-raw.reposi
 import { PHRASE_ROW_COLUMNS } from './engagement.repository';
 import { OldSearches } from './old-searches';
 import { REPLACED_KEPT_MS, deleteReplacedVersions } from './engagement-cleanup';
+import { PassSchedule } from './pass-schedule';
 import { HOUR, type HourRange } from './window';
 
 /**
@@ -54,11 +55,7 @@ export function hourRuns(hours: readonly number[], most = RUN_HOURS): HourRange[
  */
 @Injectable()
 export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('EngagementRefresh');
-  private timer?: NodeJS.Timeout;
-  /** The pass running, and the one that begins after it. */
-  private running?: Promise<number>;
-  private next?: Promise<number>;
+  private readonly schedule: PassSchedule;
   private lastCleanup = 0;
   /** CHANGES_MARGIN_MS; a test that needs exact counts of computed hours sets 0. */
   changesMarginMs = CHANGES_MARGIN_MS;
@@ -70,28 +67,19 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
     private readonly metrics: MetricsService,
     private readonly oldSearches: OldSearches,
     private readonly cluster: ClickHouseCluster,
-  ) {}
+  ) {
+    // Old searches are adopted on the main connection (that writes search_events), the pass in a lane.
+    this.schedule = new PassSchedule('engagement refresh', config.engagementRefreshMs, new Logger('EngagementRefresh'), () =>
+      this.oldSearches.adopt().then(() => this.ch.inLane(() => this.pass(), analyticsLane(this.config.analyticsConcurrency))),
+    );
+  }
 
   onApplicationBootstrap(): void {
-    if (this.config.engagementRefreshMs > 0) {
-      this.timer = setInterval(() => void this.tick(), this.config.engagementRefreshMs);
-      this.timer.unref();
-      void this.tick();
-    }
+    this.schedule.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.next?.catch(() => undefined);
-    await this.running?.catch(() => undefined);
-  }
-
-  private async tick(): Promise<void> {
-    try {
-      await this.refresh();
-    } catch (err) {
-      this.logger.warn(`engagement refresh failed (${(err as Error).message}); it runs again in ${this.config.engagementRefreshMs} ms`);
-    }
+  onApplicationShutdown(): Promise<void> {
+    return this.schedule.stop();
   }
 
   /**
@@ -99,18 +87,7 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
    * number of hours it computed.
    */
   refresh(): Promise<number> {
-    this.next ??= (this.running ?? Promise.resolve(0))
-      .catch(() => 0)
-      .then(() => {
-        this.next = undefined;
-        // Old searches are adopted on the main connection (that writes search_events), the pass in a lane.
-        this.running = this.oldSearches
-          .adopt()
-          .then(() => this.ch.inLane(() => this.pass(), analyticsLane(this.config.analyticsConcurrency)))
-          .finally(() => (this.running = undefined));
-        return this.running;
-      });
-    return this.next;
+    return this.schedule.refresh();
   }
 
   private async pass(): Promise<number> {
