@@ -1,6 +1,7 @@
 /** The query app of the query benchmarks, on the benchmark data set (tmp/bench-query, loaded by query-worker.ts). */
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
+import { peakRssMb } from './proc';
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const DATA_DIR = process.env.BENCH_DATA_DIR ?? path.join(ROOT, 'tmp', 'bench-query');
@@ -39,14 +40,16 @@ export function loadDataSet<T>(extraEnv: Record<string, string> = {}): Promise<T
 }
 
 /**
- * Starts the query app and waits until it answers, and until its first pass computing the engagement figures ahead
- * (ENGAGEMENT_REFRESH_MS) is complete: the answers are then measured as a running service gives them.
+ * Starts the query app and waits until it answers, and until its first passes computing the engagement figures and
+ * the dimensions ahead (ENGAGEMENT_REFRESH_MS) are complete: the answers are then measured as a running service gives
+ * them. `firstPassSeconds`: from the app answering to the end of both first passes (on a data set without rows
+ * computed ahead, the upgrade's work), then its VmHWM (`firstPassPeakRssMb`; the engine runs in the process).
  */
 export async function startApp(
   cacheMs: string,
   extraEnv: Record<string, string> = {},
   onServing?: (base: string) => Promise<void>,
-): Promise<{ app: ReturnType<typeof run>; base: string }> {
+): Promise<{ app: ReturnType<typeof run>; base: string; firstPassSeconds: number; firstPassPeakRssMb: number }> {
   const port = 3900 + Math.floor(Math.random() * 90);
   const launched = Date.now();
   const app = run(path.join(ROOT, 'dist/apps/standalone/src/main.js'), { PORT: String(port), SEARCH_TERMS_CACHE_MS: cacheMs, ...extraEnv });
@@ -55,18 +58,22 @@ export async function startApp(
   const refresh = extraEnv.ENGAGEMENT_REFRESH_MS !== '0';
   // Up to 5 minutes to start (a first start backfills new tables from the data set), 30 for the first pass.
   let serving = false;
+  let servingAt = 0;
   for (let i = 0; i < 3000 + 18_000; i++) {
     try {
       const healthy = (await fetch(`${base}/health`)).ok;
       if (healthy && !serving) {
         serving = true;
+        servingAt = performance.now();
         await onServing?.(base);
       }
       if (healthy && (!refresh || (await lastEngagementPass(base)).at >= launched / 1000)) {
+        const firstPassSeconds = (performance.now() - servingAt) / 1000;
+        const firstPassPeakRssMb = peakRssMb(app.pid!);
         if (refresh) {
           await settled(base);
         }
-        return { app, base };
+        return { app, base, firstPassSeconds, firstPassPeakRssMb };
       }
     } catch {
       /* starting */

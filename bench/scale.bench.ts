@@ -10,6 +10,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { ENGAGEMENT_TABLES } from '../apps/query/src/analytics/engagement-cleanup';
+import { DIMENSION_VERSIONS } from '../apps/query/src/analytics/dimension-refresh';
 import { recordFigures, type Figure } from './figures';
 import { peakRssMb, quantile, rssMb, tableRow } from './proc';
 import { AUTHORIZATION, ROOT, run, runWorker, startApp, stopApp } from './query-app';
@@ -116,6 +118,11 @@ interface SizeResult {
   derived: string[];
   rss: { csvGrowthMb: number; hwmMb: number };
   csv: { rows: number; total: number; mb: number };
+  /**
+   * The app's first passes on the set (computing its engagement figures and dimensions ahead: on a set without them,
+   * the upgrade's work): seconds from the app answering, and the process's VmHWM at their end.
+   */
+  firstPass?: { seconds: number; peakRssMb: number };
 }
 
 interface Options {
@@ -241,8 +248,10 @@ async function measureSize(size: string, o: Options): Promise<SizeResult> {
     `${size}: raw scan p50 ${quantile(set.raw, 0.5).toFixed(1)} ms, in an analytics lane (${set.laneThreads} threads) ` +
       `${quantile(set.rawLane, 0.5).toFixed(1)} ms (${set.raw.length} runs each)`,
   );
-  const { app, base } = await startApp('0', { DATA_DIR: dir });
+  const { app, base, firstPassSeconds, firstPassPeakRssMb } = await startApp('0', { DATA_DIR: dir });
+  log(`${size}: first passes ${firstPassSeconds.toFixed(0)} s, VmHWM ${firstPassPeakRssMb} MB`);
   const pid = app.pid!;
+  let result: SizeResult;
   try {
     const [top] = (await (
       await fetch(`${base}/search-terms?since=30d&_end=1`, { headers: { authorization: AUTHORIZATION } })
@@ -294,7 +303,7 @@ async function measureSize(size: string, o: Options): Promise<SizeResult> {
       answers[a.key] = { ...timing(times.sort((x, y) => x - y)), peakRssMb: peakRss };
       log(`${size} ${a.label}: p50 ${answers[a.key].p50.toFixed(1)} ms, p95 ${answers[a.key].p95.toFixed(1)} ms (${n} requests)`);
     }
-    return {
+    result = {
       size,
       events: set.events,
       measuredAt: new Date().toISOString(),
@@ -308,10 +317,14 @@ async function measureSize(size: string, o: Options): Promise<SizeResult> {
       derived: set.derived,
       rss: { csvGrowthMb, hwmMb: peakRssMb(pid) },
       csv,
+      firstPass: { seconds: firstPassSeconds, peakRssMb: firstPassPeakRssMb },
     };
   } finally {
     await stopApp(app);
   }
+  // The tables again, with the rows the passes computed (the dimension and engagement tables).
+  const after = await runWorker<ScaleWorkerResult>(path.join(__dirname, 'scale-worker.js'), { DATA_DIR: dir, RAW_RUNS: '0' });
+  return { ...result, tables: after.tables };
 }
 
 const ms = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
@@ -498,6 +511,22 @@ function report(results: SizeResult[], thisRun: string[]): { markdown: string; f
       ),
     ),
   );
+  const passed = results.filter((r) => r.firstPass);
+  lines.push(
+    '',
+    "The app's first passes on the set (its engagement figures and dimensions computed ahead for the 30 days: on a set " +
+      'without them, the work of the upgrade), from the app answering to their end, and its VmHWM then:',
+    '',
+    tableRow('size', 'first passes (s)', 'VmHWM (MB)'),
+    '|---|---|---|',
+    ...passed.map((r) => tableRow(r.size, Math.round(r.firstPass!.seconds), r.firstPass!.peakRssMb)),
+  );
+  for (const r of passed) {
+    figures.push(
+      { name: `${r.size} first passes`, value: Math.round(r.firstPass!.seconds), unit: 's', target: '-', pass: null },
+      { name: `${r.size} VmHWM after the first passes`, value: r.firstPass!.peakRssMb, unit: 'MB', target: '-', pass: null },
+    );
+  }
   for (const r of results) {
     figures.push(
       { name: `${r.size} peak RSS during the 30-day answers`, value: Math.round(peak30d(r)), unit: 'MB', target: '-', pass: null },
@@ -511,12 +540,14 @@ function report(results: SizeResult[], thisRun: string[]): { markdown: string; f
       },
     );
   }
-  const shown = (r: SizeResult, name: string) => ['search_events', 'interactions', ...r.derived].includes(name);
+  const passes = [ENGAGEMENT_TABLES, DIMENSION_VERSIONS].flatMap((v) => v.computed);
+  const shown = (r: SizeResult, name: string) => ['search_events', 'interactions', ...r.derived, ...passes].includes(name);
   const tables = [...new Set(results.flatMap((r) => r.tables.filter((t) => shown(r, t.table)).map((t) => t.table)))];
   lines.push(
     '',
-    'Tables: rows per day (rows / 30) and MB on disk (system.parts, after the merges) of search_events, interactions and ' +
-      'each table a materialised view over them fills (the rollups and search_ids):',
+    'Tables: rows per day (rows / 30) and MB on disk (system.parts, after the merges) of search_events, interactions, ' +
+      'each table a materialised view over them fills (the rollups and search_ids) and the tables the passes compute ' +
+      '(after the measured answers):',
     '',
     tableRow('table', ...results.flatMap((r) => [`${r.size} rows/day`, `${r.size} MB`])),
     `|---|${'---|---|'.repeat(results.length)}`,
