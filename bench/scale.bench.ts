@@ -1,12 +1,14 @@
 /**
- * npm run bench:scale [-- --sizes 1M,10M,100M --dir-prefix tmp/scale- --requests 200 --budget-s 300 --timeout-s 900
- * --raw-runs 10]: how the analytics answers grow with the data (issue 31; docs/benchmarks/methods.md, "How cost grows").
+ * npm run bench:scale [-- --sizes 1M,10M,100M --dir-prefix tmp/scale- --requests 200 --budget-s 300
+ * --timeout-s 900 --raw-runs 10 --answers breakdown,stats]: how the analytics answers grow with the data (issue 31;
+ * docs/benchmarks/methods.md, "How cost grows").
  * For each size, the scale data set in <dir-prefix><size> (built by bench:scale-data if missing, reused if present),
  * the engine alone first (tables' rows and disk size, the raw scan of search_events for since=30d), then the built
  * service on it with the answer cache off: each answer requested one at a time, p50 and p95, the service's RSS
  * sampled every 10 ms during the 30-day answers and the CSV export. Each size's result is kept in
  * tmp/scale-results.json; the growth table over every size measured so far goes to stdout and tmp/scale-table.md,
- * the figures to docs/benchmarks/figures.json (`scale`).
+ * the figures to docs/benchmarks/figures.json (`scale`). --answers: only the answers whose keys begin with one of
+ * these (the others of the size are left unmeasured).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -132,6 +134,8 @@ interface Options {
   budgetMs: number;
   timeoutMs: number;
   rawRuns: number;
+  /** Prefixes of the keys of the answers measured (empty: all). */
+  answers: string[];
 }
 
 const RESULTS_FILE = path.join(ROOT, 'tmp', 'scale-results.json');
@@ -163,6 +167,10 @@ function options(args: string[]): Options {
     budgetMs: positive('budget-s', '300') * 1000,
     timeoutMs: positive('timeout-s', '900') * 1000,
     rawRuns: positive('raw-runs', '10'),
+    answers: value('answers', '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean),
   };
 }
 
@@ -259,7 +267,7 @@ async function measureSize(size: string, o: Options): Promise<SizeResult> {
     const answers: Record<string, Timing> = {};
     let csvGrowthMb = 0;
     const csv = { rows: 0, total: 0, mb: 0 };
-    for (const a of ANSWERS) {
+    for (const a of ANSWERS.filter((x) => o.answers.length === 0 || o.answers.some((k) => x.key.startsWith(k)))) {
       const url = `${base}${a.path(top)}`;
       // Warm-ups: two, or only the first when it is slow; it also says how many requests fit the budget.
       let first: Awaited<ReturnType<typeof request>>;
