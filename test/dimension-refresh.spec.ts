@@ -7,6 +7,7 @@ import type { SearchEventRow } from '@app/contracts';
 import { storedSearch } from './support/stored-search';
 import { WORKER_DATA_DIR, uniqueDatabase } from './support/test-app';
 
+const UNTAGGED = 'search_dimensions_untagged_hourly';
 const event = (n: number, agoHours: number, extra: Partial<SearchEventRow> = {}) =>
   storedSearch(n, agoHours, { hits: n % 2, session_hash: `session-${n % 3}`, ...extra });
 
@@ -44,14 +45,15 @@ describe('the dimension pass over search events stored before and after migratio
       // The rows of each hour's newest recorded version.
       const rows = async (table: string) =>
         ch.query<{ dimension: string; key: string; searches: string; users: string }>(
-          `SELECT dimension, concat(attribute, operator, value, arrayStringConcat(tags, '+')) AS key,
+          `SELECT dimension,
+             concat(attribute, operator, value, ${table === UNTAGGED ? "''" : "arrayStringConcat(tags, '+')"}) AS key,
              toString(sum(searches)) AS searches, toString(uniqCombined64Merge(14)(users)) AS users
            FROM ${ch.table(table)}
            WHERE (customer, instance, hour, version) IN (
              SELECT customer, instance, hour, max(version) FROM ${ch.table('search_dimension_versions')} GROUP BY ALL)
            GROUP BY dimension, key ORDER BY dimension, key`,
         );
-      for (const table of ['search_dimensions_hourly', 'search_phrase_dimensions_hourly']) {
+      for (const table of ['search_dimensions_hourly', 'search_phrase_dimensions_hourly', UNTAGGED]) {
         expect(await rows(table)).toEqual([{ dimension: 'search', key: '', searches: '5', users: '3' }]);
       }
       await ch.insert('search_events', [
@@ -87,13 +89,21 @@ describe('the dimension pass over search events stored before and after migratio
       ];
       expect(await rows('search_dimensions_hourly')).toEqual(expected);
       expect(await rows('search_phrase_dimensions_hourly')).toEqual(expected);
+      // Without the tag sets: the rows summed over them (all searches in one row, users merged).
+      expect(await rows(UNTAGGED)).toEqual(
+        expected
+          .map((r) => ({ ...r, key: r.key.replace('bf+mobile', '') }))
+          .filter((r) => r.dimension !== 'search')
+          .concat({ dimension: 'search', key: '', searches: '6', users: '4' })
+          .sort((a, b) => (a.dimension + a.key).localeCompare(b.dimension + b.key)),
+      );
     } finally {
       await pass.onApplicationShutdown();
       await ch.onApplicationShutdown();
     }
   }, 120_000);
 
-  it('reads an hour at its newest version only while both tables count what the hour holds, and computes it again once', async () => {
+  it('reads an hour at its newest version only while its tables count what the hour holds, and computes it again once', async () => {
     const { config, ch, pass } = store({ ENGAGEMENT_REFRESH_MS: '60000' });
     const reader = new DimensionRepository(ch, config);
     const HOUR = 3_600_000;
@@ -112,8 +122,9 @@ describe('the dimension pass over search events stored before and after migratio
         .map(([h, kind]) => [(h - range.from) / HOUR, kind]);
     };
     const versions = async (agoHours: number) =>
-      ch.query<{ searches: string; phrase_searches: string; totals: string }>(
-        `SELECT toString(searches) AS searches, toString(phrase_searches) AS phrase_searches, toString(totals) AS totals
+      ch.query<{ searches: string; phrase_searches: string; untagged_searches: string; totals: string }>(
+        `SELECT toString(searches) AS searches, toString(phrase_searches) AS phrase_searches,
+           toString(untagged_searches) AS untagged_searches, toString(totals) AS totals
          FROM ${ch.table('search_dimension_versions')} WHERE hour = toDateTime({h:UInt32}, 'UTC') ORDER BY version`,
         { h: hourOf(agoHours) / 1000 },
       );
@@ -134,7 +145,7 @@ describe('the dimension pass over search events stored before and after migratio
         [2, 'raw'],
         [3, 'raw'],
       ]);
-      expect(await versions(2)).toEqual([{ searches: '2', phrase_searches: '2', totals: '2' }]);
+      expect(await versions(2)).toEqual([{ searches: '2', phrase_searches: '2', untagged_searches: '2', totals: '2' }]);
 
       // A late search of a computed hour: read raw until a pass computes it again, then at the new version.
       await ch.insert('search_events', [event(5, into(2))]);
@@ -142,9 +153,19 @@ describe('the dimension pass over search events stored before and after migratio
       expect(await pass.refresh()).toBe(1);
       expect((await plan())[1]).toEqual([1, 'ahead']);
       expect(await versions(2)).toEqual([
-        { searches: '2', phrase_searches: '2', totals: '2' },
-        { searches: '3', phrase_searches: '3', totals: '3' },
+        { searches: '2', phrase_searches: '2', untagged_searches: '2', totals: '2' },
+        { searches: '3', phrase_searches: '3', untagged_searches: '3', totals: '3' },
       ]);
+
+      // A version recorded before migration 0031 (no untagged rows): read raw, and computed again by the next pass.
+      await ch.command(
+        `ALTER TABLE ${ch.table('search_dimension_versions')} UPDATE untagged_searches = 0
+         WHERE hour = toDateTime({h:UInt32}, 'UTC') SETTINGS mutations_sync = 2`,
+        { h: hourOf(2) / 1000 },
+      );
+      expect((await plan())[1]).toEqual([1, 'raw']);
+      expect(await pass.refresh()).toBe(1);
+      expect((await plan())[1]).toEqual([1, 'ahead']);
 
       // A total no repair makes right (a half-done insert on a server): the hour is computed once more, then read raw
       // and left alone.

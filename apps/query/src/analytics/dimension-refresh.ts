@@ -31,17 +31,18 @@ export const DIMENSION_VERSIONS: VersionedTables = {
 
 /**
  * Per instance and hour where `where` holds (on customer, instance and hour): the newest version recorded
- * (`version`, 0 for none) with the searches it counts in each table (`computed`, `phrase_computed`) and the hour's
- * total when its pass began (`recorded`), and the searches search_events holds now, as search_totals_hourly counts
- * them at every insert (`stored`). A version is read only where both its counts are `stored`; an hour is computed
- * again once `stored` is no longer `recorded`. To be run with join_use_nulls = 0.
+ * (`version`, 0 for none) with the searches it counts in each table (`computed`, `phrase_computed`,
+ * `untagged_computed`) and the hour's total when its pass began (`recorded`), and the searches search_events holds
+ * now, as search_totals_hourly counts them at every insert (`stored`). A version is read only where all its counts
+ * are `stored`; an hour is computed again once `stored` is no longer `recorded`. To be run with join_use_nulls = 0.
  */
 export function hourStatesSql(t: (name: string) => string, where: string): string {
   // Aliases differ from the column names: ClickHouse would read the column name as the alias inside the aggregates.
   return `SELECT customer, instance, hour, newest AS version, counted AS computed, phrase_counted AS phrase_computed,
-      recorded_total AS recorded, total AS stored FROM (
+      untagged_counted AS untagged_computed, recorded_total AS recorded, total AS stored FROM (
       SELECT customer, instance, hour, max(version) AS newest, argMax(searches, version) AS counted,
-        argMax(phrase_searches, version) AS phrase_counted, argMax(totals, version) AS recorded_total
+        argMax(phrase_searches, version) AS phrase_counted, argMax(untagged_searches, version) AS untagged_counted,
+        argMax(totals, version) AS recorded_total
       FROM ${t(DIMENSION_VERSIONS.versions)} WHERE ${where} GROUP BY customer, instance, hour
     ) AS v FULL OUTER JOIN (
       SELECT customer, instance, hour, toInt64(sum(searches)) AS total
@@ -60,15 +61,17 @@ export interface TenantHours {
  * Computes the dimension rows (filters, users, countries, tags, latest hits) of every complete hour ahead of the
  * requests (docs/architecture.md, "Filters, users, countries and tags"), every ENGAGEMENT_REFRESH_MS, beside the
  * engagement pass and in the same way: each hour from the raw rows by the statement a reader uses for the hours not
- * computed (dimensionRowsSql), into both dimension tables under the pass's start as version, recorded in
- * search_dimension_versions after its rows (with both tables' counts and the total it began from), a day at a time,
+ * computed (dimensionRowsSql), into the dimension tables under the pass's start as version (the untagged table from
+ * the rows just computed), recorded in search_dimension_versions after its rows (with each table's count and the
+ * total it began from), a day at a time,
  * the newest first (so a first pass over a large data set is bounded in memory, and one killed resumes where it
  * stopped). An hour is due when:
  * - it is complete (completeBefore: it ended CHANGES_MARGIN_MS and COMPLETE_AFTER_MARGIN_MS ago; the hours after it
  *   are read raw) and within the retention, and
  * - it was never computed and has searches, or its total in search_totals_hourly is no longer the one its newest
- *   version began from, or search_events holds rows of it received after that version began (less
- *   CHANGES_MARGIN_MS: a row's time is taken before it is stored).
+ *   version began from, or its newest version has no untagged rows (recorded before migration 0031), or
+ *   search_events holds rows of it received after that version began (less CHANGES_MARGIN_MS: a row's time is taken
+ *   before it is stored).
  * Every query process runs passes; two at once only repeat work (a reader takes each hour's newest version).
  */
 @Injectable()
@@ -169,7 +172,7 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
     const params: QueryParams = { from: window.from / 1000, to: window.to / 1000, since: since ?? 0, margin: this.changesMarginMs };
     const inWindow = `hour >= toDateTime({from:UInt32}, 'UTC') AND hour < toDateTime({to:UInt32}, 'UTC')`;
     const changed = `SELECT customer, instance, hour FROM (${hourStatesSql((name) => this.ch.table(name), inWindow)})
-      WHERE if(toUnixTimestamp64Micro(version) = 0, stored != 0, stored != recorded)`;
+      WHERE if(toUnixTimestamp64Micro(version) = 0, stored != 0, stored != recorded OR untagged_computed != computed)`;
     const received = `SELECT customer, instance, hour FROM (
         SELECT customer, instance, toStartOfHour(ts) AS hour, max(received_at) AS newest_received FROM ${this.ch.table('search_events')}
         WHERE received_at >= fromUnixTimestamp64Milli({since:Int64}, 'UTC')
@@ -217,27 +220,36 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
       params,
     );
     Object.assign(params, { totals_hours: totals.map((r) => Number(r.h)), totals_n: totals.map((r) => Number(r.n)) });
+    const version64 = "fromUnixTimestamp64Micro({version:Int64}, 'UTC')";
     for (const d of DIMENSION_TABLES) {
+      // A table computed from another: its rows of this version, summed over the keys this one drops.
+      const rows = d.from
+        ? `SELECT ${dimensionColumns(d)}, sum(searches) AS searches, uniqCombined64MergeState(14)(users) AS users,
+             max(last_search) AS last_search
+           FROM ${this.ch.table(d.from)} WHERE ${tenantSql} AND ${inRun('hour')} AND version = ${version64}
+           GROUP BY ${dimensionColumns(d)}`
+        : dimensionRowsSql(d, (name) => this.ch.table(name), `${tenantSql} AND ${inRun('ts')}`);
       await this.ch.command(
         `INSERT INTO ${this.ch.table(d.table)} (${dimensionColumns(d)}, version, searches, users, last_search)
-         SELECT ${dimensionColumns(d)}, fromUnixTimestamp64Micro({version:Int64}, 'UTC'), searches, users, last_search
-         FROM (${dimensionRowsSql(d, (name) => this.ch.table(name), `${tenantSql} AND ${inRun('ts')}`)})
+         SELECT ${dimensionColumns(d)}, ${version64}, searches, users, last_search FROM (${rows})
          SETTINGS max_bytes_before_external_group_by = 2000000000`,
         params,
       );
     }
     // Each hour with the searches its version counts in each table (none: 0) and the total it began from.
     const counted = (d: DimensionTable) => `SELECT hour, sum(searches) AS n FROM ${this.ch.table(d.table)}
-      WHERE ${tenantSql} AND dimension = 'search' AND ${inRun('hour')} AND version = fromUnixTimestamp64Micro({version:Int64}, 'UTC')
+      WHERE ${tenantSql} AND dimension = 'search' AND ${inRun('hour')} AND version = ${version64}
       GROUP BY hour`;
-    const [hourly, phrases] = DIMENSION_TABLES;
+    const [hourly, phrases, untagged] = DIMENSION_TABLES;
     await this.ch.command(
-      `INSERT INTO ${this.ch.table(DIMENSION_VERSIONS.versions)} (customer, instance, hour, version, searches, phrase_searches, totals)
-       SELECT {customer:String}, {instance:String}, hour, fromUnixTimestamp64Micro({version:Int64}, 'UTC'), c.n, p.n, t.n FROM (
+      `INSERT INTO ${this.ch.table(DIMENSION_VERSIONS.versions)}
+         (customer, instance, hour, version, searches, phrase_searches, untagged_searches, totals)
+       SELECT {customer:String}, {instance:String}, hour, ${version64}, c.n, p.n, u.n, t.n FROM (
          SELECT toDateTime(arrayJoin(range({from:UInt32}, {to:UInt32}, 3600)), 'UTC') AS hour
        ) AS h
        LEFT JOIN (${counted(hourly)}) AS c USING (hour)
        LEFT JOIN (${counted(phrases)}) AS p USING (hour)
+       LEFT JOIN (${counted(untagged)}) AS u USING (hour)
        LEFT JOIN (
          SELECT toDateTime(x.1, 'UTC') AS hour, x.2 AS n
          FROM (SELECT arrayJoin(arrayZip({totals_hours:Array(UInt32)}, {totals_n:Array(Int64)})) AS x)

@@ -45,7 +45,7 @@ export class DimensionRepository {
     const rows = await this.ch.query<{ hour_ms: string | number; version_us: string | number }>(
       `SELECT toUnixTimestamp(hour) * 1000 AS hour_ms, toUnixTimestamp64Micro(version) AS version_us
        FROM (${hourStatesSql((name) => this.ch.table(name), where)})
-       WHERE version_us > 0 AND computed = stored AND phrase_computed = stored
+       WHERE version_us > 0 AND computed = stored AND phrase_computed = stored AND untagged_computed = stored
        ORDER BY hour
        SETTINGS join_use_nulls = 0`,
       params,

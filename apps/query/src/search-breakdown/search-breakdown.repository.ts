@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ClickHouseService, type QueryParams } from '@app/clickhouse';
+import { ClickHouseService, type DimensionTable, type QueryParams } from '@app/clickhouse';
 import { filterSql, hourRangeSql } from '../analytics/analytics-sql';
 import { DimensionRepository } from '../analytics/dimension.repository';
 import { tagsSql } from '../analytics/tags-param';
@@ -17,8 +17,9 @@ export interface BreakdownRow {
 }
 
 /**
- * GET /search-breakdown's one query: whole hours of the dimension rows (search_dimensions_hourly, or
- * search_phrase_dimensions_hourly for one phrase, read by its term id), as DimensionRepository reads them. Keys whose
+ * GET /search-breakdown's one query: whole hours of the dimension rows (search_dimensions_untagged_hourly, with `tags`
+ * search_dimensions_hourly, for one phrase search_phrase_dimensions_hourly read by its term id), as
+ * DimensionRepository reads them. Keys whose
  * searches sum to 0 (a compensated duplicate) are left out; the total comes with the page (a window count over the
  * keys).
  */
@@ -39,7 +40,8 @@ export class SearchBreakdownRepository {
     if (c.hits !== undefined) {
       conditions.push(`zero_hits = ${c.hits ? 0 : 1}`);
     }
-    let table: 'search_dimensions_hourly' | 'search_phrase_dimensions_hourly' = 'search_dimensions_hourly';
+    // Without a tag to filter by, the rows summed over the tag sets (far fewer).
+    let table: DimensionTable['table'] = c.tags ? 'search_dimensions_hourly' : 'search_dimensions_untagged_hourly';
     if (c.phrase !== undefined) {
       Object.assign(params, { phrase: c.phrase, id: termId(c.customer, c.instance, c.phrase) });
       table = 'search_phrase_dimensions_hourly';

@@ -100,7 +100,6 @@ FROM (
     zero_hits,
     bot,
     language,
-    tags,
     operator,
     value,
     searches,
@@ -115,7 +114,6 @@ FROM (
       hits = 0 AS zero_hits,
       bot,
       language,
-      tags,
       d.3 AS operator,
       d.4 AS value,
       sum(sign) AS searches,
@@ -156,7 +154,7 @@ FROM (
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
-    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, operator, value
   )
   WHERE customer = {customer:String}
     AND instance = {instance:String}
@@ -265,7 +263,6 @@ FROM (
     zero_hits,
     bot,
     language,
-    tags,
     operator,
     value,
     searches,
@@ -280,7 +277,6 @@ FROM (
       hits = 0 AS zero_hits,
       bot,
       language,
-      tags,
       d.3 AS operator,
       d.4 AS value,
       sum(sign) AS searches,
@@ -321,7 +317,7 @@ FROM (
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
-    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, operator, value
   )
   WHERE customer = {customer:String}
     AND instance = {instance:String}
@@ -439,7 +435,6 @@ FROM (
     zero_hits,
     bot,
     language,
-    tags,
     operator,
     value,
     searches,
@@ -454,7 +449,6 @@ FROM (
       hits = 0 AS zero_hits,
       bot,
       language,
-      tags,
       d.3 AS operator,
       d.4 AS value,
       sum(sign) AS searches,
@@ -495,7 +489,7 @@ FROM (
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
-    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, operator, value
   )
   WHERE customer = {customer:String}
     AND instance = {instance:String}
@@ -627,7 +621,6 @@ FROM (
     zero_hits,
     bot,
     language,
-    tags,
     operator,
     value,
     searches,
@@ -642,7 +635,6 @@ FROM (
       hits = 0 AS zero_hits,
       bot,
       language,
-      tags,
       d.3 AS operator,
       d.4 AS value,
       sum(sign) AS searches,
@@ -683,7 +675,7 @@ FROM (
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
-    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, operator, value
   )
   WHERE customer = {customer:String}
     AND instance = {instance:String}
@@ -787,7 +779,6 @@ FROM (
     zero_hits,
     bot,
     language,
-    tags,
     operator,
     value,
     searches,
@@ -802,7 +793,6 @@ FROM (
       hits = 0 AS zero_hits,
       bot,
       language,
-      tags,
       d.3 AS operator,
       d.4 AS value,
       sum(sign) AS searches,
@@ -843,7 +833,7 @@ FROM (
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
-    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, operator, value
   )
   WHERE customer = {customer:String}
     AND instance = {instance:String}
@@ -961,7 +951,6 @@ FROM (
     zero_hits,
     bot,
     language,
-    tags,
     operator,
     value,
     searches,
@@ -976,7 +965,6 @@ FROM (
       hits = 0 AS zero_hits,
       bot,
       language,
-      tags,
       d.3 AS operator,
       d.4 AS value,
       sum(sign) AS searches,
@@ -1017,7 +1005,7 @@ FROM (
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
-    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, operator, value
   )
   WHERE customer = {customer:String}
     AND instance = {instance:String}
@@ -1138,7 +1126,6 @@ FROM (
     zero_hits,
     bot,
     language,
-    tags,
     operator,
     value,
     searches,
@@ -1153,7 +1140,6 @@ FROM (
       hits = 0 AS zero_hits,
       bot,
       language,
-      tags,
       d.3 AS operator,
       d.4 AS value,
       sum(sign) AS searches,
@@ -1194,7 +1180,7 @@ FROM (
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
-    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, operator, value
   )
   WHERE customer = {customer:String}
     AND instance = {instance:String}
@@ -1313,7 +1299,6 @@ FROM (
     zero_hits,
     bot,
     language,
-    tags,
     operator,
     value,
     searches,
@@ -1328,7 +1313,6 @@ FROM (
       hits = 0 AS zero_hits,
       bot,
       language,
-      tags,
       d.3 AS operator,
       d.4 AS value,
       sum(sign) AS searches,
@@ -1369,7 +1353,7 @@ FROM (
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
-    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, operator, value
   )
   WHERE customer = {customer:String}
     AND instance = {instance:String}
@@ -1517,7 +1501,6 @@ FROM (
     zero_hits,
     bot,
     language,
-    tags,
     operator,
     value,
     searches,
@@ -1532,7 +1515,6 @@ FROM (
       hits = 0 AS zero_hits,
       bot,
       language,
-      tags,
       d.3 AS operator,
       d.4 AS value,
       sum(sign) AS searches,
@@ -1573,7 +1555,7 @@ FROM (
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
-    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, operator, value
   )
   WHERE customer = {customer:String}
     AND instance = {instance:String}
@@ -1611,7 +1593,6 @@ FROM (
     zero_hits,
     bot,
     language,
-    tags,
     operator,
     value,
     searches,
@@ -1626,7 +1607,6 @@ FROM (
       hits = 0 AS zero_hits,
       bot,
       language,
-      tags,
       d.3 AS operator,
       d.4 AS value,
       sum(sign) AS searches,
@@ -1667,7 +1647,7 @@ FROM (
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
-    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, operator, value
   )
   WHERE customer = {customer:String}
     AND instance = {instance:String}
@@ -1815,7 +1795,6 @@ FROM (
     zero_hits,
     bot,
     language,
-    tags,
     operator,
     value,
     searches,
@@ -1830,7 +1809,6 @@ FROM (
       hits = 0 AS zero_hits,
       bot,
       language,
-      tags,
       d.3 AS operator,
       d.4 AS value,
       sum(sign) AS searches,
@@ -1871,7 +1849,7 @@ FROM (
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
-    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, operator, value
   )
   WHERE customer = {customer:String}
     AND instance = {instance:String}
@@ -1910,7 +1888,6 @@ FROM (
     zero_hits,
     bot,
     language,
-    tags,
     operator,
     value,
     searches,
@@ -1925,7 +1902,6 @@ FROM (
       hits = 0 AS zero_hits,
       bot,
       language,
-      tags,
       d.3 AS operator,
       d.4 AS value,
       sum(sign) AS searches,
@@ -1966,7 +1942,7 @@ FROM (
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
-    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, operator, value
   )
   WHERE customer = {customer:String}
     AND instance = {instance:String}
@@ -2486,7 +2462,6 @@ FROM (
     zero_hits,
     bot,
     language,
-    tags,
     operator,
     value,
     searches,
@@ -2501,7 +2476,6 @@ FROM (
       hits = 0 AS zero_hits,
       bot,
       language,
-      tags,
       d.3 AS operator,
       d.4 AS value,
       sum(sign) AS searches,
@@ -2542,7 +2516,7 @@ FROM (
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
-    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, operator, value
   )
   WHERE customer = {customer:String}
     AND instance = {instance:String}
@@ -3099,7 +3073,6 @@ FROM (
     zero_hits,
     bot,
     language,
-    tags,
     operator,
     value,
     searches,
@@ -3114,7 +3087,6 @@ FROM (
       hits = 0 AS zero_hits,
       bot,
       language,
-      tags,
       d.3 AS operator,
       d.4 AS value,
       sum(sign) AS searches,
@@ -3155,7 +3127,7 @@ FROM (
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
-    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, operator, value
   )
   WHERE customer = {customer:String}
     AND instance = {instance:String}
@@ -3194,7 +3166,6 @@ FROM (
     zero_hits,
     bot,
     language,
-    tags,
     operator,
     value,
     searches,
@@ -3209,7 +3180,6 @@ FROM (
       hits = 0 AS zero_hits,
       bot,
       language,
-      tags,
       d.3 AS operator,
       d.4 AS value,
       sum(sign) AS searches,
@@ -3250,7 +3220,7 @@ FROM (
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND ((ts >= toDateTime({d_r0_from:UInt32}, 'UTC') AND ts < toDateTime({d_r0_to:UInt32}, 'UTC')))
-    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, tags, operator, value
+    GROUP BY customer, instance, dimension, attribute, hour, zero_hits, bot, language, operator, value
   )
   WHERE customer = {customer:String}
     AND instance = {instance:String}

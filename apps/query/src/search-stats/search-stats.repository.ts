@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ClickHouseService, type QueryParams } from '@app/clickhouse';
+import { ClickHouseService, type DimensionTable, type QueryParams } from '@app/clickhouse';
 import type { AnalyticsFilter } from '../analytics/analytics-scope';
 import { filterSql, hourRangeSql, termRowsSql } from '../analytics/analytics-sql';
 import { DimensionRepository } from '../analytics/dimension.repository';
@@ -154,7 +154,8 @@ export class SearchStatsRepository {
     tags: TagsFilter | undefined,
     range: HourRange,
     params: QueryParams,
-    table: 'search_dimensions_hourly' | 'search_phrase_dimensions_hourly' = 'search_dimensions_hourly',
+    // Without a tag to filter by, the rows summed over the tag sets (far fewer).
+    table: DimensionTable['table'] = tags ? 'search_dimensions_hourly' : 'search_dimensions_untagged_hourly',
   ): Promise<string> {
     const where = `${filterSql(f, params)} AND dimension = 'search' AND ${tagsSql(tags, params)} AND ${hourRangeSql(range, 'd', params)}`;
     return `${this.dimensionRepository.sql(table, f, await this.dimensionRepository.plan(f, range), where, params, 'd')} WHERE 1`;

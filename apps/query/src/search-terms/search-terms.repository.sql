@@ -3666,6 +3666,7 @@ FROM (
     newest AS version,
     counted AS computed,
     phrase_counted AS phrase_computed,
+    untagged_counted AS untagged_computed,
     recorded_total AS recorded,
     total AS stored
   FROM (
@@ -3675,6 +3676,7 @@ FROM (
       max(version) AS newest,
       argMax(searches, version) AS counted,
       argMax(phrase_searches, version) AS phrase_counted,
+      argMax(untagged_searches, version) AS untagged_counted,
       argMax(totals, version) AS recorded_total
     FROM `search_analytics`.`search_dimension_versions`
     WHERE customer = {customer:String}
@@ -3695,6 +3697,7 @@ FROM (
 WHERE version_us > 0
   AND computed = stored
   AND phrase_computed = stored
+  AND untagged_computed = stored
 ORDER BY hour SETTINGS join_use_nulls = 0;
 
 -- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (2/8): SearchTermsRepository.newestEvent

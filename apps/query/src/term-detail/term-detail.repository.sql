@@ -2228,6 +2228,7 @@ FROM (
     newest AS version,
     counted AS computed,
     phrase_counted AS phrase_computed,
+    untagged_counted AS untagged_computed,
     recorded_total AS recorded,
     total AS stored
   FROM (
@@ -2237,6 +2238,7 @@ FROM (
       max(version) AS newest,
       argMax(searches, version) AS counted,
       argMax(phrase_searches, version) AS phrase_counted,
+      argMax(untagged_searches, version) AS untagged_counted,
       argMax(totals, version) AS recorded_total
     FROM `search_analytics`.`search_dimension_versions`
     WHERE customer = {customer:String}
@@ -2257,6 +2259,7 @@ FROM (
 WHERE version_us > 0
   AND computed = stored
   AND phrase_computed = stored
+  AND untagged_computed = stored
 ORDER BY hour SETTINGS join_use_nulls = 0;
 
 -- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (5/8): TermDetailRepository.filters

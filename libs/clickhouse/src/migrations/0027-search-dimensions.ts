@@ -48,18 +48,30 @@ const DIMENSION_KEYS: RollupKeys = [
   ['value', 'd.4'],
 ];
 
-/** A table of dimension rows, computed per hour ahead of the requests (0030): its name and key columns. */
+/**
+ * A table of dimension rows, computed per hour ahead of the requests (0030, 0031): its name, key columns, and for a
+ * table computed from another's rows of the same version (summed over the keys it drops), that table.
+ */
 export interface DimensionTable {
-  table: 'search_dimensions_hourly' | 'search_phrase_dimensions_hourly';
+  table: 'search_dimensions_hourly' | 'search_phrase_dimensions_hourly' | 'search_dimensions_untagged_hourly';
   keys: RollupKeys;
+  from?: DimensionTable['table'];
 }
 
-/** The dimension tables: every search's rows per hour, and the same per phrase (ordered by the term's id first). */
+/**
+ * The dimension tables: every search's rows per hour and tag set, the same per phrase (ordered by the term's id
+ * first), and the first without the tag sets (for requests that filter by no tag), computed from the first.
+ */
 export const DIMENSION_TABLES: readonly DimensionTable[] = [
   { table: 'search_dimensions_hourly', keys: [['customer', 'customer'], ['instance', 'instance'], ...DIMENSION_KEYS] },
   {
     table: 'search_phrase_dimensions_hourly',
     keys: [['customer', 'customer'], ['instance', 'instance'], ['term_id', TERM_ID_SQL], ['phrase', 'phrase'], ...DIMENSION_KEYS],
+  },
+  {
+    table: 'search_dimensions_untagged_hourly',
+    keys: [['customer', 'customer'], ['instance', 'instance'], ...DIMENSION_KEYS.filter(([column]) => column !== 'tags')],
+    from: 'search_dimensions_hourly',
   },
 ];
 

@@ -1,14 +1,20 @@
 import type { Migration } from './migration';
-import { DIMENSION_TABLES, USERS_TYPE } from './0027-search-dimensions';
+import { USERS_TYPE } from './0027-search-dimensions';
 
 /** The dimension tables as an earlier form of 0027 made them, with the views that filled them at every insert. */
 const OLD_VIEWS = ['search_dimensions_hourly_mv', 'search_phrase_dimensions_hourly_mv'];
+/** The tables this migration makes (0031 adds a third). */
+const TABLES = ['search_dimensions_hourly', 'search_phrase_dimensions_hourly'];
 
-function table(name: string, phrase: boolean, retentionDays: number): string {
+/**
+ * A dimension table (0030, 0031): per phrase too when `phrase`, per tag set of the searches when `tags` (the rows of
+ * tag sets a request filters by).
+ */
+export function dimensionTableSql(name: string, o: { phrase: boolean; tags: boolean }, retentionDays: number): string {
   return `CREATE TABLE IF NOT EXISTS ${name} (
       customer LowCardinality(String),
       instance LowCardinality(String),
-      ${phrase ? 'term_id FixedString(16),\n      phrase String,' : ''}
+      ${o.phrase ? 'term_id FixedString(16),\n      phrase String,' : ''}
       dimension LowCardinality(String),
       attribute String,
       hour DateTime('UTC'),
@@ -16,8 +22,7 @@ function table(name: string, phrase: boolean, retentionDays: number): string {
       zero_hits Bool,
       bot Bool,
       language LowCardinality(String),
-      tags Array(String),
-      operator LowCardinality(String),
+      ${o.tags ? 'tags Array(String),\n      ' : ''}operator LowCardinality(String),
       value String,
       searches Int64,
       users ${USERS_TYPE},
@@ -25,8 +30,9 @@ function table(name: string, phrase: boolean, retentionDays: number): string {
       INDEX version_idx version TYPE minmax GRANULARITY 1
     ) ENGINE = MergeTree
     PARTITION BY toYYYYMM(hour)
-    ORDER BY (customer, instance, ${phrase ? 'term_id, phrase, ' : ''}dimension, attribute, hour, version, zero_hits, bot, language, tags,
-      operator, value)
+    ORDER BY (customer, instance, ${o.phrase ? 'term_id, phrase, ' : ''}dimension, attribute, hour, version, zero_hits, bot, language, ${
+      o.tags ? 'tags,\n      ' : ''
+    }operator, value)
     TTL hour + toIntervalDay(${retentionDays})`;
 }
 
@@ -53,8 +59,8 @@ export const dimensionsAheadMigration: Migration = {
   id: '0030-dimensions-ahead',
   statements: ({ table: t, retentionDays }) => [
     ...OLD_VIEWS.map((view) => `DROP VIEW IF EXISTS ${t(view)}`),
-    ...DIMENSION_TABLES.map((d) => `DROP TABLE IF EXISTS ${t(d.table)} SYNC`),
-    ...DIMENSION_TABLES.map((d, i) => table(t(d.table), i === 1, retentionDays)),
+    ...TABLES.map((name) => `DROP TABLE IF EXISTS ${t(name)} SYNC`),
+    ...TABLES.map((name, i) => dimensionTableSql(t(name), { phrase: i === 1, tags: true }, retentionDays)),
     `CREATE TABLE IF NOT EXISTS ${t('search_dimension_versions')} (
       customer LowCardinality(String),
       instance LowCardinality(String),

@@ -27,6 +27,7 @@ import { searchDimensionsMigration } from './0027-search-dimensions';
 import { engagementSubtypesMigration } from './0028-engagement-subtypes';
 import { hashCodecsMigration } from './0029-hash-codecs';
 import { dimensionsAheadMigration } from './0030-dimensions-ahead';
+import { dimensionsUntaggedMigration } from './0031-dimensions-untagged';
 import type { Migration } from './migration';
 import { SIGNED_ROLLUPS, type SignedRollup } from './0012-signed-events';
 import { WEEKLY_KEYS } from './0021-weekly-phrases';
@@ -72,6 +73,7 @@ export const MIGRATIONS: readonly Migration[] = [
   engagementSubtypesMigration,
   hashCodecsMigration,
   dimensionsAheadMigration,
+  dimensionsUntaggedMigration,
 ];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */
@@ -95,6 +97,7 @@ export const RETENTION_TTL: Readonly<Record<string, string>> = {
   engagement_objects_hourly: 'hour',
   search_dimensions_hourly: 'hour',
   search_phrase_dimensions_hourly: 'hour',
+  search_dimensions_untagged_hourly: 'hour',
   search_dimension_versions: 'hour',
 };
 
