@@ -56,10 +56,11 @@ export async function startApp(
   app.stdout.resume();
   const base = `http://127.0.0.1:${port}`;
   const refresh = extraEnv.ENGAGEMENT_REFRESH_MS !== '0';
-  // Up to 5 minutes to start (a first start backfills new tables from the data set), 30 for the first pass.
+  // Up to 5 minutes to start (a first start backfills new tables from the data set), 120 for the first passes (the
+  // dimension pass over 100M events takes over an hour).
   let serving = false;
   let servingAt = 0;
-  for (let i = 0; i < 3000 + 18_000; i++) {
+  for (let i = 0; i < 3000 + 72_000; i++) {
     try {
       const healthy = (await fetch(`${base}/health`)).ok;
       if (healthy && !serving) {
