@@ -89,7 +89,9 @@ export async function startApp(
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('the app did not start, or its first engagement pass did not end');
+  // Not left running on its own (a first pass would go on using the machine).
+  await stopApp(app);
+  throw new Error('the app did not start, or its first passes did not end');
 }
 
 /**
