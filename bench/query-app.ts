@@ -89,8 +89,9 @@ export async function startApp(
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  // Not left running on its own (a first pass would go on using the machine).
-  await stopApp(app);
+  // Not left running on its own (a first pass would go on using the machine); killed, as a graceful stop waits for
+  // the pass running.
+  app.kill('SIGKILL');
   throw new Error('the app did not start, or its first passes did not end');
 }
 
