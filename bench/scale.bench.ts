@@ -381,11 +381,11 @@ function report(results: SizeResult[], thisRun: string[]): { markdown: string; f
   lines.push(
     ...ANSWERS.map((a) => tableRow(a.label, ...results.map((r) => cell(r, a)))),
     tableRow('raw 30d p50', ...results.map((r) => ms(r.raw.p50))),
-    tableRow('search-terms 30d p50 / raw p50', ...results.map((r) => `${(r.answers['terms-30d'].p50 / r.raw.p50).toFixed(3)}x`)),
+    tableRow('search-terms 30d p50 / raw p50', ...results.map((r) => `${((r.answers['terms-30d']?.p50 ?? NaN) / r.raw.p50).toFixed(3)}x`)),
     tableRow('raw 30d p50, lane threads', ...results.map((r) => (r.rawLane ? `${ms(r.rawLane.p50)} (${r.laneThreads})` : '-'))),
     tableRow(
       'search-terms 30d p50 / that raw p50',
-      ...results.map((r) => (r.rawLane ? `${(r.answers['terms-30d'].p50 / r.rawLane.p50).toFixed(3)}x` : '-')),
+      ...results.map((r) => (r.rawLane ? `${((r.answers['terms-30d']?.p50 ?? NaN) / r.rawLane.p50).toFixed(3)}x` : '-')),
     ),
   );
   for (const r of results) {
@@ -471,8 +471,8 @@ function report(results: SizeResult[], thisRun: string[]): { markdown: string; f
       if (r && !raw) {
         continue;
       }
-      const ratio = r && raw ? r.answers['terms-30d'].p50 / raw.p50 : undefined;
-      const note = r && raw ? `p50 ${ms(r.answers['terms-30d'].p50)} ms, raw ${ms(raw.p50)} ms` : undefined;
+      const ratio = r && raw ? (r.answers['terms-30d']?.p50 ?? NaN) / raw.p50 : undefined;
+      const note = r && raw ? `p50 ${ms(r.answers['terms-30d']?.p50 ?? NaN)} ms, raw ${ms(raw.p50)} ms` : undefined;
       target(`search-terms 30d p50 / ${label}`, size, ratio, 'x', 0.1, note);
       if (size === '10M') {
         // Issue 16's target at 10M, named apart: a figure's name is its key in docs/benchmarks/figures.json.
@@ -653,7 +653,10 @@ async function main(): Promise<void> {
     ? (JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as Record<string, SizeResult>)
     : {};
   for (const size of o.sizes) {
-    stored[size] = await measureSize(size, o);
+    const measured = await measureSize(size, o);
+    // With --answers, the size's answers not measured this time stay as an earlier run measured them.
+    stored[size] =
+      o.answers.length > 0 && stored[size] ? { ...measured, answers: { ...stored[size].answers, ...measured.answers } } : measured;
     mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
     writeFileSync(RESULTS_FILE, JSON.stringify(stored, null, 2));
   }

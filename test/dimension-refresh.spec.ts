@@ -4,6 +4,7 @@ import { MetricsService } from '@app/metrics';
 import { DimensionRefresh } from '../apps/query/src/analytics/dimension-refresh';
 import { DimensionRepository } from '../apps/query/src/analytics/dimension.repository';
 import type { SearchEventRow } from '@app/contracts';
+import type { DimensionTable } from '@app/clickhouse';
 import { storedSearch } from './support/stored-search';
 import { WORKER_DATA_DIR, uniqueDatabase } from './support/test-app';
 
@@ -113,8 +114,8 @@ describe('the dimension pass over search events stored before and after migratio
     const into = (agoHours: number) => (Date.now() - hourOf(agoHours) - 600_000) / HOUR;
     // The hours 3 and 2 ago, and the current one; the plan as [hour, 'ahead' | 'raw'] per hour.
     const range = { from: hourOf(3), to: hourOf(0) + HOUR };
-    const plan = async () => {
-      const p = await reader.plan(tenant, range);
+    const plan = async (table: DimensionTable['table'] = 'search_dimensions_hourly') => {
+      const p = await reader.plan(table, tenant, range);
       const each = (ranges: Array<{ from: number; to: number }>, kind: string) =>
         ranges.flatMap((r) => Array.from({ length: (r.to - r.from) / HOUR }, (_, i): [number, string] => [r.from + i * HOUR, kind]));
       return [...each(p.ahead, 'ahead'), ...each(p.raw, 'raw')]
@@ -157,15 +158,18 @@ describe('the dimension pass over search events stored before and after migratio
         { searches: '3', phrase_searches: '3', untagged_searches: '3', totals: '3' },
       ]);
 
-      // A version recorded before migration 0031 (no untagged rows): read raw, and computed again by the next pass.
+      // A version recorded before migration 0031 (no untagged rows): its untagged rows are read raw (the other tables'
+      // still ahead), and the next pass computes the hour again.
       await ch.command(
         `ALTER TABLE ${ch.table('search_dimension_versions')} UPDATE untagged_searches = 0
          WHERE hour = toDateTime({h:UInt32}, 'UTC') SETTINGS mutations_sync = 2`,
         { h: hourOf(2) / 1000 },
       );
-      expect((await plan())[1]).toEqual([1, 'raw']);
-      expect(await pass.refresh()).toBe(1);
+      expect((await plan(UNTAGGED))[1]).toEqual([1, 'raw']);
       expect((await plan())[1]).toEqual([1, 'ahead']);
+      expect((await plan('search_phrase_dimensions_hourly'))[1]).toEqual([1, 'ahead']);
+      expect(await pass.refresh()).toBe(1);
+      expect((await plan(UNTAGGED))[1]).toEqual([1, 'ahead']);
 
       // A total no repair makes right (a half-done insert on a server): the hour is computed once more, then read raw
       // and left alone.

@@ -33,8 +33,8 @@ export const DIMENSION_VERSIONS: VersionedTables = {
  * Per instance and hour where `where` holds (on customer, instance and hour): the newest version recorded
  * (`version`, 0 for none) with the searches it counts in each table (`computed`, `phrase_computed`,
  * `untagged_computed`) and the hour's total when its pass began (`recorded`), and the searches search_events holds
- * now, as search_totals_hourly counts them at every insert (`stored`). A version is read only where all its counts
- * are `stored`; an hour is computed again once `stored` is no longer `recorded`. To be run with join_use_nulls = 0.
+ * now, as search_totals_hourly counts them at every insert (`stored`). A table's rows of a version are read only
+ * where its count is `stored`; an hour is computed again once `stored` is no longer `recorded`. To be run with join_use_nulls = 0.
  */
 export function hourStatesSql(t: (name: string) => string, where: string): string {
   // Aliases differ from the column names: ClickHouse would read the column name as the alias inside the aggregates.
@@ -49,6 +49,13 @@ export function hourStatesSql(t: (name: string) => string, where: string): strin
       FROM ${t('search_totals_hourly')} WHERE ${where} GROUP BY customer, instance, hour
     ) AS s USING (customer, instance, hour)`;
 }
+
+/** The column of hourStatesSql with the searches a version counts in each dimension table. */
+export const COMPUTED: Readonly<Record<DimensionTable['table'], string>> = {
+  search_dimensions_hourly: 'computed',
+  search_phrase_dimensions_hourly: 'phrase_computed',
+  search_dimensions_untagged_hourly: 'untagged_computed',
+};
 
 /** Hours of one instance, in ms. */
 export interface TenantHours {

@@ -9,7 +9,7 @@ import {
 } from '@app/clickhouse';
 import { AppConfig } from '@app/config';
 import type { AnalyticsFilter } from './analytics-scope';
-import { hourStatesSql } from './dimension-refresh';
+import { COMPUTED, hourStatesSql } from './dimension-refresh';
 import { rangeSql, tenantSql } from './engagement-raw.repository';
 import { aheadSql, bindNew, planOf, type VersionPlan } from './version-plan';
 import type { HourRange } from './window';
@@ -33,10 +33,10 @@ export class DimensionRepository {
   }
 
   /**
-   * Which hours of `range` are read as computed ahead (their newest version, where both its tables count the searches
-   * the hour holds now), and which from search_events.
+   * Which hours of `range` are read from `table` as computed ahead (their newest version, where it counts in `table`
+   * the searches the hour holds now), and which from search_events.
    */
-  async plan(f: AnalyticsFilter, range: HourRange): Promise<VersionPlan> {
+  async plan(table: DimensionTable['table'], f: AnalyticsFilter, range: HourRange): Promise<VersionPlan> {
     if (!this.ahead) {
       return { ahead: [], raw: [range] };
     }
@@ -45,7 +45,7 @@ export class DimensionRepository {
     const rows = await this.ch.query<{ hour_ms: string | number; version_us: string | number }>(
       `SELECT toUnixTimestamp(hour) * 1000 AS hour_ms, toUnixTimestamp64Micro(version) AS version_us
        FROM (${hourStatesSql((name) => this.ch.table(name), where)})
-       WHERE version_us > 0 AND computed = stored AND phrase_computed = stored AND untagged_computed = stored
+       WHERE version_us > 0 AND ${COMPUTED[table]} = stored
        ORDER BY hour
        SETTINGS join_use_nulls = 0`,
       params,

@@ -29,7 +29,25 @@ describe('PassSchedule', () => {
     await expect(second).resolves.toBe(5);
   });
 
-  it('runs the next pass after one that failed, and stop() waits for both', async () => {
+  it('stop() waits for a pass asked for behind the one running, which still runs', async () => {
+    const { calls, pass } = passes();
+    const schedule = new PassSchedule('test pass', 0, new Logger('test'), pass);
+    void schedule.refresh();
+    await settle();
+    const queued = schedule.refresh();
+    let stopped = false;
+    const stopping = schedule.stop().then(() => (stopped = true));
+    calls[0].resolve(1);
+    await settle();
+    expect(calls).toHaveLength(2);
+    expect(stopped).toBe(false);
+    calls[1].resolve(2);
+    await expect(queued).resolves.toBe(2);
+    await stopping;
+    expect(stopped).toBe(true);
+  });
+
+  it('runs the next pass after one that failed, and stop() waits for it', async () => {
     const { calls, pass } = passes();
     const schedule = new PassSchedule('test pass', 0, new Logger('test'), pass);
     const failed = schedule.refresh();

@@ -47,7 +47,7 @@ export class SearchBreakdownRepository {
       table = 'search_phrase_dimensions_hourly';
       conditions.push('term_id = unhex({id:String})', 'phrase = {phrase:String}');
     }
-    const source = this.dimensions.sql(table, c, await this.dimensions.plan(c, window), conditions.join(' AND '), params, 'b');
+    const source = this.dimensions.sql(table, c, await this.dimensions.plan(table, c, window), conditions.join(' AND '), params, 'b');
     const order = c.order === 'asc' ? 'ASC' : 'DESC';
     const rows = await this.ch.query<Record<'attribute' | 'operator' | 'value' | 's' | 'z' | 'u' | 'total', string | number>>(
       `SELECT attribute, operator, value, sum(searches) AS s, sumIf(searches, zero_hits) AS z, uniqCombined64Merge(14)(users) AS u,

@@ -158,6 +158,6 @@ export class SearchStatsRepository {
     table: DimensionTable['table'] = tags ? 'search_dimensions_hourly' : 'search_dimensions_untagged_hourly',
   ): Promise<string> {
     const where = `${filterSql(f, params)} AND dimension = 'search' AND ${tagsSql(tags, params)} AND ${hourRangeSql(range, 'd', params)}`;
-    return `${this.dimensionRepository.sql(table, f, await this.dimensionRepository.plan(f, range), where, params, 'd')} WHERE 1`;
+    return `${this.dimensionRepository.sql(table, f, await this.dimensionRepository.plan(table, f, range), where, params, 'd')} WHERE 1`;
   }
 }

@@ -3695,9 +3695,7 @@ FROM (
   ) AS s USING (customer, instance, hour)
 )
 WHERE version_us > 0
-  AND computed = stored
   AND phrase_computed = stored
-  AND untagged_computed = stored
 ORDER BY hour SETTINGS join_use_nulls = 0;
 
 -- engagement=true computed ahead, since=1d: hours computed ahead and hours read raw (2/8): SearchTermsRepository.newestEvent

@@ -21,8 +21,8 @@ export async function termDimensionPlans(dimensions: DimensionRepository, r: Ter
     return undefined;
   }
   const [window, previous] = await Promise.all([
-    dimensions.plan(r.scope, r.scope.window),
-    r.tags && r.previous ? dimensions.plan(r.scope, r.previous) : undefined,
+    dimensions.plan(TABLE, r.scope, r.scope.window),
+    r.tags && r.previous ? dimensions.plan(TABLE, r.scope, r.previous) : undefined,
   ]);
   return { window, previous };
 }

@@ -2257,9 +2257,7 @@ FROM (
   ) AS s USING (customer, instance, hour)
 )
 WHERE version_us > 0
-  AND computed = stored
   AND phrase_computed = stored
-  AND untagged_computed = stored
 ORDER BY hour SETTINGS join_use_nulls = 0;
 
 -- engagement=true computed ahead, since=1d: hours computed ahead and the current hour read raw (5/8): TermDetailRepository.filters

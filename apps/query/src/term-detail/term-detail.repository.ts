@@ -110,8 +110,8 @@ export class TermDetailRepository {
 
   /** The window's rows of the phrase dimension table where `where` holds (DimensionRepository), as `(...) WHERE 1`. */
   private async phraseDimensions(scope: AnalyticsScope, where: string, params: QueryParams): Promise<string> {
-    const plan = await this.dimensions.plan(scope, scope.window);
-    return `${this.dimensions.sql('search_phrase_dimensions_hourly', scope, plan, where, params, 't')} WHERE 1`;
+    const table = 'search_phrase_dimensions_hourly';
+    return `${this.dimensions.sql(table, scope, await this.dimensions.plan(table, scope, scope.window), where, params, 't')} WHERE 1`;
   }
 
   /** The most frequent original spellings of the term in the window, ties by spelling. */
