@@ -98,6 +98,16 @@ describe('the dimension pass over search events stored before and after migratio
           .concat({ dimension: 'search', key: '', searches: '6', users: '4' })
           .sort((a, b) => (a.dimension + a.key).localeCompare(b.dimension + b.key)),
       );
+      // And the latest search of each key and hour, over the tag sets.
+      const latest = (table: string) =>
+        ch.query(
+          `SELECT dimension, concat(attribute, operator, value) AS key, hour, toString(max(last_search)) AS last
+           FROM ${ch.table(table)}
+           WHERE (customer, instance, hour, version) IN (
+             SELECT customer, instance, hour, max(version) FROM ${ch.table('search_dimension_versions')} GROUP BY ALL)
+           GROUP BY dimension, key, hour ORDER BY dimension, key, hour`,
+        );
+      expect(await latest(UNTAGGED)).toEqual(await latest('search_dimensions_hourly'));
     } finally {
       await pass.onApplicationShutdown();
       await ch.onApplicationShutdown();
