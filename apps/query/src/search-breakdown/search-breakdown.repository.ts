@@ -19,9 +19,8 @@ export interface BreakdownRow {
 /**
  * GET /search-breakdown's one query: whole hours of the dimension rows (search_dimensions_untagged_hourly, with `tags`
  * search_dimensions_hourly, for one phrase search_phrase_dimensions_hourly read by its term id), as
- * DimensionRepository reads them. Keys whose
- * searches sum to 0 (a compensated duplicate) are left out; the total comes with the page (a window count over the
- * keys).
+ * DimensionRepository reads them. Keys whose searches sum to 0 (a compensated duplicate) are left out; the total
+ * comes with the page (a window count over the keys).
  */
 @Injectable()
 export class SearchBreakdownRepository {
