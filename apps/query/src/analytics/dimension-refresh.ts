@@ -24,6 +24,13 @@ import { HOUR, type HourRange } from './window';
  */
 export const COMPLETE_AFTER_MARGIN_MS = 60_000;
 
+/**
+ * The most searches one statement of a pass groups (a day of a large instance is computed a few hours at a time): at
+ * 100M searches a month, a day's rows outgrew the engine's grouping memory and spilled to disk, which made a search
+ * cost the pass 3 times what it did at 10M (docs/benchmarks/history/2026-11-28-issue-46-100m-first-pass.md).
+ */
+export const RUN_SEARCHES = 500_000;
+
 export const DIMENSION_VERSIONS: VersionedTables = {
   versions: 'search_dimension_versions',
   computed: DIMENSION_TABLES.map((d) => d.table),
@@ -71,8 +78,8 @@ export interface TenantHours {
  * engagement pass and in the same way: each hour from the raw rows by the statement a reader uses for the hours not
  * computed (dimensionRowsSql), into the dimension tables under the pass's start as version (the untagged table from
  * the rows just computed), recorded in search_dimension_versions after its rows (with each table's count and the
- * total it began from), a day at a time, the newest first (so a first pass over a large data set is bounded in
- * memory, and one killed resumes where it stopped). An hour is due when:
+ * total it began from), a day at a time or fewer hours (RUN_SEARCHES), the newest first (so a first pass over a large
+ * data set is bounded in memory, and one killed resumes where it stopped). An hour is due when:
  * - it is complete (completeBefore: it ended CHANGES_MARGIN_MS and COMPLETE_AFTER_MARGIN_MS ago; the hours after it
  *   are read raw) and within the retention, and
  * - it was never computed and has searches, or its total in search_totals_hourly is no longer the one its newest
@@ -89,6 +96,8 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
   private since?: number;
   /** CHANGES_MARGIN_MS; a test that needs exact counts of computed hours sets 0. */
   changesMarginMs = CHANGES_MARGIN_MS;
+  /** RUN_SEARCHES; a test sets fewer to compute an hour at a time. */
+  runSearches = RUN_SEARCHES;
 
   constructor(
     private readonly ch: ClickHouseService,
@@ -201,11 +210,29 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
   }
 
   /**
-   * Computes an instance's hours under `version`, a day at a time, the newest first (the windows most read leave the
-   * raw rows first after an upgrade), each day recorded once its rows are stored.
+   * Computes an instance's hours under `version`, a day at a time (fewer hours where a day holds more than
+   * runSearches), the newest first (the windows most read leave the raw rows first after an upgrade), each run of
+   * hours recorded once its rows are stored.
    */
   private async computeAll(tenant: TenantHours, version: number): Promise<void> {
-    for (const run of hourRuns(tenant.hours).reverse()) {
+    if (tenant.hours.length === 0) {
+      return;
+    }
+    const totals = await this.ch.query<{ h: string | number; n: string | number }>(
+      `SELECT toUnixTimestamp(hour) AS h, toInt64(sum(searches)) AS n FROM ${this.ch.table('search_totals_hourly')}
+       WHERE customer = {customer:String} AND instance = {instance:String}
+         AND hour >= toDateTime({from:UInt32}, 'UTC') AND hour <= toDateTime({to:UInt32}, 'UTC')
+       GROUP BY hour`,
+      {
+        customer: tenant.customer,
+        instance: tenant.instance,
+        from: Math.min(...tenant.hours) / 1000,
+        to: Math.max(...tenant.hours) / 1000,
+      },
+    );
+    const searches = new Map(totals.map((r) => [Number(r.h) * 1000, Number(r.n)]));
+    const runs = hourRuns(tenant.hours, undefined, { of: (hour) => searches.get(hour) ?? 0, most: this.runSearches });
+    for (const run of runs.reverse()) {
       await this.compute(tenant, run, version);
     }
   }

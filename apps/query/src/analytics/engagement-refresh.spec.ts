@@ -13,6 +13,28 @@ describe('hourRuns', () => {
     ]);
   });
 
+  it('with searches, ends a range before it would hold more than the most; an hour with more is a range alone', () => {
+    const searches = new Map([
+      [1, 40],
+      [2, 50],
+      [3, 20],
+      [4, 150],
+      [5, 0],
+      [6, 100],
+    ]);
+    const runs = hourRuns(
+      [...searches.keys()].map((h) => h * H),
+      24,
+      { of: (hour) => searches.get(hour / H) ?? 0, most: 100 },
+    );
+    expect(runs).toEqual([
+      { from: 1 * H, to: 3 * H },
+      { from: 3 * H, to: 4 * H },
+      { from: 4 * H, to: 5 * H },
+      { from: 5 * H, to: 7 * H },
+    ]);
+  });
+
   it('is empty without hours', () => {
     expect(hourRuns([])).toEqual([]);
   });

@@ -26,16 +26,27 @@ interface TenantHours {
   busy: Set<number>;
 }
 
-/** The hours in `hours` (ms, any order, repeats allowed) as ranges of consecutive hours, at most `most` each. */
-export function hourRuns(hours: readonly number[], most = RUN_HOURS): HourRange[] {
+/**
+ * The hours in `hours` (ms, any order, repeats allowed) as ranges of consecutive hours, at most `most` each, and with
+ * `searches`, at most `searches.most` searches each (`searches.of` an hour's; an hour with more is a range alone).
+ */
+export function hourRuns(
+  hours: readonly number[],
+  most = RUN_HOURS,
+  searches?: { of: (hour: number) => number; most: number },
+): HourRange[] {
   const sorted = [...new Set(hours)].sort((a, b) => a - b);
   const runs: HourRange[] = [];
+  let inRun = 0;
   for (const hour of sorted) {
     const last = runs.at(-1);
-    if (last && last.to === hour && last.to - last.from < most * HOUR) {
+    const n = searches?.of(hour) ?? 0;
+    if (last && last.to === hour && last.to - last.from < most * HOUR && (!searches || inRun + n <= searches.most)) {
       last.to += HOUR;
+      inRun += n;
     } else {
       runs.push({ from: hour, to: hour + HOUR });
+      inRun = n;
     }
   }
   return runs;
