@@ -4,7 +4,7 @@ import { MetricsService } from '@app/metrics';
 import { DimensionRefresh } from '../apps/query/src/analytics/dimension-refresh';
 import { DimensionRepository } from '../apps/query/src/analytics/dimension.repository';
 import type { SearchEventRow } from '@app/contracts';
-import type { DimensionTable } from '@app/clickhouse';
+import { DIMENSION_TABLES, type DimensionTable } from '@app/clickhouse';
 import { storedSearch } from './support/stored-search';
 import { WORKER_DATA_DIR, uniqueDatabase } from './support/test-app';
 
@@ -198,6 +198,27 @@ describe('the dimension pass over search events stored before and after migratio
       expect(await pass.refresh()).toBe(1);
       expect(await pass.refresh()).toBe(0);
       expect((await plan())[0]).toEqual([0, 'raw']);
+    } finally {
+      await pass.onApplicationShutdown();
+      await ch.onApplicationShutdown();
+    }
+  }, 120_000);
+
+  it('writes each run of hours under a version of its own, so a run reads back only its own rows', async () => {
+    const { config, ch, pass } = store({});
+    try {
+      await new MigratorService(ch, config).migrate(MIGRATIONS);
+      await ch.insert('search_events', [event(1, 4), event(2, 3), event(3, 3), event(4, 2)]);
+      // At most one search per statement: the three hours are three runs.
+      pass.runSearches = 1;
+      expect(await pass.refresh()).toBe(3);
+      const hoursPerVersion = (table: string) =>
+        ch.query<{ hours: string }>(
+          `SELECT toString(uniqExact(hour)) AS hours FROM ${ch.table(table)} GROUP BY version ORDER BY version`,
+        );
+      for (const table of ['search_dimension_versions', ...DIMENSION_TABLES.map((d) => d.table)]) {
+        expect(await hoursPerVersion(table)).toEqual([{ hours: '1' }, { hours: '1' }, { hours: '1' }]);
+      }
     } finally {
       await pass.onApplicationShutdown();
       await ch.onApplicationShutdown();

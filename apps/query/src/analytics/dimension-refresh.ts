@@ -76,8 +76,8 @@ export interface TenantHours {
  * Computes the dimension rows (filters, users, countries, tags, latest hits) of every complete hour ahead of the
  * requests (docs/architecture.md, "Filters, users, countries and tags"), every ENGAGEMENT_REFRESH_MS, beside the
  * engagement pass and in the same way: each hour from the raw rows by the statement a reader uses for the hours not
- * computed (dimensionRowsSql), into the dimension tables under the pass's start as version (the untagged table from
- * the rows just computed), recorded in search_dimension_versions after its rows (with each table's count and the
+ * computed (dimensionRowsSql), into the dimension tables under the start of its run of hours as version (the
+ * untagged table from the rows just computed), recorded in search_dimension_versions after its rows (with each table's count and the
  * total it began from), a day at a time or fewer hours (RUN_SEARCHES), the newest first (so a first pass over a large
  * data set is bounded in memory, and one killed resumes where it stopped). An hour is due when:
  * - it is complete (completeBefore: it ended CHANGES_MARGIN_MS and COMPLETE_AFTER_MARGIN_MS ago; the hours after it
@@ -129,10 +129,9 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
    */
   recompute(tenants: readonly TenantHours[]): Promise<void> {
     return this.ch.inLane(async () => {
-      const version = await this.newVersion();
-      const complete = this.completeBefore(Math.floor(version / 1000));
+      const complete = this.completeBefore(Math.floor((await this.newVersion()) / 1000));
       for (const tenant of tenants) {
-        await this.computeAll({ ...tenant, hours: tenant.hours.filter((h) => h < complete) }, version);
+        await this.computeAll({ ...tenant, hours: tenant.hours.filter((h) => h < complete) });
       }
     }, analyticsLane(this.config.analyticsConcurrency));
   }
@@ -148,7 +147,7 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
     const due = await this.dueHours(window, this.since === undefined ? undefined : this.since - this.changesMarginMs);
     let computed = 0;
     for (const tenant of due) {
-      await this.computeAll(tenant, version);
+      await this.computeAll(tenant);
       computed += tenant.hours.length;
       this.metrics.dimensionHours.inc(tenant.hours.length);
     }
@@ -210,11 +209,12 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
   }
 
   /**
-   * Computes an instance's hours under `version`, a day at a time (fewer hours where a day holds more than
-   * runSearches), the newest first (the windows most read leave the raw rows first after an upgrade), each run of
-   * hours recorded once its rows are stored.
+   * Computes an instance's hours a day at a time (fewer hours where a day holds more than runSearches), the newest
+   * first (the windows most read leave the raw rows first after an upgrade), each run of hours under a version of its
+   * own (storage's clock as it begins: the rows a run reads back by their version are then its own, which the
+   * version's minmax index finds without reading the runs before) and recorded once its rows are stored.
    */
-  private async computeAll(tenant: TenantHours, version: number): Promise<void> {
+  private async computeAll(tenant: TenantHours): Promise<void> {
     if (tenant.hours.length === 0) {
       return;
     }
@@ -233,7 +233,7 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
     const searches = new Map(totals.map((r) => [Number(r.h) * 1000, Number(r.n)]));
     const runs = hourRuns(tenant.hours, undefined, { of: (hour) => searches.get(hour) ?? 0, most: this.runSearches });
     for (const run of runs.reverse()) {
-      await this.compute(tenant, run, version);
+      await this.compute(tenant, run, await this.newVersion());
     }
   }
 
