@@ -213,9 +213,7 @@ describe('the dimension pass over search events stored before and after migratio
       pass.runSearches = 1;
       expect(await pass.refresh()).toBe(3);
       const hoursPerVersion = (table: string) =>
-        ch.query<{ hours: string }>(
-          `SELECT toString(uniqExact(hour)) AS hours FROM ${ch.table(table)} GROUP BY version ORDER BY version`,
-        );
+        ch.query<{ hours: string }>(`SELECT toString(uniqExact(hour)) AS hours FROM ${ch.table(table)} GROUP BY version ORDER BY version`);
       for (const table of ['search_dimension_versions', ...DIMENSION_TABLES.map((d) => d.table)]) {
         expect(await hoursPerVersion(table)).toEqual([{ hours: '1' }, { hours: '1' }, { hours: '1' }]);
       }
