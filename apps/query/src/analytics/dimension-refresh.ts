@@ -25,9 +25,9 @@ import { HOUR, type HourRange } from './window';
 export const COMPLETE_AFTER_MARGIN_MS = 60_000;
 
 /**
- * The most searches one statement of a pass groups (a day of a large instance is computed a few hours at a time): at
- * 100M searches a month, a day's rows outgrew the engine's grouping memory and spilled to disk, which made a search
- * cost the pass 3 times what it did at 10M (docs/benchmarks/history/2026-11-28-issue-46-100m-first-pass.md).
+ * The most searches one statement of a pass groups (a day of a large instance is computed a few hours at a time), which
+ * bounds its memory: at 100M searches a month, a day's rows outgrew the engine's 2 GB for grouping and spilled to disk
+ * (docs/benchmarks/history/2026-11-28-issue-46-pass-runs.md).
  */
 export const RUN_SEARCHES = 500_000;
 
