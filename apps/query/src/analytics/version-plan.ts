@@ -66,7 +66,7 @@ export function planOf(rows: ReadonlyArray<{ hour_ms: string | number; version_u
  * parameters named after `name` (two plans in one query need two names: a name bound twice throws).
  */
 export function aheadSql(plan: VersionPlan, params: QueryParams, name = 'ahead'): string {
-  // Ranges of hours with their version, not each hour: a pass gives many hours one version.
+  // Ranges of hours with their version, not each hour: a run of a pass gives many hours one version.
   bindNew(params, {
     [`${name}_from`]: plan.ahead.map((a) => a.from / 1000),
     [`${name}_to`]: plan.ahead.map((a) => a.to / 1000),
