@@ -19,7 +19,9 @@ describe.each([
 ])('search dimensions over HTTP, %s', (_layout, refreshMs) => {
   let t: TestApp;
   const headers = basicHeader();
-  const ts = Date.now() - 2 * 3_600_000;
+  // Half past the hour two hours back: the search a minute earlier (below) lies in the same complete hour whatever the
+  // minute now (ts two hours before now put it in the hour before in the first minute of an hour: two hours computed).
+  const ts = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 2 * 3_600_000 + 30 * 60_000;
 
   type Entry = Record<string, unknown> & { searches: number; zero_hit_searches: number; zero_hit_rate: number; users: number };
   const breakdown = (query: string) => http<Entry[]>(`${t.url}/search-breakdown?since=1d&${query}`, { headers });
