@@ -77,9 +77,10 @@ export interface TenantHours {
  * requests (docs/architecture.md, "Filters, users, countries and tags"), every ENGAGEMENT_REFRESH_MS, beside the
  * engagement pass and in the same way: each hour from the raw rows by the statement a reader uses for the hours not
  * computed (dimensionRowsSql), into the dimension tables under the start of its run of hours as version (the
- * untagged table from the rows just computed), recorded in search_dimension_versions after its rows (with each table's count and the
- * total it began from), a day at a time or fewer hours (RUN_SEARCHES), the newest first (so a first pass over a large
- * data set is bounded in memory, and one killed resumes where it stopped). An hour is due when:
+ * untagged table from the rows just computed), recorded in search_dimension_versions after its rows (with each
+ * table's count and the total it began from), a day at a time or fewer hours (RUN_SEARCHES), the newest first (so a
+ * first pass over a large data set is bounded in memory, and one killed resumes where it stopped). An hour is due
+ * when:
  * - it is complete (completeBefore: it ended CHANGES_MARGIN_MS and COMPLETE_AFTER_MARGIN_MS ago; the hours after it
  *   are read raw) and within the retention, and
  * - it was never computed and has searches, or its total in search_totals_hourly is no longer the one its newest
@@ -218,23 +219,23 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
     if (tenant.hours.length === 0) {
       return;
     }
-    const totals = await this.ch.query<{ h: string | number; n: string | number }>(
-      `SELECT toUnixTimestamp(hour) AS h, toInt64(sum(searches)) AS n FROM ${this.ch.table('search_totals_hourly')}
-       WHERE customer = {customer:String} AND instance = {instance:String}
-         AND hour >= toDateTime({from:UInt32}, 'UTC') AND hour <= toDateTime({to:UInt32}, 'UTC')
-       GROUP BY hour`,
-      {
-        customer: tenant.customer,
-        instance: tenant.instance,
-        from: Math.min(...tenant.hours) / 1000,
-        to: Math.max(...tenant.hours) / 1000,
-      },
-    );
-    const searches = new Map(totals.map((r) => [Number(r.h) * 1000, Number(r.n)]));
+    const searches = await this.hourTotals(tenant, { from: Math.min(...tenant.hours), to: Math.max(...tenant.hours) + HOUR });
     const runs = hourRuns(tenant.hours, undefined, { of: (hour) => searches.get(hour) ?? 0, most: this.runSearches });
     for (const run of runs.reverse()) {
       await this.compute(tenant, run, await this.newVersion());
     }
+  }
+
+  /** The searches of each hour of `range` (ms) with any, in search_totals_hourly (kept at every insert), by hour (ms). */
+  private async hourTotals(tenant: TenantHours, range: HourRange): Promise<Map<number, number>> {
+    const rows = await this.ch.query<{ h: string | number; n: string | number }>(
+      `SELECT toUnixTimestamp(hour) AS h, toInt64(sum(searches)) AS n FROM ${this.ch.table('search_totals_hourly')}
+       WHERE customer = {customer:String} AND instance = {instance:String}
+         AND hour >= toDateTime({from:UInt32}, 'UTC') AND hour < toDateTime({to:UInt32}, 'UTC')
+       GROUP BY hour`,
+      { customer: tenant.customer, instance: tenant.instance, from: range.from / 1000, to: range.to / 1000 },
+    );
+    return new Map(rows.map((r) => [Number(r.h) * 1000, Number(r.n)]));
   }
 
   private async compute(tenant: TenantHours, run: HourRange, version: number): Promise<void> {
@@ -248,12 +249,8 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
     const tenantSql = 'customer = {customer:String} AND instance = {instance:String}';
     const inRun = (column: string) => `${column} >= toDateTime({from:UInt32}, 'UTC') AND ${column} < toDateTime({to:UInt32}, 'UTC')`;
     // The hours' totals before their rows are computed: a search stored meanwhile makes them differ afterwards.
-    const totals = await this.ch.query<{ h: string | number; n: string | number }>(
-      `SELECT toUnixTimestamp(hour) AS h, toInt64(sum(searches)) AS n FROM ${this.ch.table('search_totals_hourly')}
-       WHERE ${tenantSql} AND ${inRun('hour')} GROUP BY hour`,
-      params,
-    );
-    Object.assign(params, { totals_hours: totals.map((r) => Number(r.h)), totals_n: totals.map((r) => Number(r.n)) });
+    const totals = await this.hourTotals(tenant, run);
+    Object.assign(params, { totals_hours: [...totals.keys()].map((h) => h / 1000), totals_n: [...totals.values()] });
     const version64 = "fromUnixTimestamp64Micro({version:Int64}, 'UTC')";
     for (const d of DIMENSION_TABLES) {
       // A table computed from another: its rows of this version, summed over the keys this one drops.
