@@ -13,7 +13,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ENGAGEMENT_TABLES } from '../apps/query/src/analytics/engagement-cleanup';
-import { DIMENSION_VERSIONS } from '../apps/query/src/analytics/dimension-refresh';
+import { DIMENSION_VERSIONS } from '../apps/query/src/analytics/dimension-versions';
 import { recordFigures, type Figure } from './figures';
 import { peakRssMb, quantile, rssMb, tableRow } from './proc';
 import { AUTHORIZATION, ROOT, run, runWorker, startApp, stopApp } from './query-app';

@@ -9,6 +9,7 @@ import { storedSearch } from './support/stored-search';
 import { WORKER_DATA_DIR, uniqueDatabase } from './support/test-app';
 
 const UNTAGGED = 'search_dimensions_untagged_hourly';
+const TAGGED = 'search_phrase_tags_hourly';
 const event = (n: number, agoHours: number, extra: Partial<SearchEventRow> = {}) =>
   storedSearch(n, agoHours, { hits: n % 2, session_hash: `session-${n % 3}`, ...extra });
 
@@ -57,6 +58,7 @@ describe('the dimension pass over search events stored before and after migratio
       for (const table of ['search_dimensions_hourly', 'search_phrase_dimensions_hourly', UNTAGGED]) {
         expect(await rows(table)).toEqual([{ dimension: 'search', key: '', searches: '5', users: '3' }]);
       }
+      expect(await rows(TAGGED)).toEqual([]);
       await ch.insert('search_events', [
         event(6, 2, {
           filter_attributes: ['brand', 'brand', 'price', 'brand'],
@@ -90,6 +92,8 @@ describe('the dimension pass over search events stored before and after migratio
       ];
       expect(await rows('search_dimensions_hourly')).toEqual(expected);
       expect(await rows('search_phrase_dimensions_hourly')).toEqual(expected);
+      // Ordered by tag: the phrase table's tag rows, as they are.
+      expect(await rows(TAGGED)).toEqual(expected.filter((r) => r.dimension === 'tag'));
       // Without the tag sets: the rows summed over them (all searches in one row, users merged).
       expect(await rows(UNTAGGED)).toEqual(
         expected
@@ -133,9 +137,9 @@ describe('the dimension pass over search events stored before and after migratio
         .map(([h, kind]) => [(h - range.from) / HOUR, kind]);
     };
     const versions = async (agoHours: number) =>
-      ch.query<{ searches: string; phrase_searches: string; untagged_searches: string; totals: string }>(
+      ch.query<{ searches: string; phrase_searches: string; untagged_searches: string; tagged_searches: string; totals: string }>(
         `SELECT toString(searches) AS searches, toString(phrase_searches) AS phrase_searches,
-           toString(untagged_searches) AS untagged_searches, toString(totals) AS totals
+           toString(untagged_searches) AS untagged_searches, toString(tagged_searches) AS tagged_searches, toString(totals) AS totals
          FROM ${ch.table('search_dimension_versions')} WHERE hour = toDateTime({h:UInt32}, 'UTC') ORDER BY version`,
         { h: hourOf(agoHours) / 1000 },
       );
@@ -156,7 +160,9 @@ describe('the dimension pass over search events stored before and after migratio
         [2, 'raw'],
         [3, 'raw'],
       ]);
-      expect(await versions(2)).toEqual([{ searches: '2', phrase_searches: '2', untagged_searches: '2', totals: '2' }]);
+      expect(await versions(2)).toEqual([
+        { searches: '2', phrase_searches: '2', untagged_searches: '2', tagged_searches: '2', totals: '2' },
+      ]);
 
       // A late search of a computed hour: read raw until a pass computes it again, then at the new version.
       await ch.insert('search_events', [event(5, into(2))]);
@@ -164,8 +170,8 @@ describe('the dimension pass over search events stored before and after migratio
       expect(await pass.refresh()).toBe(1);
       expect((await plan())[1]).toEqual([1, 'ahead']);
       expect(await versions(2)).toEqual([
-        { searches: '2', phrase_searches: '2', untagged_searches: '2', totals: '2' },
-        { searches: '3', phrase_searches: '3', untagged_searches: '3', totals: '3' },
+        { searches: '2', phrase_searches: '2', untagged_searches: '2', tagged_searches: '2', totals: '2' },
+        { searches: '3', phrase_searches: '3', untagged_searches: '3', tagged_searches: '3', totals: '3' },
       ]);
 
       // A version recorded before migration 0031 (no untagged rows): its untagged rows are read raw (the other tables'
@@ -180,6 +186,20 @@ describe('the dimension pass over search events stored before and after migratio
       expect((await plan('search_phrase_dimensions_hourly'))[1]).toEqual([1, 'ahead']);
       expect(await pass.refresh()).toBe(1);
       expect((await plan(UNTAGGED))[1]).toEqual([1, 'ahead']);
+
+      // A version recorded before migration 0032 (0), or whose tag rows were not all copied (-1): its tag rows are read
+      // raw (the others' still ahead), and the next pass computes the hour again.
+      for (const tagged of [0, -1]) {
+        await ch.command(
+          `ALTER TABLE ${ch.table('search_dimension_versions')} UPDATE tagged_searches = {tagged:Int64}
+           WHERE hour = toDateTime({h:UInt32}, 'UTC') SETTINGS mutations_sync = 2`,
+          { h: hourOf(2) / 1000, tagged },
+        );
+        expect((await plan(TAGGED))[1]).toEqual([1, 'raw']);
+        expect((await plan('search_phrase_dimensions_hourly'))[1]).toEqual([1, 'ahead']);
+        expect(await pass.refresh()).toBe(1);
+        expect((await plan(TAGGED))[1]).toEqual([1, 'ahead']);
+      }
 
       // A total no repair makes right (a half-done insert on a server): the hour is computed once more, then read raw
       // and left alone.
@@ -208,7 +228,8 @@ describe('the dimension pass over search events stored before and after migratio
     const { config, ch, pass } = store({});
     try {
       await new MigratorService(ch, config).migrate(MIGRATIONS);
-      await ch.insert('search_events', [event(1, 4), event(2, 3), event(3, 3), event(4, 2)]);
+      const tagged = { tags: ['bf'] };
+      await ch.insert('search_events', [event(1, 4, tagged), event(2, 3, tagged), event(3, 3, tagged), event(4, 2, tagged)]);
       // At most one search per statement: the three hours are three runs.
       pass.runSearches = 1;
       expect(await pass.refresh()).toBe(3);

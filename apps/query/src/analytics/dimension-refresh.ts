@@ -12,7 +12,8 @@ import {
 import { AppConfig } from '@app/config';
 import { MetricsService } from '@app/metrics';
 import { analyticsLane } from './analytics-slots';
-import { REPLACED_KEPT_MS, deleteReplacedVersions, type VersionedTables } from './engagement-cleanup';
+import { DIMENSION_VERSIONS, derivedRowsSql, hourStatesSql } from './dimension-versions';
+import { REPLACED_KEPT_MS, deleteReplacedVersions } from './engagement-cleanup';
 import { CHANGES_MARGIN_MS, hourRuns } from './engagement-refresh';
 import { PassSchedule } from './pass-schedule';
 import { HOUR, type HourRange } from './window';
@@ -30,40 +31,6 @@ export const COMPLETE_AFTER_MARGIN_MS = 60_000;
  * (docs/benchmarks/history/2026-11-28-issue-46-pass-runs.md).
  */
 export const RUN_SEARCHES = 500_000;
-
-export const DIMENSION_VERSIONS: VersionedTables = {
-  versions: 'search_dimension_versions',
-  computed: DIMENSION_TABLES.map((d) => d.table),
-};
-
-/**
- * Per instance and hour where `where` holds (on customer, instance and hour): the newest version recorded
- * (`version`, 0 for none) with the searches it counts in each table (`computed`, `phrase_computed`,
- * `untagged_computed`) and the hour's total when its pass began (`recorded`), and the searches search_events holds
- * now, as search_totals_hourly counts them at every insert (`stored`). A table's rows of a version are read only
- * where its count is `stored`; an hour is computed again once `stored` is no longer `recorded`. To be run with
- * join_use_nulls = 0.
- */
-export function hourStatesSql(t: (name: string) => string, where: string): string {
-  // Aliases differ from the column names: ClickHouse would read the column name as the alias inside the aggregates.
-  return `SELECT customer, instance, hour, newest AS version, counted AS computed, phrase_counted AS phrase_computed,
-      untagged_counted AS untagged_computed, recorded_total AS recorded, total AS stored FROM (
-      SELECT customer, instance, hour, max(version) AS newest, argMax(searches, version) AS counted,
-        argMax(phrase_searches, version) AS phrase_counted, argMax(untagged_searches, version) AS untagged_counted,
-        argMax(totals, version) AS recorded_total
-      FROM ${t(DIMENSION_VERSIONS.versions)} WHERE ${where} GROUP BY customer, instance, hour
-    ) AS v FULL OUTER JOIN (
-      SELECT customer, instance, hour, toInt64(sum(searches)) AS total
-      FROM ${t('search_totals_hourly')} WHERE ${where} GROUP BY customer, instance, hour
-    ) AS s USING (customer, instance, hour)`;
-}
-
-/** The column of hourStatesSql with the searches a version counts in each dimension table. */
-export const COMPUTED: Readonly<Record<DimensionTable['table'], string>> = {
-  search_dimensions_hourly: 'computed',
-  search_phrase_dimensions_hourly: 'phrase_computed',
-  search_dimensions_untagged_hourly: 'untagged_computed',
-};
 
 /** Hours of one instance, in ms. */
 export interface TenantHours {
@@ -84,7 +51,8 @@ export interface TenantHours {
  * - it is complete (completeBefore: it ended CHANGES_MARGIN_MS and COMPLETE_AFTER_MARGIN_MS ago; the hours after it
  *   are read raw) and within the retention, and
  * - it was never computed and has searches, or its total in search_totals_hourly is no longer the one its newest
- *   version began from, or its newest version has no untagged rows (recorded before migration 0031), or
+ *   version began from, or its newest version has no untagged or tagged phrase rows (recorded before migrations 0031
+ *   and 0032), or
  *   search_events holds rows of it received after that version began (less CHANGES_MARGIN_MS: a row's time is taken
  *   before it is stored).
  * Every query process runs passes; two at once only repeat work (a reader takes each hour's newest version).
@@ -188,7 +156,8 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
     const params: QueryParams = { from: window.from / 1000, to: window.to / 1000, since: since ?? 0, margin: this.changesMarginMs };
     const inWindow = `hour >= toDateTime({from:UInt32}, 'UTC') AND hour < toDateTime({to:UInt32}, 'UTC')`;
     const changed = `SELECT customer, instance, hour FROM (${hourStatesSql((name) => this.ch.table(name), inWindow)})
-      WHERE if(toUnixTimestamp64Micro(version) = 0, stored != 0, stored != recorded OR untagged_computed != computed)`;
+      WHERE if(toUnixTimestamp64Micro(version) = 0, stored != 0,
+        stored != recorded OR untagged_computed != computed OR tagged_computed != phrase_computed)`;
     const received = `SELECT customer, instance, hour FROM (
         SELECT customer, instance, toStartOfHour(ts) AS hour, max(received_at) AS newest_received FROM ${this.ch.table('search_events')}
         WHERE received_at >= fromUnixTimestamp64Milli({since:Int64}, 'UTC')
@@ -253,12 +222,8 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
     Object.assign(params, { totals_hours: [...totals.keys()].map((h) => h / 1000), totals_n: [...totals.values()] });
     const version64 = "fromUnixTimestamp64Micro({version:Int64}, 'UTC')";
     for (const d of DIMENSION_TABLES) {
-      // A table computed from another: its rows of this version, summed over the keys this one drops.
       const rows = d.from
-        ? `SELECT ${dimensionColumns(d)}, sum(searches) AS searches, uniqCombined64MergeState(14)(users) AS users,
-             max(last_search) AS last_search
-           FROM ${this.ch.table(d.from)} WHERE ${tenantSql} AND ${inRun('hour')} AND version = ${version64}
-           GROUP BY ${dimensionColumns(d)}`
+        ? derivedRowsSql(d, this.ch.table(d.from), `${tenantSql} AND ${inRun('hour')} AND version = ${version64}`)
         : dimensionRowsSql(d, (name) => this.ch.table(name), `${tenantSql} AND ${inRun('ts')}`);
       await this.ch.command(
         `INSERT INTO ${this.ch.table(d.table)} (${dimensionColumns(d)}, version, searches, users, last_search)
@@ -267,20 +232,23 @@ export class DimensionRefresh implements OnApplicationBootstrap, OnApplicationSh
         params,
       );
     }
-    // Each hour with the searches its version counts in each table (none: 0) and the total it began from.
-    const counted = (d: DimensionTable) => `SELECT hour, sum(searches) AS n FROM ${this.ch.table(d.table)}
-      WHERE ${tenantSql} AND dimension = 'search' AND ${inRun('hour')} AND version = ${version64}
+    // Each hour with the searches its version counts in each table (none: 0) and the total it began from; the tag rows
+    // ordered by tag count the phrase searches once they are all those of the phrase table (else -1).
+    const counted = (d: DimensionTable, dimension = 'search') => `SELECT hour, sum(searches) AS n FROM ${this.ch.table(d.table)}
+      WHERE ${tenantSql} AND dimension = '${dimension}' AND ${inRun('hour')} AND version = ${version64}
       GROUP BY hour`;
-    const [hourly, phrases, untagged] = DIMENSION_TABLES;
+    const [hourly, phrases, untagged, tagged] = DIMENSION_TABLES;
     await this.ch.command(
       `INSERT INTO ${this.ch.table(DIMENSION_VERSIONS.versions)}
-         (customer, instance, hour, version, searches, phrase_searches, untagged_searches, totals)
-       SELECT {customer:String}, {instance:String}, hour, ${version64}, c.n, p.n, u.n, t.n FROM (
+         (customer, instance, hour, version, searches, phrase_searches, untagged_searches, tagged_searches, totals)
+       SELECT {customer:String}, {instance:String}, hour, ${version64}, c.n, p.n, u.n, if(g.n = pg.n, p.n, -1), t.n FROM (
          SELECT toDateTime(arrayJoin(range({from:UInt32}, {to:UInt32}, 3600)), 'UTC') AS hour
        ) AS h
        LEFT JOIN (${counted(hourly)}) AS c USING (hour)
        LEFT JOIN (${counted(phrases)}) AS p USING (hour)
        LEFT JOIN (${counted(untagged)}) AS u USING (hour)
+       LEFT JOIN (${counted(tagged, 'tag')}) AS g USING (hour)
+       LEFT JOIN (${counted(phrases, 'tag')}) AS pg USING (hour)
        LEFT JOIN (
          SELECT toDateTime(x.1, 'UTC') AS hour, x.2 AS n
          FROM (SELECT arrayJoin(arrayZip({totals_hours:Array(UInt32)}, {totals_n:Array(Int64)})) AS x)

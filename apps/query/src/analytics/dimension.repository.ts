@@ -9,7 +9,7 @@ import {
 } from '@app/clickhouse';
 import { AppConfig } from '@app/config';
 import type { AnalyticsFilter } from './analytics-scope';
-import { COMPUTED, hourStatesSql } from './dimension-refresh';
+import { COMPUTED, hourStatesSql } from './dimension-versions';
 import { rangeSql, tenantSql } from './engagement-raw.repository';
 import { aheadSql, bindNew, planOf, type VersionPlan } from './version-plan';
 import type { HourRange } from './window';

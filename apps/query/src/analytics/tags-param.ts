@@ -49,3 +49,12 @@ export function tagsSql(filter: TagsFilter | undefined, params: Record<string, u
   params.tags_wanted = filter.tags;
   return `${filter.match === 'and' ? 'hasAll' : 'hasAny'}(tags, {tags_wanted:Array(String)})`;
 }
+
+/**
+ * The condition on the tag rows (search_phrase_tags_hourly: one per tag of a search, `value` the tag, `tags` the
+ * search's whole set) that keeps one row of each search the filter matches: that of the first of its tags wanted.
+ */
+export function tagRowsSql(filter: TagsFilter, params: Record<string, unknown>): string {
+  const matches = tagsSql(filter, params);
+  return `value IN {tags_wanted:Array(String)} AND value = arrayFirst(t -> has({tags_wanted:Array(String)}, t), tags) AND ${matches}`;
+}

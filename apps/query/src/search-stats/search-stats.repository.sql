@@ -3349,7 +3349,9 @@ FROM (
       AND instance = {instance:String}
       AND bot IN {bots:Array(UInt8)}
       AND language = {language:String}
-      AND dimension = 'search'
+      AND dimension = 'tag'
+      AND value IN {tags_wanted:Array(String)}
+      AND value = arrayFirst(t -> has({tags_wanted:Array(String)}, t), tags)
       AND hasAll(tags, {tags_wanted:Array(String)})
       AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
   )
@@ -3851,7 +3853,9 @@ FROM (
     WHERE customer = {customer:String}
       AND instance = {instance:String}
       AND bot IN {bots:Array(UInt8)}
-      AND dimension = 'search'
+      AND dimension = 'tag'
+      AND value IN {tags_wanted:Array(String)}
+      AND value = arrayFirst(t -> has({tags_wanted:Array(String)}, t), tags)
       AND hasAny(tags, {tags_wanted:Array(String)})
       AND (hour >= toDateTime({d_from:UInt32}, 'UTC') AND hour < toDateTime({d_to:UInt32}, 'UTC'))
   )

@@ -3,7 +3,7 @@ import { ClickHouseService, type DimensionTable, type QueryParams } from '@app/c
 import type { AnalyticsFilter } from '../analytics/analytics-scope';
 import { filterSql, hourRangeSql, termRowsSql } from '../analytics/analytics-sql';
 import { DimensionRepository } from '../analytics/dimension.repository';
-import { tagsSql, type TagsFilter } from '../analytics/tags-param';
+import { tagRowsSql, tagsSql, type TagsFilter } from '../analytics/tags-param';
 import { EngagementRepository } from '../analytics/engagement.repository';
 import type { HourRange } from '../analytics/window';
 
@@ -125,11 +125,11 @@ export class SearchStatsRepository {
     return { current: Number(row.current_n), previous: Number(row.previous_n) };
   }
 
-  /** distinctTerms of the searches carrying `tags`, from the `search` rows of the phrase dimension rows. */
+  /** distinctTerms of the searches carrying `tags`, from one tag row of each (the phrase dimensions' ordered by tag). */
   private async distinctTaggedTerms(f: AnalyticsFilter, window: HourRange, previous: HourRange | undefined, tags: TagsFilter) {
     const params: QueryParams = {};
     const range = { from: previous?.from ?? window.from, to: window.to };
-    const rows = await this.dimensions(f, tags, range, params, 'search_phrase_dimensions_hourly');
+    const rows = await this.dimensions(f, tags, range, params, 'search_phrase_tags_hourly');
     const inWindow = (name: string, r: HourRange) => hourRangeSql(r, name, params);
     const [row] = await this.ch.query<{ current_n: string | number; previous_n: string | number }>(
       `SELECT uniqExactIf(phrase, ${inWindow('c', window)}) AS current_n,
@@ -147,7 +147,7 @@ export class SearchStatsRepository {
 
   /**
    * The `search` rows (one per search) of the hours of `range` of a dimension table under the filter and tags
-   * (DimensionRepository), as `(...) WHERE ...`.
+   * (DimensionRepository), as `(...) WHERE ...`; of the tag rows ordered by tag, one tag row of each search.
    */
   private async dimensions(
     f: AnalyticsFilter,
@@ -157,7 +157,11 @@ export class SearchStatsRepository {
     // Without a tag to filter by, the rows summed over the tag sets (far fewer).
     table: DimensionTable['table'] = tags ? 'search_dimensions_hourly' : 'search_dimensions_untagged_hourly',
   ): Promise<string> {
-    const where = `${filterSql(f, params)} AND dimension = 'search' AND ${tagsSql(tags, params)} AND ${hourRangeSql(range, 'd', params)}`;
+    const rows =
+      table === 'search_phrase_tags_hourly'
+        ? `dimension = 'tag' AND ${tagRowsSql(tags as TagsFilter, params)}`
+        : `dimension = 'search' AND ${tagsSql(tags, params)}`;
+    const where = `${filterSql(f, params)} AND ${rows} AND ${hourRangeSql(range, 'd', params)}`;
     return `${this.dimensionRepository.sql(table, f, await this.dimensionRepository.plan(table, f, range), where, params, 'd')} WHERE 1`;
   }
 }

@@ -3667,6 +3667,7 @@ FROM (
     counted AS computed,
     phrase_counted AS phrase_computed,
     untagged_counted AS untagged_computed,
+    tagged_counted AS tagged_computed,
     recorded_total AS recorded,
     total AS stored
   FROM (
@@ -3677,6 +3678,7 @@ FROM (
       argMax(searches, version) AS counted,
       argMax(phrase_searches, version) AS phrase_counted,
       argMax(untagged_searches, version) AS untagged_counted,
+      argMax(tagged_searches, version) AS tagged_counted,
       argMax(totals, version) AS recorded_total
     FROM `search_analytics`.`search_dimension_versions`
     WHERE customer = {customer:String}
@@ -5104,8 +5106,10 @@ FROM (
       WHERE customer = {customer:String}
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
-        AND dimension = 'search'
+        AND dimension = 'tag'
         AND zero_hits = 1
+        AND value IN {tags_wanted:Array(String)}
+        AND value = arrayFirst(t -> has({tags_wanted:Array(String)}, t), tags)
         AND hasAll(tags, {tags_wanted:Array(String)})
         AND (hour >= toDateTime({t1_from:UInt32}, 'UTC') AND hour < toDateTime({t1_to:UInt32}, 'UTC'))
     )
@@ -5197,8 +5201,10 @@ FROM (
       WHERE customer = {customer:String}
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
-        AND dimension = 'search'
+        AND dimension = 'tag'
         AND zero_hits = 1
+        AND value IN {tags_wanted:Array(String)}
+        AND value = arrayFirst(t -> has({tags_wanted:Array(String)}, t), tags)
         AND hasAll(tags, {tags_wanted:Array(String)})
         AND (hour >= toDateTime({t0_from:UInt32}, 'UTC') AND hour < toDateTime({t0_to:UInt32}, 'UTC'))
     )

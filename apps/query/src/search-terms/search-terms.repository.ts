@@ -118,14 +118,14 @@ export class SearchTermsRepository {
     dims?: TermDimensionPlans,
   ): Promise<Map<string, Pick<RawRow, 'last_hits' | 'with_filters'>>> {
     const found = new Map<string, Pick<RawRow, 'last_hits' | 'with_filters'>>();
-    if (!(hasLastHits(r) || r.withFilters) || phrases.length === 0 || !dims) {
+    if (!(hasLastHits(r) || r.withFilters) || phrases.length === 0 || !dims?.extras) {
       return found;
     }
     // By their term ids, in groups whose list fits a server's URL.
     const ids = phrases.map((phrase) => termId(r.scope.customer, r.scope.instance, phrase));
     for (const group of inListParamGroups(ids, (id) => id)) {
       const params: QueryParams = {};
-      const rows = await this.ch.query<RawRow>(termExtrasSql(this.dimensions, r, dims.window, params, group), params);
+      const rows = await this.ch.query<RawRow>(termExtrasSql(this.dimensions, r, dims.extras, params, group), params);
       rows.forEach((row) => found.set(row.phrase, { last_hits: row.last_hits, with_filters: row.with_filters }));
     }
     return found;
@@ -215,8 +215,8 @@ export class SearchTermsRepository {
     const { scope } = r;
     const options = { zeroHits: r.allHits ? undefined : r.zeroHits, now };
     const rows = (window: HourRange, tag: 0 | 1) =>
-      r.tags && dims
-        ? taggedTermRowsSql(this.dimensions, r, window, (tag === 1 ? dims.window : dims.previous) ?? dims.window, tag, params)
+      r.tags && dims?.tagged
+        ? taggedTermRowsSql(this.dimensions, r, window, (tag === 1 ? dims.tagged : dims.taggedPrevious) ?? dims.tagged, tag, params)
         : termRowsSql(this.ch, scope, window, tag, params, options);
     const sources = [rows(scope.window, 1)];
     if (r.previous) {
@@ -240,10 +240,7 @@ export class SearchTermsRepository {
       no_clicks: 'toInt64(tracked) - toInt64(clicked) DESC, phrase ASC',
     }[r.sort];
     const engagement = plan ? `LEFT JOIN (${this.engagement.groupSql(scope, plan, 'phrase', params)}) AS e USING (phrase)` : '';
-    const extras =
-      (hasLastHits(r) || r.withFilters) && csv && dims
-        ? `LEFT JOIN (${termExtrasSql(this.dimensions, r, dims.window, params)}) AS x USING (phrase)`
-        : '';
+    const extras = csv && dims?.extras ? `LEFT JOIN (${termExtrasSql(this.dimensions, r, dims.extras, params)}) AS x USING (phrase)` : '';
     return `SELECT phrase, count, previous_count ${r.zeroHits ? ', handlers' : ''}
         ${perLanguage ? `, ${unhandledSql('languages', 'covered')} AS unhandled_languages` : ''}, count() OVER () AS total
         ${plan ? `, ${ENGAGEMENT_COLUMNS}` : ''} ${extras ? ', last_hits, with_filters' : ''}

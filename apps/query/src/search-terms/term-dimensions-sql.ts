@@ -1,18 +1,24 @@
 import type { QueryParams } from '@app/clickhouse';
 import { filterSql, hourRangeSql } from '../analytics/analytics-sql';
 import type { DimensionRepository } from '../analytics/dimension.repository';
-import { tagsSql } from '../analytics/tags-param';
+import { tagRowsSql, tagsSql, type TagsFilter } from '../analytics/tags-param';
 import type { VersionPlan } from '../analytics/version-plan';
 import type { HourRange } from '../analytics/window';
 import type { TermsRequest } from './search-terms.repository';
 
 /** The phrase dimension table (0030): per phrase, hour and tag set, every search's rows. */
 const TABLE = 'search_phrase_dimensions_hourly';
+/** Its tag rows ordered by tag (0032). */
+const TAGGED = 'search_phrase_tags_hourly';
 
-/** How a list reads the phrase dimension rows (DimensionRepository.plan), for its window and the one before. */
+/**
+ * How a list reads the dimension rows (DimensionRepository.plan): `extras` the phrase table's in its window (for
+ * last_hits and with_filters), `tagged` and `taggedPrevious` the tag rows' in its window and the one before.
+ */
 export interface TermDimensionPlans {
-  window: VersionPlan;
-  previous?: VersionPlan;
+  extras?: VersionPlan;
+  tagged?: VersionPlan;
+  taggedPrevious?: VersionPlan;
 }
 
 /** The plans of a list that reads dimension rows (with tags, last_hits or with_filters); undefined for one that reads none. */
@@ -20,16 +26,17 @@ export async function termDimensionPlans(dimensions: DimensionRepository, r: Ter
   if (!r.tags && !hasLastHits(r) && !r.withFilters) {
     return undefined;
   }
-  const [window, previous] = await Promise.all([
-    dimensions.plan(TABLE, r.scope, r.scope.window),
-    r.tags && r.previous ? dimensions.plan(TABLE, r.scope, r.previous) : undefined,
+  const [extras, tagged, taggedPrevious] = await Promise.all([
+    hasLastHits(r) || r.withFilters ? dimensions.plan(TABLE, r.scope, r.scope.window) : undefined,
+    r.tags ? dimensions.plan(TAGGED, r.scope, r.scope.window) : undefined,
+    r.tags && r.previous ? dimensions.plan(TAGGED, r.scope, r.previous) : undefined,
   ]);
-  return { window, previous };
+  return { extras, tagged, taggedPrevious };
 }
 
 /**
- * `phrase, signed, <tag> AS cur` of the searches carrying the request's tags, from the `search` rows of the phrase
- * dimension table (whole hours of the window, read as `plan` says; the rollups without tags cannot tell them apart).
+ * `phrase, signed, <tag> AS cur` of the searches carrying the request's tags, one tag row of each (whole hours of the
+ * window, read as `plan` says; the rollups without tags cannot tell them apart).
  */
 export function taggedTermRowsSql(
   dimensions: DimensionRepository,
@@ -40,9 +47,10 @@ export function taggedTermRowsSql(
   params: QueryParams,
 ): string {
   const kind = r.allHits ? '' : `AND zero_hits = ${r.zeroHits ? 1 : 0}`;
-  const where = `${filterSql(r.scope, params)} AND dimension = 'search' ${kind} AND ${tagsSql(r.tags, params)}
+  const where = `${filterSql(r.scope, params)} AND dimension = 'tag' ${kind} AND ${tagRowsSql(r.tags as TagsFilter, params)}
     AND ${hourRangeSql(window, `t${tag}`, params)}`;
-  return `SELECT phrase, toInt64(searches) AS signed, ${tag} AS cur FROM ${dimensions.sql(TABLE, r.scope, plan, where, params, `t${tag}`)}`;
+  const rows = dimensions.sql(TAGGED, r.scope, plan, where, params, `t${tag}`);
+  return `SELECT phrase, toInt64(searches) AS signed, ${tag} AS cur FROM ${rows}`;
 }
 
 /**

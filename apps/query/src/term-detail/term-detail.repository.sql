@@ -2229,6 +2229,7 @@ FROM (
     counted AS computed,
     phrase_counted AS phrase_computed,
     untagged_counted AS untagged_computed,
+    tagged_counted AS tagged_computed,
     recorded_total AS recorded,
     total AS stored
   FROM (
@@ -2239,6 +2240,7 @@ FROM (
       argMax(searches, version) AS counted,
       argMax(phrase_searches, version) AS phrase_counted,
       argMax(untagged_searches, version) AS untagged_counted,
+      argMax(tagged_searches, version) AS tagged_counted,
       argMax(totals, version) AS recorded_total
     FROM `search_analytics`.`search_dimension_versions`
     WHERE customer = {customer:String}

@@ -26,6 +26,7 @@ export const TABLE_CLASSES: Readonly<Record<string, TableClass>> = {
   search_dimensions_hourly: 'tenant',
   search_phrase_dimensions_hourly: 'tenant',
   search_dimensions_untagged_hourly: 'tenant',
+  search_phrase_tags_hourly: 'tenant',
   search_dimension_versions: 'tenant',
   search_ids: 'tenant',
   intake_requests: 'tenant',

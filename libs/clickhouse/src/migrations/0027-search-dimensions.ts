@@ -49,30 +49,39 @@ const DIMENSION_KEYS: RollupKeys = [
 ];
 
 /**
- * A table of dimension rows, computed per hour ahead of the requests (0030, 0031): its name, key columns, and for a
- * table computed from another's rows of the same version (summed over the keys it drops), that table.
+ * A table of dimension rows, computed per hour ahead of the requests (0030, 0031, 0032): its name, key columns, and for
+ * a table computed from another's rows of the same version (summed over the keys it drops), that table, and the rows
+ * of it taken (`only`, a condition; all without).
  */
 export interface DimensionTable {
-  table: 'search_dimensions_hourly' | 'search_phrase_dimensions_hourly' | 'search_dimensions_untagged_hourly';
+  table: 'search_dimensions_hourly' | 'search_phrase_dimensions_hourly' | 'search_dimensions_untagged_hourly' | 'search_phrase_tags_hourly';
   keys: RollupKeys;
   from?: DimensionTable['table'];
+  only?: string;
 }
+
+const PHRASE_KEYS: RollupKeys = [
+  ['customer', 'customer'],
+  ['instance', 'instance'],
+  ['term_id', TERM_ID_SQL],
+  ['phrase', 'phrase'],
+  ...DIMENSION_KEYS,
+];
 
 /**
  * The dimension tables: every search's rows per hour and tag set, the same per phrase (ordered by the term's id
- * first), and the first without the tag sets (for requests that filter by no tag), computed from the first.
+ * first), the first without the tag sets (for requests that filter by no tag), computed from the first, and the tag
+ * rows of the second ordered by tag (for the lists filtered by tags), copied from the second.
  */
 export const DIMENSION_TABLES: readonly DimensionTable[] = [
   { table: 'search_dimensions_hourly', keys: [['customer', 'customer'], ['instance', 'instance'], ...DIMENSION_KEYS] },
-  {
-    table: 'search_phrase_dimensions_hourly',
-    keys: [['customer', 'customer'], ['instance', 'instance'], ['term_id', TERM_ID_SQL], ['phrase', 'phrase'], ...DIMENSION_KEYS],
-  },
+  { table: 'search_phrase_dimensions_hourly', keys: PHRASE_KEYS },
   {
     table: 'search_dimensions_untagged_hourly',
     keys: [['customer', 'customer'], ['instance', 'instance'], ...DIMENSION_KEYS.filter(([column]) => column !== 'tags')],
     from: 'search_dimensions_hourly',
   },
+  { table: 'search_phrase_tags_hourly', keys: PHRASE_KEYS, from: 'search_phrase_dimensions_hourly', only: "dimension = 'tag'" },
 ];
 
 /** A dimension table's key columns, comma-separated. */

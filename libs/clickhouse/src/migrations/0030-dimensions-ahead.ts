@@ -3,14 +3,19 @@ import { USERS_TYPE } from './0027-search-dimensions';
 
 /** The dimension tables as an earlier form of 0027 made them, with the views that filled them at every insert. */
 const OLD_VIEWS = ['search_dimensions_hourly_mv', 'search_phrase_dimensions_hourly_mv'];
-/** The tables this migration makes (0031 adds a third). */
+/** The tables this migration makes (0031 and 0032 add two more). */
 const TABLES = ['search_dimensions_hourly', 'search_phrase_dimensions_hourly'];
 
 /**
- * A dimension table (0030, 0031): per phrase too when `phrase`, per tag set of the searches when `tags` (the rows of
- * tag sets a request filters by).
+ * A dimension table (0030, 0031, 0032): per phrase too when `phrase`, per tag set of the searches when `tags` (the rows
+ * of tag sets a request filters by); ordered by the tag row's tag first when `byTag` (0032), else by term and dimension.
  */
-export function dimensionTableSql(name: string, o: { phrase: boolean; tags: boolean }, retentionDays: number): string {
+export function dimensionTableSql(name: string, o: { phrase: boolean; tags: boolean; byTag?: boolean }, retentionDays: number): string {
+  const order = o.byTag
+    ? 'value, hour, version, term_id, phrase, zero_hits, bot, language, tags'
+    : `${o.phrase ? 'term_id, phrase, ' : ''}dimension, attribute, hour, version, zero_hits, bot, language, ${
+        o.tags ? 'tags,\n      ' : ''
+      }operator, value`;
   return `CREATE TABLE IF NOT EXISTS ${name} (
       customer LowCardinality(String),
       instance LowCardinality(String),
@@ -30,9 +35,7 @@ export function dimensionTableSql(name: string, o: { phrase: boolean; tags: bool
       INDEX version_idx version TYPE minmax GRANULARITY 1
     ) ENGINE = MergeTree
     PARTITION BY toYYYYMM(hour)
-    ORDER BY (customer, instance, ${o.phrase ? 'term_id, phrase, ' : ''}dimension, attribute, hour, version, zero_hits, bot, language, ${
-      o.tags ? 'tags,\n      ' : ''
-    }operator, value)
+    ORDER BY (customer, instance, ${order})
     TTL hour + toIntervalDay(${retentionDays})`;
 }
 

@@ -28,6 +28,7 @@ import { engagementSubtypesMigration } from './0028-engagement-subtypes';
 import { hashCodecsMigration } from './0029-hash-codecs';
 import { dimensionsAheadMigration } from './0030-dimensions-ahead';
 import { dimensionsUntaggedMigration } from './0031-dimensions-untagged';
+import { phraseTagsMigration } from './0032-phrase-tags';
 import type { Migration } from './migration';
 import { SIGNED_ROLLUPS, type SignedRollup } from './0012-signed-events';
 import { WEEKLY_KEYS } from './0021-weekly-phrases';
@@ -74,6 +75,7 @@ export const MIGRATIONS: readonly Migration[] = [
   hashCodecsMigration,
   dimensionsAheadMigration,
   dimensionsUntaggedMigration,
+  phraseTagsMigration,
 ];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */
@@ -98,6 +100,7 @@ export const RETENTION_TTL: Readonly<Record<string, string>> = {
   search_dimensions_hourly: 'hour',
   search_phrase_dimensions_hourly: 'hour',
   search_dimensions_untagged_hourly: 'hour',
+  search_phrase_tags_hourly: 'hour',
   search_dimension_versions: 'hour',
 };
 
