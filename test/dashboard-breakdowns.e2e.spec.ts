@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import { describeBrowser, launchBrowser, watchErrors } from './support/browser';
 import { BASIC, basicHeader, http, startApp, type TestApp } from './support/test-app';
 
@@ -25,6 +25,8 @@ describeBrowser('the dashboard’s breakdowns in Chromium', () => {
   let browser: Browser;
   let page: Page;
   let errors: string[];
+  /** The page's DevTools session that set its locale. */
+  let session: CDPSession;
 
   beforeAll(async () => {
     t = await startApp();
@@ -63,7 +65,7 @@ describeBrowser('the dashboard’s breakdowns in Chromium', () => {
 
   beforeEach(async () => {
     page = await browser.newPage();
-    const session = await page.createCDPSession();
+    session = await page.createCDPSession();
     await session.send('Emulation.setLocaleOverride', { locale: 'en-US' });
     await page.emulateTimezone(TZ);
     await page.setViewport({ width: 1280, height: 800 });
@@ -219,11 +221,54 @@ describeBrowser('the dashboard’s breakdowns in Chromium', () => {
   it('shows on the zero-result terms how many of their searches had a filter', async () => {
     await page.click('nav a::-p-text(Zero-result terms)');
     await page.waitForSelector('#unhandled');
-    expect(await texts('main table thead th')).toEqual(['Term', 'Searches without results', 'With filters', 'Handled by', 'Action']);
+    expect(await texts('main table thead th')).toEqual([
+      'Term',
+      'Searches without results',
+      'With filters',
+      'Found nothing',
+      'Handled by',
+      'Action',
+    ]);
+    // "iphone" and "sock" found nothing only under filters (a filter problem), "hat" also without (a missing product).
     expect(await rows()).toEqual([
-      ['iphone', '2', '2', 'unhandled', 'Handle'],
-      ['hat', '1', '0', 'unhandled', 'Handle'],
-      ['sock', '1', '1', 'unhandled', 'Handle'],
+      ['iphone', '2', '2', 'Only under filters', 'unhandled', 'Handle'],
+      ['hat', '1', '0', 'Also without filters', 'unhandled', 'Handle'],
+      ['sock', '1', '1', 'Only under filters', 'unhandled', 'Handle'],
+    ]);
+    expect((await texts('main .hint')).some((hint) => hint.startsWith('"Only under filters": every search of the term'))).toBe(true);
+  });
+
+  it('works by keyboard: the dimension select, an attribute link and the way back', async () => {
+    await openBreakdowns();
+    await table('Filter attributes');
+    await page.focus('#by');
+    await page.keyboard.press('ArrowDown');
+    expect(await table('Filter sets of zero-result searches')).toHaveLength(2);
+    await page.keyboard.press('ArrowUp');
+    await table('Filter attributes');
+    // Tab from the select reaches the table's first attribute link, whose Enter opens its values.
+    const focusedText = () => page.evaluate(() => document.activeElement?.textContent ?? '');
+    for (let i = 0; i < 20 && (await focusedText()) !== 'brand'; i++) {
+      await page.keyboard.press('Tab');
+    }
+    expect(await focusedText()).toBe('brand');
+    await page.keyboard.press('Enter');
+    expect(await table('Values of the filter attribute “brand”')).toHaveLength(2);
+    await page.focus('#back');
+    await page.keyboard.press('Enter');
+    expect((await table('Filter attributes')).map((r) => r[0])).toEqual(['brand', 'color', 'price']);
+  });
+
+  it("writes the breakdown's numbers as the browser's locale does (de-DE)", async () => {
+    // The locale of beforeEach's session (en-US) replaced.
+    await session.send('Emulation.setLocaleOverride', { locale: 'de-DE' });
+    await page.goto(`${t.url}/dashboard?view=breakdown&period=7d&tz=${TZ}&by=filter_attribute&attribute=brand`, {
+      waitUntil: 'networkidle0',
+    });
+    // A decimal comma, and a no-break space before the percent sign.
+    expect(await table('Values of the filter attribute “brand”')).toEqual([
+      ['brand:Apple', '3', '66,7\u00a0%', '2'],
+      ['brand:Acme', '1', '0,0\u00a0%', '1'],
     ]);
   });
 

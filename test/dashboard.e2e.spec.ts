@@ -162,7 +162,9 @@ describeBrowser('the dashboard in Chromium', () => {
       stats.totals.users.toLocaleString('en-US'),
       percent('en-US', stats.totals.zero_hit_rate),
       stats.totals.distinct_terms.toLocaleString('en-US'),
-      // Searches sent without an id: no tracked searches, so no click-through or conversion rate.
+      // Searches sent without an id: no tracked searches, so no click-through or conversion rate, no conversion value.
+      '–',
+      '–',
       '–',
       '–',
     ]);
@@ -358,6 +360,8 @@ describeBrowser('the dashboard in Chromium', () => {
       ['zero&sort=rising', '#unhandled'],
       ['noclicks', '#list-title'],
       [`term&id=${id}`, '#term-title'],
+      ['breakdown', '#breakdown-title'],
+      ['breakdown&by=filter_set', '#breakdown-title'],
     ];
     const widths: Array<[string, number]> = [];
     for (const [view, ready] of views) {
@@ -399,7 +403,7 @@ describeBrowser('the dashboard in Chromium', () => {
     const window = `period=custom&from=${isoDay(Date.now() - 3 * 24 * HOUR)}&to=${isoDay(Date.now() + 2 * 24 * HOUR)}&tz=${TZ}`;
     await page.goto(`${t.url}/dashboard?view=overview&${window}`, { waitUntil: 'networkidle0' });
     await page.waitForSelector('.kpis');
-    expect(await texts('.kpi .change')).toEqual(['', '', '', '', '', '']);
+    expect(await texts('.kpi .change')).toEqual(['', '', '', '', '', '', '', '']);
     expect(await texts('.partial-period')).toEqual(['The period has not ended yet: its totals are not compared with the previous period.']);
     expect(errors).toEqual([]);
   });
@@ -511,6 +515,8 @@ describeBrowser('the dashboard in Chromium', () => {
       'Click-through rate',
       'Conversion rate',
       'Average click position',
+      'Conversion value',
+      'Revenue (purchases)',
     ]);
     expect(await texts('main table thead th[aria-sort=descending]')).toEqual(['Growth']);
     expect(await texts('main table caption')).toEqual(['Top terms, largest growth in searches first']);
@@ -603,10 +609,18 @@ describeBrowser('the dashboard’s clicks and conversions in Chromium', () => {
     average_click_position: number | null;
     tracked_searches: number;
     clicked_searches: number;
+    revenue: Record<string, number>;
+    purchase_revenue: Record<string, number>;
   };
   type Term = Fields & { id: string; search_phrase: string; count: number };
 
   const rate = (r: number | null) => (r === null ? '–' : percent('en-US', r));
+  // Per currency in the order of the codes, as en-US writes each: "€35.00, $5.00".
+  const money = (amounts: Record<string, number>) =>
+    Object.keys(amounts)
+      .sort()
+      .map((code) => new Intl.NumberFormat('en-US', { style: 'currency', currency: code }).format(amounts[code]))
+      .join(', ') || '–';
   const position = (p: number | null) =>
     p === null ? '–' : new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(p);
   const points = (current: number | null, previous: number | null | undefined) =>
@@ -628,32 +642,27 @@ describeBrowser('the dashboard’s clicks and conversions in Chromium', () => {
     };
     const click = (searchId: string, objectId: string, pos: number) =>
       interactions.push({ type: 'click', searchId, objectId, position: pos, subtype: '', micros: 0, currency: '', ts: now - HOUR });
-    const convert = (searchId: string, objectId: string) =>
-      interactions.push({
-        type: 'conversion',
-        searchId,
-        objectId,
-        position: 0,
-        subtype: 'purchase',
-        micros: 25_000_000,
-        currency: 'EUR',
-        ts: now - HOUR,
-      });
-    // shoes: 6 tracked searches, 4 clicked (positions 1, 1, 3, 25), one converted.
+    const convert = (searchId: string, objectId: string, subtype = 'purchase', micros = 25_000_000, currency = 'EUR') =>
+      interactions.push({ type: 'conversion', searchId, objectId, position: 0, subtype, micros, currency, ts: now - HOUR });
+    // shoes: 6 tracked searches, 4 clicked (positions 1, 1, 3, 25), one purchased (25 EUR), one added to the cart
+    // (10 EUR: a conversion value, not a purchase's revenue).
     const shoes = Array.from({ length: 6 }, (_, i) => search('shoes', 2 * HOUR + (i % 3) * DAY));
     click(shoes[0], 'sku-1', 1);
     click(shoes[1], 'sku-1', 1);
     click(shoes[2], 'sku-2', 3);
     click(shoes[3], 'sku-3', 25);
     convert(shoes[0], 'sku-1');
+    convert(shoes[1], 'sku-1', 'addToCart', 10_000_000);
     // dress: 5 tracked searches, one clicked; three more in German, none clicked.
     const dress = Array.from({ length: 5 }, (_, i) => search('dress', 3 * HOUR + (i % 2) * DAY));
     click(dress[0], 'sku-9', 2);
     for (let i = 0; i < 3; i++) {
       search('kleid', 3 * HOUR, 'de');
     }
-    // hat: one tracked search, clicked; socks: searches without an id (never tracked), and one that found nothing.
-    click(search('hat', 4 * HOUR), 'sku-5', 2);
+    // hat: one tracked search, clicked and purchased in another currency; socks: searches without an id (never tracked), and one that found nothing.
+    const hat = search('hat', 4 * HOUR);
+    click(hat, 'sku-5', 2);
+    convert(hat, 'sku-5', 'purchase', 5_000_000, 'USD');
     searches.push({ phrase: 'socks', ts: now - 2 * HOUR, language: 'en', bot: false, hits: 4 });
     search('socks', 2 * HOUR, 'en', 0);
     // The previous period: 4 tracked searches of shoes, one clicked.
@@ -704,7 +713,11 @@ describeBrowser('the dashboard’s clicks and conversions in Chromium', () => {
         points(stats.totals.click_through_rate, stats.previous.click_through_rate),
       ],
       ['Conversion rate', rate(stats.totals.conversion_rate), points(stats.totals.conversion_rate, stats.previous.conversion_rate)],
+      ['Conversion value', money(stats.totals.revenue), ''],
+      ['Revenue (purchases)', money(stats.totals.purchase_revenue), ''],
     ]);
+    expect(cards[6][1]).toBe('€35.00, $5.00');
+    expect(cards[7][1]).toBe('€25.00, $5.00');
     expect(cards[4][2]).toMatch(/^\+\d+\.\d points vs previous period$/);
     // The chart's data table: the rate per day, '–' for a day without tracked searches.
     const table = await rows('.chart-data tbody tr');
@@ -724,6 +737,8 @@ describeBrowser('the dashboard’s clicks and conversions in Chromium', () => {
       'Click-through rate',
       'Conversion rate',
       'Average click position',
+      'Conversion value',
+      'Revenue (purchases)',
     ]);
     expect(await rows('main table tbody tr')).toEqual(
       terms.map((x) => [
@@ -732,9 +747,12 @@ describeBrowser('the dashboard’s clicks and conversions in Chromium', () => {
         rate(x.click_through_rate),
         rate(x.conversion_rate),
         position(x.average_click_position),
+        money(x.revenue),
+        money(x.purchase_revenue),
       ]),
     );
-    expect((await rows('main table tbody tr')).find((r) => r[0] === 'socks')).toEqual(['socks', '1', '–', '–', '–']);
+    expect((await rows('main table tbody tr')).find((r) => r[0] === 'socks')).toEqual(['socks', '1', '–', '–', '–', '–', '–']);
+    expect((await rows('main table tbody tr')).find((r) => r[0] === 'shoes')?.slice(5)).toEqual(['€35.00', '€25.00']);
     await page.click('.controls button');
     const csv = (await downloaded()).text;
     const answer = await http<string>(`${t.url}/search-terms?${WINDOW}&engagement=true&format=csv`, { headers: basicHeader() });
@@ -802,6 +820,8 @@ describeBrowser('the dashboard’s clicks and conversions in Chromium', () => {
       ['Click-through rate', rate(detail.click_through_rate)],
       ['Conversion rate', rate(detail.conversion_rate)],
       ['Average click position', position(detail.average_click_position)],
+      ['Conversion value', money(detail.revenue)],
+      ['Revenue (purchases)', money(detail.purchase_revenue)],
     ]);
     expect(detail.positions).toHaveLength(21);
     const chart = await page.$$eval('.chart', (figures) =>
@@ -815,6 +835,7 @@ describeBrowser('the dashboard’s clicks and conversions in Chromium', () => {
     expect(chart[0][0]).toEqual(['1', '2']);
     expect(chart[0][20]).toEqual(['21+', '1']);
     expect(await rows('table.objects tbody tr')).toEqual(detail.objects.map((o) => [o.object_id, String(o.clicks), String(o.conversions)]));
-    expect(detail.objects[0]).toEqual({ object_id: 'sku-1', clicks: 2, conversions: 1 });
+    // Purchased once, added to the cart once.
+    expect(detail.objects[0]).toEqual({ object_id: 'sku-1', clicks: 2, conversions: 2 });
   });
 });

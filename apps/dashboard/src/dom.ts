@@ -80,6 +80,35 @@ export function formatNullableRate(r: number | null | undefined): string {
   return r === null || r === undefined ? NO_VALUE : percent.format(r);
 }
 
+/** The labels of the two money figures: `revenue` adds every conversion's value, `purchase_revenue` the purchases'. */
+export const REVENUE_LABELS = { revenue: 'Conversion value', purchase_revenue: 'Revenue (purchases)' } as const;
+
+const currencies = new Map<string, Intl.NumberFormat>();
+
+/**
+ * Money per currency, as the API gives it (`{ "EUR": 1234.5 }`): each amount as the locale writes its currency
+ * ("€1,234.50"), in the order of the codes, joined by ", "; '–' without any. A code the browser does not know as a
+ * currency is written before the number ("XYZ 12.5").
+ */
+export function formatMoney(amounts: Record<string, number> | undefined): string {
+  const codes = Object.keys(amounts ?? {}).sort();
+  if (codes.length === 0) {
+    return NO_VALUE;
+  }
+  return codes
+    .map((code) => {
+      const amount = (amounts as Record<string, number>)[code];
+      try {
+        const format = currencies.get(code) ?? new Intl.NumberFormat(undefined, { style: 'currency', currency: code });
+        currencies.set(code, format);
+        return format.format(amount);
+      } catch {
+        return `${code} ${numbers.format(amount)}`;
+      }
+    })
+    .join(', ');
+}
+
 const position = new Intl.NumberFormat(undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 /** An average click position with one decimal ("2.7"), or '–' without clicks. */

@@ -1,14 +1,25 @@
 import { annotated } from '../annotations';
 import { getJson, may, type Language, type Notification, type Stats, type Term } from '../api';
 import { bucketStates, timeChart } from '../chart';
-import { el, formatChange, formatMoment, formatNullableRate, formatNumber, formatPointChange, formatRate, kpi } from '../dom';
+import {
+  el,
+  formatChange,
+  formatMoment,
+  formatMoney,
+  formatNullableRate,
+  formatNumber,
+  formatPointChange,
+  formatRate,
+  kpi,
+  REVENUE_LABELS,
+} from '../dom';
 import { apiWindow, type Filters, type Navigate } from '../filters';
 import { COUNTS_NOTE, termsTable } from './term-table';
 
 /**
  * Searches, users (distinct user tokens, else sessions), zero-hit rate, distinct terms, click-through rate and
  * conversion rate (of the tracked searches: '–' without any), each with its change against the previous period
- * (unless none).
+ * (unless none), then the conversions' value and the purchases' revenue.
  */
 function kpis(totals: Stats['totals'], previous: Stats['previous']): HTMLElement {
   const rate = (label: string, key: 'click_through_rate' | 'conversion_rate') =>
@@ -22,6 +33,9 @@ function kpis(totals: Stats['totals'], previous: Stats['previous']): HTMLElement
     kpi('Distinct terms', formatNumber(totals.distinct_terms), formatChange(totals.distinct_terms, previous?.distinct_terms)),
     rate('Click-through rate', 'click_through_rate'),
     rate('Conversion rate', 'conversion_rate'),
+    // Per currency: no change against the previous period (currencies do not add up).
+    kpi(REVENUE_LABELS.revenue, formatMoney(totals.revenue), ''),
+    kpi(REVENUE_LABELS.purchase_revenue, formatMoney(totals.purchase_revenue), ''),
   );
 }
 

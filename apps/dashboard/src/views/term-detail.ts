@@ -1,7 +1,7 @@
 import { annotated } from '../annotations';
 import { ApiError, getJson, type TermDetail } from '../api';
 import { barChart, bucketStates, intervalOf, timeChart } from '../chart';
-import { el, formatNullableRate, formatNumber, formatPosition, formatRate, kpi, scrollBox } from '../dom';
+import { el, formatMoney, formatNullableRate, formatNumber, formatPosition, formatRate, kpi, REVENUE_LABELS, scrollBox } from '../dom';
 import { apiWindow, windowOf, type Filters, type Navigate } from '../filters';
 import { handleButton, handlerLink } from '../handle';
 import { unhandledLanguages, unhandledText } from './term-table';
@@ -80,6 +80,8 @@ function engagementFigures(t: TermDetail): HTMLElement {
     ['Click-through rate', formatNullableRate(t.click_through_rate)],
     ['Conversion rate', formatNullableRate(t.conversion_rate)],
     ['Average click position', formatPosition(t.average_click_position)],
+    [REVENUE_LABELS.revenue, formatMoney(t.revenue)],
+    [REVENUE_LABELS.purchase_revenue, formatMoney(t.purchase_revenue)],
   ];
   return el('dl', { class: 'figures' }, ...figures.map(([name, value]) => el('div', {}, el('dt', {}, name), el('dd', {}, value))));
 }

@@ -2,7 +2,7 @@ import { getJson, type Term } from '../api';
 import { csvButton as downloadButton } from '../csv';
 import { el, isoDayIn } from '../dom';
 import { PAGE_SIZE, apiWindow, csvFileName, type Filters, type ListView } from '../filters';
-import { COUNTS_NOTE, NO_CLICKS_NOTE, noClicksTable, pager, termsTable, type ListPage } from './term-table';
+import { COUNTS_NOTE, NO_CLICKS_NOTE, WITH_FILTERS_NOTE, noClicksTable, pager, termsTable, type ListPage } from './term-table';
 
 export type { ListPage };
 
@@ -92,6 +92,7 @@ export async function termsView(f: Filters, list: ListView, page: ListPage): Pro
     listControls(f, list, status, page),
     status,
     el('p', { class: 'hint' }, list === 'noclicks' ? NO_CLICKS_NOTE : COUNTS_NOTE),
+    list === 'zero' ? el('p', { class: 'hint' }, WITH_FILTERS_NOTE) : null,
     list === 'noclicks'
       ? noClicksTable(f, title, body, page.navigate)
       : termsTable(

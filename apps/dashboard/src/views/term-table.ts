@@ -1,5 +1,16 @@
 import { may, type ApiError, type Term } from '../api';
-import { appLink, el, formatGrowth, formatNullableRate, formatNumber, formatPosition, formatTermChange, scrollBox } from '../dom';
+import {
+  appLink,
+  el,
+  formatGrowth,
+  formatMoney,
+  formatNullableRate,
+  formatNumber,
+  formatPosition,
+  formatTermChange,
+  REVENUE_LABELS,
+  scrollBox,
+} from '../dom';
 import { PAGE_SIZE, writeFilters, type Filters, type Navigate } from '../filters';
 import { handleButton, handlerLink } from '../handle';
 
@@ -48,6 +59,16 @@ function handleCell(f: Filters, t: Term, saved: () => void): Node | string {
 
 /** What a list's count counts: the top terms count searches that found results, the zero-result terms the others. */
 const countLabel = (zero: boolean) => (zero ? 'Searches without results' : 'Searches with results');
+/** Whether every zero-result search of a term had a filter: the shop may have the product, the filters hid it. */
+function onlyUnderFilters(t: Term): boolean {
+  return t.count > 0 && t.with_filters === t.count;
+}
+
+/** What "Found nothing" tells apart on the zero-result terms. */
+export const WITH_FILTERS_NOTE =
+  '"Only under filters": every search of the term that found nothing had a filter, so the filters hid what the ' +
+  'term finds (a filter problem); "Also without filters": some found nothing with no filter (a missing product).';
+
 export const COUNTS_NOTE =
   'Top terms count the searches that found results, zero-result terms those that found none; ' +
   "a term's page shows all its searches and both parts.";
@@ -75,6 +96,9 @@ const ENGAGEMENT_COLUMNS: Column[] = [
   { head: 'Click-through rate', num: true, cell: (t) => formatNullableRate(t.click_through_rate) },
   { head: 'Conversion rate', num: true, cell: (t) => formatNullableRate(t.conversion_rate) },
   { head: 'Average click position', num: true, cell: (t) => formatPosition(t.average_click_position) },
+  // Every conversion's value, then the purchases' alone (REVENUE_LABELS).
+  { head: REVENUE_LABELS.revenue, num: true, cell: (t) => formatMoney(t.revenue) },
+  { head: REVENUE_LABELS.purchase_revenue, num: true, cell: (t) => formatMoney(t.purchase_revenue) },
 ];
 
 function columns(f: Filters, { zero, compare, engagement, withFilters, handled }: TableKind, navigate: Navigate): Column[] {
@@ -89,7 +113,12 @@ function columns(f: Filters, { zero, compare, engagement, withFilters, handled }
         ]
       : []),
     // The zero-result searches that had a filter: a term that found nothing only under filters is a filter problem.
-    ...(zero && withFilters ? [{ head: 'With filters', num: true, cell: (t: Term) => formatNumber(t.with_filters ?? 0) }] : []),
+    ...(zero && withFilters
+      ? [
+          { head: 'With filters', num: true, cell: (t: Term) => formatNumber(t.with_filters ?? 0) },
+          { head: 'Found nothing', cell: (t: Term) => (onlyUnderFilters(t) ? 'Only under filters' : 'Also without filters') },
+        ]
+      : []),
     ...(zero ? [{ head: 'Handled by', cell: (t: Term) => handlersCell(f, t) }] : []),
     ...(zero && handled && may('entities:write') ? [{ head: 'Action', cell: (t: Term) => handleCell(f, t, handled) }] : []),
     ...(engagement ? ENGAGEMENT_COLUMNS : []),
