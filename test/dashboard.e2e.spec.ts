@@ -659,7 +659,8 @@ describeBrowser('the dashboard’s clicks and conversions in Chromium', () => {
     for (let i = 0; i < 3; i++) {
       search('kleid', 3 * HOUR, 'de');
     }
-    // hat: one tracked search, clicked and purchased in another currency; socks: searches without an id (never tracked), and one that found nothing.
+    // hat: one tracked search, clicked and purchased in another currency; socks: searches without an id (never
+    // tracked), and one that found nothing.
     const hat = search('hat', 4 * HOUR);
     click(hat, 'sku-5', 2);
     convert(hat, 'sku-5', 'purchase', 5_000_000, 'USD');
