@@ -262,6 +262,8 @@ describe.each([
     ['', 'by is required'],
     ['by=brand', 'by is required'],
     ['by=filter_value', 'attribute is required with by=filter_value'],
+    ['by=filter_value&attribute=', 'attribute must be 1 to 64 characters'],
+    ['by=filter_value&attribute=%20%20', 'attribute must be 1 to 64 characters'],
     ['by=country&attribute=brand', 'attribute is only allowed with by=filter_value'],
     [`by=tag&tags=${encodeURIComponent('a AND b OR c')}`, 'tags must join tags with AND or with OR'],
     ['by=tag&sort=users', 'sort must be searches or zero_hit_searches'],

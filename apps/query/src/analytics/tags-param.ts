@@ -1,5 +1,5 @@
 import { DomainError } from '@app/errors';
-import { TAG_JOINERS } from '@app/contracts';
+import { MAX_TAG_LENGTH, TAG_JOINERS, lengthProblem } from '@app/contracts';
 
 /** The `tags` parameter read: the tags a search must carry, all of them (`and`) or one of them (`or`). */
 export interface TagsFilter {
@@ -27,8 +27,9 @@ export function parseTags(value: string | undefined): TagsFilter | undefined {
       throw new DomainError('invalid', 'tags holds a malformed percent-encoding');
     }
   });
-  if (tags.some((tag) => tag.length === 0 || tag.length > 100)) {
-    throw new DomainError('invalid', 'tags must hold tags of 1 to 100 characters, joined by AND or OR');
+  // As the intake counts a tag's length: in characters (code points).
+  if (tags.some((tag) => lengthProblem('tag', tag, MAX_TAG_LENGTH))) {
+    throw new DomainError('invalid', `tags must hold tags of 1 to ${MAX_TAG_LENGTH} characters, joined by AND or OR`);
   }
   return { match, tags };
 }

@@ -22,7 +22,7 @@ export class SearchBreakdownDto extends IntersectionType(PaginationDto, Analytic
     example: 'brand',
   })
   @IsOptional()
-  @MaxLength(64, { message: 'attribute is longer than 64 characters' })
+  @MaxLength(64, { message: 'attribute must be 1 to 64 characters' })
   attribute?: string;
 
   @ApiPropertyOptional({ description: "Only this phrase's searches (normalised as the list's phrases)", example: 'summer dress' })

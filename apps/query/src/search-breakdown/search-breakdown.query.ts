@@ -30,6 +30,10 @@ export function searchBreakdownCriteria(auth: AuthContext, q: SearchBreakdownDto
   if (q.by !== 'filter_value' && q.attribute !== undefined) {
     throw new DomainError('invalid', 'attribute is only allowed with by=filter_value');
   }
+  // Attributes are stored trimmed and never empty: an empty one would list nothing.
+  if (q.attribute?.trim() === '') {
+    throw new DomainError('invalid', 'attribute must be 1 to 64 characters');
+  }
   return {
     ...analyticsCriteria(auth, q),
     by: q.by,
