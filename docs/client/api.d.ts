@@ -171,7 +171,7 @@ export interface paths {
         post?: never;
         /**
          * Erase a shopper's user token
-         * @description Algolia's path and answer, for a shop honouring a shopper's erasure request: from the 204 on, no answer counts the clicks and conversions carrying this user token (compared by its hash), for every instance the credential may act on, and they are deleted from storage within 24 hours. Never with a collector key.
+         * @description Algolia's path and answer, for a shop honouring a shopper's erasure request: from the 204 on, no answer counts the clicks and conversions carrying this user token (compared by its hash), for every instance the credential may act on, and they are deleted from storage within 24 hours. The search events that carried it keep counting as searches without it: `users` never counts it again (a search with a session counts for its session), and the token is removed from them within 24 hours. Never with a collector key.
          */
         delete: operations["deleteUserToken"];
         options?: never;
