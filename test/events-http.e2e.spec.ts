@@ -59,6 +59,42 @@ describe('POST /events on the embedded transport (e2e over HTTP)', () => {
     ]);
   });
 
+  it('rejects an item whose filters, userToken, country or tags are bad, naming the field, and stores the others', async () => {
+    const base = { language: 'en', hits: 0 };
+    const events = [
+      { ...base, phrase: 'dims good', filters: ['brand:Apple', 'price<=100'], userToken: 'dims-u1', country: 'de', tags: ['mobile'] },
+      { ...base, phrase: 'dims bad filter', filters: ['brand:Apple', 'price<=cheap'] },
+      { ...base, phrase: 'dims bad user', userToken: 'dims-secret-'.repeat(20) },
+      { ...base, phrase: 'dims bad country', country: 'DEU' },
+      { ...base, phrase: 'dims bad tag', tags: ['ok', 'a AND b'] },
+      { ...base, phrase: 'dims good too' },
+    ];
+    const res = await send({ events });
+    expect([res.status, res.body.accepted]).toEqual([202, 2]);
+    expect(res.body.rejected.map((r) => r.index)).toEqual([1, 2, 3, 4]);
+    const [filters, user, country, tags] = res.body.rejected.map((r) => r.reason);
+    expect(filters).toMatch(/^filters\[1\]'s value must be a finite number/);
+    expect(user).toBe('userToken must be a string of 1 to 129 characters');
+    expect(country).toMatch(/^country must be two letters/);
+    expect(tags).toMatch(/^tags\[1\] contains "AND" or "OR" between spaces/);
+    const ch = t.app.get(ClickHouseService);
+    const kept = await ch.query<{ raw: string; reason: string }>(
+      `SELECT raw, reason FROM ${ch.table('rejected_events')} WHERE raw LIKE '%dims bad%' ORDER BY raw`,
+    );
+    // Each kept with the reason the answer gave.
+    expect(kept.map((r) => r.reason).sort()).toEqual(res.body.rejected.map((r) => r.reason).sort());
+    // A user token is personal data: kept only as a hash, in a rejected event too.
+    expect(kept.some((r) => r.raw.includes('dims-secret-'))).toBe(false);
+    const stored = await ch.query<{ phrase: string; filters: string; user: number; country: string; tags: string[] }>(
+      `SELECT phrase, arrayStringConcat(filter_values, ',') AS filters, user_hash != '' AS user, country, tags
+       FROM ${ch.table('search_events')} WHERE phrase LIKE 'dims good%' ORDER BY phrase`,
+    );
+    expect(stored).toEqual([
+      { phrase: 'dims good', filters: 'Apple,100', user: 1, country: 'DE', tags: ['mobile'] },
+      { phrase: 'dims good too', filters: '', user: 0, country: '', tags: [] },
+    ]);
+  });
+
   it('writes the instance of X-Service-Instance and normalises into the rollup', async () => {
     await send(
       {

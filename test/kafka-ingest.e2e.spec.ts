@@ -53,6 +53,10 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
         JSON.stringify({ ...base, phrase: 'negative', hits: -1 }),
         JSON.stringify({ ...base, phrase: 'future', ts: Date.now() + 60 * 60 * 1000 }),
         JSON.stringify({ ...base, phrase: 'x'.repeat(10 * 1024) }),
+        JSON.stringify({ ...base, phrase: 'bad filter', filters: ['price<=cheap'] }),
+        JSON.stringify({ ...base, phrase: 'bad user', userToken: '' }),
+        JSON.stringify({ ...base, phrase: 'bad country', country: 'DEU' }),
+        JSON.stringify({ ...base, phrase: 'bad tags', tags: ['a OR b'] }),
       ];
       const good = Array.from({ length: 10 }, (_, i) => JSON.stringify({ ...base, phrase: `good ${i}` }));
       // One key: all in one partition, so poison and good messages share batches.
@@ -68,7 +72,7 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
             `SELECT reason, topic, partition, offset, raw FROM ${ch.table('rejected_events')}
            WHERE raw LIKE '%poison%' OR raw = 'this is not json' ORDER BY offset`,
           ),
-        (rows) => rows.length >= 5,
+        (rows) => rows.length >= 9,
       );
       expect(rejected.map((r) => r.reason)).toEqual([
         'not JSON',
@@ -76,6 +80,10 @@ describeKafka('Kafka ingest into ClickHouse (composition app with KAFKA_BROKERS,
         'hits must be an integer >= 0',
         'ts is more than 5 minutes in the future',
         'phrase is longer than 500 characters',
+        expect.stringMatching(/^filters\[0\]'s value must be a finite number/),
+        'userToken must be a string of 1 to 129 characters',
+        expect.stringMatching(/^country must be two letters/),
+        expect.stringMatching(/^tags\[0\] contains "AND" or "OR" between spaces/),
       ]);
       expect(rejected[0].raw).toBe('this is not json');
       expect(new Set(rejected.map((r) => r.topic))).toEqual(new Set([TOPIC]));

@@ -488,6 +488,24 @@ describe('search dimensions equal a computation from the raw searches (property,
     // its hours both ahead and raw, and runs a pass).
   }, 600_000);
 
+  it('counts up to 512 distinct users of one hour exactly', async () => {
+    // Six days back: outside every window of the property above, and of the test below.
+    const hour = hourOf(Date.now()) - 6 * DAY;
+    const n = 512;
+    await send(
+      Array.from({ length: n }, (_, i) => ({
+        phrase: `exact ${i % 3}`,
+        language: 'de',
+        hits: 1,
+        ts: hour + i * 1_000,
+        userToken: `exact-${i}`,
+      })),
+    );
+    const window = `from=${new Date(hour).toISOString()}&to=${new Date(hour + HOUR).toISOString()}`;
+    const stats = await get<Stats>(`/search-stats?${window}&interval=hour`);
+    expect([stats.body.totals.searches, stats.body.totals.users, stats.body.series[0].users]).toEqual([n, n, n]);
+  }, 60_000);
+
   it('counts about 3,000 distinct users of one hour within 3 %', async () => {
     // Five days back: outside every window of the property above.
     const hour = hourOf(Date.now()) - 5 * DAY;
