@@ -1,14 +1,19 @@
 import { loadConfig } from '@app/config';
 import { ClickHouseService, MIGRATIONS, MigratorService } from '@app/clickhouse';
+import { DimensionRefresh } from '../apps/query/src/analytics/dimension-refresh';
 import { storedSearch } from './support/stored-search';
 import { basicHeader, http, startApp, uniqueDatabase, WORKER_DATA_DIR, type TestApp } from './support/test-app';
 
 /**
  * An upgrade from the release before filters, users, countries and tags (migrations 0001-0026), through the HTTP API
  * (docs/upgrading.md): what that release stored answers with empty breakdowns, users counted from its sessions and
- * the latest hits of each phrase, never an error.
+ * the latest hits of each phrase, never an error. Twice: every hour read from the raw rows, and after the first
+ * dimension pass computed the four hours ahead (the upgrade's work).
  */
-describe('an upgrade from the release of migrations 0001-0026, over HTTP', () => {
+describe.each([
+  ['read from the raw rows', '0'],
+  ['computed ahead by the first pass', '3600000'],
+])('an upgrade from the release of migrations 0001-0026, over HTTP, %s', (_layout, refreshMs) => {
   const database = uniqueDatabase('upgrade46');
   let t: TestApp;
 
@@ -27,7 +32,10 @@ describe('an upgrade from the release of migrations 0001-0026, over HTTP', () =>
     } finally {
       await ch.onApplicationShutdown();
     }
-    t = await startApp({ CLICKHOUSE_DATABASE: database });
+    t = await startApp({ CLICKHOUSE_DATABASE: database, ENGAGEMENT_REFRESH_MS: refreshMs });
+    if (refreshMs !== '0') {
+      expect(await t.app.get(DimensionRefresh).refresh()).toBe(4);
+    }
   }, 120_000);
   afterAll(async () => {
     await t?.close();
