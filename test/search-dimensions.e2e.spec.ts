@@ -222,6 +222,11 @@ describe.each([
     expect((await terms('hits=false')).body.every((e) => !('with_filters' in e))).toBe(true);
     const csv = await http<string>(`${t.url}/search-terms?since=1d&hits=false&filters=true&format=csv`, { headers });
     expect(csv.body.split('\r\n').slice(0, 2)).toEqual(['search_phrase,count,with_filters,handled,handlers', 'iphone,2,2,false,']);
+    // With engagement=true too: last_hits, then with_filters, right after count.
+    const both = await http<string>(`${t.url}/search-terms?since=1d&hits=false&filters=true&engagement=true&format=csv`, { headers });
+    expect(both.body.split('\r\n')[0]).toMatch(/^search_phrase,count,last_hits,with_filters,handled,handlers,/);
+    // last_hits: its latest search found 12 (of those at one time, the larger hits), whatever the list counts.
+    expect(both.body.split('\r\n')[1]).toMatch(/^iphone,2,12,2,false,,/);
     expect((await terms(`hits=false&tags=${encodeURIComponent('mobile')}`)).body.map((e) => [e.search_phrase, e.count])).toEqual([
       ['iphone', 2],
     ]);
