@@ -642,8 +642,13 @@ describeBrowser('the dashboard’s clicks and conversions in Chromium', () => {
     };
     const click = (searchId: string, objectId: string, pos: number) =>
       interactions.push({ type: 'click', searchId, objectId, position: pos, subtype: '', micros: 0, currency: '', ts: now - HOUR });
-    const convert = (searchId: string, objectId: string, subtype = 'purchase', micros = 25_000_000, currency = 'EUR') =>
-      interactions.push({ type: 'conversion', searchId, objectId, position: 0, subtype, micros, currency, ts: now - HOUR });
+    const convert = (
+      searchId: string,
+      objectId: string,
+      subtype: Interaction['subtype'] = 'purchase',
+      micros = 25_000_000,
+      currency = 'EUR',
+    ) => interactions.push({ type: 'conversion', searchId, objectId, position: 0, subtype, micros, currency, ts: now - HOUR });
     // shoes: 6 tracked searches, 4 clicked (positions 1, 1, 3, 25), one purchased (25 EUR), one added to the cart
     // (10 EUR: a conversion value, not a purchase's revenue).
     const shoes = Array.from({ length: 6 }, (_, i) => search('shoes', 2 * HOUR + (i % 3) * DAY));
