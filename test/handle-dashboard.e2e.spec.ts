@@ -110,7 +110,7 @@ describeBrowser('handling a zero-result term from the dashboard', () => {
   it('handles a term from the zero-result list with the suggestion picked: the webhook is called, the row shows the handler', async () => {
     await open(ZERO_LIST);
     await page.waitForSelector('main table');
-    expect(await row('sneker')).toEqual(['sneker', '6', '0', 'unhandled', 'Handle']);
+    expect(await row('sneker')).toEqual(['sneker', '6', '0', 'Also without filters', 'unhandled', 'Handle']);
     await handle('sneker');
     // The labelled controls, the eleven types with synonym first.
     const labels = await page.$$eval('dialog.modal label', (ls) => ls.map((l) => l.textContent));
@@ -125,9 +125,11 @@ describeBrowser('handling a zero-result term from the dashboard', () => {
     await page.click('dialog.modal button[type=submit]');
     await page.waitForFunction(() => !document.querySelector('dialog.modal'));
     await page.waitForFunction(() =>
-      Array.from(document.querySelectorAll('main table tbody tr')).some((tr) => tr.textContent?.startsWith('sneker60synonym: syn-sneker')),
+      Array.from(document.querySelectorAll('main table tbody tr')).some((tr) =>
+        tr.textContent?.startsWith('sneker60Also without filterssynonym: syn-sneker'),
+      ),
     );
-    expect(await row('sneker')).toEqual(['sneker', '6', '0', 'synonym: syn-sneker', '']);
+    expect(await row('sneker')).toEqual(['sneker', '6', '0', 'Also without filters', 'synonym: syn-sneker', '']);
     expect(receiver.calls.map((c) => c.body)).toEqual([
       { customer: 'demo', instance: 'live', type: 'synonym', ids: ['syn-sneker'], action: 'create' },
     ]);
@@ -193,7 +195,7 @@ describeBrowser('handling a zero-result term from the dashboard', () => {
     await page.waitForFunction(() => document.querySelector('dialog.modal [role=alert]')?.textContent?.startsWith('Not saved'));
     expect(await alertText()).toBe('Not saved: id must be 1-200 characters of letters, digits and . _ : -');
     expect(receiver.calls).toEqual([]);
-    expect(await row('shooes')).toEqual(['shooes', '3', '0', 'unhandled', 'Handle']);
+    expect(await row('shooes')).toEqual(['shooes', '3', '0', 'Also without filters', 'unhandled', 'Handle']);
   });
 
   it('handles a term from its detail, for one language; the detail then shows the handler', async () => {
@@ -223,10 +225,10 @@ describeBrowser('handling a zero-result term from the dashboard', () => {
   it('shows no Handle button to a credential without entities.write, and handlers as text without entities.read', async () => {
     await open(ZERO_LIST, jwtHeader({ permissions: ['search.read'] }).authorization);
     await page.waitForSelector('main table');
-    expect(await row('shooes')).toEqual(['shooes', '3', '0', 'unhandled']);
+    expect(await row('shooes')).toEqual(['shooes', '3', '0', 'Also without filters', 'unhandled']);
     expect(await page.$$eval('main table th', (ths) => ths.map((th) => th.textContent))).not.toContain('Action');
     expect(await page.$('main button::-p-text(Handle)')).toBeNull();
-    expect(await row('sneker')).toEqual(['sneker', '6', '0', 'synonym: syn-sneker']);
+    expect(await row('sneker')).toEqual(['sneker', '6', '0', 'Also without filters', 'synonym: syn-sneker']);
     expect(await page.$('main button.link')).toBeNull();
     await page.click('main table a::-p-text(shooes)');
     await page.waitForSelector('#term-title');
