@@ -44,10 +44,10 @@ export interface TenantHours {
  * requests (docs/architecture.md, "Filters, users, countries and tags"), every ENGAGEMENT_REFRESH_MS, beside the
  * engagement pass and in the same way: each hour from the raw rows by the statement a reader uses for the hours not
  * computed (dimensionRowsSql), into the dimension tables under the start of its run of hours as version (the
- * untagged table from the rows just computed), recorded in search_dimension_versions after its rows (with each
- * table's count and the total it began from), a day at a time or fewer hours (RUN_SEARCHES), the newest first (so a
- * first pass over a large data set is bounded in memory, and one killed resumes where it stopped). An hour is due
- * when:
+ * untagged rows and the tag rows ordered by tag from the rows just computed: derivedRowsSql), recorded in
+ * search_dimension_versions after its rows (with each table's count and the total it began from), a day at a time or
+ * fewer hours (RUN_SEARCHES), the newest first (so a first pass over a large data set is bounded in memory, and one
+ * killed resumes where it stopped). An hour is due when:
  * - it is complete (completeBefore: it ended CHANGES_MARGIN_MS and COMPLETE_AFTER_MARGIN_MS ago; the hours after it
  *   are read raw) and within the retention, and
  * - it was never computed and has searches, or its total in search_totals_hourly is no longer the one its newest

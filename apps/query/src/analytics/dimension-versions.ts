@@ -14,9 +14,9 @@ export const DIMENSION_VERSIONS: VersionedTables = {
  * Per instance and hour where `where` holds (on customer, instance and hour): the newest version recorded
  * (`version`, 0 for none) with the searches it counts in each table (`computed`, `phrase_computed`,
  * `untagged_computed`, `tagged_computed`) and the hour's total when its pass began (`recorded`), and the searches
- * search_events holds now, as search_totals_hourly counts them at every insert (`stored`). A table's rows of a version are read only
- * where its count is `stored`; an hour is computed again once `stored` is no longer `recorded`. To be run with
- * join_use_nulls = 0.
+ * search_events holds now, as search_totals_hourly counts them at every insert (`stored`). A table's rows of a
+ * version are read only where its count is `stored`; an hour is computed again once `stored` is no longer `recorded`.
+ * To be run with join_use_nulls = 0.
  */
 export function hourStatesSql(t: (name: string) => string, where: string): string {
   // Aliases differ from the column names: ClickHouse would read the column name as the alias inside the aggregates.
