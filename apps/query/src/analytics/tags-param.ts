@@ -52,10 +52,11 @@ export function tagsSql(filter: TagsFilter | undefined, params: Record<string, u
 }
 
 /**
- * The condition on the tag rows (search_phrase_tags_hourly: one per tag of a search, `value` the tag, `tags` the
+ * The condition on the rows of search_phrase_tags_hourly (its `tag` rows: one per tag of a search, `value` the tag, `tags` the
  * search's whole set) that keeps one row of each search the filter matches: that of the first of its tags wanted.
  */
 export function tagRowsSql(filter: TagsFilter, params: Record<string, unknown>): string {
   const matches = tagsSql(filter, params);
-  return `value IN {tags_wanted:Array(String)} AND value = arrayFirst(t -> has({tags_wanted:Array(String)}, t), tags) AND ${matches}`;
+  return `dimension = 'tag' AND value IN {tags_wanted:Array(String)} AND value = arrayFirst(t -> has({tags_wanted:Array(String)}, t), tags)
+    AND ${matches}`;
 }

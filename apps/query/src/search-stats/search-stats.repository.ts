@@ -158,9 +158,7 @@ export class SearchStatsRepository {
     table: DimensionTable['table'] = tags ? 'search_dimensions_hourly' : 'search_dimensions_untagged_hourly',
   ): Promise<string> {
     const rows =
-      table === 'search_phrase_tags_hourly'
-        ? `dimension = 'tag' AND ${tagRowsSql(tags as TagsFilter, params)}`
-        : `dimension = 'search' AND ${tagsSql(tags, params)}`;
+      table === 'search_phrase_tags_hourly' ? tagRowsSql(tags as TagsFilter, params) : `dimension = 'search' AND ${tagsSql(tags, params)}`;
     const where = `${filterSql(f, params)} AND ${rows} AND ${hourRangeSql(range, 'd', params)}`;
     return `${this.dimensionRepository.sql(table, f, await this.dimensionRepository.plan(table, f, range), where, params, 'd')} WHERE 1`;
   }

@@ -5106,8 +5106,8 @@ FROM (
       WHERE customer = {customer:String}
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
-        AND dimension = 'tag'
         AND zero_hits = 1
+        AND dimension = 'tag'
         AND value IN {tags_wanted:Array(String)}
         AND value = arrayFirst(t -> has({tags_wanted:Array(String)}, t), tags)
         AND hasAll(tags, {tags_wanted:Array(String)})
@@ -5201,8 +5201,8 @@ FROM (
       WHERE customer = {customer:String}
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
-        AND dimension = 'tag'
         AND zero_hits = 1
+        AND dimension = 'tag'
         AND value IN {tags_wanted:Array(String)}
         AND value = arrayFirst(t -> has({tags_wanted:Array(String)}, t), tags)
         AND hasAll(tags, {tags_wanted:Array(String)})

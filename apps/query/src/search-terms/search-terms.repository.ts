@@ -118,7 +118,8 @@ export class SearchTermsRepository {
     dims?: TermDimensionPlans,
   ): Promise<Map<string, Pick<RawRow, 'last_hits' | 'with_filters'>>> {
     const found = new Map<string, Pick<RawRow, 'last_hits' | 'with_filters'>>();
-    if (!(hasLastHits(r) || r.withFilters) || phrases.length === 0 || !dims?.extras) {
+    // Only a request with last_hits or with_filters has the extras' plan (termDimensionPlans).
+    if (phrases.length === 0 || !dims?.extras) {
       return found;
     }
     // By their term ids, in groups whose list fits a server's URL.

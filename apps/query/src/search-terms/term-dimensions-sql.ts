@@ -47,7 +47,7 @@ export function taggedTermRowsSql(
   params: QueryParams,
 ): string {
   const kind = r.allHits ? '' : `AND zero_hits = ${r.zeroHits ? 1 : 0}`;
-  const where = `${filterSql(r.scope, params)} AND dimension = 'tag' ${kind} AND ${tagRowsSql(r.tags as TagsFilter, params)}
+  const where = `${filterSql(r.scope, params)} ${kind} AND ${tagRowsSql(r.tags as TagsFilter, params)}
     AND ${hourRangeSql(window, `t${tag}`, params)}`;
   const rows = dimensions.sql(TAGGED, r.scope, plan, where, params, `t${tag}`);
   return `SELECT phrase, toInt64(searches) AS signed, ${tag} AS cur FROM ${rows}`;
