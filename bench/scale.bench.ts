@@ -52,6 +52,23 @@ const ANSWERS: Answer[] = [
   { key: 'engagement-30d', label: 'engagement 30d', path: () => '/search-terms?since=30d&engagement=true', days: 30, rollup: true },
   // The order by the figures themselves needs those of every phrase, not only the page's.
   { key: 'no-clicks-30d', label: 'sort=no_clicks 30d', path: () => '/search-terms?since=30d&sort=no_clicks', days: 30, rollup: true },
+  // The other orders by the figures (issue 47), every search of a term (hits=all), and the whole list as CSV.
+  ...(
+    [
+      ['ctr-30d', 'sort=click_through_rate 30d', 'sort=click_through_rate'],
+      ['conversion-rate-30d', 'sort=conversion_rate 30d', 'sort=conversion_rate'],
+      ['position-30d', 'sort=average_click_position asc 30d', 'sort=average_click_position&order=asc'],
+      ['no-clicks-all-30d', 'sort=no_clicks hits=all 30d', 'sort=no_clicks&hits=all'],
+    ] as const
+  ).map(([key, label, query]) => ({ key, label, path: () => `/search-terms?since=30d&${query}`, days: 30, rollup: true })),
+  {
+    key: 'no-clicks-csv-30d',
+    label: 'CSV sort=no_clicks 30d',
+    path: () => '/search-terms?since=30d&sort=no_clicks&format=csv',
+    days: 30,
+    rollup: true,
+    csv: true,
+  },
   // The top term's clicks per position and most clicked objects (computed ahead with the other figures).
   {
     key: 'detail-engagement-30d',

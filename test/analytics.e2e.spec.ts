@@ -421,7 +421,7 @@ describe('analytics over HTTP', () => {
       ['/search-terms?handled=true', /^handled is only allowed with hits=false/],
       ['/search-terms?hits=false&handled=maybe', /handled must be true or false/],
       ['/search-terms?compare=last', /compare must be previous/],
-      ['/search-terms?sort=alpha', /sort must be count or rising/],
+      ['/search-terms?sort=alpha', /sort must be one of count, rising, no_clicks, click_through_rate/],
       ['/search-terms?format=xml', /format must be json or csv/],
       ['/search-terms?since=300d&compare=previous', /^compare=previous needs the previous window within the retention/],
       ['/search-stats?interval=week', /interval must be hour or day/],

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { ClickHouseService, ENGAGEMENT_LAYOUT, chDateTime } from '@app/clickhouse';
 import { DataVersions } from '@app/intake';
 import { EngagementRefresh } from '../apps/query/src/analytics/engagement-refresh';
+import { EngagementSpans } from '../apps/query/src/analytics/engagement-spans';
+import { EngagementRepository } from '../apps/query/src/analytics/engagement.repository';
 import { UserTokenErasure } from '../apps/query/src/insights/user-token-erasure.service';
 import { termId } from '../apps/query/src/analytics/term-id';
 import {
@@ -30,13 +32,15 @@ type Entry = ReturnType<typeof rawFields> & { search_phrase: string };
 /**
  * Engagement figures computed ahead (ENGAGEMENT_REFRESH_MS; docs/architecture.md, "Clicks and conversions"): what a
  * pass computes, that a late click, an earlier copy of a search and an erased shopper reach the hours they change,
- * that rows without a recorded version are never read, and that replaced versions are deleted. Every figure is
- * checked against the same raw computation as test/engagement.property.spec.ts.
+ * that rows without a recorded version are never read, and that replaced versions are deleted; the lists ordered by
+ * the figures read them through the spans (hours settled after 2 hours here, a span read for every window). Every
+ * figure is checked against the same raw computation as test/engagement.property.spec.ts.
  */
 describe('engagement figures computed ahead (ENGAGEMENT_REFRESH_MS)', () => {
   let t: TestApp;
   let ch: ClickHouseService;
   let refresh: EngagementRefresh;
+  let spans: EngagementSpans;
   const searches: Search[] = [];
   const interactions: Interaction[] = [];
   const erased = new Set<string>();
@@ -51,6 +55,9 @@ describe('engagement figures computed ahead (ENGAGEMENT_REFRESH_MS)', () => {
     refresh = t.app.get(EngagementRefresh);
     // Changes are read from the last pass on, without the margin for inserts in flight, so counts are exact.
     refresh.changesMarginMs = 0;
+    spans = t.app.get(EngagementSpans);
+    spans.settledHours = 2;
+    t.app.get(EngagementRepository).spanAlways = true;
   });
   afterAll(() => t.close());
 
@@ -102,7 +109,23 @@ describe('engagement figures computed ahead (ENGAGEMENT_REFRESH_MS)', () => {
       expect(detail.status).toBe(200);
       expect([phrase, detail.body]).toMatchObject([phrase, { ...rawFields(rawCounts(group, counted)), ...rawDetail(group, counted) }]);
     }
+    // Ordered by the figures: every phrase's figures of the window, through the span.
+    const todo = await http<Entry[]>(`${t.url}/search-terms?since=10d&sort=no_clicks&_end=100`, { headers: basicHeader() });
+    expect(todo.status).toBe(200);
+    const gap = (e: Entry) => e.tracked_searches - e.clicked_searches;
+    const expected = Object.values(listed).sort((a, b) => gap(b) - gap(a) || (a.search_phrase < b.search_phrase ? -1 : 1));
+    expect(todo.body).toEqual(expected);
     return listed;
+  }
+
+  /** The spans of the instance (their versions), newest first. */
+  async function spanVersions(): Promise<string[]> {
+    const rows = await ch.query<{ span: string }>(
+      `SELECT toString(span) AS span FROM ${ch.table('engagement_spans')} WHERE customer = {c:String} AND instance = {i:String}
+       ORDER BY span DESC`,
+      { c: CUSTOMER, i: INSTANCE },
+    );
+    return rows.map((r) => r.span);
   }
 
   async function versionsOf(hour: number): Promise<number> {
@@ -154,6 +177,24 @@ describe('engagement figures computed ahead (ENGAGEMENT_REFRESH_MS)', () => {
     expect(await refresh.refresh()).toBeLessThanOrEqual(2);
     const listed = await expectExact();
     expect(listed.dress).toMatchObject({ tracked_searches: 2, clicked_searches: 2, clicks: 2 });
+  });
+
+  it('a span that holds an hour computed again since reads that hour at its new version, until the next span', async () => {
+    await refresh.refresh();
+    const before = await spanVersions();
+    expect(before.length).toBeGreaterThan(0);
+    // A pass that computes the hour of a late click 5 days back, but builds no span (as if killed before it).
+    const skipped = jest.spyOn(spans, 'build').mockResolvedValueOnce(0);
+    await write([], [click(ids[0], 5 * DAY - 9000)]);
+    await refresh.refresh();
+    expect(skipped).toHaveBeenCalledTimes(1);
+    expect(await spanVersions()).toEqual(before);
+    const listed = await expectExact();
+    expect(listed.shoes).toMatchObject({ clicks: 2 });
+    // The next pass finds the span's hour replaced and builds a new span.
+    await refresh.refresh();
+    expect((await spanVersions()).length).toBe(before.length + 1);
+    await expectExact();
   });
 
   it('an earlier copy of a search moves it out of the hour it was counted in', async () => {

@@ -430,4 +430,51 @@ describe('engagement=true (e2e over HTTP)', () => {
       query.mockRestore();
     }
   });
+  it('orders by the rates and the mean position, both ways, a null figure last; with hits=all; the CSV alike', async () => {
+    // Portuguese: bolsa (clicked at 4, converted), sapatos (tracked, never clicked), chapéu (no id: nothing tracked),
+    // guarda-chuva (found nothing: only with hits=all).
+    const [bolsa, sapatos] = [id(), id()];
+    await addSearches([
+      search({ id: bolsa, phrase: 'bolsa', language: 'pt', ts: now - 2 * HOUR }),
+      search({ id: sapatos, phrase: 'sapatos', language: 'pt', ts: now - 2 * HOUR }),
+      search({ phrase: 'chapéu', language: 'pt', ts: now - 2 * HOUR }),
+      search({ phrase: 'guarda-chuva', language: 'pt', ts: now - 2 * HOUR, hits: 0 }),
+    ]);
+    await addInteractions([click(bolsa, 'p1', 4, now - HOUR), conversion(bolsa, 'p1', 0, 0, now - HOUR)]);
+    const order = async (query: string) => {
+      const res = await get<Term[]>(`/search-terms?language=pt&${query}`);
+      expect([query, res.status]).toEqual([query, 200]);
+      return res.body.map((x) => x.search_phrase);
+    };
+    const rates = ['click_through_rate', 'conversion_rate'];
+    for (const sort of rates) {
+      expect(await order(`sort=${sort}`)).toEqual(['bolsa', 'sapatos', 'chapéu']);
+      expect(await order(`sort=${sort}&order=asc`)).toEqual(['sapatos', 'bolsa', 'chapéu']);
+      expect(await order(`sort=${sort}&hits=all`)).toEqual(['bolsa', 'sapatos', 'chapéu', 'guarda-chuva']);
+    }
+    // Only bolsa has a click: the others' mean is null, last in both orders, then by phrase.
+    expect(await order('sort=average_click_position')).toEqual(['bolsa', 'chapéu', 'sapatos']);
+    expect(await order('sort=average_click_position&order=asc')).toEqual(['bolsa', 'chapéu', 'sapatos']);
+    expect(await order('sort=no_clicks')).toEqual(['sapatos', 'bolsa', 'chapéu']);
+    expect(await order('sort=no_clicks&order=asc')).toEqual(['bolsa', 'chapéu', 'sapatos']);
+    // Each implies engagement=true.
+    const [first] = (await get<Term[]>('/search-terms?language=pt&sort=click_through_rate')).body;
+    expect(first).toMatchObject({ search_phrase: 'bolsa', tracked_searches: 1, click_through_rate: 1, average_click_position: 4 });
+    const csv = await get<string>('/search-terms?language=pt&sort=click_through_rate&order=asc&format=csv');
+    expect([csv.status, csv.headers['x-total-count']]).toEqual([200, '3']);
+    expect(
+      csv.body
+        .split('\r\n')
+        .slice(1, -1)
+        .map((line) => line.split(',')[0]),
+    ).toEqual(['sapatos', 'bolsa', 'chapéu']);
+    // Nothing to click without results, and rising has one direction.
+    const zero = await get<{ message: string }>('/search-terms?sort=conversion_rate&hits=false');
+    expect([zero.status, zero.body.message]).toEqual([
+      400,
+      'sort=conversion_rate is only allowed with hits=true or hits=all (a search without results cannot be clicked)',
+    ]);
+    const rising = await get<{ message: string }>('/search-terms?sort=rising&order=desc');
+    expect([rising.status, rising.body.message]).toEqual([400, 'order is not allowed with sort=rising']);
+  });
 });

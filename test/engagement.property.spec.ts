@@ -4,6 +4,8 @@ import { ClickHouseService } from '@app/clickhouse';
 import { NO_SEARCH_ID } from '@app/contracts';
 import { DataVersions } from '@app/intake';
 import { EngagementRefresh } from '../apps/query/src/analytics/engagement-refresh';
+import { EngagementSpans } from '../apps/query/src/analytics/engagement-spans';
+import { EngagementRepository } from '../apps/query/src/analytics/engagement.repository';
 import { termId } from '../apps/query/src/analytics/term-id';
 import {
   CUSTOMER,
@@ -97,19 +99,47 @@ const filters = fc.record({
   language: fc.option(fc.constantFrom('de', 'en', 'fr'), { nil: undefined }),
   includeBotTraffic: fc.boolean(),
   interval: fc.constantFrom('hour', 'day'),
+  sort: fc.constantFrom('no_clicks', 'click_through_rate', 'conversion_rate', 'average_click_position'),
+  order: fc.constantFrom('asc' as const, 'desc' as const),
+  hits: fc.constantFrom('true', 'all'),
 });
 
 type Fields = ReturnType<typeof rawFields>;
-type Entry = Fields & { id: string; search_phrase: string; count: number };
+type Entry = Fields & Rates & { id: string; search_phrase: string; count: number };
 type Totals = Fields & { unattributed_clicks: number; unattributed_conversions: number };
 
 const bytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
+type Rates = Record<'click_through_rate' | 'conversion_rate' | 'average_click_position', number | null>;
+
+/** The orders by the figures: each entry's key (null last in both orders), then phrase. */
+const SORTS: Record<string, (e: Fields & Rates) => number | null> = {
+  no_clicks: (e) => e.tracked_searches - e.clicked_searches,
+  click_through_rate: (e) => e.click_through_rate,
+  conversion_rate: (e) => e.conversion_rate,
+  average_click_position: (e) => e.average_click_position,
+};
+
+/** The entries in the order `sort` and `order` give them. */
+function ordered<E extends Fields & Rates & { search_phrase: string }>(entries: readonly E[], sort: string, order: 'asc' | 'desc'): E[] {
+  const key = SORTS[sort];
+  const sign = order === 'asc' ? 1 : -1;
+  return [...entries].sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    if (x === null || y === null) {
+      return x === y ? bytes(a.search_phrase, b.search_phrase) : x === null ? 1 : -1;
+    }
+    return sign * (x - y) || bytes(a.search_phrase, b.search_phrase);
+  });
+}
+
 describe.each([
-  ['computed at every request', '0'],
+  ['computed at every request', '0', false],
   // A timer that never fires during the run: each run computes its hours by calling the refresh.
-  ['computed ahead (ENGAGEMENT_REFRESH_MS)', '3600000'],
-])('engagement figures equal a raw computation over the stored rows (property, fast-check), %s', (_, refreshMs) => {
+  ['computed ahead (ENGAGEMENT_REFRESH_MS)', '3600000', false],
+  // Hours settled after 2 hours, and a span read for every window that it holds an hour of.
+  ['computed ahead, every phrase read through a span', '3600000', true],
+])('engagement figures equal a raw computation over the stored rows (property, fast-check), %s', (_, refreshMs, throughSpans) => {
   let t: TestApp;
   let ch: ClickHouseService;
   /** Everything written so far (every run adds to the same storage). */
@@ -120,6 +150,10 @@ describe.each([
   beforeAll(async () => {
     t = await startApp({ ENGAGEMENT_REFRESH_MS: refreshMs });
     ch = t.app.get(ClickHouseService);
+    if (throughSpans) {
+      t.app.get(EngagementSpans).settledHours = 2;
+      t.app.get(EngagementRepository).spanAlways = true;
+    }
   });
   afterAll(() => t.close());
 
@@ -219,14 +253,13 @@ describe.each([
           const listed = new Set(list.body.map((e) => e.search_phrase));
           expect([...new Set(tracked.map((s) => s.copy.phrase))].filter((p) => !listed.has(p))).toEqual([]);
 
-          // sort=no_clicks: the same terms, by tracked - clicked, then phrase.
-          const todo = await get<Entry[]>(`/search-terms?${query}&sort=no_clicks&_end=1000`);
-          const expected = list.body
-            .map((e) => ({ phrase: e.search_phrase, gap: e.tracked_searches - e.clicked_searches }))
-            .sort((a, b) => b.gap - a.gap || bytes(a.phrase, b.phrase));
-          expect(todo.body.map((e) => [e.search_phrase, e.tracked_searches - e.clicked_searches])).toEqual(
-            expected.map((e) => [e.phrase, e.gap]),
-          );
+          // Ordered by the figures (sort=no_clicks by tracked - clicked): the same terms, in both orders, and with
+          // hits=all every term of the window.
+          const all = await get<Entry[]>(`/search-terms?${query}&engagement=true&hits=all&_end=1000`);
+          expect(all.status).toBe(200);
+          const sorted = await get<Entry[]>(`/search-terms?${query}&sort=${f.sort}&order=${f.order}&hits=${f.hits}&_end=1000`);
+          expect(sorted.status).toBe(200);
+          expect(sorted.body).toEqual(ordered(f.hits === 'all' ? all.body : list.body, f.sort, f.order));
 
           // search-stats: totals and those of the window before, and each bucket.
           const stats = await get<{ totals: Totals; previous: Totals; series: Array<Fields & { start: string }> }>(

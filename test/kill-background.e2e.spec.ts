@@ -22,6 +22,24 @@ describe('the embedded service killed in the middle of its background work', () 
     service = undefined;
   });
 
+  /**
+   * A service on a fresh data set (passes every 500 ms) that is sent `events` and killed right after the statement
+   * `statement` matches; answers the environment to start it again with.
+   */
+  async function killedAfter(name: string, statement: string, events: object[]): Promise<Record<string, string>> {
+    const dir = freshDir(name);
+    const env = { DATA_DIR: dir, SERVICE_BASIC_AUTH: basic, LOG_LEVEL: 'warn', ENGAGEMENT_REFRESH_MS: '500' };
+    service = await startService(STANDALONE, { ...env, KILL_AFTER_SQL: statement, KILL_MARKER: `${dir}/killed` }, 90_000, KILL);
+    const res = await fetch(`${service.url}/events`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify({ events }),
+    });
+    expect(res.status).toBe(202);
+    expect(await exitSignal(service)).toBe('SIGKILL');
+    return env;
+  }
+
   it('completes an upgrade killed between migration statements three times, counting the old events once', async () => {
     const dir = freshDir('kill-migration');
     const OLD_EVENTS = 3000;
@@ -52,14 +70,6 @@ describe('the embedded service killed in the middle of its background work', () 
   }, 300_000);
 
   it('counts every click once after an engagement pass killed between its rows and their version', async () => {
-    const dir = freshDir('kill-pass');
-    const env = { DATA_DIR: dir, SERVICE_BASIC_AUTH: basic, LOG_LEVEL: 'warn', ENGAGEMENT_REFRESH_MS: '500' };
-    service = await startService(
-      STANDALONE,
-      { ...env, KILL_AFTER_SQL: 'INSERT INTO \\S*engagement_hourly\\W', KILL_MARKER: `${dir}/killed` },
-      90_000,
-      KILL,
-    );
     const searches = Array.from({ length: 30 }, (_, i) => ({
       id: randomUUID(),
       phrase: `term ${i % 3}`,
@@ -68,13 +78,7 @@ describe('the embedded service killed in the middle of its background work', () 
       ts: Date.now() - 3_600_000 + i,
     }));
     const clicks = searches.slice(0, 12).map((s, i) => ({ type: 'click', searchId: s.id, objectId: `p-${i}`, position: 1 + (i % 4) }));
-    const res = await fetch(`${service.url}/events`, {
-      method: 'POST',
-      headers: { authorization, 'content-type': 'application/json' },
-      body: JSON.stringify({ events: [...searches, ...clicks] }),
-    });
-    expect(res.status).toBe(202);
-    expect(await exitSignal(service)).toBe('SIGKILL');
+    const env = await killedAfter('kill-pass', 'INSERT INTO \\S*engagement_hourly\\W', [...searches, ...clicks]);
 
     service = await startService(STANDALONE, env, 90_000);
     const url = service.url;
@@ -89,15 +93,42 @@ describe('the embedded service killed in the middle of its background work', () 
     expect(totals).toMatchObject({ tracked_searches: searches.length, clicked_searches: clicks.length, clicks: clicks.length });
   }, 300_000);
 
-  it('counts every search once in the breakdowns and users after a dimension pass killed between its rows and their version', async () => {
-    const dir = freshDir('kill-dimensions');
-    const env = { DATA_DIR: dir, SERVICE_BASIC_AUTH: basic, LOG_LEVEL: 'warn', ENGAGEMENT_REFRESH_MS: '500' };
-    service = await startService(
-      STANDALONE,
-      { ...env, KILL_AFTER_SQL: 'INSERT INTO \\S*search_phrase_dimensions_hourly\\W', KILL_MARKER: `${dir}/killed` },
-      90_000,
-      KILL,
+  it("orders every term exactly by its figures after a pass killed between a span's rows and its record", async () => {
+    // 30 hours back: settled hours, which a span holds.
+    const searches = Array.from({ length: 30 }, (_, i) => ({
+      id: randomUUID(),
+      phrase: `term ${i % 3}`,
+      language: 'de',
+      hits: 4,
+      ts: Date.now() - 30 * 3_600_000 + i,
+    }));
+    // term 0: 10 tracked, 10 clicked; term 1: 10 and 5; term 2: 10 and 0.
+    const clicks = searches
+      .filter((_, i) => i % 3 === 0 || (i % 3 === 1 && i < 15))
+      .map((s, i) => ({ type: 'click', searchId: s.id, objectId: `p-${i}`, position: 1 + (i % 4) }));
+    const env = await killedAfter('kill-span', 'INSERT INTO \\S*engagement_phrase_spans\\W', [...searches, ...clicks]);
+
+    service = await startService(STANDALONE, env, 90_000);
+    const url = service.url;
+    // Once a pass after the restart has built the span: the killed pass's rows, never recorded, are not read.
+    await eventually(
+      async () => (await fetch(`${url}/metrics`)).text(),
+      (metrics) => /^engagement_refresh_spans_total [1-9]/m.test(metrics),
+      30_000,
     );
+    const todo = (await (await fetch(`${url}/search-terms?since=30d&sort=no_clicks`, { headers: { authorization } })).json()) as Array<{
+      search_phrase: string;
+      tracked_searches: number;
+      clicked_searches: number;
+    }>;
+    expect(todo.map((e) => [e.search_phrase, e.tracked_searches, e.clicked_searches])).toEqual([
+      ['term 2', 10, 0],
+      ['term 1', 10, 5],
+      ['term 0', 10, 10],
+    ]);
+  }, 300_000);
+
+  it('counts every search once in the breakdowns and users after a dimension pass killed between its rows and their version', async () => {
     // Two hours back: a complete hour, which the pass computes (the current one is read raw).
     const searches = Array.from({ length: 30 }, (_, i) => ({
       phrase: `term ${i % 3}`,
@@ -108,13 +139,7 @@ describe('the embedded service killed in the middle of its background work', () 
       country: 'DE',
       filters: [`brand:b${i % 2}`],
     }));
-    const res = await fetch(`${service.url}/events`, {
-      method: 'POST',
-      headers: { authorization, 'content-type': 'application/json' },
-      body: JSON.stringify({ events: searches }),
-    });
-    expect(res.status).toBe(202);
-    expect(await exitSignal(service)).toBe('SIGKILL');
+    const env = await killedAfter('kill-dimensions', 'INSERT INTO \\S*search_phrase_dimensions_hourly\\W', searches);
 
     service = await startService(STANDALONE, env, 90_000);
     const url = service.url;

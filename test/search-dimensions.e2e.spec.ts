@@ -255,7 +255,7 @@ describe.each([
 
   it.each([
     ['hits=true&filters=true', 'filters=true is only allowed with hits=false'],
-    ['sort=rising&order=asc', 'order is only allowed with sort=count'],
+    ['sort=rising&order=asc', 'order is not allowed with sort=rising'],
     ['hits=some', 'hits must be true, false or all'],
     ['tags=bf&engagement=true', 'tags cannot be combined with engagement=true'],
   ])('GET /search-terms answers 400 naming the parameter for %p', async (query, message) => {

@@ -4117,9 +4117,9 @@ export interface operations {
                 tags?: string;
                 /** @description true: terms that found results; false: zero-result terms with status; all: every search of a term counts (status null), each term with last_hits */
                 hits?: "true" | "false" | "all";
-                /** @description count: by count, then phrase; rising: by count - previous_count, then phrase (implies compare=previous); no_clicks, only with hits=true: by tracked_searches - clicked_searches, then phrase (implies engagement=true) */
-                sort?: "count" | "rising" | "no_clicks";
-                /** @description With sort=count: desc (most searched first) or asc */
+                /** @description count: by count, then phrase; rising: by count - previous_count, then phrase (implies compare=previous). By the engagement figures (each implies engagement=true; not with hits=false): no_clicks by tracked_searches - clicked_searches, click_through_rate, conversion_rate, average_click_position; then phrase; a term whose figure is null last in both orders */
+                sort?: "count" | "rising" | "no_clicks" | "click_through_rate" | "conversion_rate" | "average_click_position";
+                /** @description Not with sort=rising: desc (most searched, or the largest figure, first) or asc */
                 order?: "desc" | "asc";
                 /** @description Only with hits=false: each term with with_filters, how many of its zero-result searches had a filter */
                 filters?: "true" | "false";

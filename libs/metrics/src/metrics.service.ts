@@ -108,6 +108,11 @@ export class MetricsService {
     help: 'Hours of engagement figures computed ahead (per instance), over all passes',
     registers: [this.registry],
   });
+  readonly engagementSpans = new Counter({
+    name: 'engagement_refresh_spans_total',
+    help: "Spans built (every phrase's engagement figures over the settled hours of the retention, per instance), over all passes",
+    registers: [this.registry],
+  });
   readonly dimensionPassSeconds = new Gauge({
     name: 'dimension_refresh_last_pass_seconds',
     help: 'Start of the last complete pass computing filters, users, countries and tags ahead (Unix time)',

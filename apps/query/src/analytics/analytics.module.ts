@@ -6,6 +6,7 @@ import { AnswerCache } from './answer-cache';
 import { DimensionRefresh } from './dimension-refresh';
 import { DimensionRepository } from './dimension.repository';
 import { EngagementRefresh } from './engagement-refresh';
+import { EngagementSpans } from './engagement-spans';
 import { OldSearches } from './old-searches';
 import { EngagementRawRepository } from './engagement-raw.repository';
 import { EngagementRepository } from './engagement.repository';
@@ -24,6 +25,7 @@ import { EngagementRepository } from './engagement.repository';
     EngagementRawRepository,
     EngagementRepository,
     EngagementRefresh,
+    EngagementSpans,
     OldSearches,
   ],
   exports: [AnalyticsSlots, AnswerCache, DimensionRefresh, DimensionRepository, EngagementRepository, EngagementRawRepository],

@@ -1,4 +1,5 @@
-import { ClickHouseCluster, ENGAGEMENT_LAYOUT } from '@app/clickhouse';
+import { ClickHouseCluster, ENGAGEMENT_LAYOUT, type ClickHouseService } from '@app/clickhouse';
+import { spanHoursSql } from './engagement-spans';
 import { HOUR } from './window';
 
 /**
@@ -15,6 +16,8 @@ export interface VersionedTables {
   computed: readonly string[];
   /** A condition on the records of this release's layout (other records count as never made). */
   layout?: string;
+  /** The versions (customer, instance, hour, version) kept while something else reads them, however old. */
+  kept?: (ch: Pick<ClickHouseService, 'table'>) => string;
 }
 
 /** The engagement figures' tables (EngagementRefresh), of this release's ENGAGEMENT_LAYOUT. */
@@ -22,6 +25,8 @@ export const ENGAGEMENT_TABLES: VersionedTables = {
   versions: 'engagement_versions',
   computed: ['engagement_hourly', 'engagement_phrases_hourly', 'engagement_objects_hourly'],
   layout: `layout = ${ENGAGEMENT_LAYOUT}`,
+  // A span's hours are subtracted at the versions it summed (EngagementSpans).
+  kept: (ch) => spanHoursSql(ch),
 };
 
 /**
@@ -40,7 +45,7 @@ export async function deleteReplacedVersions(cluster: ClickHouseCluster, now: nu
       WHERE recorded_at < fromUnixTimestamp64Milli({replaced:Int64}, 'UTC') AND ${layout}
       GROUP BY customer, instance, hour
     ) AS s USING (customer, instance, hour)
-    WHERE v.version < s.settled`;
+    WHERE v.version < s.settled ${tables.kept ? `AND (customer, instance, hour, version) NOT IN (${tables.kept(ch)})` : ''}`;
   const params = { replaced: now - REPLACED_KEPT_MS, failed: (now - FAILED_KEPT_MS) * 1000 };
   const computed = tables.computed.map((t) => ch.table(t));
   for (const table of computed) {
@@ -56,4 +61,30 @@ export async function deleteReplacedVersions(cluster: ClickHouseCluster, now: nu
       params,
     );
   }
+}
+
+/**
+ * Deletes, as of `now` (ms), every span older than one recorded REPLACED_KEPT_MS ago (a reader chose it before that
+ * one was recorded), its rows then its record, and the rows of spans never recorded that began FAILED_KEPT_MS ago.
+ * Before deleteReplacedVersions: a deleted span no longer keeps its versions.
+ */
+export async function deleteReplacedSpans(cluster: ClickHouseCluster, now: number): Promise<void> {
+  const params = { replaced: now - REPLACED_KEPT_MS, failed: (now - FAILED_KEPT_MS) * 1000 };
+  const ch = cluster.server;
+  const spans = ch.table('engagement_spans');
+  const rows = ch.table('engagement_phrase_spans');
+  const stale = `SELECT customer, instance, span FROM ${spans} AS s
+    INNER JOIN (
+      SELECT customer, instance, max(span) AS settled FROM ${spans}
+      WHERE recorded_at < fromUnixTimestamp64Milli({replaced:Int64}, 'UTC') AND layout = ${ENGAGEMENT_LAYOUT}
+      GROUP BY customer, instance
+    ) AS n USING (customer, instance)
+    WHERE s.span < n.settled`;
+  await cluster.mutate(`DELETE FROM ${rows} WHERE (customer, instance, span) IN (${stale})`, params);
+  await cluster.mutate(`DELETE FROM ${spans} WHERE (customer, instance, span) IN (${stale})`, params);
+  await cluster.mutate(
+    `DELETE FROM ${rows} WHERE span < fromUnixTimestamp64Micro({failed:Int64}, 'UTC')
+       AND (customer, instance, span) NOT IN (SELECT customer, instance, span FROM ${spans})`,
+    params,
+  );
 }

@@ -6,8 +6,9 @@ import { MetricsService } from '@app/metrics';
 import { analyticsLane } from './analytics-slots';
 import { EngagementRawRepository, OBJECT_COLUMNS } from './engagement-raw.repository';
 import { PHRASE_ROW_COLUMNS } from './engagement.repository';
+import { EngagementSpans } from './engagement-spans';
 import { OldSearches } from './old-searches';
-import { REPLACED_KEPT_MS, deleteReplacedVersions } from './engagement-cleanup';
+import { REPLACED_KEPT_MS, deleteReplacedSpans, deleteReplacedVersions } from './engagement-cleanup';
 import { PassSchedule } from './pass-schedule';
 import { HOUR, type HourRange } from './window';
 
@@ -78,6 +79,7 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
     private readonly metrics: MetricsService,
     private readonly oldSearches: OldSearches,
     private readonly cluster: ClickHouseCluster,
+    private readonly spans: EngagementSpans,
   ) {
     // Old searches are adopted on the main connection (that writes search_events), the pass in a lane.
     this.schedule = new PassSchedule('engagement refresh', config.engagementRefreshMs, new Logger('EngagementRefresh'), () =>
@@ -127,6 +129,8 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
       computed += tenant.hours.length;
       this.metrics.engagementHours.inc(tenant.hours.length);
     }
+    // Before the pass is recorded: a list ordered by the figures reads the spans once the first pass is complete.
+    this.metrics.engagementSpans.inc(await this.spans.build(window, now, version));
     await this.ch.command(
       `INSERT INTO ${this.ch.table('engagement_passes')} (at, layout) SELECT fromUnixTimestamp64Milli({at:Int64}, 'UTC'), {layout:UInt8}`,
       { at: now, layout: ENGAGEMENT_LAYOUT },
@@ -251,8 +255,9 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
     );
   }
 
-  /** Deletes the versions no reader reads any more (deleteReplacedVersions). */
-  deleteReplaced(now: number): Promise<void> {
-    return deleteReplacedVersions(this.cluster, now);
+  /** Deletes the spans and versions no reader reads any more (deleteReplacedSpans, deleteReplacedVersions). */
+  async deleteReplaced(now: number): Promise<void> {
+    await deleteReplacedSpans(this.cluster, now);
+    await deleteReplacedVersions(this.cluster, now);
   }
 }

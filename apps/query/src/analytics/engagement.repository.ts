@@ -6,7 +6,8 @@ import type { AnalyticsFilter } from './analytics-scope';
 import { filterSql } from './analytics-sql';
 import { countsOf, LAST_POSITION, type EngagementCounts, type EngagementRaw } from './engagement';
 import { EngagementRawRepository, rangeSql, tenantSql } from './engagement-raw.repository';
-import { aheadSql, versionPlan, type VersionPlan } from './version-plan';
+import { EngagementSpans, spanPlan, type SpanPlan } from './engagement-spans';
+import { aheadSql, bindNew, versionPlan, type VersionPlan } from './version-plan';
 import type { HourRange } from './window';
 
 /** The columns of a group's counts before they are summed over parts (raw hours and hours computed ahead). */
@@ -33,8 +34,25 @@ const GROUP_COLUMNS = `sum(g_tracked) AS tracked, sum(g_clicked) AS clicked, sum
   sum(g_carted) AS carted, sum(g_purchased) AS purchased, sumMap(g_pcur, g_pval) AS pur, pur.1 AS pur_cur,
   arrayMap(x -> toString(x), pur.2) AS pur_val`;
 
-/** How a window's engagement figures are read: the hours computed ahead (engagement_hourly) and the rest raw. */
-export type EngagementPlan = VersionPlan;
+/**
+ * How a window's engagement figures are read: the hours computed ahead (engagement_hourly) and the rest raw, and for
+ * every phrase's figures maybe a span (EngagementSpans).
+ */
+export type EngagementPlan = VersionPlan | SpanPlan;
+
+/** A part's counts as signed integers (a span's hours are subtracted), negated with `sign` '-'. */
+function signedPart(sql: string, sign: '' | '-'): string {
+  const n = (column: string) => `${sign}toInt64(${column}) AS ${column}`;
+  const amounts = (column: string) => (sign ? `arrayMap(x -> -x, ${column}) AS ${column}` : column);
+  return `SELECT hour, phrase, language, bot, ${n('g_tracked')}, ${n('g_clicked')}, ${n('g_clicks')}, ${n('g_pos')}, ${n('g_converted')},
+      g_cur, ${amounts('g_val')}, ${n('g_carted')}, ${n('g_purchased')}, g_pcur, ${amounts('g_pval')}
+    FROM (${sql})`;
+}
+
+/** Computed ahead rows as a part's columns. */
+const AHEAD_COLUMNS = `hour, phrase, language, bot, tracked AS g_tracked, clicked AS g_clicked, clicks AS g_clicks,
+  pos_sum AS g_pos, converted AS g_converted, rev_cur AS g_cur, rev_val AS g_val, carted AS g_carted, purchased AS g_purchased,
+  pur_cur AS g_pcur, pur_val AS g_pval`;
 
 /** The columns of EngagementRaw, for a caller that joins groupSql. */
 export const ENGAGEMENT_COLUMNS = 'tracked, clicked, clicks_n, pos_sum, converted, rev_cur, rev_val, carted, purchased, pur_cur, pur_val';
@@ -48,10 +66,13 @@ export const ENGAGEMENT_COLUMNS = 'tracked, clicked, clicks_n, pos_sum, converte
 export class EngagementRepository {
   /** Whether hours are computed ahead (ENGAGEMENT_REFRESH_MS > 0) and read from engagement_hourly. */
   private readonly ahead: boolean;
+  /** Whether every phrase's figures read a span whenever one holds an hour of the window (tests), not only when it saves. */
+  spanAlways = false;
 
   constructor(
     private readonly ch: ClickHouseService,
     private readonly raw: EngagementRawRepository,
+    private readonly spans: EngagementSpans,
     config: AppConfig,
   ) {
     this.ahead = config.engagementRefreshMs > 0;
@@ -69,6 +90,19 @@ export class EngagementRepository {
   }
 
   /**
+   * The plan of every phrase's figures in `range` (groupSql with key `phrase`, without `phrases`): with the instance's
+   * newest span where it saves reading hours (spanPlan).
+   */
+  async phrasesPlan(f: AnalyticsFilter, range: HourRange): Promise<EngagementPlan> {
+    if (!this.ahead) {
+      return this.plan(f, range);
+    }
+    const span = await this.spans.newest(f);
+    const both = span ? { from: Math.min(range.from, span.from), to: Math.max(range.to, span.to) } : range;
+    return spanPlan(range, span, await this.plan(f, both), this.spanAlways);
+  }
+
+  /**
    * `<key>, tracked, clicked, clicks_n, pos_sum, converted, rev_cur, rev_val` (EngagementRaw) per value of `key`, an
    * expression over `hour` and `phrase` of the tracked searches (`totals`: over `hour` alone), read as `plan` says;
    * with `phrases`, only the searches of the phrases of the `phrases` parameter.
@@ -80,17 +114,29 @@ export class EngagementRepository {
     params: QueryParams,
     options: { phrases?: boolean; totals?: boolean } = {},
   ): string {
-    const parts = plan.raw.map(
-      (r, i) => `SELECT ${PART_COLUMNS} FROM (${this.raw.rawGroupsSql(f, r, params, options.phrases, String(i))})`,
-    );
+    let parts = plan.raw.map((r, i) => `SELECT ${PART_COLUMNS} FROM (${this.raw.rawGroupsSql(f, r, params, options.phrases, String(i))})`);
+    const table = this.ch.table(options.phrases ? 'engagement_phrases_hourly' : 'engagement_hourly');
+    const rows = options.phrases ? 'AND phrase IN {phrases:Array(String)}' : `AND kind = '${options.totals ? 'total' : 'phrase'}'`;
+    const ahead = (p: VersionPlan, name?: string) =>
+      `SELECT ${AHEAD_COLUMNS} FROM ${table} WHERE ${filterSql(f, params)} ${rows} AND ${aheadSql(p, params, name)}`;
     if (plan.ahead.length > 0) {
-      parts.push(`SELECT hour, phrase, language, bot, tracked AS g_tracked, clicked AS g_clicked, clicks AS g_clicks,
-          pos_sum AS g_pos, converted AS g_converted, rev_cur AS g_cur, rev_val AS g_val, carted AS g_carted, purchased AS g_purchased,
-          pur_cur AS g_pcur, pur_val AS g_pval
-        FROM ${this.ch.table(options.phrases ? 'engagement_phrases_hourly' : 'engagement_hourly')}
-        WHERE ${filterSql(f, params)}
-          ${options.phrases ? 'AND phrase IN {phrases:Array(String)}' : `AND kind = '${options.totals ? 'total' : 'phrase'}'`}
-          AND ${this.aheadSql(plan, params)}`);
+      parts.push(ahead(plan));
+    }
+    if ('span' in plan) {
+      // The span's rows (a key over `hour` would not hold: their hour is 0), less the span's hours outside the window or
+      // computed again since, at the span's versions.
+      bindNew(params, { span: plan.span.version });
+      parts = parts.map((part) => signedPart(part, ''));
+      parts.push(
+        signedPart(
+          `SELECT toDateTime(0, 'UTC') AS hour, ${AHEAD_COLUMNS.slice('hour, '.length)} FROM ${this.ch.table('engagement_phrase_spans')}
+           WHERE ${filterSql(f, params)} ${options.phrases ? rows : ''} AND span = fromUnixTimestamp64Micro({span:Int64}, 'UTC')`,
+          '',
+        ),
+      );
+      if (plan.span.minus.length > 0) {
+        parts.push(signedPart(ahead({ ahead: plan.span.minus, raw: [] }, 'minus'), '-'));
+      }
     }
     return `SELECT ${key}, ${GROUP_COLUMNS} FROM (${parts.join(' UNION ALL ')}) GROUP BY ${key}`;
   }

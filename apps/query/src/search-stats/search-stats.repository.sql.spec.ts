@@ -1,3 +1,4 @@
+import { EngagementSpans } from '../analytics/engagement-spans';
 import { DimensionRepository } from '../analytics/dimension.repository';
 import { join } from 'node:path';
 import { EngagementRawRepository } from '../analytics/engagement-raw.repository';
@@ -16,7 +17,7 @@ const stats = (name: string, query: Record<string, string>): SqlCase => ({
     new SearchStatsHandler(
       new SearchStatsRepository(
         ch.service,
-        new EngagementRepository(ch.service, new EngagementRawRepository(ch.service), analyticsConfig()),
+        new EngagementRepository(ch.service, new EngagementRawRepository(ch.service), new EngagementSpans(ch.service), analyticsConfig()),
         new DimensionRepository(ch.service, analyticsConfig()),
       ),
       computingCache(),

@@ -5,6 +5,7 @@ import { EngagementDto, withEngagementFields, withPositions } from '../analytics
 import { SearchTermStatus } from '../analytics/search-term-status.dto';
 import { ApiNullableRefProperty } from '../common/nullable-ref';
 import { PaginationDto } from '../common/pagination.dto';
+import { ENGAGEMENT_SORTS, type TermsSort } from './search-terms.query';
 
 /**
  * The list's query parameters and defaults (since, pagination, language, bots, hits) and the analytics ones (window,
@@ -23,17 +24,25 @@ export class SearchTermsDto extends IntersectionType(PaginationDto, AnalyticsFil
   hits: 'true' | 'false' | 'all' = 'true';
 
   @ApiPropertyOptional({
-    enum: ['count', 'rising', 'no_clicks'],
+    enum: ['count', 'rising', ...ENGAGEMENT_SORTS],
     default: 'count',
     description:
-      'count: by count, then phrase; rising: by count - previous_count, then phrase (implies compare=previous); ' +
-      'no_clicks, only with hits=true: by tracked_searches - clicked_searches, then phrase (implies engagement=true)',
+      'count: by count, then phrase; rising: by count - previous_count, then phrase (implies compare=previous). ' +
+      'By the engagement figures (each implies engagement=true; not with hits=false): no_clicks by tracked_searches - ' +
+      'clicked_searches, click_through_rate, conversion_rate, average_click_position; then phrase; a term whose figure is ' +
+      'null last in both orders',
   })
   @IsOptional()
-  @IsIn(['count', 'rising', 'no_clicks'], { message: 'sort must be count or rising, or no_clicks (with hits=true)' })
-  sort: 'count' | 'rising' | 'no_clicks' = 'count';
+  @IsIn(['count', 'rising', ...ENGAGEMENT_SORTS], {
+    message: `sort must be one of count, rising, ${ENGAGEMENT_SORTS.join(', ')}`,
+  })
+  sort: TermsSort = 'count';
 
-  @ApiPropertyOptional({ enum: ['desc', 'asc'], default: 'desc', description: 'With sort=count: desc (most searched first) or asc' })
+  @ApiPropertyOptional({
+    enum: ['desc', 'asc'],
+    default: 'desc',
+    description: 'Not with sort=rising: desc (most searched, or the largest figure, first) or asc',
+  })
   @IsOptional()
   @IsIn(['desc', 'asc'], { message: 'order must be desc or asc' })
   order?: 'desc' | 'asc';

@@ -11,6 +11,7 @@ import { csvAnswer, csvHeader } from './search-terms.csv';
 import { SearchTermsRepository, type TermRow, type TermsRequest } from './search-terms.repository';
 import type { SearchTermView } from './search-terms.dto';
 import {
+  byEngagement,
   ExportSearchTermsQuery,
   SearchTermsQuery,
   type SearchTermsCriteria,
@@ -27,14 +28,17 @@ export function termsRequest(c: SearchTermsCriteria, now: number, retentionDays:
   if (c.handled !== undefined && !c.zeroHits) {
     throw new DomainError('invalid', 'handled is only allowed with hits=false');
   }
-  if (c.sort === 'no_clicks' && c.zeroHits) {
-    throw new DomainError('invalid', 'sort=no_clicks is only allowed with hits=true (a search without results cannot be clicked)');
+  if (byEngagement(c.sort) && c.zeroHits) {
+    throw new DomainError(
+      'invalid',
+      `sort=${c.sort} is only allowed with hits=true or hits=all (a search without results cannot be clicked)`,
+    );
   }
   if (c.withFilters && !c.zeroHits) {
     throw new DomainError('invalid', 'filters=true is only allowed with hits=false');
   }
-  if (c.order !== undefined && c.sort !== 'count') {
-    throw new DomainError('invalid', 'order is only allowed with sort=count');
+  if (c.order !== undefined && c.sort === 'rising') {
+    throw new DomainError('invalid', 'order is not allowed with sort=rising');
   }
   const window = resolveWindow(c.window, now, retentionDays);
   const compare = c.compare || c.sort === 'rising';

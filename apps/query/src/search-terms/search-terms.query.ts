@@ -6,6 +6,15 @@ import { engagementTags, type TagsFilter } from '../analytics/tags-param';
 import { pageEnd } from '../common/csv';
 import type { SearchTermsDto, SearchTermView } from './search-terms.dto';
 
+/** The orders by the engagement figures (each implies engagement=true; docs/api/search-terms.md). */
+export const ENGAGEMENT_SORTS = ['no_clicks', 'click_through_rate', 'conversion_rate', 'average_click_position'] as const;
+export type TermsSort = 'count' | 'rising' | (typeof ENGAGEMENT_SORTS)[number];
+
+/** Whether an order needs every phrase's engagement figures. */
+export function byEngagement(sort: TermsSort): boolean {
+  return (ENGAGEMENT_SORTS as readonly string[]).includes(sort);
+}
+
 export interface SearchTermsCriteria extends AnalyticsCriteria {
   /** hits=false: the zero-result terms, with their handled status. */
   zeroHits: boolean;
@@ -13,14 +22,14 @@ export interface SearchTermsCriteria extends AnalyticsCriteria {
   allHits: boolean;
   /** filters=true (hits=false only): each term with with_filters. */
   withFilters: boolean;
-  /** order=asc (sort=count only). */
+  /** order=asc (not with sort=rising). */
   order?: 'desc' | 'asc';
   tags?: TagsFilter;
   /** compare=previous; sort=rising implies it. */
   compare: boolean;
-  /** engagement=true; sort=no_clicks implies it. */
+  /** engagement=true; a sort by the figures implies it. */
   engagement: boolean;
-  sort: 'count' | 'rising' | 'no_clicks';
+  sort: TermsSort;
   handled?: boolean;
   start: number;
   /** Exclusive; absent for every term up to MAX_EXPORT_ROWS (CSV without _start/_end). */
@@ -32,7 +41,7 @@ export interface SearchTermsCriteria extends AnalyticsCriteria {
  * when the raw query names `_start` or `_end`, else it holds every term up to MAX_EXPORT_ROWS).
  */
 export function searchTermsCriteria(auth: AuthContext, q: SearchTermsDto, csv: boolean, rawQuery: object): SearchTermsCriteria {
-  const engagement = q.engagement === 'true' || q.sort === 'no_clicks';
+  const engagement = q.engagement === 'true' || byEngagement(q.sort);
   return {
     ...analyticsCriteria(auth, q),
     zeroHits: q.hits === 'false',

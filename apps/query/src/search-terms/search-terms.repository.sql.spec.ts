@@ -1,3 +1,4 @@
+import { EngagementSpans } from '../analytics/engagement-spans';
 import { DimensionRepository } from '../analytics/dimension.repository';
 import { join } from 'node:path';
 import { EngagementRawRepository } from '../analytics/engagement-raw.repository';
@@ -19,7 +20,7 @@ const list = (name: string, query: Record<string, string>, rows?: SqlCase['rows'
     new SearchTermsHandler(
       new SearchTermsRepository(
         ch.service,
-        new EngagementRepository(ch.service, new EngagementRawRepository(ch.service), config),
+        new EngagementRepository(ch.service, new EngagementRawRepository(ch.service), new EngagementSpans(ch.service), config),
         new DimensionRepository(ch.service, config),
       ),
       computingCache(),
@@ -52,7 +53,7 @@ const csv = (name: string, query: Record<string, string>): SqlCase => ({
     new ExportSearchTermsHandler(
       new SearchTermsRepository(
         ch.service,
-        new EngagementRepository(ch.service, new EngagementRawRepository(ch.service), analyticsConfig()),
+        new EngagementRepository(ch.service, new EngagementRawRepository(ch.service), new EngagementSpans(ch.service), analyticsConfig()),
         new DimensionRepository(ch.service, analyticsConfig()),
       ),
       immediateSlots(),

@@ -11,6 +11,7 @@ import { termId } from '../analytics/term-id';
 import { countsOf, emptyCounts, type EngagementCounts, type EngagementRaw } from '../analytics/engagement';
 import { ENGAGEMENT_COLUMNS, EngagementRepository, type EngagementPlan } from '../analytics/engagement.repository';
 import { newestIso, type HourRange } from '../analytics/window';
+import { byEngagement, type TermsSort } from './search-terms.query';
 
 /** What a list request asks the rollups for. */
 export interface TermsRequest {
@@ -19,7 +20,7 @@ export interface TermsRequest {
   zeroHits: boolean;
   /** hits=all: every search, whatever its hits. */
   allHits?: true;
-  /** order=asc with sort=count. */
+  /** order=asc. */
   ascending?: true;
   /** Only the searches carrying these tags (counted from the phrase dimension rows). */
   tags?: TagsFilter;
@@ -27,7 +28,7 @@ export interface TermsRequest {
   withFilters?: true;
   /** compare=previous (or sort=rising): also count this window, the one of the same length just before. */
   previous?: HourRange;
-  sort: 'count' | 'rising' | 'no_clicks';
+  sort: TermsSort;
   /** engagement=true: each term with the engagement counts of its tracked searches in the window. */
   engagement?: true;
   /** Only handled (true) or unhandled (false) terms; all when absent (zero-result lists only). */
@@ -87,7 +88,7 @@ export class SearchTermsRepository {
     const params: QueryParams = { start: r.start, limit: r.limit };
     // Unless the order needs them, the engagement figures are read for the page's phrases only, after the page: at
     // 100M events, those of every phrase of 30 days are millions of rows to add up.
-    const pageFirst = r.engagement && r.sort !== 'no_clicks';
+    const pageFirst = r.engagement && !byEngagement(r.sort);
     const [plan, dims] = await Promise.all([pageFirst ? undefined : this.plan(r), termDimensionPlans(this.dimensions, r)]);
     const rows = await this.ch.query<RawRow>(
       `${this.termsSql(r, now, params, { plan, dims })} LIMIT {limit:UInt32} OFFSET {start:UInt32}`,
@@ -198,9 +199,12 @@ export class SearchTermsRepository {
     return newestIso([row?.newest]);
   }
 
-  /** How the engagement figures of the window are read (EngagementRepository.plan), when the request asks for them. */
+  /**
+   * How every phrase's engagement figures of the window are read (EngagementRepository.phrasesPlan), when the
+   * request asks for them.
+   */
   private plan(r: TermsRequest): Promise<EngagementPlan | undefined> {
-    return r.engagement ? this.engagement.plan(r.scope, r.scope.window) : Promise.resolve(undefined);
+    return r.engagement ? this.engagement.phrasesPlan(r.scope, r.scope.window) : Promise.resolve(undefined);
   }
 
   /**
@@ -235,10 +239,16 @@ export class SearchTermsRepository {
       const withHandlers = `phrase IN (SELECT phrase FROM (${handlersSql(this.ch, scope, params)}))`;
       languages = `LEFT JOIN (${zeroResultLanguagesSql(this.ch, scope, scope.window, withHandlers, params, now)}) AS l USING (phrase)`;
     }
+    const direction = r.ascending ? 'ASC' : 'DESC';
+    // A rate or mean with a zero denominator (null in the answer) last in both orders.
+    const ratio = (part: string, whole: string) => `${whole} = 0, if(${whole} = 0, 0, ${part} / ${whole}) ${direction}, phrase ASC`;
     const order = {
-      count: `count ${r.ascending ? 'ASC' : 'DESC'}, phrase ASC`,
+      count: `count ${direction}, phrase ASC`,
       rising: 'toInt64(count) - toInt64(previous_count) DESC, phrase ASC',
-      no_clicks: 'toInt64(tracked) - toInt64(clicked) DESC, phrase ASC',
+      no_clicks: `toInt64(tracked) - toInt64(clicked) ${direction}, phrase ASC`,
+      click_through_rate: ratio('clicked', 'tracked'),
+      conversion_rate: ratio('converted', 'tracked'),
+      average_click_position: ratio('pos_sum', 'clicks_n'),
     }[r.sort];
     const engagement = plan ? `LEFT JOIN (${this.engagement.groupSql(scope, plan, 'phrase', params)}) AS e USING (phrase)` : '';
     const extras = csv && dims?.extras ? `LEFT JOIN (${termExtrasSql(this.dimensions, r, dims.extras, params)}) AS x USING (phrase)` : '';

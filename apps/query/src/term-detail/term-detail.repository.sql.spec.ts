@@ -1,3 +1,4 @@
+import { EngagementSpans } from '../analytics/engagement-spans';
 import { DimensionRepository } from '../analytics/dimension.repository';
 import { join } from 'node:path';
 import type { AppConfig } from '@app/config';
@@ -30,7 +31,7 @@ const detail = (name: string, query: Record<string, string>, rows?: SqlCase['row
     new TermDetailHandler(
       new TermDetailRepository(
         ch.service,
-        new EngagementRepository(ch.service, new EngagementRawRepository(ch.service), config),
+        new EngagementRepository(ch.service, new EngagementRawRepository(ch.service), new EngagementSpans(ch.service), config),
         new DimensionRepository(ch.service, config),
       ),
       computingCache(),

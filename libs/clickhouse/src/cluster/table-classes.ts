@@ -36,6 +36,8 @@ export const TABLE_CLASSES: Readonly<Record<string, TableClass>> = {
   engagement_hourly: 'tenant',
   engagement_objects_hourly: 'tenant',
   engagement_phrases_hourly: 'tenant',
+  engagement_phrase_spans: 'tenant',
+  engagement_spans: 'tenant',
   engagement_versions: 'tenant',
   // the catalogue
   documents: 'tenant',

@@ -29,6 +29,7 @@ import { hashCodecsMigration } from './0029-hash-codecs';
 import { dimensionsAheadMigration } from './0030-dimensions-ahead';
 import { dimensionsUntaggedMigration } from './0031-dimensions-untagged';
 import { phraseTagsMigration } from './0032-phrase-tags';
+import { engagementSpansMigration } from './0033-engagement-spans';
 import type { Migration } from './migration';
 import { SIGNED_ROLLUPS, type SignedRollup } from './0012-signed-events';
 import { WEEKLY_KEYS } from './0021-weekly-phrases';
@@ -76,6 +77,7 @@ export const MIGRATIONS: readonly Migration[] = [
   dimensionsAheadMigration,
   dimensionsUntaggedMigration,
   phraseTagsMigration,
+  engagementSpansMigration,
 ];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */
@@ -97,6 +99,8 @@ export const RETENTION_TTL: Readonly<Record<string, string>> = {
   engagement_versions: 'hour',
   engagement_phrases_hourly: 'hour',
   engagement_objects_hourly: 'hour',
+  engagement_phrase_spans: 'toDateTime(span)',
+  engagement_spans: 'toDateTime(span)',
   search_dimensions_hourly: 'hour',
   search_phrase_dimensions_hourly: 'hour',
   search_dimensions_untagged_hourly: 'hour',
