@@ -37,12 +37,12 @@ export const sessionOf = (scenario: string, index: number) => `${PHRASE_PREFIX} 
 const drawDimensions = randomDimensions(mulberry32(46));
 
 /**
- * The body of event `index` of `scenario`; with `id`, the event carries one (a retry is then not counted twice).
- * With `search` the event has its phrase, language and hits, and its session id names scenario and index instead.
- * With `dimensions` it has filters, a user token, a country and tags as the scale data sets' searches.
+ * Event `index` of `scenario`; with `id`, the event carries one (a retry is then not counted twice). With `search`
+ * the event has its phrase, language and hits, and its session id names scenario and index instead. With
+ * `dimensions` it has filters, a user token, a country and tags as the scale data sets' searches.
  */
-export function eventBody(scenario: string, index: number, id: boolean, search?: Search, dimensions = false): Buffer {
-  const event = {
+function searchEvent(scenario: string, index: number, id: boolean, search?: Search, dimensions = false): object {
+  return {
     ...(id ? { id: randomUUID() } : {}),
     phrase: search?.phrase ?? `${PHRASE_PREFIX} ${scenario} ${index}`,
     language: search?.language ?? 'en',
@@ -51,7 +51,16 @@ export function eventBody(scenario: string, index: number, id: boolean, search?:
     ...(dimensions ? drawDimensions(Date.now()) : {}),
     sessionId: search ? sessionOf(scenario, index) : `s-${index % 1000}`,
   };
-  return Buffer.from(JSON.stringify({ events: [event] }));
+}
+
+/** The body of event `index` of `scenario` alone (searchEvent). */
+export function eventBody(scenario: string, index: number, id: boolean, search?: Search, dimensions = false): Buffer {
+  return Buffer.from(JSON.stringify({ events: [searchEvent(scenario, index, id, search, dimensions)] }));
+}
+
+/** The body of a batch of events of `scenario` numbered from `first`, one per search of `searches` (searchEvent). */
+export function eventsBody(scenario: string, first: number, searches: readonly Search[]): Buffer {
+  return Buffer.from(JSON.stringify({ events: searches.map((search, i) => searchEvent(scenario, first + i, false, search)) }));
 }
 
 /** The headers of a POST /events with `body`, for `scheme`: an HMAC request gets a new nonce and its signature. */

@@ -150,6 +150,10 @@ export interface Scenario {
   label: string;
   /** The body of request `index`; by default `eventBody(name, index)`. */
   body?(index: number): Buffer;
+  /** With `body`: the events of request `index`, numbered from `first` (default: event `index` alone). */
+  batch?(index: number): { first: number; count: number };
+  /** Senders, each with its own keep-alive connections (open-loop.ts; default 1). */
+  senders?: number;
   /** Another route than POST /events (POST /1/events), with its own headers and its own answer of an accepted item. */
   route?: {
     path: string;
@@ -172,7 +176,9 @@ export interface LoopOptions {
 export interface Outcome {
   scenario: Scenario;
   run: OpenLoopResult;
-  /** Indices answered 202 with the event accepted. */
+  /** The events of the requests offered. */
+  events: number;
+  /** The numbers of the events answered 202 and accepted (every event of its request). */
   accepted: number[];
   maxInserts: Record<string, number>;
   inserts: Record<string, number>;
@@ -196,6 +202,7 @@ export async function runScenario(
     rate: scenario.rate,
     seconds: scenario.seconds,
     connections: loop.connections,
+    senders: scenario.senders,
     drainMs: loop.drainMs,
     make: (index) => {
       const body = scenario.body?.(index) ?? eventBody(scenario.name, index, loop.ids, undefined, loop.dimensions);
@@ -206,10 +213,18 @@ export async function runScenario(
   const clientCpuPercent = Math.round(((used.user + used.system) / 1000 / (performance.now() - from)) * 100);
   await quiet(sampler);
   const samples = sampler.between(from, performance.now());
+  const batch = (index: number) => scenario.batch?.(index) ?? { first: index, count: 1 };
   const isAccepted = (s: Shot) =>
-    scenario.route ? scenario.route.accepted(s) : s.status === 202 && (JSON.parse(s.body ?? '{}') as { accepted?: number }).accepted === 1;
-  const accepted = run.shots.filter(isAccepted).map((s) => s.index);
-  return { scenario, run, accepted, maxInserts: maxPerSecond(samples), inserts: insertsBetween(samples), clientCpuPercent };
+    scenario.route
+      ? scenario.route.accepted(s)
+      : s.status === 202 && (JSON.parse(s.body ?? '{}') as { accepted?: number }).accepted === batch(s.index).count;
+  const accepted = run.shots.filter(isAccepted).flatMap((s) => {
+    const { first, count } = batch(s.index);
+    return Array.from({ length: count }, (_, i) => first + i);
+  });
+  const last = run.offered > 0 ? batch(run.offered - 1) : { first: 0, count: 0 };
+  const events = last.first + last.count;
+  return { scenario, run, events, accepted, maxInserts: maxPerSecond(samples), inserts: insertsBetween(samples), clientCpuPercent };
 }
 
 /** What intake-count.js found: per scenario of the phrases, per event number, and per session hash, times stored. */
@@ -259,7 +274,7 @@ function tally(keys: string[]): string {
     .join(', ');
 }
 
-/** An outcome against `stored` (times stored by event number). */
+/** An outcome against `stored` (times stored by event number); latencies and statuses per request. */
 export function evaluate(outcome: Outcome, stored: Record<string, number>): Row {
   const { run } = outcome;
   const answeredShots = run.shots.filter((s) => s.status !== undefined);
@@ -270,7 +285,7 @@ export function evaluate(outcome: Outcome, stored: Record<string, number>): Row 
   const twice = Object.values(stored).filter((n) => n > 1).length;
   const storedUnanswered = Object.keys(stored).filter((i) => !accepted.has(Number(i)) && stored[i] > 0).length;
   const p95 = quantile(ms, 0.95);
-  const allStored = answeredShots.length === run.offered && accepted.size === run.offered && lost === 0 && twice === 0;
+  const allStored = answeredShots.length === run.offered && accepted.size === outcome.events && lost === 0 && twice === 0;
   return {
     outcome,
     answered: answeredShots.length,

@@ -25,8 +25,13 @@ export interface OpenLoopRun {
   seconds: number;
   /** Headers and body of request `index`, made when it is due (a fresh nonce and signature each). */
   make(index: number): { headers: Record<string, string>; body?: Buffer };
-  /** Keep-alive connections at most. */
+  /** Keep-alive connections at most (over all senders). */
   connections: number;
+  /**
+   * Senders, each with a keep-alive pool of its own (connections / senders at most), request k sent by sender k mod
+   * senders: a shop's servers (default 1).
+   */
+  senders?: number;
   /** How long after the last request was due answers are awaited; then the rest are given up (no answer). */
   drainMs: number;
 }
@@ -51,7 +56,9 @@ function openSockets(agent: Agent): number {
 }
 
 export async function openLoop(run: OpenLoopRun): Promise<OpenLoopResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: run.connections });
+  const senders = run.senders ?? 1;
+  const agents = Array.from({ length: senders }, () => new Agent({ keepAlive: true, maxSockets: Math.ceil(run.connections / senders) }));
+  const sockets = () => agents.reduce((n, agent) => n + openSockets(agent), 0);
   const offered = Math.round(run.rate * run.seconds);
   const shots: Shot[] = [];
   const pending = new Set<ClientRequest>();
@@ -81,7 +88,7 @@ export async function openLoop(run: OpenLoopRun): Promise<OpenLoopResult> {
     };
     const req = request(url, {
       method: run.method,
-      agent,
+      agent: agents[index % senders],
       headers: body ? { ...headers, 'content-length': String(body.length) } : headers,
     });
     pending.add(req);
@@ -119,13 +126,13 @@ export async function openLoop(run: OpenLoopRun): Promise<OpenLoopResult> {
       maxStartLagMs = Math.max(maxStartLagMs, now - due);
       fire(next++, due);
     }
-    connectionsUsed = Math.max(connectionsUsed, openSockets(agent));
+    connectionsUsed = Math.max(connectionsUsed, sockets());
     if (next < offered) {
       await sleep(Math.max(0, Math.min(5, start + (next * 1000) / run.rate - performance.now())));
     }
   }
   const lastDue = start + ((offered - 1) * 1000) / run.rate;
-  const sampler = setInterval(() => (connectionsUsed = Math.max(connectionsUsed, openSockets(agent))), 50);
+  const sampler = setInterval(() => (connectionsUsed = Math.max(connectionsUsed, sockets())), 50);
   await Promise.race([everySettled, sleep(Math.max(0, lastDue + run.drainMs - performance.now()))]);
   clearInterval(sampler);
   const end = performance.now();
@@ -137,7 +144,7 @@ export async function openLoop(run: OpenLoopRun): Promise<OpenLoopResult> {
       shot.error = shot.error === undefined || shot.error === 'closed' ? 'no answer' : shot.error;
     }
   }
-  agent.destroy();
+  agents.forEach((agent) => agent.destroy());
   return { offered, shots, seconds: (end - start) / 1000, connectionsUsed, maxStartLagMs };
 }
 
