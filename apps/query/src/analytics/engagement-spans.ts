@@ -6,6 +6,8 @@ import { HOUR, type HourRange } from './window';
 
 /** Hours this recent are left out of a span: clicks and conversions still come in for their searches. */
 export const SETTLED_HOURS = 24;
+/** A span begins this many hours before the current one: the longest window most lists ask for (`since=30d`). */
+export const SPAN_HOURS = 30 * 24;
 
 /** A span's record (engagement_spans): its hours, each at the version it summed. */
 export interface Span {
@@ -138,16 +140,18 @@ export class EngagementSpans {
   }
 
   /**
-   * Builds, under `version` (µs), the span of each instance with searches in `retention` whose newest span does not
-   * end at the settled hours of `now` (ms) or holds an hour at a version since replaced, once every hour of it is
-   * computed. Answers the number of spans built.
+   * Builds, under `version` (µs), the span of each instance with searches in its hours (SPAN_HOURS before the current
+   * hour of `now` (ms), within `retention`, up to the settled hours) whose newest span has other hours or holds an
+   * hour at a version since replaced, once every hour of it is computed. Answers the number of spans built.
    */
   async build(retention: HourRange, now: number, version: number): Promise<number> {
-    const to = Math.floor(now / HOUR) * HOUR - this.settledHours * HOUR;
-    if (to <= retention.from) {
+    const current = Math.floor(now / HOUR) * HOUR;
+    const from = Math.max(retention.from, current - SPAN_HOURS * HOUR);
+    const to = current - this.settledHours * HOUR;
+    if (to <= from) {
       return 0;
     }
-    const params: QueryParams = { from: retention.from / 1000, to: to / 1000, layout: ENGAGEMENT_LAYOUT };
+    const params: QueryParams = { from: from / 1000, to: to / 1000, layout: ENGAGEMENT_LAYOUT };
     const inSpan = `hour >= toDateTime({from:UInt32}, 'UTC') AND hour < toDateTime({to:UInt32}, 'UTC')`;
     const spans = this.ch.table('engagement_spans');
     // Per instance with searches: its newest span, and whether an hour of it was computed again since.
@@ -165,7 +169,7 @@ export class EngagementSpans {
     );
     let built = 0;
     for (const tenant of due) {
-      if (await this.buildOne(tenant, { from: retention.from, to }, version)) {
+      if (await this.buildOne(tenant, { from, to }, version)) {
         built++;
       }
     }
