@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ClickHouseService, ENGAGEMENT_LAYOUT, chDateTime } from '@app/clickhouse';
 import { DataVersions } from '@app/intake';
 import { EngagementRefresh } from '../apps/query/src/analytics/engagement-refresh';
-import { EngagementSpans } from '../apps/query/src/analytics/engagement-spans';
+import { EngagementSpans, REPLACED_MOST } from '../apps/query/src/analytics/engagement-spans';
 import { EngagementRepository } from '../apps/query/src/analytics/engagement.repository';
 import { UserTokenErasure } from '../apps/query/src/insights/user-token-erasure.service';
 import { termId } from '../apps/query/src/analytics/term-id';
@@ -183,17 +183,30 @@ describe('engagement figures computed ahead (ENGAGEMENT_REFRESH_MS)', () => {
     await refresh.refresh();
     const before = await spanVersions();
     expect(before.length).toBeGreaterThan(0);
-    // A pass that computes the hour of a late click 5 days back, but builds no span (as if killed before it).
-    const skipped = jest.spyOn(spans, 'build').mockResolvedValueOnce(0);
+    // A late click 5 days back: its hour is computed again, and one replaced hour does not build a new span.
     await write([], [click(ids[0], 5 * DAY - 9000)]);
     await refresh.refresh();
-    expect(skipped).toHaveBeenCalledTimes(1);
     expect(await spanVersions()).toEqual(before);
     const listed = await expectExact();
     expect(listed.shoes).toMatchObject({ clicks: 2 });
-    // The next pass finds the span's hour replaced and builds a new span.
-    await refresh.refresh();
+    // More replaced hours than REPLACED_MOST (0 here) build a new span.
+    spans.replacedMost = 0;
+    try {
+      await refresh.refresh();
+    } finally {
+      spans.replacedMost = REPLACED_MOST;
+    }
     expect((await spanVersions()).length).toBe(before.length + 1);
+    await expectExact();
+  });
+
+  it('rows of a span without its record (a pass that failed) are never read', async () => {
+    await ch.command(
+      `INSERT INTO ${ch.table('engagement_phrase_spans')} (customer, instance, span, phrase, language, bot, tracked, clicked, clicks,
+         pos_sum, converted, rev_cur, rev_val, carted, purchased, pur_cur, pur_val)
+       VALUES ({c:String}, {i:String}, now64(6), 'dress', 'en', false, 50, 0, 0, 0, 0, [], [], 0, 0, [], [])`,
+      { c: CUSTOMER, i: INSTANCE },
+    );
     await expectExact();
   });
 
@@ -278,6 +291,13 @@ describe('engagement figures computed ahead (ENGAGEMENT_REFRESH_MS)', () => {
 
   it('a version is deleted an hour after a newer one was recorded, one never recorded a day after its pass began', async () => {
     const hour = Math.floor((now - 3 * HOUR) / HOUR) * HOUR;
+    // A span of the newest versions, so that no span keeps an older one (below).
+    spans.replacedMost = 0;
+    try {
+      await refresh.refresh();
+    } finally {
+      spans.replacedMost = REPLACED_MOST;
+    }
     expect(await versionsOf(hour)).toBeGreaterThan(2);
     // Versions recorded less than an hour ago are all kept: a reader may have chosen any of them.
     await refresh.deleteReplaced(Date.now());
@@ -288,5 +308,41 @@ describe('engagement figures computed ahead (ENGAGEMENT_REFRESH_MS)', () => {
     await refresh.deleteReplaced(Date.now() + DAY + 1000);
     expect(await versionsOf(hour)).toBe(1);
     await expectExact();
+  });
+
+  it('a version that a span sums is kept while the span is; a span is deleted a day after it was recorded', async () => {
+    await refresh.refresh();
+    const hour = Math.floor((now - 4 * DAY) / HOUR) * HOUR;
+    const versions = await versionsOf(hour);
+    // A late click in that hour: a new version, which the span (one replaced hour) does not hold.
+    await write([], [click(ids[3], 4 * DAY - 7000)]);
+    await refresh.refresh();
+    expect(await versionsOf(hour)).toBe(versions + 1);
+    // An hour later the replaced version would go, but the span still sums it: kept, and the answers stay exact.
+    await refresh.deleteReplaced(Date.now() + HOUR + 1000);
+    expect(await versionsOf(hour)).toBe(versions + 1);
+    await expectExact();
+    // A day later the span goes, and the version with it; the lists add up the hours until the next span.
+    await refresh.deleteReplaced(Date.now() + DAY + 1000);
+    expect(await spanVersions()).toEqual([]);
+    expect(await versionsOf(hour)).toBe(1);
+    await expectExact();
+    await refresh.refresh();
+    expect((await spanVersions()).length).toBe(1);
+    await expectExact();
+  });
+
+  it('a list of 30 days ordered by the figures reads the span (without being told to)', async () => {
+    const repository = t.app.get(EngagementRepository);
+    repository.spanAlways = false;
+    const query = jest.spyOn(ch, 'query');
+    try {
+      const res = await http<Entry[]>(`${t.url}/search-terms?since=30d&sort=conversion_rate`, { headers: basicHeader() });
+      expect(res.status).toBe(200);
+      expect(query.mock.calls.some(([sql]) => sql.includes('engagement_phrase_spans'))).toBe(true);
+    } finally {
+      query.mockRestore();
+      repository.spanAlways = true;
+    }
   });
 });

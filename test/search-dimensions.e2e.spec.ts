@@ -258,6 +258,7 @@ describe.each([
     ['sort=rising&order=asc', 'order is not allowed with sort=rising'],
     ['hits=some', 'hits must be true, false or all'],
     ['tags=bf&engagement=true', 'tags cannot be combined with engagement=true'],
+    ['tags=bf&sort=conversion_rate', 'tags cannot be combined with engagement=true or a sort by the engagement figures'],
   ])('GET /search-terms answers 400 naming the parameter for %p', async (query, message) => {
     const res = await terms(query);
     expect([res.status, JSON.stringify(res.body)]).toEqual([400, expect.stringContaining(message)]);

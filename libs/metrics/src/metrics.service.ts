@@ -110,7 +110,12 @@ export class MetricsService {
   });
   readonly engagementSpans = new Counter({
     name: 'engagement_refresh_spans_total',
-    help: "Spans built (every phrase's engagement figures over the settled hours of the retention, per instance), over all passes",
+    help: "Spans built (every phrase's engagement figures over the last 30 days' settled hours, per instance), over all passes",
+    registers: [this.registry],
+  });
+  readonly engagementSpanFailures = new Counter({
+    name: 'engagement_refresh_span_failures_total',
+    help: 'Spans whose build failed (left to the next pass; the lists ordered by the figures add up hours meanwhile)',
     registers: [this.registry],
   });
   readonly dimensionPassSeconds = new Gauge({

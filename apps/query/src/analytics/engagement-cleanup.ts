@@ -65,7 +65,8 @@ export async function deleteReplacedVersions(cluster: ClickHouseCluster, now: nu
 
 /**
  * Deletes, as of `now` (ms), every span older than one recorded REPLACED_KEPT_MS ago (a reader chose it before that
- * one was recorded), its rows then its record, and the rows of spans never recorded that began FAILED_KEPT_MS ago.
+ * one was recorded) or recorded FAILED_KEPT_MS ago (an instance's span is built each hour while it has searches in
+ * its hours), its rows then its record, and the rows of spans never recorded that began FAILED_KEPT_MS ago.
  * Before deleteReplacedVersions: a deleted span no longer keeps its versions.
  */
 export async function deleteReplacedSpans(cluster: ClickHouseCluster, now: number): Promise<void> {
@@ -79,7 +80,9 @@ export async function deleteReplacedSpans(cluster: ClickHouseCluster, now: numbe
       WHERE recorded_at < fromUnixTimestamp64Milli({replaced:Int64}, 'UTC') AND layout = ${ENGAGEMENT_LAYOUT}
       GROUP BY customer, instance
     ) AS n USING (customer, instance)
-    WHERE s.span < n.settled`;
+    WHERE s.span < n.settled
+    UNION ALL
+    SELECT customer, instance, span FROM ${spans} WHERE recorded_at < fromUnixTimestamp64Micro({failed:Int64}, 'UTC')`;
   await cluster.mutate(`DELETE FROM ${rows} WHERE (customer, instance, span) IN (${stale})`, params);
   await cluster.mutate(`DELETE FROM ${spans} WHERE (customer, instance, span) IN (${stale})`, params);
   await cluster.mutate(

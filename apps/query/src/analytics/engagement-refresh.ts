@@ -129,8 +129,10 @@ export class EngagementRefresh implements OnApplicationBootstrap, OnApplicationS
       computed += tenant.hours.length;
       this.metrics.engagementHours.inc(tenant.hours.length);
     }
-    // Before the pass is recorded: a list ordered by the figures reads the spans once the first pass is complete.
-    this.metrics.engagementSpans.inc(await this.spans.build(window, now, version));
+    // Before the pass is recorded, so that a complete pass has its spans; a build that fails does not stop the pass.
+    const spans = await this.spans.build(window, now, version);
+    this.metrics.engagementSpans.inc(spans.built);
+    this.metrics.engagementSpanFailures.inc(spans.failed);
     await this.ch.command(
       `INSERT INTO ${this.ch.table('engagement_passes')} (at, layout) SELECT fromUnixTimestamp64Milli({at:Int64}, 'UTC'), {layout:UInt8}`,
       { at: now, layout: ENGAGEMENT_LAYOUT },

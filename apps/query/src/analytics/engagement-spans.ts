@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { ClickHouseService, ENGAGEMENT_LAYOUT, type QueryParams } from '@app/clickhouse';
 import type { AnalyticsFilter } from './analytics-scope';
 import { aheadSql, planOf, versionPlan, type VersionPlan } from './version-plan';
@@ -8,6 +8,13 @@ import { HOUR, type HourRange } from './window';
 export const SETTLED_HOURS = 24;
 /** A span begins this many hours before the current one: the longest window most lists ask for (`since=30d`). */
 export const SPAN_HOURS = 30 * 24;
+/**
+ * A span holding more hours computed again since than this is built again before its hours move on: the readers
+ * correct each such hour (spanPlan), and each costs them about what an hour of the window does.
+ */
+export const REPLACED_MOST = 24;
+/** A span begins this long after the retention's first hour at the least: that hour's rows expire (TTL) meanwhile. */
+const RETENTION_MARGIN_HOURS = 2;
 
 /** A span's record (engagement_spans): its hours, each at the version it summed. */
 export interface Span {
@@ -95,7 +102,7 @@ export function spanPlan(window: HourRange, span: Span | undefined, current: Ver
 }
 
 /**
- * The spans (docs/architecture.md, "Orders kept ahead"): every phrase's engagement figures over the retention's
+ * The spans (docs/architecture.md, "Orders kept ahead"): every phrase's engagement figures over the last 30 days'
  * settled hours, per instance, built by the engagement pass and read by the lists whose order needs every phrase's
  * figures (and by their CSV).
  */
@@ -103,6 +110,9 @@ export function spanPlan(window: HourRange, span: Span | undefined, current: Ver
 export class EngagementSpans {
   /** SETTLED_HOURS; tests set fewer. */
   settledHours = SETTLED_HOURS;
+  /** REPLACED_MOST; tests set 0. */
+  replacedMost = REPLACED_MOST;
+  private readonly logger = new Logger('EngagementSpans');
 
   constructor(private readonly ch: ClickHouseService) {}
 
@@ -141,20 +151,22 @@ export class EngagementSpans {
 
   /**
    * Builds, under `version` (µs), the span of each instance with searches in its hours (SPAN_HOURS before the current
-   * hour of `now` (ms), within `retention`, up to the settled hours) whose newest span has other hours or holds an
-   * hour at a version since replaced, once every hour of it is computed. Answers the number of spans built.
+   * hour of `now` (ms), within `retention`, up to the settled hours) whose newest span has other hours or holds more
+   * than REPLACED_MOST hours at a version since replaced, once every hour of it is computed. An instance whose build
+   * fails is logged and left to the next pass (its lists read the hours meanwhile). Answers the spans built and
+   * failed.
    */
-  async build(retention: HourRange, now: number, version: number): Promise<number> {
+  async build(retention: HourRange, now: number, version: number): Promise<{ built: number; failed: number }> {
     const current = Math.floor(now / HOUR) * HOUR;
-    const from = Math.max(retention.from, current - SPAN_HOURS * HOUR);
+    const from = Math.max(retention.from + RETENTION_MARGIN_HOURS * HOUR, current - SPAN_HOURS * HOUR);
     const to = current - this.settledHours * HOUR;
     if (to <= from) {
-      return 0;
+      return { built: 0, failed: 0 };
     }
-    const params: QueryParams = { from: from / 1000, to: to / 1000, layout: ENGAGEMENT_LAYOUT };
+    const params: QueryParams = { from: from / 1000, to: to / 1000, layout: ENGAGEMENT_LAYOUT, replaced_most: this.replacedMost };
     const inSpan = `hour >= toDateTime({from:UInt32}, 'UTC') AND hour < toDateTime({to:UInt32}, 'UTC')`;
     const spans = this.ch.table('engagement_spans');
-    // Per instance with searches: its newest span, and whether an hour of it was computed again since.
+    // Per instance with searches: its newest span, and how many of its hours were computed again since.
     const due = await this.ch.query<{ customer: string; instance: string }>(
       `SELECT customer, instance FROM (
          SELECT DISTINCT customer, instance FROM ${this.ch.table('search_totals_hourly')} WHERE ${inSpan}
@@ -167,13 +179,18 @@ export class EngagementSpans {
          OR (customer, instance) IN (${replacedSql(this.ch, inSpan)})`,
       params,
     );
-    let built = 0;
+    const counts = { built: 0, failed: 0 };
     for (const tenant of due) {
-      if (await this.buildOne(tenant, { from, to }, version)) {
-        built++;
+      try {
+        if (await this.buildOne(tenant, { from, to }, version)) {
+          counts.built++;
+        }
+      } catch (e) {
+        counts.failed++;
+        this.logger.warn(`the span of ${tenant.customer}/${tenant.instance} was not built: ${(e as Error).message}`);
       }
     }
-    return built;
+    return counts;
   }
 
   /** The span of `range` of one instance, if every hour of it is computed. */
@@ -230,7 +247,10 @@ export function spanHoursSql(ch: Pick<ClickHouseService, 'table'>, where = '1'):
       WHERE ${where})`;
 }
 
-/** The instances whose newest span holds an hour of `inSpan` at a version older than the hour's newest. */
+/**
+ * The instances whose newest span holds more than `{replaced_most}` hours of `inSpan` at a version older than the
+ * hour's newest.
+ */
 function replacedSql(ch: Pick<ClickHouseService, 'table'>, inSpan: string): string {
   const spans = ch.table('engagement_spans');
   const newest = `(customer, instance, span) IN (
@@ -240,5 +260,6 @@ function replacedSql(ch: Pick<ClickHouseService, 'table'>, inSpan: string): stri
       SELECT customer, instance, hour, max(version) AS newest FROM ${ch.table('engagement_versions')}
       WHERE ${inSpan} AND layout = {layout:UInt8} GROUP BY customer, instance, hour
     ) AS v USING (customer, instance, hour)
-    WHERE v.newest != s.version`;
+    WHERE v.newest != s.version
+    GROUP BY customer, instance HAVING count() > {replaced_most:UInt32}`;
 }

@@ -37,7 +37,10 @@ export function parseTags(value: string | undefined): TagsFilter | undefined {
 /** `tags` of a request that may ask for the engagement figures too, which are not kept per tag: both are a 400. */
 export function engagementTags(value: string | undefined, engagement: boolean): TagsFilter | undefined {
   if (value !== undefined && engagement) {
-    throw new DomainError('invalid', 'tags cannot be combined with engagement=true (the engagement figures are not kept per tag)');
+    throw new DomainError(
+      'invalid',
+      'tags cannot be combined with engagement=true or a sort by the engagement figures (they are not kept per tag)',
+    );
   }
   return parseTags(value);
 }

@@ -26,8 +26,10 @@ export class SearchTermsController {
       '`format=csv` or `Accept: text/csv`: header `search_phrase,count` (then `previous_count,change` with compare, ' +
       '`handled,handlers` with hits=false, then the engagement fields with engagement=true), CRLF line ends, fields ' +
       'quoted only when needed; without `_start`/`_end` every term up to 100,000. With `engagement=true` each term ' +
-      'also has the clicks and conversions of its tracked searches; `sort=no_clicks` (with hits=true) puts the terms ' +
-      'with the most tracked searches without a click first.',
+      'also has the clicks and conversions of its tracked searches. Four orders by those figures (each implies ' +
+      'engagement=true; with hits=true or hits=all): `sort=no_clicks` (the most tracked searches without a click ' +
+      'first), `click_through_rate`, `conversion_rate`, `average_click_position`; `order=asc` reverses them (not with ' +
+      '`sort=rising`).',
   })
   @RequirePermission('search:read')
   @ApiPage(SearchTermView, 'One page of terms; X-Total-Count holds the number of terms before paging', {

@@ -1,7 +1,7 @@
 import type { Migration } from './migration';
 
 /**
- * Every phrase's engagement figures over the retention, kept ahead (issue 47; docs/architecture.md, "Orders kept
+ * Every phrase's engagement figures over the last 30 days, kept ahead (issue 47; docs/architecture.md, "Orders kept
  * ahead"): the orders by the figures (`sort=no_clicks`, `click_through_rate`, `conversion_rate`,
  * `average_click_position`) and a whole list's CSV need the figures of every phrase of the window; summed per hour
  * from `engagement_phrases_hourly`, 30 days of 100M events took seconds.
@@ -11,7 +11,7 @@ import type { Migration } from './migration';
  * - `engagement_spans`: a span's record, written after its rows: its hours [span_from, span_to) as runs of hours with the
  *   version of each run (`run_from`, `run_to`, `run_version`), and the layout of the figures it sums.
  *
- * The engagement pass builds a span per instance when the settled hours move on (each hour) or one of its hours is
+ * The engagement pass builds a span per instance when the settled hours move on (each hour) or many of its hours are
  * computed again. A window's figures are the span's, less the span's hours outside the window, plus the window's
  * hours after it, each hour read at its version; an hour computed again since reads its new version in place of the
  * span's. The versions a span records are kept until the span is replaced.
