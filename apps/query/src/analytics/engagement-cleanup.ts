@@ -26,8 +26,11 @@ export const ENGAGEMENT_TABLES: VersionedTables = {
   computed: ['engagement_hourly', 'engagement_phrases_hourly', 'engagement_objects_hourly'],
   layout: `layout = ${ENGAGEMENT_LAYOUT}`,
   // A span's hours are subtracted at the versions it summed (EngagementSpans).
-  kept: (ch) => spanHoursSql(ch),
+  kept: spanHoursSql,
 };
+
+/** The cleanups' parameters as of `now` (ms): records before `replaced` (ms) settle, versions before `failed` (µs) failed. */
+const cleanupParams = (now: number) => ({ replaced: now - REPLACED_KEPT_MS, failed: (now - FAILED_KEPT_MS) * 1000 });
 
 /**
  * Deletes, as of `now` (ms), every version of an hour older than a version of it recorded REPLACED_KEPT_MS ago (no
@@ -46,7 +49,7 @@ export async function deleteReplacedVersions(cluster: ClickHouseCluster, now: nu
       GROUP BY customer, instance, hour
     ) AS s USING (customer, instance, hour)
     WHERE v.version < s.settled ${tables.kept ? `AND (customer, instance, hour, version) NOT IN (${tables.kept(ch)})` : ''}`;
-  const params = { replaced: now - REPLACED_KEPT_MS, failed: (now - FAILED_KEPT_MS) * 1000 };
+  const params = cleanupParams(now);
   const computed = tables.computed.map((t) => ch.table(t));
   for (const table of computed) {
     await cluster.mutate(`DELETE FROM ${table} WHERE (customer, instance, hour, version) IN (${stale})`, params);
@@ -70,7 +73,7 @@ export async function deleteReplacedVersions(cluster: ClickHouseCluster, now: nu
  * Before deleteReplacedVersions: a deleted span no longer keeps its versions.
  */
 export async function deleteReplacedSpans(cluster: ClickHouseCluster, now: number): Promise<void> {
-  const params = { replaced: now - REPLACED_KEPT_MS, failed: (now - FAILED_KEPT_MS) * 1000 };
+  const params = cleanupParams(now);
   const ch = cluster.server;
   const spans = ch.table('engagement_spans');
   const rows = ch.table('engagement_phrase_spans');

@@ -79,7 +79,7 @@ export function spanPlan(window: HourRange, span: Span | undefined, current: Ver
   }
   // A subtracted hour costs about what an added one does; the span's rows cost about a day's hours.
   const worth = span !== undefined && inSpan.size > 0 && (always || minus.length + 24 < inSpan.size);
-  const rest: Array<{ hour_ms: number; version_us: number }> = [];
+  const rest: Array<{ hour: number; version: number }> = [];
   const raw: HourRange[] = [];
   for (let hour = window.from; hour < window.to; hour += HOUR) {
     const version = newest.get(hour);
@@ -94,10 +94,10 @@ export function spanPlan(window: HourRange, span: Span | undefined, current: Ver
         raw.push({ from: hour, to: hour + HOUR });
       }
     } else {
-      rest.push({ hour_ms: hour, version_us: version });
+      rest.push({ hour, version });
     }
   }
-  const ahead = planOf(rest, { from: rest[0]?.hour_ms ?? 0, to: (rest.at(-1)?.hour_ms ?? -HOUR) + HOUR }).ahead;
+  const ahead = runsOf(rest);
   return worth ? { ahead, raw, span: { version: span.version, minus: runsOf(minus) } } : { ahead, raw };
 }
 
