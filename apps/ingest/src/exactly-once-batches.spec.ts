@@ -14,7 +14,7 @@ const made: ExactlyOnceBatches[] = [];
 afterEach(() => made.splice(0).forEach((b) => b.stop()));
 
 /** The batch part with a fake store and kafkajs' side faked: its batches, its group, its log lines. */
-function setup() {
+function setup(shareInserts = false) {
   const store = new FakeStore();
   const kafka = new FakeKafkaRun();
   const group = fakeGroup(1);
@@ -24,11 +24,12 @@ function setup() {
     offsets: store.offsets(),
     topics: new Map([[TOPIC, kinds.events as unknown as IntakeKind<KafkaRow>]]),
     group: () => group,
-    insertsInFlight: 8,
+    insertsInFlight: shareInserts ? 1 : 8,
+    shareInserts,
     logger: { log: (m: string) => logs.push(m), warn: (m: string) => logs.push(m), debug: () => undefined },
   });
   made.push(batches);
-  const handle = (messages = range(0, 2)) => batches.handle(kafka.payload(TOPIC, 0, messages));
+  const handle = (messages = range(0, 2), partition = 0) => batches.handle(kafka.payload(TOPIC, partition, messages));
   return { store, kafka, group, logs, batches, handle };
 }
 
@@ -71,6 +72,30 @@ describe('ExactlyOnceBatches', () => {
     expect(logs.at(-1)).toMatch(/^storage answers again after \d+ failed attempts/);
     // Every attempt with the same rows under the same token: one that landed unanswered makes the next a repeat.
     expect(new Set(store.tokens).size).toBe(1);
+  });
+
+  it('on the embedded engine, sends the batches waiting for the insert together, retried as one under one token', async () => {
+    const { store, kafka, batches, handle } = setup(true);
+    const [first, shared] = [store.hold(), store.hold()];
+    await handle(range(0, 2), 0);
+    await until(() => store.sent.length === 1);
+    await handle(range(0, 1), 1);
+    const after = handle(range(5, 7), 0); // handed back, then waits for partition 0's first batch
+    await handle(range(0, 0), 2);
+    await until(() => kafka.log.includes(`resolve ${TOPIC}:0@7`));
+    first.release();
+    await after;
+    store.down = true; // the shared insert fails until storage is back
+    shared.release();
+    await until(() => store.sent.length >= 4);
+    store.down = false;
+    await batches.settle();
+    // The first batch alone; the three that waited in one insert, each attempt with the same rows and token.
+    expect(store.landed).toHaveLength(2);
+    expect(new Set(store.tokens.slice(1)).size).toBe(1);
+    expect(store.tokens[1]).toMatch(/^shared:/);
+    expect([0, 1, 2].map((p) => store.storedOffsets(TOPIC, p))).toEqual([[0, 1, 2, 5, 6, 7], [0, 1], [0]]);
+    expect(kafka.commits().sort()).toEqual([`commit ${TOPIC}:0@3`, `commit ${TOPIC}:0@8`, `commit ${TOPIC}:1@2`, `commit ${TOPIC}:2@1`]);
   });
 
   it('writes what is left of a batch delivered again under another token than the whole had', async () => {

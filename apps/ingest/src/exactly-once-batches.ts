@@ -1,7 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { EachBatchPayload } from 'kafkajs';
-import type { RejectedEventRow } from '@app/contracts';
 import pLimit from 'p-limit';
 import type { IngestStore, IntakeKind } from '@app/intake';
 import { isRebalance } from '@app/kafka';
@@ -9,6 +8,7 @@ import { openPartition, toStore } from './batch-verdicts';
 import { messageHash, type KafkaRow } from './kafka-message';
 import type { OffsetsRepository } from './offsets.repository';
 import { PartitionStates } from './partition-states';
+import { SharedInserts, type BatchInsert } from './shared-inserts';
 import { afterBoth, settled } from './pipeline';
 import { confirmMembership, type KafkaGroup } from './rejoin-barrier';
 import { BatchAbandonedError, retryUntilDone, settledWithHeartbeats } from './retry-policy';
@@ -47,6 +47,8 @@ export interface BatchesDeps {
    * short beside the one that just returned (its rows in search_events without their rollup rows).
    */
   insertsInFlight: number;
+  /** On the embedded engine (one insert in flight, no other writer): waiting batches share an insert (SharedInserts). */
+  shareInserts: boolean;
   logger: Pick<Logger, 'log' | 'warn' | 'debug'>;
 }
 
@@ -92,8 +94,14 @@ export class ExactlyOnceBatches {
   /** Failed storage attempts since storage last answered: logged once when failing starts and once when it ends. */
   private failedAttempts = 0;
 
+  /** Set when the batches waiting for the one insert slot share an insert (BatchesDeps.shareInserts). */
+  private readonly shared?: SharedInserts;
+
   constructor(private readonly deps: BatchesDeps) {
     this.insertSlots = pLimit(deps.insertsInFlight);
+    if (deps.shareInserts) {
+      this.shared = new SharedInserts((group) => this.insertWithRetry(group));
+    }
   }
 
   /** kafkajs' eachBatch. */
@@ -185,7 +193,8 @@ export class ExactlyOnceBatches {
       // counts the rows as stored from now on, and is read again if the insert fails.
       const hashes = `${messageHash(messages[0])}-${messageHash(messages[messages.length - 1])}`;
       const written = [...rows, ...rejected].map((r) => r.offset);
-      const insert = this.writeWithRetry(kind, rows, rejected, batchToken(topic, partition, first, last, hashes, written), generation);
+      const batchInsert = { kind, rows, rejected, token: batchToken(topic, partition, first, last, hashes, written), generation };
+      const insert = this.shared ? this.shared.insert(batchInsert) : this.insertWithRetry(batchInsert);
       state.ledger.inserted(last);
       state.handledThrough = last;
       if (state.recent) {
@@ -241,18 +250,12 @@ export class ExactlyOnceBatches {
    * stops (the next batches of its partition wait for it), and every retry sends the same rows with the same token,
    * so a partly applied attempt is deduplicated. Rows the store refuses for their data never reach this loop
    * (IngestWriter isolates them). Right before each statement is sent, the membership of the generation that
-   * fetched the batch is confirmed (confirmMembership).
+   * fetched the batch is confirmed (confirmMembership). Batches that share an insert are retried as one.
    */
-  private async writeWithRetry(
-    kind: IntakeKind<KafkaRow>,
-    rows: KafkaRow[],
-    rejected: RejectedEventRow[],
-    token: string,
-    generation: number | null,
-  ) {
+  private async insertWithRetry({ kind, rows, rejected, token, generation }: BatchInsert): Promise<void> {
     const { store } = this.deps;
     const beforeSend = () => this.confirmMembership(generation);
-    return this.withRetry(() => this.insertSlots(() => store.store(kind, rows, rejected, token, beforeSend)), 'inserting');
+    await this.withRetry(() => this.insertSlots(() => store.store(kind, rows, rejected, token, beforeSend)), 'inserting');
   }
 
   /**

@@ -63,6 +63,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       topics: this.topics,
       group: () => this.kafkaGroup,
       insertsInFlight: config.clickhouse.url ? INSERTS_IN_FLIGHT : 1,
+      shareInserts: !config.clickhouse.url,
       logger: this.logger,
     });
   }

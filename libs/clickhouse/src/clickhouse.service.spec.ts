@@ -60,6 +60,7 @@ describe('ClickHouseService on the embedded engine', () => {
         'deduplicate_insert',
         'deduplicate_blocks_in_dependent_materialized_views',
         'materialized_views_ignore_errors',
+        'parallel_view_processing',
       ];
       jest.spyOn(server.client, 'query').mockResolvedValue({ json: () => Promise.resolve(names.map((name) => ({ name }))) } as never);
       // Inserts go through a client of their own (their own connections, never queued behind queries).
@@ -77,6 +78,7 @@ describe('ClickHouseService on the embedded engine', () => {
           deduplicate_insert: 'enable',
           deduplicate_blocks_in_dependent_materialized_views: 1,
           materialized_views_ignore_errors: 0,
+          parallel_view_processing: 1,
           insert_deduplication_token: expect.any(String) as unknown,
         });
       }
@@ -106,6 +108,7 @@ describe('ClickHouseService on the embedded engine', () => {
             'deduplicate_insert',
             'deduplicate_blocks_in_dependent_materialized_views',
             'materialized_views_ignore_errors',
+            'parallel_view_processing',
           ],
         },
       );
@@ -115,6 +118,7 @@ describe('ClickHouseService on the embedded engine', () => {
         deduplicate_insert: 'enable',
         deduplicate_blocks_in_dependent_materialized_views: '1',
         materialized_views_ignore_errors: '0',
+        parallel_view_processing: '1',
       });
     });
 

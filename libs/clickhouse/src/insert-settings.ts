@@ -11,6 +11,9 @@ import type { ClickHouseService } from './clickhouse.service';
  * - deduplicate_blocks_in_dependent_materialized_views = 1 (default 0 before 26.2): the rollups fed by
  *   materialised views are deduplicated with the insert, so a retry is not counted twice there either.
  * - materialized_views_ignore_errors = 0: a view that fails fails the insert, so it is retried, not half-stored.
+ * - parallel_view_processing = 1: an insert runs its views on threads of their own, not one after another. With
+ *   search_events' twelve views this is a fifth of an ingest batch's time (docs/benchmarks/methods.md, "Where an
+ *   ingest batch's time goes"); what lands, and its deduplication, do not change.
  * - insert_deduplication_token: the caller's, or a fresh one (through chdb settings stay in force for the
  *   session, and a token left behind would make a later insert a silently dropped "duplicate").
  * Settings the server does not know are left out (an unknown setting fails the query).
@@ -21,6 +24,7 @@ const PINNED_INSERT_SETTINGS: Readonly<Record<string, string | number>> = {
   deduplicate_insert: 'enable',
   deduplicate_blocks_in_dependent_materialized_views: 1,
   materialized_views_ignore_errors: 0,
+  parallel_view_processing: 1,
 };
 
 /** The pinned settings the server knows. */

@@ -1,0 +1,71 @@
+import type { IntakeKind } from '@app/intake';
+import type { KafkaRow } from './kafka-message';
+import { SharedInserts, sharedToken, type BatchInsert } from './shared-inserts';
+
+const events = { topic: 'events' } as unknown as IntakeKind<KafkaRow>;
+const documents = { topic: 'documents' } as unknown as IntakeKind<KafkaRow>;
+const batch = (token: string, rows: number, generation: number | null = 1, kind = events): BatchInsert => ({
+  kind,
+  rows: Array.from({ length: rows }, (_, i) => ({ offset: i }) as KafkaRow),
+  rejected: [],
+  token,
+  generation,
+});
+
+/** The inserts a SharedInserts sent, held until `release(i)`. */
+function recording(maxRows: number) {
+  const sent: Array<{ token: string; rows: number }> = [];
+  const gates: Array<() => void> = [];
+  const shared = new SharedInserts(
+    (group) =>
+      new Promise<void>((resolve) => {
+        sent.push({ token: group.token, rows: group.rows.length });
+        gates.push(resolve);
+      }),
+    maxRows,
+  );
+  return { shared, sent, release: (i: number) => gates[i]() };
+}
+
+describe('SharedInserts', () => {
+  it('sends the batches that waited together, in order, up to maxRows; a batch over it alone', async () => {
+    const { shared, sent, release } = recording(10);
+    const done = [batch('a', 4), batch('b', 6), batch('c', 3), batch('d', 7), batch('e', 12), batch('f', 1)].map((b) => shared.insert(b));
+    expect(sent).toEqual([{ token: 'a', rows: 4 }]); // one insert at a time
+    for (let i = 0; i < 5; i++) {
+      release(i); // the next group is sent once this one settled
+      await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all(done);
+    expect(sent).toEqual([
+      { token: 'a', rows: 4 },
+      { token: sharedToken(['b', 'c']), rows: 9 },
+      { token: 'd', rows: 7 },
+      { token: 'e', rows: 12 },
+      { token: 'f', rows: 1 },
+    ]);
+  });
+
+  it('never mixes kinds or generations, and settles every batch of a group with the group', async () => {
+    const sent: string[] = [];
+    const shared = new SharedInserts((group) => {
+      sent.push(group.token);
+      return group.token === sharedToken(['y', 'z']) ? Promise.reject(new Error('storage down')) : Promise.resolve();
+    });
+    const results = await Promise.allSettled(
+      [batch('a', 1), batch('b', 1, 2), batch('c', 1, 2), batch('d', 1, 2, documents), batch('e', 2)].map((b) => shared.insert(b)),
+    );
+    expect(sent).toEqual(['a', sharedToken(['b', 'c']), 'd', 'e']);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+
+    const failed = await Promise.allSettled([batch('x', 1), batch('y', 1), batch('z', 1)].map((b) => shared.insert(b)));
+    expect(failed.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+  });
+
+  it('names exactly the batches of a group in its token', () => {
+    expect(sharedToken(['a'])).toBe('a');
+    expect(sharedToken(['a', 'b'])).toMatch(/^shared:[0-9a-f]{32}$/);
+    expect(sharedToken(['a', 'b'])).toBe(sharedToken(['a', 'b']));
+    expect(new Set([sharedToken(['a', 'b']), sharedToken(['b', 'a']), sharedToken(['a', 'b', 'c'])]).size).toBe(3);
+  });
+});
