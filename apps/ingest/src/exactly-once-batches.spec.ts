@@ -95,7 +95,24 @@ describe('ExactlyOnceBatches', () => {
     expect(new Set(store.tokens.slice(1)).size).toBe(1);
     expect(store.tokens[1]).toMatch(/^shared:/);
     expect([0, 1, 2].map((p) => store.storedOffsets(TOPIC, p))).toEqual([[0, 1, 2, 5, 6, 7], [0, 1], [0]]);
+    expect(kafka.commits().filter((c) => c.startsWith(`commit ${TOPIC}:0@`))).toEqual([`commit ${TOPIC}:0@3`, `commit ${TOPIC}:0@8`]);
     expect(kafka.commits().sort()).toEqual([`commit ${TOPIC}:0@3`, `commit ${TOPIC}:0@8`, `commit ${TOPIC}:1@2`, `commit ${TOPIC}:2@1`]);
+  });
+
+  it('on the embedded engine, still sends the batches waiting for the insert once told to stop, and commits them', async () => {
+    const { store, kafka, batches, handle } = setup(true);
+    const first = store.hold();
+    await handle(range(0, 2), 0);
+    await until(() => store.sent.length === 1);
+    await handle(range(0, 1), 1); // waits for the insert slot
+    batches.stop(); // SIGTERM: a batch waiting for its slot is sent, only retries give up
+    first.release();
+    await batches.settle();
+    expect([store.storedOffsets(TOPIC, 0), store.storedOffsets(TOPIC, 1)]).toEqual([
+      [0, 1, 2],
+      [0, 1],
+    ]);
+    expect(kafka.commits().sort()).toEqual([`commit ${TOPIC}:0@3`, `commit ${TOPIC}:1@2`]);
   });
 
   it('writes what is left of a batch delivered again under another token than the whole had', async () => {

@@ -59,8 +59,8 @@ export interface BatchesDeps {
  *      the partition stored within its last DEDUP_WINDOW messages (a producer's retry: RecentEventIds); documents
  *      get versions that grow with their offsets (VersionSequence): toStore, in batch-verdicts.ts;
  *   2. insert the rest, invalid ones as rejected rows, one insert per partition batch with the token
- *      topic:partition:first-last and what is written of it (batchToken), retried with capped backoff while storage
- *      fails, nothing committed;
+ *      topic:partition:first-last and what is written of it (batchToken), or on the embedded engine several waiting
+ *      batches in one (SharedInserts), retried with capped backoff while storage fails, nothing committed;
  *      right before each insert is sent, a heartbeat round trip confirms that this process is still a member of the
  *      generation that fetched the batch (confirmMembership), else the batch is abandoned unsent;
  *   3. only then commit, in offset order.
@@ -80,8 +80,8 @@ export class ExactlyOnceBatches {
   /** Per partition, the insert and commit of its batch that went back to kafkajs before they were done. */
   private readonly inFlight = new Map<string, Promise<void>>();
   /**
-   * Set when a heartbeat fails (a rebalance, or the coordinator out of reach): every insert retried gives up until
-   * the consumer has rejoined or a heartbeat went through again.
+   * Set when a heartbeat fails (a rebalance, or the coordinator out of reach): retried inserts give up until a rejoin
+   * or a heartbeat that went through again.
    */
   private abandoning = false;
   /**
@@ -140,7 +140,7 @@ export class ExactlyOnceBatches {
     await this.settle();
   }
 
-  /** SIGTERM: retried inserts give up, and batches are handed back to kafkajs only once stored and committed. */
+  /** SIGTERM: retried inserts give up (first attempts go), batches are handed back only once stored and committed. */
   stop(): void {
     this.stopping = true;
   }
@@ -189,8 +189,8 @@ export class ExactlyOnceBatches {
       await settledWithHeartbeats(reading, ownership);
       const { state, rows, rejected } = await reading;
 
-      // 2. Insert, the partition batch alone (an identical range from any process has the same token); the state
-      // counts the rows as stored from now on, and is read again if the insert fails.
+      // 2. Insert (on a server alone: an identical range from any process has the same token; else SharedInserts);
+      // the state counts the rows as stored from now on, and is read again if the insert fails.
       const hashes = `${messageHash(messages[0])}-${messageHash(messages[messages.length - 1])}`;
       const written = [...rows, ...rejected].map((r) => r.offset);
       const batchInsert = { kind, rows, rejected, token: batchToken(topic, partition, first, last, hashes, written), generation };
@@ -250,22 +250,24 @@ export class ExactlyOnceBatches {
    * stops (the next batches of its partition wait for it), and every retry sends the same rows with the same token,
    * so a partly applied attempt is deduplicated. Rows the store refuses for their data never reach this loop
    * (IngestWriter isolates them). Right before each statement is sent, the membership of the generation that
-   * fetched the batch is confirmed (confirmMembership). Batches that share an insert are retried as one.
+   * fetched the batch is confirmed (confirmMembership). Batches that share an insert are retried as one. A stop lets
+   * the first attempt go (a batch waiting for its slot is still sent), not the retries.
    */
   private async insertWithRetry({ kind, rows, rejected, token, generation }: BatchInsert): Promise<void> {
-    const { store } = this.deps;
     const beforeSend = () => this.confirmMembership(generation);
-    await this.withRetry(() => this.insertSlots(() => store.store(kind, rows, rejected, token, beforeSend)), 'inserting');
+    let sent = false;
+    const attempt = () => ((sent = true), this.insertSlots(() => this.deps.store.store(kind, rows, rejected, token, beforeSend)));
+    await this.withRetry(attempt, 'inserting', () => !sent);
   }
 
   /**
    * `attempt` retried with capped backoff until storage answers, unless the batch is abandoned meanwhile. Logged once
    * per outage, not once per attempt of every partition: the first failure, then the recovery with a count.
    */
-  private async withRetry<T>(attempt: () => Promise<T>, what: string): Promise<T> {
+  private async withRetry<T>(attempt: () => Promise<T>, what: string, beforeFirst = () => false): Promise<T> {
     const { logger } = this.deps;
     const result = await retryUntilDone(attempt, {
-      abandoned: () => this.stopping || this.abandoning,
+      abandoned: () => (this.stopping && !beforeFirst()) || this.abandoning,
       onFailure: (err, n, delay) => {
         const message = `${what}: ${(err as Error).message}`;
         if (this.failedAttempts++ === 0) {

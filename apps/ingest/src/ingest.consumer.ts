@@ -152,7 +152,8 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       heartbeatInterval: heartbeatIntervalMs(sessionTimeout),
       partitionAssigners: [barrierAssigner((group) => this.beforeRejoin(group))],
       // Batches are formed by size or time at the fetch: up to 1 MB per partition and 8 MB per fetch, or whatever
-      // arrived within 200 ms; each partition batch is one insert. The byte caps bound memory.
+      // arrived within 200 ms; each partition batch is one insert (on the embedded engine, waiting ones share one:
+      // SharedInserts). The byte caps bound memory.
       maxBytesPerPartition: 1024 * 1024,
       maxBytes: 8 * 1024 * 1024,
       minBytes: 64 * 1024,

@@ -1,13 +1,15 @@
+import type { RejectedEventRow } from '@app/contracts';
 import type { IntakeKind } from '@app/intake';
 import type { KafkaRow } from './kafka-message';
 import { SharedInserts, sharedToken, type BatchInsert } from './shared-inserts';
 
 const events = { topic: 'events' } as unknown as IntakeKind<KafkaRow>;
 const documents = { topic: 'documents' } as unknown as IntakeKind<KafkaRow>;
-const batch = (token: string, rows: number, generation: number | null = 1, kind = events): BatchInsert => ({
+/** A batch of `rows` rows, of which the last `rejected` are rejected items (they count against the cap too). */
+const batch = (token: string, rows: number, generation: number | null = 1, kind = events, rejected = 0): BatchInsert => ({
   kind,
-  rows: Array.from({ length: rows }, (_, i) => ({ offset: i }) as KafkaRow),
-  rejected: [],
+  rows: Array.from({ length: rows - rejected }, (_, i) => ({ offset: i }) as KafkaRow),
+  rejected: Array.from({ length: rejected }, (_, i) => ({ offset: rows - rejected + i }) as RejectedEventRow),
   token,
   generation,
 });
@@ -19,7 +21,7 @@ function recording(maxRows: number) {
   const shared = new SharedInserts(
     (group) =>
       new Promise<void>((resolve) => {
-        sent.push({ token: group.token, rows: group.rows.length });
+        sent.push({ token: group.token, rows: group.rows.length + group.rejected.length });
         gates.push(resolve);
       }),
     maxRows,
@@ -30,7 +32,15 @@ function recording(maxRows: number) {
 describe('SharedInserts', () => {
   it('sends the batches that waited together, in order, up to maxRows; a batch over it alone', async () => {
     const { shared, sent, release } = recording(10);
-    const done = [batch('a', 4), batch('b', 6), batch('c', 3), batch('d', 7), batch('e', 12), batch('f', 1)].map((b) => shared.insert(b));
+    const done = [
+      batch('a', 4),
+      batch('b', 6, 1, events, 2),
+      batch('c', 3, 1, events, 3),
+      batch('d', 7),
+      batch('e', 12),
+      batch('f', 1),
+    ].map((b) => shared.insert(b));
+    await new Promise((r) => setImmediate(r));
     expect(sent).toEqual([{ token: 'a', rows: 4 }]); // one insert at a time
     for (let i = 0; i < 5; i++) {
       release(i); // the next group is sent once this one settled

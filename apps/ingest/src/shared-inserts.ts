@@ -71,7 +71,9 @@ export class SharedInserts {
       rejected: group.flatMap((b) => b.rejected),
       token: sharedToken(group.map((b) => b.token)),
     };
-    void this.write(insert)
+    // Through a promise even if `write` throws at once: the queue never stalls with `running` left set.
+    void Promise.resolve()
+      .then(() => this.write(insert))
       .then(
         () => group.forEach((b) => b.resolve()),
         (err: unknown) => group.forEach((b) => b.reject(err)),

@@ -12,8 +12,10 @@ import type { ClickHouseService } from './clickhouse.service';
  *   materialised views are deduplicated with the insert, so a retry is not counted twice there either.
  * - materialized_views_ignore_errors = 0: a view that fails fails the insert, so it is retried, not half-stored.
  * - parallel_view_processing = 1: an insert runs its views on threads of their own, not one after another. With
- *   search_events' twelve views this is a fifth of an ingest batch's time (docs/benchmarks/methods.md, "Where an
- *   ingest batch's time goes"); what lands, and its deduplication, do not change.
+ *   search_events' twelve views, one after another they took about a quarter of an ingest batch's insert
+ *   (docs/benchmarks/methods.md, "Where an ingest batch's time goes"); what lands, and its deduplication, do not
+ *   change. On the embedded engine it is set for the session, so INSERT ... SELECT statements there run their views
+ *   side by side too.
  * - insert_deduplication_token: the caller's, or a fresh one (through chdb settings stay in force for the
  *   session, and a token left behind would make a later insert a silently dropped "duplicate").
  * Settings the server does not know are left out (an unknown setting fails the query).
