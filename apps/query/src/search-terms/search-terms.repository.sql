@@ -2114,7 +2114,7 @@ FROM (
     AND instance = {instance:String}
     AND bot IN {bots:Array(UInt8)}
     AND language = {language:String}
-    AND dimension IN ('search', 'filter_set')
+    AND (dimension = 'search')
     AND 1
     AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
     AND term_id IN (
@@ -2880,7 +2880,7 @@ FROM (
   WHERE customer = {customer:String}
     AND instance = {instance:String}
     AND bot IN {bots:Array(UInt8)}
-    AND dimension IN ('search', 'filter_set')
+    AND (dimension = 'search')
     AND 1
     AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
     AND term_id IN (
@@ -3638,7 +3638,7 @@ FROM (
       WHERE customer = {customer:String}
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
-        AND dimension IN ('search', 'filter_set')
+        AND (dimension = 'search')
         AND 1
         AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
     )
@@ -3889,7 +3889,7 @@ FROM (
   WHERE customer = {customer:String}
     AND instance = {instance:String}
     AND bot IN {bots:Array(UInt8)}
-    AND dimension IN ('search', 'filter_set')
+    AND (dimension = 'search')
     AND 1
     AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
     AND term_id IN (
@@ -3918,7 +3918,7 @@ FROM (
     AND customer = {customer:String}
     AND instance = {instance:String}
     AND bot IN {bots:Array(UInt8)}
-    AND dimension IN ('search', 'filter_set')
+    AND (dimension = 'search')
     AND 1
     AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
     AND term_id IN (
@@ -4975,7 +4975,7 @@ FROM (
   WHERE customer = {customer:String}
     AND instance = {instance:String}
     AND bot IN {bots:Array(UInt8)}
-    AND dimension IN ('search', 'filter_set')
+    AND (dimension = 'search')
     AND 1
     AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
     AND term_id IN (
@@ -5465,7 +5465,7 @@ FROM (
   WHERE customer = {customer:String}
     AND instance = {instance:String}
     AND bot IN {bots:Array(UInt8)}
-    AND dimension IN ('search', 'filter_set')
+    AND ((dimension = 'filter_set' AND zero_hits))
     AND hasAll(tags, {tags_wanted:Array(String)})
     AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
     AND term_id IN (
@@ -6145,7 +6145,7 @@ FROM (
       WHERE customer = {customer:String}
         AND instance = {instance:String}
         AND bot IN {bots:Array(UInt8)}
-        AND dimension IN ('search', 'filter_set')
+        AND (dimension = 'search' OR (dimension = 'filter_set' AND zero_hits))
         AND 1
         AND (hour >= toDateTime({x_from:UInt32}, 'UTC') AND hour < toDateTime({x_to:UInt32}, 'UTC'))
     )

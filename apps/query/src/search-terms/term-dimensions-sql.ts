@@ -55,9 +55,9 @@ export function taggedTermRowsSql(
 
 /**
  * `phrase` with `last_hits` (the hits of its latest search in the window, whatever they were) and `with_filters` (its
- * zero-result searches that had a filter set) from the phrase dimension table, under the request's filter and tags;
- * only the terms of `ids` (their ids in hex, the table's order) when given, else every phrase of the window (the CSV
- * joins them to all its rows).
+ * zero-result searches that had a filter set), each only when the request shows it (else 0), from the phrase
+ * dimension table, under the request's filter and tags; only the terms of `ids` (their ids in hex, the table's order)
+ * when given, else every phrase of the window (the CSV joins them to all its rows).
  */
 export function termExtrasSql(
   dimensions: DimensionRepository,
@@ -70,7 +70,10 @@ export function termExtrasSql(
     params.ids = ids;
   }
   const only = ids ? 'AND term_id IN (SELECT unhex(arrayJoin({ids:Array(String)})))' : '';
-  const where = `${filterSql(r.scope, params)} AND dimension IN ('search', 'filter_set') AND ${tagsSql(r.tags, params)}
+  // Only the rows of what the request shows: a phrase's filter set rows outnumber its search rows ten to one (at 100M
+  // events, the ten top phrases' 30 days: 20.7M against 2.1M), and last_hits needs only the latter.
+  const rows = [hasLastHits(r) ? "dimension = 'search'" : '', r.withFilters ? "(dimension = 'filter_set' AND zero_hits)" : ''];
+  const where = `${filterSql(r.scope, params)} AND (${rows.filter(Boolean).join(' OR ')}) AND ${tagsSql(r.tags, params)}
     AND ${hourRangeSql(r.scope.window, 'x', params)} ${only}`;
   return `SELECT phrase, maxIf(last_search, dimension = 'search').2 AS last_hits,
       sumIf(searches, dimension = 'filter_set' AND zero_hits) AS with_filters
