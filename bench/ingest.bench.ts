@@ -19,8 +19,6 @@ import { peakRssMb, quantile, tableRow } from './proc';
 const ROOT = path.resolve(__dirname, '../..');
 const MOCK = path.join(ROOT, '.kafka-mock', 'kafka-mock');
 const COUNT = Number(process.env.BENCH_EVENTS ?? 1_000_000);
-// The mock keeps about 5 MB per partition: 48 partitions hold 1M events (~150 bytes each) with room to spare.
-const PARTITIONS = 48;
 const TOPIC = 'bench-events';
 /** Keep in step with the start:ingest script in package.json. */
 const INGEST_HEAP_FLAGS = ['--max-old-space-size=384', '--max-semi-space-size=32'];
@@ -29,6 +27,9 @@ const FRESH_WINDOWS = 5;
 const FRESH_SECONDS = 12;
 const FRESH_RATE = 10_000;
 const DIMENSIONS = process.env.BENCH_DIMENSIONS === '1';
+// The mock keeps about 5 MB per partition: 48 partitions hold 1M events (~150 bytes each) with room to spare; with
+// the dimensions (~375 bytes each: 48 partitions held 640,000 of them) 96 partitions do.
+const PARTITIONS = DIMENSIONS ? 96 : 48;
 
 function log(line: string): void {
   process.stderr.write(`${new Date().toISOString()} ${line}\n`);
@@ -64,7 +65,7 @@ function waitForLine(child: ChildProcess, prefix: string): Promise<string> {
  * Messages per send: the Kafka test broker hands a consumer one producer record batch per partition and fetch, where
  * Kafka hands up to maxBytesPerPartition (1 MB, about 6,000 of these events, 2,500 with dimensions) to a consumer that
  * is behind. Sends of that many messages per partition give each partition's fetch the size a real broker's would
- * have (and keep a request within the broker's 100 MB); each partition batch is one insert.
+ * have (and keep a request within the broker's 100 MB: about 90 MB with the dimensions).
  */
 const SEND = (DIMENSIONS ? 2_500 : 6_000) * PARTITIONS;
 

@@ -3,6 +3,7 @@ import { IntakeKinds, type IntakeKind } from '@app/intake';
 import { FakeKafkaRun, FakeStore, eventMessage, fakeGroup, until } from '../../../test/support/fake-ingest';
 import { ExactlyOnceBatches } from './exactly-once-batches';
 import type { KafkaRow } from './kafka-message';
+import { SHARED_INSERT_ROWS } from './shared-inserts';
 
 const kinds = new IntakeKinds(loadConfig({}));
 const TOPIC = kinds.events.topic;
@@ -113,6 +114,37 @@ describe('ExactlyOnceBatches', () => {
       [0, 1],
     ]);
     expect(kafka.commits().sort()).toEqual([`commit ${TOPIC}:0@3`, `commit ${TOPIC}:1@2`]);
+  });
+
+  it('on the embedded engine, hands a batch back at once while the insert has room: the next ones join one insert', async () => {
+    const { store, kafka, batches, handle } = setup(true);
+    const first = store.hold();
+    await handle(range(0, 2), 0);
+    await until(() => store.sent.length === 1);
+    // Neither waits for the batch before (a broker that hands out one small batch per fetch still fills an insert).
+    await handle(range(3, 5), 0);
+    await handle(range(6, 8), 0);
+    expect(kafka.commits()).toEqual([]);
+    first.release();
+    await batches.settle();
+    expect(store.landed).toHaveLength(2);
+    expect(store.storedOffsets(TOPIC, 0)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(kafka.commits()).toEqual([`commit ${TOPIC}:0@3`, `commit ${TOPIC}:0@6`, `commit ${TOPIC}:0@9`]);
+  });
+
+  it('on the embedded engine, waits for the batch before once the rows waiting fill an insert (SHARED_INSERT_ROWS)', async () => {
+    const { store, kafka, batches, handle } = setup(true);
+    const first = store.hold();
+    await handle(range(0, 2), 0);
+    await until(() => store.sent.length === 1);
+    let back = false;
+    const full = handle(range(3, 3 + SHARED_INSERT_ROWS - 1), 0).then(() => (back = true));
+    await until(() => kafka.log.includes(`resolve ${TOPIC}:0@${2 + SHARED_INSERT_ROWS}`));
+    expect(back).toBe(false);
+    first.release();
+    await full;
+    await batches.settle();
+    expect(store.storedOffsets(TOPIC, 0)).toHaveLength(3 + SHARED_INSERT_ROWS);
   });
 
   it('writes what is left of a batch delivered again under another token than the whole had', async () => {

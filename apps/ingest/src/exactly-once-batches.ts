@@ -65,8 +65,9 @@ export interface BatchesDeps {
  *      generation that fetched the batch (confirmMembership), else the batch is abandoned unsent;
  *   3. only then commit, in offset order.
  * Pipelined: a batch goes back to kafkajs once its insert is under way and the partition's batch before it is
- * stored and committed, so the next fetch and validation run while it is inserted; at most one batch per partition
- * is in flight beyond what kafkajs waits for.
+ * stored and committed, so the next fetch and validation run while it is inserted: one batch per partition in flight
+ * beyond what kafkajs waits for. On the embedded engine, while the rows waiting for its insert leave room in it
+ * (SharedInserts.hasRoom), a batch goes back at once: a broker that hands out little per fetch still fills the insert.
  * The group part tells it of the group's lifecycle: a join (joined), an answered heartbeat (heartbeatAnswered), a
  * rejoin or leave about to happen (beforeRejoin: the batches in flight are abandoned, no insert attempt starts
  * after it, and the attempts under way settle first, so nothing lands after a partition's next owner read what is
@@ -77,7 +78,7 @@ export class ExactlyOnceBatches {
   private readonly partitions = new PartitionStates((topic, partition, first) =>
     openPartition(this.deps.offsets, this.deps.topics.get(topic)!, topic, partition, first),
   );
-  /** Per partition, the insert and commit of its batch that went back to kafkajs before they were done. */
+  /** Per partition, the insert and commit of its latest batch that went back to kafkajs before they were done. */
   private readonly inFlight = new Map<string, Promise<void>>();
   /**
    * Set when a heartbeat fails (a rebalance, or the coordinator out of reach): retried inserts give up until a rejoin
@@ -93,15 +94,12 @@ export class ExactlyOnceBatches {
   private readonly insertSlots: ReturnType<typeof pLimit>;
   /** Failed storage attempts since storage last answered: logged once when failing starts and once when it ends. */
   private failedAttempts = 0;
-
   /** Set when the batches waiting for the one insert slot share an insert (BatchesDeps.shareInserts). */
   private readonly shared?: SharedInserts;
 
   constructor(private readonly deps: BatchesDeps) {
     this.insertSlots = pLimit(deps.insertsInFlight);
-    if (deps.shareInserts) {
-      this.shared = new SharedInserts((group) => this.insertWithRetry(group));
-    }
+    this.shared = deps.shareInserts ? new SharedInserts((group) => this.insertWithRetry(group)) : undefined;
   }
 
   /** kafkajs' eachBatch. */
@@ -218,12 +216,14 @@ export class ExactlyOnceBatches {
         })
         .finally(() => this.inFlight.get(key) === done && this.inFlight.delete(key));
       // Handed back once the batch before is done (kept alive by heartbeats while it is retried, and its error is
-      // thrown here); while stopping, only once this one is done.
+      // thrown here), or at once while the shared insert has room (an error then fails the next batch, mustRejoin);
+      // while stopping, only once this one is done.
       const handBack = !this.stopping && payload.isRunning();
       if (handBack) {
         payload.resolveOffset(lastOffset);
       }
-      await settledWithHeartbeats(handBack ? (earlier ?? Promise.resolve()) : done, ownership);
+      const waitFor = !handBack ? done : this.shared?.hasRoom() ? undefined : earlier;
+      await settledWithHeartbeats(waitFor ?? Promise.resolve(), ownership);
       if (!handBack) {
         payload.resolveOffset(lastOffset);
       }

@@ -72,6 +72,23 @@ describe('SharedInserts', () => {
     expect(failed.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
   });
 
+  it('has room while the rows waiting (not those being sent) are fewer than maxRows', async () => {
+    const { shared, release } = recording(10);
+    expect(shared.hasRoom()).toBe(true);
+    const done = [shared.insert(batch('a', 8))]; // sent at once: nothing waits
+    await new Promise((r) => setImmediate(r));
+    expect(shared.hasRoom()).toBe(true);
+    done.push(shared.insert(batch('b', 6, 1, events, 3)));
+    expect(shared.hasRoom()).toBe(true);
+    done.push(shared.insert(batch('c', 4)));
+    expect(shared.hasRoom()).toBe(false); // 10 rows wait
+    release(0);
+    await new Promise((r) => setImmediate(r));
+    expect(shared.hasRoom()).toBe(true); // b and c are being sent
+    release(1);
+    await Promise.all(done);
+  });
+
   it('names exactly the batches of a group in its token', () => {
     expect(sharedToken(['a'])).toBe('a');
     expect(sharedToken(['a', 'b'])).toMatch(/^shared:[0-9a-f]{32}$/);

@@ -43,6 +43,8 @@ export const sharedToken = (tokens: readonly string[]) =>
  */
 export class SharedInserts {
   private readonly waiting: Waiting[] = [];
+  /** The rows and rejected items of `waiting`. */
+  private waitingRows = 0;
   private running = false;
 
   constructor(
@@ -54,8 +56,14 @@ export class SharedInserts {
   insert(batch: BatchInsert): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.waiting.push({ ...batch, resolve, reject });
+      this.waitingRows += batch.rows.length + batch.rejected.length;
       this.next();
     });
+  }
+
+  /** Whether the batches waiting leave room in the next insert: until then, fetching more makes it larger. */
+  hasRoom(): boolean {
+    return this.waitingRows < this.maxRows;
   }
 
   private next(): void {
@@ -97,6 +105,7 @@ export class SharedInserts {
       rows += size;
       n++;
     }
+    this.waitingRows -= rows;
     return this.waiting.splice(0, n);
   }
 }
