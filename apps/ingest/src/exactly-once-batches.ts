@@ -5,7 +5,7 @@ import pLimit from 'p-limit';
 import type { IngestStore, IntakeKind } from '@app/intake';
 import { isRebalance } from '@app/kafka';
 import { openPartition, toStore } from './batch-verdicts';
-import { messageHash, type KafkaRow } from './kafka-message';
+import { messageHash, valueBytes, type KafkaRow } from './kafka-message';
 import type { OffsetsRepository } from './offsets.repository';
 import { PartitionStates } from './partition-states';
 import { SharedInserts, type BatchInsert } from './shared-inserts';
@@ -104,12 +104,11 @@ export class ExactlyOnceBatches {
 
   /** kafkajs' eachBatch. */
   async handle(payload: EachBatchPayload): Promise<void> {
-    const { topic, partition } = payload.batch;
     try {
       await this.exactlyOnce(payload);
     } catch (err) {
       // Its insert may have landed though the batch threw: what is stored is read again before the next batch.
-      this.partitions.drop(topic, partition);
+      this.partitions.drop(payload.batch.topic, payload.batch.partition);
       throw err;
     }
   }
@@ -191,7 +190,8 @@ export class ExactlyOnceBatches {
       // the state counts the rows as stored from now on, and is read again if the insert fails.
       const hashes = `${messageHash(messages[0])}-${messageHash(messages[messages.length - 1])}`;
       const written = [...rows, ...rejected].map((r) => r.offset);
-      const batchInsert = { kind, rows, rejected, token: batchToken(topic, partition, first, last, hashes, written), generation };
+      const token = batchToken(topic, partition, first, last, hashes, written);
+      const batchInsert = { kind, rows, rejected, token, generation, bytes: valueBytes(messages) };
       const insert = this.shared ? this.shared.insert(batchInsert) : this.insertWithRetry(batchInsert);
       state.ledger.inserted(last);
       state.handledThrough = last;
@@ -247,11 +247,11 @@ export class ExactlyOnceBatches {
 
   /**
    * The insert of a partition batch, retried with capped backoff while storage fails: nothing is committed, fetching
-   * stops (the next batches of its partition wait for it), and every retry sends the same rows with the same token,
-   * so a partly applied attempt is deduplicated. Rows the store refuses for their data never reach this loop
-   * (IngestWriter isolates them). Right before each statement is sent, the membership of the generation that
-   * fetched the batch is confirmed (confirmMembership). Batches that share an insert are retried as one. A stop lets
-   * the first attempt go (a batch waiting for its slot is still sent), not the retries.
+   * stops (the next batches of its partition wait for it, once the shared insert has no room), and every retry sends
+   * the same rows with the same token, so a partly applied attempt is deduplicated. Rows the store refuses for their
+   * data never reach this loop (IngestWriter isolates them). Right before each statement is sent, the membership of
+   * the generation that fetched the batch is confirmed (confirmMembership). Batches that share an insert are retried
+   * as one. A stop lets the first attempt go (a batch waiting for its slot is still sent), not the retries.
    */
   private async insertWithRetry({ kind, rows, rejected, token, generation }: BatchInsert): Promise<void> {
     const beforeSend = () => this.confirmMembership(generation);

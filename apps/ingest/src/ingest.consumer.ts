@@ -153,7 +153,7 @@ export class IngestConsumer implements OnApplicationBootstrap, BeforeApplication
       partitionAssigners: [barrierAssigner((group) => this.beforeRejoin(group))],
       // Batches are formed by size or time at the fetch: up to 1 MB per partition and 8 MB per fetch, or whatever
       // arrived within 200 ms; each partition batch is one insert (on the embedded engine, waiting ones share one:
-      // SharedInserts). The byte caps bound memory.
+      // SharedInserts). The byte caps bound memory, with SharedInserts' SHARED_WAITING_BYTES on the embedded engine.
       maxBytesPerPartition: 1024 * 1024,
       maxBytes: 8 * 1024 * 1024,
       minBytes: 64 * 1024,

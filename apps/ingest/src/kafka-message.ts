@@ -16,6 +16,9 @@ export function messageHash(message: Pick<KafkaMessage, 'timestamp' | 'value'>):
   return (digest.readBigUInt64BE(0) | 1n).toString();
 }
 
+/** The bytes of the messages' values: what a batch holds in memory until it is stored. */
+export const valueBytes = (messages: readonly Pick<KafkaMessage, 'value'>[]) => messages.reduce((n, m) => n + (m.value?.length ?? 0), 0);
+
 /**
  * One message as an item of the intake's validation loop (never a throw): its value must be UTF-8 JSON. A message
  * that is not carries the reason as its problem, and its raw text, so it is kept in rejected_events with its offset.

@@ -6,16 +6,17 @@ import { SharedInserts, sharedToken, type BatchInsert } from './shared-inserts';
 const events = { topic: 'events' } as unknown as IntakeKind<KafkaRow>;
 const documents = { topic: 'documents' } as unknown as IntakeKind<KafkaRow>;
 /** A batch of `rows` rows, of which the last `rejected` are rejected items (they count against the cap too). */
-const batch = (token: string, rows: number, generation: number | null = 1, kind = events, rejected = 0): BatchInsert => ({
+const batch = (token: string, rows: number, generation: number | null = 1, kind = events, rejected = 0, bytes = 0): BatchInsert => ({
   kind,
   rows: Array.from({ length: rows - rejected }, (_, i) => ({ offset: i }) as KafkaRow),
   rejected: Array.from({ length: rejected }, (_, i) => ({ offset: rows - rejected + i }) as RejectedEventRow),
   token,
   generation,
+  bytes,
 });
 
 /** The inserts a SharedInserts sent, held until `release(i)`. */
-function recording(maxRows: number) {
+function recording(maxRows: number, maxWaitingBytes?: number) {
   const sent: Array<{ token: string; rows: number }> = [];
   const gates: Array<() => void> = [];
   const shared = new SharedInserts(
@@ -25,6 +26,7 @@ function recording(maxRows: number) {
         gates.push(resolve);
       }),
     maxRows,
+    maxWaitingBytes,
   );
   return { shared, sent, release: (i: number) => gates[i]() };
 }
@@ -85,6 +87,21 @@ describe('SharedInserts', () => {
     release(0);
     await new Promise((r) => setImmediate(r));
     expect(shared.hasRoom()).toBe(true); // b and c are being sent
+    release(1);
+    await Promise.all(done);
+  });
+
+  it('has no room once the messages waiting hold maxWaitingBytes, also of batches that store nothing', async () => {
+    const { shared, release } = recording(10, 100);
+    const done = [shared.insert(batch('a', 1, 1, events, 0, 500))]; // being sent: not counted
+    await new Promise((r) => setImmediate(r));
+    done.push(shared.insert(batch('b', 0, 1, events, 0, 60))); // stored already: no row, its messages held
+    expect(shared.hasRoom()).toBe(true);
+    done.push(shared.insert(batch('c', 0, 1, events, 0, 40)));
+    expect(shared.hasRoom()).toBe(false);
+    release(0);
+    await new Promise((r) => setImmediate(r));
+    expect(shared.hasRoom()).toBe(true);
     release(1);
     await Promise.all(done);
   });

@@ -9,6 +9,13 @@ import type { KafkaRow } from './kafka-message';
  */
 export const SHARED_INSERT_ROWS = 20_000;
 
+/**
+ * Bytes of Kafka message values waiting for the insert, at most, before a partition's next batch waits for the one
+ * before it (as much as one fetch brings): batches that store nothing (stored already, repeats) and large documents
+ * count too (docs/decisions/0083-fetch-ahead-while-the-shared-insert-has-room.md).
+ */
+export const SHARED_WAITING_BYTES = 8 * 1024 * 1024;
+
 /** One partition batch's insert: its rows, rejected items, token, and the group generation that fetched it. */
 export interface BatchInsert {
   kind: IntakeKind<KafkaRow>;
@@ -16,6 +23,8 @@ export interface BatchInsert {
   rejected: RejectedEventRow[];
   token: string;
   generation: number | null;
+  /** The bytes of its messages' values: what the batch holds in memory until it is stored. */
+  bytes: number;
 }
 
 interface Waiting extends BatchInsert {
@@ -43,13 +52,15 @@ export const sharedToken = (tokens: readonly string[]) =>
  */
 export class SharedInserts {
   private readonly waiting: Waiting[] = [];
-  /** The rows and rejected items of `waiting`. */
+  /** The rows and rejected items of `waiting`, and the bytes of their messages. */
   private waitingRows = 0;
+  private waitingBytes = 0;
   private running = false;
 
   constructor(
     private readonly write: (group: BatchInsert) => Promise<void>,
     private readonly maxRows = SHARED_INSERT_ROWS,
+    private readonly maxWaitingBytes = SHARED_WAITING_BYTES,
   ) {}
 
   /** Settles once the insert that carried `batch` is done (or failed for good). */
@@ -57,13 +68,18 @@ export class SharedInserts {
     return new Promise<void>((resolve, reject) => {
       this.waiting.push({ ...batch, resolve, reject });
       this.waitingRows += batch.rows.length + batch.rejected.length;
+      this.waitingBytes += batch.bytes;
       this.next();
     });
   }
 
-  /** Whether the batches waiting leave room in the next insert: until then, fetching more makes it larger. */
+  /**
+   * Whether the batches waiting (not those being sent) leave room in the next insert, and hold less than
+   * maxWaitingBytes of messages: until then, fetching more makes the next insert larger. Counted over every kind
+   * and generation, of which an insert takes one.
+   */
   hasRoom(): boolean {
-    return this.waitingRows < this.maxRows;
+    return this.waitingRows < this.maxRows && this.waitingBytes < this.maxWaitingBytes;
   }
 
   private next(): void {
@@ -75,6 +91,7 @@ export class SharedInserts {
     const insert: BatchInsert = {
       kind: group[0].kind,
       generation: group[0].generation,
+      bytes: group.reduce((n, b) => n + b.bytes, 0),
       rows: group.flatMap((b) => b.rows),
       rejected: group.flatMap((b) => b.rejected),
       token: sharedToken(group.map((b) => b.token)),
@@ -105,7 +122,9 @@ export class SharedInserts {
       rows += size;
       n++;
     }
+    const taken = this.waiting.splice(0, n);
     this.waitingRows -= rows;
-    return this.waiting.splice(0, n);
+    this.waitingBytes -= taken.reduce((sum, b) => sum + b.bytes, 0);
+    return taken;
   }
 }
