@@ -238,6 +238,10 @@ async function main(): Promise<void> {
   await new Promise((r) => setTimeout(r, 3000));
   freshChild.stdin!.write('stop\n');
   const latencies = JSON.parse(await waitForLine(freshChild, 'RESULT ')) as { probes: Record<string, number> };
+  // It closes its app after the result: ending first would cut its stdout (EPIPE) while it logs its shutdown.
+  if (freshChild.exitCode === null) {
+    await new Promise((r) => freshChild.once('exit', r));
+  }
   const windows = Array.from({ length: FRESH_WINDOWS }, (_, w) => {
     const times = Object.entries(latencies.probes)
       .filter(([phrase]) => phrase.startsWith(`probe ${w} `))
