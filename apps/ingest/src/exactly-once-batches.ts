@@ -66,8 +66,8 @@ export interface BatchesDeps {
  *   3. only then commit, in offset order.
  * Pipelined: a batch goes back to kafkajs once its insert is under way and the partition's batch before it is
  * stored and committed, so the next fetch and validation run while it is inserted: one batch per partition in flight
- * beyond what kafkajs waits for. On the embedded engine, while the rows waiting for its insert leave room in it
- * (SharedInserts.hasRoom), a batch goes back at once: a broker that hands out little per fetch still fills the insert.
+ * beyond what kafkajs waits for. On the embedded engine, while the batches waiting for its insert leave room (rows
+ * and bytes: SharedInserts.hasRoom), a batch goes back at once: a broker that hands out little per fetch fills it.
  * The group part tells it of the group's lifecycle: a join (joined), an answered heartbeat (heartbeatAnswered), a
  * rejoin or leave about to happen (beforeRejoin: the batches in flight are abandoned, no insert attempt starts
  * after it, and the attempts under way settle first, so nothing lands after a partition's next owner read what is
