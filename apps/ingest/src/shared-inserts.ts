@@ -87,11 +87,11 @@ export class SharedInserts {
       return;
     }
     this.running = true;
-    const group = this.take();
+    const { group, bytes } = this.take();
     const insert: BatchInsert = {
       kind: group[0].kind,
       generation: group[0].generation,
-      bytes: group.reduce((n, b) => n + b.bytes, 0),
+      bytes,
       rows: group.flatMap((b) => b.rows),
       rejected: group.flatMap((b) => b.rejected),
       token: sharedToken(group.map((b) => b.token)),
@@ -109,10 +109,14 @@ export class SharedInserts {
       });
   }
 
-  /** The longest run of waiting batches of the first one's kind and generation within maxRows (the first always). */
-  private take(): Waiting[] {
+  /**
+   * The longest run of waiting batches of the first one's kind and generation within maxRows (the first always), and
+   * the bytes of their messages; both leave the waiting counts.
+   */
+  private take(): { group: Waiting[]; bytes: number } {
     const [head] = this.waiting;
     let rows = 0;
+    let bytes = 0;
     let n = 0;
     for (const b of this.waiting) {
       const size = b.rows.length + b.rejected.length;
@@ -120,11 +124,11 @@ export class SharedInserts {
         break;
       }
       rows += size;
+      bytes += b.bytes;
       n++;
     }
-    const taken = this.waiting.splice(0, n);
     this.waitingRows -= rows;
-    this.waitingBytes -= taken.reduce((sum, b) => sum + b.bytes, 0);
-    return taken;
+    this.waitingBytes -= bytes;
+    return { group: this.waiting.splice(0, n), bytes };
   }
 }
