@@ -74,9 +74,12 @@ const suites = [
   'test/.*\\.server\\.spec\\.ts$',
   ...(process.env.TEST_CLUSTER === '1' ? ['test/.*\\.cluster\\.spec\\.ts$'] : []),
 ];
+// The property tests' full runs are on the embedded engine (`jest`, the step before); on a server and on the cluster the
+// same SQL goes over HTTP or through Distributed tables, and four runs a layout check that path (PROPERTY_RUNS overrides).
+const PROPERTY_RUNS_ON_A_SERVER = '4';
 const jest = spawnSync(process.execPath, [require.resolve('jest/bin/jest'), ...process.argv.slice(2), ...suites], {
   cwd: ROOT,
   stdio: 'inherit',
-  env: { ...process.env, TEST_STORAGE: 'server' },
+  env: { ...process.env, TEST_STORAGE: 'server', PROPERTY_RUNS: process.env.PROPERTY_RUNS ?? PROPERTY_RUNS_ON_A_SERVER },
 });
 process.exit(jest.status ?? 1);
