@@ -36,9 +36,24 @@ const SHARED = {
   // annotations: its list takes the analytics window (the same parameters and rules, so a chart's annotations match it);
   // insights: an erasure has the dimension hours that counted the token computed again.
   analytics: {
-    users: ['search-terms', 'search-stats', 'term-detail', 'search-breakdown', 'clicked-objects', 'alerts', 'annotations', 'insights'],
+    users: [
+      'search-terms',
+      'search-stats',
+      'term-detail',
+      'search-breakdown',
+      'clicked-objects',
+      'alerts',
+      'annotations',
+      'insights',
+      'algolia-analytics',
+    ],
     entry: '',
   },
+  // algolia-analytics: Algolia's Analytics API adapts the native answers, through their queries and views only.
+  'search-terms': { users: ['algolia-analytics'], entry: 'search-terms\\.(query|dto)\\.ts$' },
+  'search-stats': { users: ['algolia-analytics'], entry: 'search-stats\\.(query|dto)\\.ts$' },
+  'search-breakdown': { users: ['algolia-analytics'], entry: 'search-breakdown\\.(query|dto)\\.ts$' },
+  'clicked-objects': { users: ['algolia-analytics'], entry: 'clicked-objects\\.(query|dto)\\.ts$' },
   webhooks: { users: ['configuration', 'entities', 'alerts'], entry: 'index\\.ts$' },
   alerts: { users: ['configuration'], entry: 'index\\.ts$' },
 };

@@ -89,7 +89,15 @@ describe('the OpenAPI document (/docs-json) and UI (/docs)', () => {
   });
 
   it('marks public routes with security: [], the others with the three schemes, 401, 403 (not GET /instances), 429 and 503', () => {
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['basic', 'collectorApplication', 'collectorKey', 'hmac', 'jwt']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
+      'analyticsApplication',
+      'analyticsKey',
+      'basic',
+      'collectorApplication',
+      'collectorKey',
+      'hmac',
+      'jwt',
+    ]);
     for (const [key, op] of operations) {
       const path = key.split(' ')[1];
       if (PUBLIC_PATHS.includes(path)) {
@@ -102,7 +110,9 @@ describe('the OpenAPI document (/docs-json) and UI (/docs)', () => {
         expect(op.responses['429'].headers?.['Retry-After']?.required).toBe(true);
         continue;
       }
-      expect([key, op.security]).toEqual([key, [{ hmac: [] }, { basic: [] }, { jwt: [] }]]);
+      // Algolia's Analytics API also takes an analytics key, as Algolia's clients send it.
+      const analyticsKey = path.startsWith('/2/') ? [{ analyticsApplication: [], analyticsKey: [] }] : [];
+      expect([key, op.security]).toEqual([key, [...analyticsKey, { hmac: [] }, { basic: [] }, { jwt: [] }]]);
       // GET /instances needs a valid credential and no permission, so it cannot answer 403.
       const statuses = key === 'get /instances' ? ['401', '429', '503'] : ['401', '403', '429', '503'];
       expect([key, Object.keys(op.responses)]).toEqual([key, expect.arrayContaining(statuses)]);
@@ -138,7 +148,7 @@ describe('the OpenAPI document (/docs-json) and UI (/docs)', () => {
         const [type, media] = Object.entries(response.content ?? {})[0] ?? [];
         expect([where, typeof media?.schema]).toEqual([where, 'object']);
         if (Number(status) >= 400 && !PUBLIC_PATHS.includes(key.split(' ')[1])) {
-          const body = key === INSIGHTS_EVENTS ? 'EventsResponse' : 'ErrorBody';
+          const body = key === INSIGHTS_EVENTS ? 'EventsResponse' : key.startsWith('get /2/') ? 'AlgoliaError' : 'ErrorBody';
           expect([where, type, media?.schema]).toEqual([where, 'application/json', { $ref: `#/components/schemas/${body}` }]);
         }
       }

@@ -400,6 +400,406 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/2/searches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The most searched phrases (GET /search-terms?hits=all)
+         * @description Answered as the operation getTopSearches of Algolia's Analytics API v2 defines it, for its clients (`@algolia/client-analytics` with `hosts` set to the service); what each field counts: docs/algolia.md.
+         */
+        get: operations["algolia_getTopSearches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/2/searches/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Searches per day (GET /search-stats)
+         * @description Answered as the operation getSearchesCount of Algolia's Analytics API v2 defines it, for its clients (`@algolia/client-analytics` with `hosts` set to the service); what each field counts: docs/algolia.md.
+         */
+        get: operations["algolia_getSearchesCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/2/searches/noResults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The phrases searched without results (GET /search-terms?hits=false&filters=true)
+         * @description Answered as the operation getSearchesNoResults of Algolia's Analytics API v2 defines it, for its clients (`@algolia/client-analytics` with `hosts` set to the service); what each field counts: docs/algolia.md.
+         */
+        get: operations["algolia_getSearchesNoResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/2/searches/noClicks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The phrases whose tracked searches got no click (GET /search-terms?sort=no_clicks)
+         * @description Answered as the operation getSearchesNoClicks of Algolia's Analytics API v2 defines it, for its clients (`@algolia/client-analytics` with `hosts` set to the service); what each field counts: docs/algolia.md.
+         */
+        get: operations["algolia_getSearchesNoClicks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/2/searches/noResultRate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The share of searches without results, per day (GET /search-stats)
+         * @description Answered as the operation getNoResultsRate of Algolia's Analytics API v2 defines it, for its clients (`@algolia/client-analytics` with `hosts` set to the service); what each field counts: docs/algolia.md.
+         */
+        get: operations["algolia_getNoResultsRate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/2/searches/noClickRate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The share of tracked searches without a click, per day (GET /search-stats?engagement=true)
+         * @description Answered as the operation getNoClickRate of Algolia's Analytics API v2 defines it, for its clients (`@algolia/client-analytics` with `hosts` set to the service); what each field counts: docs/algolia.md.
+         */
+        get: operations["algolia_getNoClickRate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/2/users/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Users per day: user tokens, else sessions (GET /search-stats)
+         * @description Answered as the operation getUsersCount of Algolia's Analytics API v2 defines it, for its clients (`@algolia/client-analytics` with `hosts` set to the service); what each field counts: docs/algolia.md.
+         */
+        get: operations["algolia_getUsersCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/2/filters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The most used filter attributes (GET /search-breakdown?by=filter_attribute)
+         * @description Answered as the operation getTopFilterAttributes of Algolia's Analytics API v2 defines it, for its clients (`@algolia/client-analytics` with `hosts` set to the service); what each field counts: docs/algolia.md.
+         */
+        get: operations["algolia_getTopFilterAttributes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/2/filters/noResults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The filter sets of searches without results (GET /search-breakdown?by=filter_set&hits=false)
+         * @description Answered as the operation getTopFiltersNoResults of Algolia's Analytics API v2 defines it, for its clients (`@algolia/client-analytics` with `hosts` set to the service); what each field counts: docs/algolia.md.
+         */
+        get: operations["algolia_getTopFiltersNoResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/2/filters/{attribute}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An attribute's most used filter values (GET /search-breakdown?by=filter_value)
+         * @description Answered as the operation getTopFilterForAttribute of Algolia's Analytics API v2 defines it, for its clients (`@algolia/client-analytics` with `hosts` set to the service); what each field counts: docs/algolia.md.
+         */
+        get: operations["algolia_getTopFilterForAttribute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/2/countries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The countries searched from (GET /search-breakdown?by=country)
+         * @description Answered as the operation getTopCountries of Algolia's Analytics API v2 defines it, for its clients (`@algolia/client-analytics` with `hosts` set to the service); what each field counts: docs/algolia.md.
+         */
+        get: operations["algolia_getTopCountries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/2/hits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The most clicked objects (GET /clicked-objects)
+         * @description Answered as the operation getTopHits of Algolia's Analytics API v2 defines it, for its clients (`@algolia/client-analytics` with `hosts` set to the service); what each field counts: docs/algolia.md.
+         */
+        get: operations["algolia_getTopHits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/2/clicks/averageClickPosition": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The average position clicked, per day (GET /search-stats?engagement=true)
+         * @description Answered as the operation getAverageClickPosition of Algolia's Analytics API v2 defines it, for its clients (`@algolia/client-analytics` with `hosts` set to the service); what each field counts: docs/algolia.md.
+         */
+        get: operations["algolia_getAverageClickPosition"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/2/clicks/positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Clicks per position range (GET /search-stats?engagement=true)
+         * @description Answered as the operation getClickPositions of Algolia's Analytics API v2 defines it, for its clients (`@algolia/client-analytics` with `hosts` set to the service); what each field counts: docs/algolia.md.
+         */
+        get: operations["algolia_getClickPositions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/2/clicks/clickThroughRate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The share of tracked searches with a click, per day (GET /search-stats?engagement=true)
+         * @description Answered as the operation getClickThroughRate of Algolia's Analytics API v2 defines it, for its clients (`@algolia/client-analytics` with `hosts` set to the service); what each field counts: docs/algolia.md.
+         */
+        get: operations["algolia_getClickThroughRate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/2/conversions/conversionRate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The share of tracked searches with a conversion, per day (GET /search-stats?engagement=true)
+         * @description Answered as the operation getConversionRate of Algolia's Analytics API v2 defines it, for its clients (`@algolia/client-analytics` with `hosts` set to the service); what each field counts: docs/algolia.md.
+         */
+        get: operations["algolia_getConversionRate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/2/conversions/addToCartRate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The share of tracked searches with an add-to-cart, per day (GET /search-stats?engagement=true)
+         * @description Answered as the operation getAddToCartRate of Algolia's Analytics API v2 defines it, for its clients (`@algolia/client-analytics` with `hosts` set to the service); what each field counts: docs/algolia.md.
+         */
+        get: operations["algolia_getAddToCartRate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/2/conversions/purchaseRate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The share of tracked searches with a purchase, per day (GET /search-stats?engagement=true)
+         * @description Answered as the operation getPurchaseRate of Algolia's Analytics API v2 defines it, for its clients (`@algolia/client-analytics` with `hosts` set to the service); what each field counts: docs/algolia.md.
+         */
+        get: operations["algolia_getPurchaseRate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/2/conversions/revenue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Purchase revenue per currency, per day (GET /search-stats?engagement=true)
+         * @description Answered as the operation getRevenue of Algolia's Analytics API v2 defines it, for its clients (`@algolia/client-analytics` with `hosts` set to the service); what each field counts: docs/algolia.md.
+         */
+        get: operations["algolia_getRevenue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/2/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * When the newest counted search of the index happened (X-Data-Updated-At of GET /search-stats)
+         * @description Answered as the operation getStatus of Algolia's Analytics API v2 defines it, for its clients (`@algolia/client-analytics` with `hosts` set to the service); what each field counts: docs/algolia.md.
+         */
+        get: operations["algolia_getStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/annotations": {
         parameters: {
             query?: never;
@@ -566,7 +966,7 @@ export interface components {
          * @description Colon notation; only permissions the caller holds. With `preset` the union of both; at least one in all
          * @enum {string}
          */
-        Permission: "search:read" | "search:write" | "persistence:write" | "ranking-mix:read" | "notifications:read" | "notifications:write" | "configuration:read" | "configuration:write" | "secret:read" | "secret:write" | "entities:read" | "entities:write" | "events:collect" | "events:delete" | "annotations:read" | "annotations:write";
+        Permission: "search:read" | "search:write" | "persistence:write" | "ranking-mix:read" | "notifications:read" | "notifications:write" | "configuration:read" | "configuration:write" | "secret:read" | "secret:write" | "entities:read" | "entities:write" | "events:collect" | "events:delete" | "annotations:read" | "annotations:write" | "analytics:read";
         CreateSecretDto: {
             /** @example shop connector */
             description: string;
@@ -578,10 +978,10 @@ export interface components {
              */
             permissions?: components["schemas"]["Permission"][];
             /**
-             * @description importer = search:write + persistence:write; collector = events:collect only: a key for shoppers' browsers (its secret is public by design) that authenticates `POST /1/events` and nothing else, bound to the instance of this request, with optional `origins`
+             * @description importer = search:write + persistence:write; collector = events:collect only: a key for shoppers' browsers (its secret is public by design) that authenticates `POST /1/events` and nothing else, bound to the instance of this request, with optional `origins`; analytics = analytics:read only: a key for Algolia's analytics clients, whose secret is sent as it is in `X-Algolia-API-Key` and reads `GET /2/...` and nothing else
              * @enum {string}
              */
-            preset?: "importer" | "collector";
+            preset?: "importer" | "collector" | "analytics";
             /**
              * @description The instances the key is valid for, each one the caller may act on. Without it: the instances of the caller when its credential is limited to some (a JWT `instances` claim, a key with `instances`), else every instance of the customer, also ones added later
              * @example [
@@ -631,12 +1031,18 @@ export interface components {
              */
             origins?: string[];
             /**
+             * @description The preset the key was made with; absent for a key made from permissions only, or before presets were kept
+             * @example analytics
+             * @enum {string}
+             */
+            preset?: "importer" | "collector" | "analytics";
+            /**
              * Format: date-time
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
             /**
-             * @description 64 hex characters (32 random bytes); shown only in this answer; the key that signs HMAC requests (a collector key: the `X-Algolia-API-Key` of `POST /1/events`, which signs nothing)
+             * @description 64 hex characters (32 random bytes); shown only in this answer; the key that signs HMAC requests (a collector key: the `X-Algolia-API-Key` of `POST /1/events`, an analytics key: that of `GET /2/...`; neither signs anything)
              * @example 316c035b836ed42606d13dcfad1799258a190d17b9b0b8e4b2048ebd4a102821
              */
             secret: string;
@@ -674,6 +1080,12 @@ export interface components {
              *     ]
              */
             origins?: string[];
+            /**
+             * @description The preset the key was made with; absent for a key made from permissions only, or before presets were kept
+             * @example analytics
+             * @enum {string}
+             */
+            preset?: "importer" | "collector" | "analytics";
             /**
              * Format: date-time
              * @example 2026-11-22T09:30:00.000Z
@@ -1800,6 +2212,18 @@ export interface components {
             purchase_revenue: {
                 [key: string]: number;
             };
+        };
+        AlgoliaError: {
+            /**
+             * @description What is wrong, naming the parameter
+             * @example startDate must not be after endDate
+             */
+            message: string;
+            /**
+             * @description The HTTP status, repeated
+             * @example 400
+             */
+            status: number;
         };
         CreateAnnotationDto: {
             /**
@@ -4892,6 +5316,2454 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    algolia_getTopSearches: {
+        parameters: {
+            query: {
+                /** @description An instance (Algolia: the index) */
+                index: string;
+                /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
+                startDate?: string;
+                /** @description The last day (UTC), YYYY-MM-DD, inclusive; default: today */
+                endDate?: string;
+                /** @description Only the searches with these tags: one, or joined by ' AND ' or ' OR ' */
+                tags?: string;
+                /** @description Entries per page */
+                limit?: number;
+                /** @description Entries skipped */
+                offset?: number;
+                /** @description The order; all but searchCount need clickAnalytics=true */
+                orderBy?: "searchCount" | "clickThroughRate" | "conversionRate" | "averageClickPosition";
+                /** @description desc: most first (the default here; see docs/algolia.md) */
+                direction?: "asc" | "desc";
+                /** @description Adds the click and conversion figures */
+                clickAnalytics?: boolean;
+                /** @description Adds the add-to-cart, purchase and revenue figures (implies clickAnalytics) */
+                revenueAnalytics?: boolean;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A parameter out of its form or range, one the route does not take, or a window beyond the retention; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description A wrong application id, a missing or unknown key, or a key of another kind than analytics; the message names the rule */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The credential may not read the index (or lacks analytics:read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Unknown index */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Too many requests, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Storage unavailable or the service shutting down; retry later */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+        };
+    };
+    algolia_getSearchesCount: {
+        parameters: {
+            query: {
+                /** @description An instance (Algolia: the index) */
+                index: string;
+                /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
+                startDate?: string;
+                /** @description The last day (UTC), YYYY-MM-DD, inclusive; default: today */
+                endDate?: string;
+                /** @description Only the searches with these tags: one, or joined by ' AND ' or ' OR ' */
+                tags?: string;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A parameter out of its form or range, one the route does not take, or a window beyond the retention; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description A wrong application id, a missing or unknown key, or a key of another kind than analytics; the message names the rule */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The credential may not read the index (or lacks analytics:read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Unknown index */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Too many requests, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Storage unavailable or the service shutting down; retry later */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+        };
+    };
+    algolia_getSearchesNoResults: {
+        parameters: {
+            query: {
+                /** @description An instance (Algolia: the index) */
+                index: string;
+                /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
+                startDate?: string;
+                /** @description The last day (UTC), YYYY-MM-DD, inclusive; default: today */
+                endDate?: string;
+                /** @description Only the searches with these tags: one, or joined by ' AND ' or ' OR ' */
+                tags?: string;
+                /** @description Entries per page */
+                limit?: number;
+                /** @description Entries skipped */
+                offset?: number;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A parameter out of its form or range, one the route does not take, or a window beyond the retention; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description A wrong application id, a missing or unknown key, or a key of another kind than analytics; the message names the rule */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The credential may not read the index (or lacks analytics:read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Unknown index */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Too many requests, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Storage unavailable or the service shutting down; retry later */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+        };
+    };
+    algolia_getSearchesNoClicks: {
+        parameters: {
+            query: {
+                /** @description An instance (Algolia: the index) */
+                index: string;
+                /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
+                startDate?: string;
+                /** @description The last day (UTC), YYYY-MM-DD, inclusive; default: today */
+                endDate?: string;
+                /** @description Only the searches with these tags: one, or joined by ' AND ' or ' OR ' */
+                tags?: string;
+                /** @description Entries per page */
+                limit?: number;
+                /** @description Entries skipped */
+                offset?: number;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A parameter out of its form or range, one the route does not take, or a window beyond the retention; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description A wrong application id, a missing or unknown key, or a key of another kind than analytics; the message names the rule */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The credential may not read the index (or lacks analytics:read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Unknown index */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Too many requests, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Storage unavailable or the service shutting down; retry later */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+        };
+    };
+    algolia_getNoResultsRate: {
+        parameters: {
+            query: {
+                /** @description An instance (Algolia: the index) */
+                index: string;
+                /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
+                startDate?: string;
+                /** @description The last day (UTC), YYYY-MM-DD, inclusive; default: today */
+                endDate?: string;
+                /** @description Only the searches with these tags: one, or joined by ' AND ' or ' OR ' */
+                tags?: string;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A parameter out of its form or range, one the route does not take, or a window beyond the retention; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description A wrong application id, a missing or unknown key, or a key of another kind than analytics; the message names the rule */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The credential may not read the index (or lacks analytics:read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Unknown index */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Too many requests, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Storage unavailable or the service shutting down; retry later */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+        };
+    };
+    algolia_getNoClickRate: {
+        parameters: {
+            query: {
+                /** @description An instance (Algolia: the index) */
+                index: string;
+                /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
+                startDate?: string;
+                /** @description The last day (UTC), YYYY-MM-DD, inclusive; default: today */
+                endDate?: string;
+                /** @description Only the searches with these tags: one, or joined by ' AND ' or ' OR ' */
+                tags?: string;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A parameter out of its form or range, one the route does not take, or a window beyond the retention; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description A wrong application id, a missing or unknown key, or a key of another kind than analytics; the message names the rule */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The credential may not read the index (or lacks analytics:read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Unknown index */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Too many requests, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Storage unavailable or the service shutting down; retry later */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+        };
+    };
+    algolia_getUsersCount: {
+        parameters: {
+            query: {
+                /** @description An instance (Algolia: the index) */
+                index: string;
+                /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
+                startDate?: string;
+                /** @description The last day (UTC), YYYY-MM-DD, inclusive; default: today */
+                endDate?: string;
+                /** @description Only the searches with these tags: one, or joined by ' AND ' or ' OR ' */
+                tags?: string;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A parameter out of its form or range, one the route does not take, or a window beyond the retention; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description A wrong application id, a missing or unknown key, or a key of another kind than analytics; the message names the rule */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The credential may not read the index (or lacks analytics:read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Unknown index */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Too many requests, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Storage unavailable or the service shutting down; retry later */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+        };
+    };
+    algolia_getTopFilterAttributes: {
+        parameters: {
+            query: {
+                /** @description An instance (Algolia: the index) */
+                index: string;
+                /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
+                startDate?: string;
+                /** @description The last day (UTC), YYYY-MM-DD, inclusive; default: today */
+                endDate?: string;
+                /** @description Only the searches with these tags: one, or joined by ' AND ' or ' OR ' */
+                tags?: string;
+                /** @description Entries per page */
+                limit?: number;
+                /** @description Entries skipped */
+                offset?: number;
+                /** @description Only this phrase's searches */
+                search?: string;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A parameter out of its form or range, one the route does not take, or a window beyond the retention; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description A wrong application id, a missing or unknown key, or a key of another kind than analytics; the message names the rule */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The credential may not read the index (or lacks analytics:read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Unknown index */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Too many requests, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Storage unavailable or the service shutting down; retry later */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+        };
+    };
+    algolia_getTopFiltersNoResults: {
+        parameters: {
+            query: {
+                /** @description An instance (Algolia: the index) */
+                index: string;
+                /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
+                startDate?: string;
+                /** @description The last day (UTC), YYYY-MM-DD, inclusive; default: today */
+                endDate?: string;
+                /** @description Only the searches with these tags: one, or joined by ' AND ' or ' OR ' */
+                tags?: string;
+                /** @description Entries per page */
+                limit?: number;
+                /** @description Entries skipped */
+                offset?: number;
+                /** @description Only this phrase's searches */
+                search?: string;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A parameter out of its form or range, one the route does not take, or a window beyond the retention; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description A wrong application id, a missing or unknown key, or a key of another kind than analytics; the message names the rule */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The credential may not read the index (or lacks analytics:read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Unknown index */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Too many requests, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Storage unavailable or the service shutting down; retry later */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+        };
+    };
+    algolia_getTopFilterForAttribute: {
+        parameters: {
+            query: {
+                /** @description An instance (Algolia: the index) */
+                index: string;
+                /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
+                startDate?: string;
+                /** @description The last day (UTC), YYYY-MM-DD, inclusive; default: today */
+                endDate?: string;
+                /** @description Only the searches with these tags: one, or joined by ' AND ' or ' OR ' */
+                tags?: string;
+                /** @description Entries per page */
+                limit?: number;
+                /** @description Entries skipped */
+                offset?: number;
+                /** @description Only this phrase's searches */
+                search?: string;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path: {
+                attribute: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A parameter out of its form or range, one the route does not take, or a window beyond the retention; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description A wrong application id, a missing or unknown key, or a key of another kind than analytics; the message names the rule */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The credential may not read the index (or lacks analytics:read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Unknown index */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Too many requests, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Storage unavailable or the service shutting down; retry later */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+        };
+    };
+    algolia_getTopCountries: {
+        parameters: {
+            query: {
+                /** @description An instance (Algolia: the index) */
+                index: string;
+                /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
+                startDate?: string;
+                /** @description The last day (UTC), YYYY-MM-DD, inclusive; default: today */
+                endDate?: string;
+                /** @description Only the searches with these tags: one, or joined by ' AND ' or ' OR ' */
+                tags?: string;
+                /** @description Entries per page */
+                limit?: number;
+                /** @description Entries skipped */
+                offset?: number;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A parameter out of its form or range, one the route does not take, or a window beyond the retention; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description A wrong application id, a missing or unknown key, or a key of another kind than analytics; the message names the rule */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The credential may not read the index (or lacks analytics:read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Unknown index */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Too many requests, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Storage unavailable or the service shutting down; retry later */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+        };
+    };
+    algolia_getTopHits: {
+        parameters: {
+            query: {
+                /** @description An instance (Algolia: the index) */
+                index: string;
+                /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
+                startDate?: string;
+                /** @description The last day (UTC), YYYY-MM-DD, inclusive; default: today */
+                endDate?: string;
+                /** @description Only the searches with these tags: one, or joined by ' AND ' or ' OR ' */
+                tags?: string;
+                /** @description Entries per page */
+                limit?: number;
+                /** @description Entries skipped */
+                offset?: number;
+                /** @description Only this phrase's searches */
+                search?: string;
+                /** @description Adds the click and conversion figures */
+                clickAnalytics?: boolean;
+                /** @description Adds the add-to-cart, purchase and revenue figures (implies clickAnalytics) */
+                revenueAnalytics?: boolean;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A parameter out of its form or range, one the route does not take, or a window beyond the retention; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description A wrong application id, a missing or unknown key, or a key of another kind than analytics; the message names the rule */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The credential may not read the index (or lacks analytics:read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Unknown index */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Too many requests, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Storage unavailable or the service shutting down; retry later */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+        };
+    };
+    algolia_getAverageClickPosition: {
+        parameters: {
+            query: {
+                /** @description An instance (Algolia: the index) */
+                index: string;
+                /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
+                startDate?: string;
+                /** @description The last day (UTC), YYYY-MM-DD, inclusive; default: today */
+                endDate?: string;
+                /** @description Only the searches with these tags: one, or joined by ' AND ' or ' OR ' */
+                tags?: string;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A parameter out of its form or range, one the route does not take, or a window beyond the retention; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description A wrong application id, a missing or unknown key, or a key of another kind than analytics; the message names the rule */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The credential may not read the index (or lacks analytics:read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Unknown index */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Too many requests, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Storage unavailable or the service shutting down; retry later */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+        };
+    };
+    algolia_getClickPositions: {
+        parameters: {
+            query: {
+                /** @description An instance (Algolia: the index) */
+                index: string;
+                /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
+                startDate?: string;
+                /** @description The last day (UTC), YYYY-MM-DD, inclusive; default: today */
+                endDate?: string;
+                /** @description Only the searches with these tags: one, or joined by ' AND ' or ' OR ' */
+                tags?: string;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A parameter out of its form or range, one the route does not take, or a window beyond the retention; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description A wrong application id, a missing or unknown key, or a key of another kind than analytics; the message names the rule */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The credential may not read the index (or lacks analytics:read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Unknown index */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Too many requests, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Storage unavailable or the service shutting down; retry later */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+        };
+    };
+    algolia_getClickThroughRate: {
+        parameters: {
+            query: {
+                /** @description An instance (Algolia: the index) */
+                index: string;
+                /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
+                startDate?: string;
+                /** @description The last day (UTC), YYYY-MM-DD, inclusive; default: today */
+                endDate?: string;
+                /** @description Only the searches with these tags: one, or joined by ' AND ' or ' OR ' */
+                tags?: string;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A parameter out of its form or range, one the route does not take, or a window beyond the retention; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description A wrong application id, a missing or unknown key, or a key of another kind than analytics; the message names the rule */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The credential may not read the index (or lacks analytics:read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Unknown index */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Too many requests, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Storage unavailable or the service shutting down; retry later */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+        };
+    };
+    algolia_getConversionRate: {
+        parameters: {
+            query: {
+                /** @description An instance (Algolia: the index) */
+                index: string;
+                /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
+                startDate?: string;
+                /** @description The last day (UTC), YYYY-MM-DD, inclusive; default: today */
+                endDate?: string;
+                /** @description Only the searches with these tags: one, or joined by ' AND ' or ' OR ' */
+                tags?: string;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A parameter out of its form or range, one the route does not take, or a window beyond the retention; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description A wrong application id, a missing or unknown key, or a key of another kind than analytics; the message names the rule */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The credential may not read the index (or lacks analytics:read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Unknown index */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Too many requests, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Storage unavailable or the service shutting down; retry later */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+        };
+    };
+    algolia_getAddToCartRate: {
+        parameters: {
+            query: {
+                /** @description An instance (Algolia: the index) */
+                index: string;
+                /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
+                startDate?: string;
+                /** @description The last day (UTC), YYYY-MM-DD, inclusive; default: today */
+                endDate?: string;
+                /** @description Only the searches with these tags: one, or joined by ' AND ' or ' OR ' */
+                tags?: string;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A parameter out of its form or range, one the route does not take, or a window beyond the retention; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description A wrong application id, a missing or unknown key, or a key of another kind than analytics; the message names the rule */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The credential may not read the index (or lacks analytics:read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Unknown index */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Too many requests, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Storage unavailable or the service shutting down; retry later */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+        };
+    };
+    algolia_getPurchaseRate: {
+        parameters: {
+            query: {
+                /** @description An instance (Algolia: the index) */
+                index: string;
+                /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
+                startDate?: string;
+                /** @description The last day (UTC), YYYY-MM-DD, inclusive; default: today */
+                endDate?: string;
+                /** @description Only the searches with these tags: one, or joined by ' AND ' or ' OR ' */
+                tags?: string;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A parameter out of its form or range, one the route does not take, or a window beyond the retention; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description A wrong application id, a missing or unknown key, or a key of another kind than analytics; the message names the rule */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The credential may not read the index (or lacks analytics:read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Unknown index */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Too many requests, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Storage unavailable or the service shutting down; retry later */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+        };
+    };
+    algolia_getRevenue: {
+        parameters: {
+            query: {
+                /** @description An instance (Algolia: the index) */
+                index: string;
+                /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
+                startDate?: string;
+                /** @description The last day (UTC), YYYY-MM-DD, inclusive; default: today */
+                endDate?: string;
+                /** @description Only the searches with these tags: one, or joined by ' AND ' or ' OR ' */
+                tags?: string;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A parameter out of its form or range, one the route does not take, or a window beyond the retention; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description A wrong application id, a missing or unknown key, or a key of another kind than analytics; the message names the rule */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The credential may not read the index (or lacks analytics:read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Unknown index */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Too many requests, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Storage unavailable or the service shutting down; retry later */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+        };
+    };
+    algolia_getStatus: {
+        parameters: {
+            query: {
+                /** @description An instance (Algolia: the index) */
+                index: string;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description A parameter out of its form or range, one the route does not take, or a window beyond the retention; the message names it */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description A wrong application id, a missing or unknown key, or a key of another kind than analytics; the message names the rule */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The credential may not read the index (or lacks analytics:read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Unknown index */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Too many requests, or too many failed authentications from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+            /** @description Storage unavailable or the service shutting down; retry later */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlgoliaError"];
                 };
             };
         };

@@ -18,6 +18,7 @@ import { SearchTermsModule } from './search-terms/search-terms.module';
 import { TermDetailModule } from './term-detail/term-detail.module';
 import { InstancesModule } from './instances/instances.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
+import { AlgoliaAnalyticsModule } from './algolia-analytics/algolia-analytics.module';
 
 /** The query side's features (HTTP API); needs CoreModule beside it. */
 @Module({
@@ -35,6 +36,7 @@ import { ApiKeysModule } from './api-keys/api-keys.module';
     SearchStatsModule,
     SearchBreakdownModule,
     ClickedObjectsModule,
+    AlgoliaAnalyticsModule,
     AnnotationsModule,
     InstancesModule,
     DashboardModule,

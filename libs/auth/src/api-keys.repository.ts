@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ClickHouseService, VersionClock, chDateTime, fromChDateTime } from '@app/clickhouse';
 import type { AuthContext } from './auth-context';
-import { COLLECTOR_PERMISSION, type Permission } from './permissions';
+import { COLLECTOR_PERMISSION, PRESETS, type Permission, type PresetName } from './permissions';
 import { RefreshingCache } from './refreshing-cache';
 
 export interface ApiKey {
@@ -16,17 +16,33 @@ export interface ApiKey {
   instances?: readonly string[];
   /** A collector key: the origins CORS is granted to (empty: any origin); absent on every other key. */
   origins?: readonly string[];
+  /** The preset the key was made with; absent for a key made from permissions only (and for keys made before presets were kept). */
+  preset?: PresetName;
   secret: string;
   legacy: boolean;
   revoked: boolean;
   createdAt: number;
 }
 
-type ApiKeyRow = Omit<ApiKey, 'createdAt' | 'instances' | 'origins'> & { instances: string[]; origins: string[]; created_at: string };
+type ApiKeyRow = Omit<ApiKey, 'createdAt' | 'instances' | 'origins' | 'preset'> & {
+  instances: string[];
+  origins: string[];
+  preset: string;
+  created_at: string;
+};
 
 /** A collector key (`preset: "collector"`): it authenticates `POST /1/events` only, and never signs HMAC. */
 export function isCollectorKey(key: Pick<ApiKey, 'permissions'>): boolean {
   return key.permissions.includes(COLLECTOR_PERMISSION);
+}
+
+/** An analytics key (`preset: "analytics"`): its secret travels as it is, so it reads `GET /2/...` only, and never signs HMAC. */
+export function isAnalyticsKey(key: Pick<ApiKey, 'preset'>): boolean {
+  return key.preset === 'analytics';
+}
+
+function presetOf(stored: string): PresetName | undefined {
+  return Object.hasOwn(PRESETS, stored) ? (stored as PresetName) : undefined;
 }
 
 /**
@@ -56,17 +72,18 @@ export class ApiKeysRepository {
   /** Latest version of every key of the customer, revoked ones included. */
   async all(customer: string): Promise<ApiKey[]> {
     const rows = await this.ch.query<ApiKeyRow>(
-      `SELECT id, customer, description, permissions, instances, origins, secret, legacy, revoked, created_at
+      `SELECT id, customer, description, permissions, instances, origins, preset, secret, legacy, revoked, created_at
        FROM ${this.ch.table('api_keys')}
        WHERE customer = {customer:String}
        ORDER BY id, version DESC LIMIT 1 BY id`,
       { customer },
     );
     return rows
-      .map(({ created_at, instances, origins, ...key }) => ({
+      .map(({ created_at, instances, origins, preset, ...key }) => ({
         ...key,
         ...(instances.length > 0 ? { instances } : {}),
         ...(isCollectorKey(key) ? { origins } : {}),
+        ...(presetOf(preset) ? { preset: presetOf(preset) } : {}),
         createdAt: fromChDateTime(created_at),
       }))
       .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
@@ -102,6 +119,7 @@ export class ApiKeysRepository {
         permissions: key.permissions,
         instances: key.instances ?? [],
         origins: key.origins ?? [],
+        preset: key.preset ?? '',
         secret: key.secret,
         legacy: key.legacy,
         revoked: key.revoked,

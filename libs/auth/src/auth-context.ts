@@ -1,7 +1,7 @@
 import type { Permission } from './permissions';
 
-/** `collector`: a collector key, on POST /1/events only. */
-export type AuthScheme = 'hmac' | 'basic' | 'jwt' | 'collector';
+/** `collector`: a collector key, on POST /1/events only; `analytics`: an analytics key, on GET /2/... only. */
+export type AuthScheme = 'hmac' | 'basic' | 'jwt' | 'collector' | 'analytics';
 
 /** Who is calling, for which customer and instance, with which permissions. Set by the AuthGuard. */
 export interface AuthContext {
@@ -16,7 +16,7 @@ export interface AuthContext {
   limited: boolean;
   scheme: AuthScheme;
   permissions: ReadonlySet<Permission>;
-  /** API key id (HMAC, collector key) or JWT subject or Basic login. */
+  /** API key id (HMAC, collector or analytics key) or JWT subject or Basic login. */
   principal: string;
 }
 

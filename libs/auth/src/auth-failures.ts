@@ -43,6 +43,12 @@ export const AUTH_FAILURES = {
   collectorWrong:
     'X-Algolia-API-Key is no active collector key of this application: only a key made with the preset collector ' +
     'authenticates POST /1/events',
+  analyticsApplication:
+    'X-Algolia-Application-Id must name this customer (with BASE_DOMAIN: the customer of the Host) beside X-Algolia-API-Key',
+  analyticsKeyWrong:
+    'X-Algolia-API-Key is no active analytics key of this application: only a key made with the preset analytics is sent ' +
+    'as it is (an HMAC key signs requests, a collector key is for POST /1/events)',
+  analyticsKeyElsewhere: 'An analytics key (X-Algolia-API-Key) authenticates GET /2/... only',
 } as const;
 
 export type AuthFailure = keyof typeof AUTH_FAILURES;

@@ -4,13 +4,14 @@ import { ApiErrors } from '@app/errors';
 import type { IncomingMessage } from 'http';
 import type { AuthContext } from './auth-context';
 import { AUTH_HEADERS } from './auth-headers';
-import { COLLECTOR_PERMISSION, type Permission } from './permissions';
+import { ANALYTICS_PERMISSION, COLLECTOR_PERMISSION, type Permission } from './permissions';
 
 export const PERMISSION_KEY = 'auth:permission';
 export const CREDENTIAL_ONLY_KEY = 'auth:credential-only';
 export const PUBLIC_KEY = 'auth:public';
 export const INTAKE_LIMIT_KEY = 'auth:intake-limit';
 export const COLLECTOR_KEY = 'auth:collector';
+export const ANALYTICS_KEY = 'auth:analytics';
 
 /** Documents a route's authentication in the OpenAPI document: the three schemes, the HMAC and instance headers. */
 const ApiAuthentication = () =>
@@ -46,6 +47,20 @@ export const IntakeRateLimit = () => SetMetadata(INTAKE_LIMIT_KEY, true);
  */
 export const RequireCollectorKey = () =>
   applyDecorators(SetMetadata(COLLECTOR_KEY, true), SetMetadata(PERMISSION_KEY, COLLECTOR_PERMISSION));
+
+/**
+ * `GET /2/...`, Algolia's Analytics API: analytics:read, from an analytics key sent as Algolia's clients send it
+ * (CredentialsGate.admitAnalytics), or Basic, a JWT or a signed request. It acts on no instance of its own: the route
+ * reads the instance its `index` names.
+ */
+export const RequireAnalyticsRead = () =>
+  applyDecorators(
+    SetMetadata(ANALYTICS_KEY, true),
+    SetMetadata(PERMISSION_KEY, ANALYTICS_PERMISSION),
+    SetMetadata(CREDENTIAL_ONLY_KEY, true),
+    ApiSecurity({ analyticsApplication: [], analyticsKey: [] }),
+    ApiAuthentication(),
+  );
 
 /**
  * A route reachable without credentials (health, metrics, docs). On a class it marks each of its methods as well:

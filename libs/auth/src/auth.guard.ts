@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { IncomingMessage } from 'http';
 import { AuthError } from '@app/errors';
 import { refused } from './auth-failures';
-import { COLLECTOR_KEY, CREDENTIAL_ONLY_KEY, PERMISSION_KEY, PUBLIC_KEY } from './auth.decorators';
+import { ANALYTICS_KEY, COLLECTOR_KEY, CREDENTIAL_ONLY_KEY, PERMISSION_KEY, PUBLIC_KEY } from './auth.decorators';
 import { CredentialsGate, requestedInstance } from './credentials-gate';
 import type { Permission } from './permissions';
 
@@ -30,6 +30,10 @@ export class AuthGuard implements CanActivate {
     const collectorRoute = this.reflector.getAllAndOverride<boolean>(COLLECTOR_KEY, targets) ?? false;
     if (collectorRoute !== (principal.scheme === 'collector')) {
       throw refused(collectorRoute ? 'collectorMissing' : 'noCredentials');
+    }
+    // An analytics key authenticates GET /2/... only.
+    if (principal.scheme === 'analytics' && !this.reflector.getAllAndOverride<boolean>(ANALYTICS_KEY, targets)) {
+      throw refused('analyticsKeyElsewhere');
     }
     const instances = customer.instances.filter((i) => !principal.instances || principal.instances.includes(i));
     // Without X-Service-Instance: the customer's default, or for a route that acts on no instance, the first the

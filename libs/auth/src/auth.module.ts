@@ -5,7 +5,7 @@ import { AppConfig } from '@app/config';
 import { CustomerThrottlerGuard } from './customer-throttler.guard';
 import { ApiKeysRepository } from './api-keys.repository';
 import { AuthGuard } from './auth.guard';
-import { BasicAuthenticator, CollectorAuthenticator, HmacAuthenticator } from './authenticators';
+import { AnalyticsKeyAuthenticator, BasicAuthenticator, CollectorAuthenticator, HmacAuthenticator } from './authenticators';
 import { CollectedRows } from './collected-rows';
 import { CredentialsGate } from './credentials-gate';
 import { CustomersRepository } from './customers.repository';
@@ -39,6 +39,7 @@ import { ProvisioningService } from './provisioning.service';
     BasicAuthenticator,
     JwtAuthenticator,
     CollectorAuthenticator,
+    AnalyticsKeyAuthenticator,
     ProvisioningService,
     FailedAuthLimiter,
     PasswordChecks,

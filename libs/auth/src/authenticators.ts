@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'http';
 import { LRUCache } from 'lru-cache';
-import { ApiKeysRepository, isCollectorKey } from './api-keys.repository';
+import { ApiKeysRepository, isAnalyticsKey, isCollectorKey, type ApiKey } from './api-keys.repository';
 import type { AuthScheme } from './auth-context';
 import { RetryLaterError } from '@app/errors';
 import { refused } from './auth-failures';
@@ -72,8 +72,9 @@ export class HmacAuthenticator {
 
   async verify(signed: HmacHeaders, body: Buffer, customer: Customer): Promise<Principal> {
     // Every active key is tried (no early exit), so the time taken does not tell which key matched.
-    // A collector key's secret is public by design (shoppers' browsers send it): it never signs a request.
-    const keys = (await this.keys.activeKeys(customer.customer)).filter((key) => !isCollectorKey(key));
+    // A collector key's secret is public by design (shoppers' browsers send it), and an analytics key's travels as it
+    // is: neither signs a request.
+    const keys = (await this.keys.activeKeys(customer.customer)).filter((key) => !isCollectorKey(key) && !isAnalyticsKey(key));
     const match = keys.filter((key) => signatureMatches(key.secret, signed.nonce, body, signed.hash))[0];
     if (!match) {
       throw refused('noKeyMatches');
@@ -92,17 +93,24 @@ export interface CollectorPrincipal extends Principal {
 }
 
 /**
+ * The key among `keys` whose secret is `secret`: digests compared in constant time with every key (no early exit), so
+ * neither the time taken nor the secret's length tells which key, if any, matched.
+ */
+function keyWithSecret(keys: readonly ApiKey[], secret: string): ApiKey | undefined {
+  const sent = createHash('sha256').update(secret).digest();
+  return keys.filter((key) => timingSafeEqual(createHash('sha256').update(key.secret).digest(), sent))[0];
+}
+
+/**
  * Collector keys (`preset: "collector"`): the key's secret as sent in `X-Algolia-API-Key`, compared with every active
- * collector key of the customer (no early exit). No other key matches, whatever its permissions.
+ * collector key of the customer. No other key matches, whatever its permissions.
  */
 @Injectable()
 export class CollectorAuthenticator {
   constructor(private readonly keys: ApiKeysRepository) {}
 
   async authenticate(secret: string, customer: Customer): Promise<CollectorPrincipal> {
-    const sent = createHash('sha256').update(secret).digest();
-    const keys = (await this.keys.activeKeys(customer.customer)).filter(isCollectorKey);
-    const match = keys.filter((key) => timingSafeEqual(createHash('sha256').update(key.secret).digest(), sent))[0];
+    const match = keyWithSecret((await this.keys.activeKeys(customer.customer)).filter(isCollectorKey), secret);
     if (!match) {
       throw refused('collectorWrong');
     }
@@ -113,6 +121,23 @@ export class CollectorAuthenticator {
       instances: match.instances,
       origins: match.origins ?? [],
     };
+  }
+}
+
+/**
+ * Analytics keys (`preset: "analytics"`): the key's secret as sent in `X-Algolia-API-Key` to `GET /2/...`, compared
+ * with every active analytics key of the customer. No other key matches: an HMAC key's secret never travels.
+ */
+@Injectable()
+export class AnalyticsKeyAuthenticator {
+  constructor(private readonly keys: ApiKeysRepository) {}
+
+  async authenticate(secret: string, customer: Customer): Promise<Principal> {
+    const match = keyWithSecret((await this.keys.activeKeys(customer.customer)).filter(isAnalyticsKey), secret);
+    if (!match) {
+      throw refused('analyticsKeyWrong');
+    }
+    return { scheme: 'analytics', principal: match.id, permissions: new Set(match.permissions), instances: match.instances };
   }
 }
 

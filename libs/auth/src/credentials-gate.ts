@@ -5,7 +5,14 @@ import { AppConfig } from '@app/config';
 import { NAME_PATTERN } from '@app/contracts';
 import { AuthError, RetryLaterError } from '@app/errors';
 import { refused } from './auth-failures';
-import { BasicAuthenticator, CollectorAuthenticator, HmacAuthenticator, type HmacHeaders, type Principal } from './authenticators';
+import {
+  AnalyticsKeyAuthenticator,
+  BasicAuthenticator,
+  CollectorAuthenticator,
+  HmacAuthenticator,
+  type HmacHeaders,
+  type Principal,
+} from './authenticators';
 import { CustomersRepository, type Customer } from './customers.repository';
 import { CollectedRows } from './collected-rows';
 import { COLLECT_BUDGET, tooManyMessage } from './customer-throttler.guard';
@@ -82,6 +89,7 @@ export class CredentialsGate {
     private readonly basic: BasicAuthenticator,
     private readonly jwt: JwtAuthenticator,
     private readonly collector: CollectorAuthenticator,
+    private readonly analyticsKeys: AnalyticsKeyAuthenticator,
     private readonly failures: FailedAuthLimiter,
     private readonly provisioning: ProvisioningService,
     @InjectThrottlerStorage() private readonly throttles: ThrottlerStorage,
@@ -161,6 +169,31 @@ export class CredentialsGate {
       throw new AuthError('forbidden', 'origin not allowed', 'Origin not allowed: this collector key is for pages of other origins');
     }
     const admission: Admission = { customer, principal, corsOrigin: origin };
+    req.admission = admission;
+    return admission;
+  }
+
+  /**
+   * `GET /2/...` (Algolia's Analytics API): an analytics key, as Algolia's clients send it (`X-Algolia-Application-Id`
+   * naming the customer, with BASE_DOMAIN the Host's, and the key's secret in `X-Algolia-API-Key`, as headers or in
+   * the query string); without `X-Algolia-API-Key`, Basic, a JWT or a signed request, as on every other route. Only an
+   * analytics key's secret is taken as it is. A failed key counts against the address.
+   */
+  async admitAnalytics(req: IncomingMessage): Promise<Admission> {
+    const apiKey = collectorParam(req, COLLECTOR_API_KEY);
+    if (apiKey === undefined) {
+      return this.admit(req);
+    }
+    const address = clientAddress(req);
+    this.checkFailures(address);
+    const admission = await this.counted(address, async () => {
+      const appId = collectorParam(req, COLLECTOR_APP_ID);
+      const customer = appId !== undefined && appId === customerOf(req, this.config) ? await this.customers.find(appId) : undefined;
+      if (!customer) {
+        throw refused('analyticsApplication');
+      }
+      return { customer, principal: await this.analyticsKeys.authenticate(apiKey, customer) };
+    });
     req.admission = admission;
     return admission;
   }

@@ -16,6 +16,7 @@ export const PERMISSIONS = [
   'events:delete',
   'annotations:read',
   'annotations:write',
+  'analytics:read',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -30,7 +31,15 @@ export const IMPORTER_PRESET: readonly Permission[] = ['search:write', 'persiste
 export const COLLECTOR_PERMISSION: Permission = 'events:collect';
 export const COLLECTOR_PRESET: readonly Permission[] = [COLLECTOR_PERMISSION];
 
-export const PRESETS = { importer: IMPORTER_PRESET, collector: COLLECTOR_PRESET } as const;
+/**
+ * The Analytics preset: Algolia's Analytics API (`GET /2/...`) read with the key's secret as it is, in
+ * `X-Algolia-API-Key`, as Algolia's analytics clients send it. Such a key authenticates there and nothing else, and never
+ * signs HMAC; Basic, a JWT or an HMAC key holding analytics:read read the same routes.
+ */
+export const ANALYTICS_PERMISSION: Permission = 'analytics:read';
+export const ANALYTICS_PRESET: readonly Permission[] = [ANALYTICS_PERMISSION];
+
+export const PRESETS = { importer: IMPORTER_PRESET, collector: COLLECTOR_PRESET, analytics: ANALYTICS_PRESET } as const;
 export type PresetName = keyof typeof PRESETS;
 
 const KNOWN = new Set<string>(PERMISSIONS);

@@ -35,9 +35,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     const described = this.describe(exception);
     const { status } = described;
-    // POST /1/events answers as Algolia's Insights API does: `{ status, message }` and nothing more (EventsResponse).
+    // POST /1/events answers as Algolia's Insights API does: `{ status, message }` and nothing more (EventsResponse);
+    // GET /2/... as its Analytics API does, with the same two fields (ErrorBase).
     const url = host.switchToHttp().getRequest<{ url?: string }>()?.url ?? '';
-    const body = isInsightsEventsUrl(url) ? { status, message: insightsMessage(described.body) } : described.body;
+    const body = isAlgoliaUrl(url) ? { status, message: algoliaMessage(described.body) } : described.body;
     if (exception instanceof RetryLaterError) {
       this.adapterHost.httpAdapter.setHeader(res, 'Retry-After', String(exception.retryAfterSeconds));
     } else if (storageUnreachable(exception)) {
@@ -78,15 +79,15 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 }
 
-/** The message of an EventsResponse: the error's, with the correlation id of a 500 (it has no field of its own). */
-function insightsMessage(body: Record<string, unknown>): string {
-  const message = String(body.message);
+/** The message of an Algolia answer: the error's, with the correlation id of a 500 (it has no field of its own). */
+function algoliaMessage(body: Record<string, unknown>): string {
+  const message = Array.isArray(body.message) ? body.message.join('; ') : String(body.message);
   return typeof body.correlationId === 'string' ? `${message} (correlation id ${body.correlationId})` : message;
 }
 
-/** POST /1/events (and its query string). */
-function isInsightsEventsUrl(url: string): boolean {
-  return url === '/1/events' || url.startsWith('/1/events?');
+/** POST /1/events (and its query string), and Algolia's Analytics API, `/2/...`. */
+function isAlgoliaUrl(url: string): boolean {
+  return url === '/1/events' || url.startsWith('/1/events?') || url.startsWith('/2/');
 }
 
 /** The error body every error answer carries (ErrorView, the schema ErrorBody in the OpenAPI document). */

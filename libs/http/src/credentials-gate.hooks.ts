@@ -1,14 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { clientAddress, clientKey, COLLECTOR_KEY, CredentialsGate, PUBLIC_KEY } from '@app/auth';
+import { ANALYTICS_KEY, clientAddress, clientKey, COLLECTOR_KEY, CredentialsGate, PUBLIC_KEY } from '@app/auth';
 import { RetryLaterError } from '@app/errors';
 import type { AppConfig } from '@app/config';
 import { bodyLimitOf, checkContentType, declaresBody, parseJsonBody } from './body-parser';
 import { grantCors } from './insights-cors';
 
-/** Who may call a route: anyone, a valid credential of a customer, or a collector key (POST /1/events only). */
-type Access = 'public' | 'credential' | 'collector';
+/**
+ * Who may call a route: anyone, a valid credential of a customer, a collector key (POST /1/events only), or on
+ * Algolia's Analytics API (GET /2/...) an analytics key or a valid credential.
+ */
+type Access = 'public' | 'credential' | 'collector' | 'analytics';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -95,6 +98,9 @@ function accessOf(route: { method: string | string[]; url: string; handler: unkn
   if (Reflect.getMetadata(COLLECTOR_KEY, handler) === true) {
     return 'collector';
   }
+  if (Reflect.getMetadata(ANALYTICS_KEY, handler) === true) {
+    return 'analytics';
+  }
   return Reflect.getMetadata(PUBLIC_KEY, handler) === true ? 'public' : 'credential';
 }
 
@@ -157,6 +163,8 @@ export function registerCredentialsGate(fastify: FastifyInstance, config: AppCon
         const { corsOrigin } = await gate.admitCollector(asSeenByGuards(req));
         grantCors(reply, corsOrigin);
         await gate.countCollected(asSeenByGuards(req));
+      } else if (gated && access === 'analytics') {
+        await gate.admitAnalytics(asSeenByGuards(req));
       } else if (gated) {
         await gate.admit(asSeenByGuards(req));
       }
@@ -193,7 +201,8 @@ export function registerCredentialsGate(fastify: FastifyInstance, config: AppCon
   fastify.addHook('preValidation', async (req) => {
     const raw = asSeenByGuards(req).rawBody ?? Buffer.alloc(0);
     try {
-      if (gate !== undefined && req.routeOptions.config.access === 'credential') {
+      const access = req.routeOptions.config.access;
+      if (gate !== undefined && (access === 'credential' || access === 'analytics')) {
         await gate.verify(asSeenByGuards(req), raw);
       }
     } finally {

@@ -26,6 +26,11 @@ const TAGS: Array<[string, string]> = [
   ['Configuration', "The instance's configuration: the webhook delivery URL"],
   ['Notifications', 'Failed webhook calls and rejected events, for the admin area'],
   ['API keys', 'Keys that sign HMAC requests (also called shared secrets)'],
+  [
+    "Algolia's Analytics API",
+    "Algolia's Analytics API v2 for its clients (`@algolia/client-analytics` with `hosts` set to the service): each route adapts a " +
+      'native answer; what each field counts: docs/algolia.md in the repository',
+  ],
   ['Health', 'Probes for load balancers and orchestrators (no credentials)'],
   ['Metrics', 'Prometheus metrics (no credentials)'],
 ];
@@ -83,6 +88,20 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
         'POST /1/events: a collector key (`POST /secret` with `"preset": "collector"`; search-insights: `apiKey`), public by ' +
         'design and valid nowhere else; or the header of the same name',
     })
+    .addSecurity('analyticsApplication', {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Algolia-Application-Id',
+      description: 'GET /2/...: the customer (the analytics client: `appId`); or the query parameter of the same name',
+    })
+    .addSecurity('analyticsKey', {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Algolia-API-Key',
+      description:
+        'GET /2/...: an analytics key (`POST /secret` with `"preset": "analytics"`; the analytics client: `apiKey`), valid ' +
+        'nowhere else; or the query parameter of the same name',
+    })
     .addBasicAuth({ type: 'http', scheme: 'basic', description: "The instance's own credentials (login and password)" }, 'basic')
     .addBearerAuth(
       { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Admin user token; permissions in dot notation (search.read)' },
@@ -136,7 +155,7 @@ function refine(document: OpenAPIObject): OpenAPIObject {
         )
         .sort((a, b) => parameterRank(path, a) - parameterRank(path, b));
       const input = method !== 'get' || (operation.parameters ?? []).some((p) => 'in' in p && (p.in === 'path' || p.in === 'query'));
-      const general = { ...(input ? invalid : {}), ...(method === 'get' ? tooLarge : bodyErrors) };
+      const general = errorsIn(path, { ...(input ? invalid : {}), ...(method === 'get' ? tooLarge : bodyErrors) });
       operation.responses = sortedByStatus({
         ...operation.responses,
         ...Object.fromEntries(Object.entries(general).filter(([status]) => !ownBody(operation.responses?.[status]))),
@@ -172,6 +191,20 @@ function ownBody(response: unknown): boolean {
 
 function sortedByStatus(responses: Responses): Responses {
   return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** The schema of Algolia's Analytics API errors (`GET /2/...`), `{ message, status }`. */
+const ALGOLIA_ERROR_SCHEMA = 'AlgoliaError';
+
+/** The general error answers of a path: Algolia's Analytics API answers them in Algolia's form. */
+function errorsIn(path: string, responses: Record<string, ResponseObject>): Record<string, ResponseObject> {
+  if (!path.startsWith('/2/')) {
+    return responses;
+  }
+  const schema = { $ref: `#/components/schemas/${ALGOLIA_ERROR_SCHEMA}` };
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, r]) => [status, { ...r, content: { 'application/json': { schema } } }]),
+  );
 }
 
 /** An error answer as ApiErrors documents it (for the statuses no decorator can know of). */

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { PERMISSIONS, type ApiKey, type Permission } from '@app/auth';
+import { PERMISSIONS, PRESETS, type ApiKey, type Permission, type PresetName } from '@app/auth';
 
 /** An API key as listed: never the secret. */
 export class ApiKeyView {
@@ -36,6 +36,13 @@ export class ApiKeyView {
   })
   origins?: string[];
 
+  @ApiPropertyOptional({
+    enum: Object.keys(PRESETS),
+    example: 'analytics',
+    description: 'The preset the key was made with; absent for a key made from permissions only, or before presets were kept',
+  })
+  preset?: PresetName;
+
   @ApiProperty({ format: 'date-time', example: '2026-11-22T09:30:00.000Z' })
   createdAt!: string;
 }
@@ -46,7 +53,7 @@ export class CreatedApiKeyView extends ApiKeyView {
     example: '316c035b836ed42606d13dcfad1799258a190d17b9b0b8e4b2048ebd4a102821',
     description:
       '64 hex characters (32 random bytes); shown only in this answer; the key that signs HMAC requests (a collector ' +
-      'key: the `X-Algolia-API-Key` of `POST /1/events`, which signs nothing)',
+      'key: the `X-Algolia-API-Key` of `POST /1/events`, an analytics key: that of `GET /2/...`; neither signs anything)',
   })
   secret!: string;
 }
@@ -58,6 +65,7 @@ export function toView(key: ApiKey): ApiKeyView {
     permissions: [...key.permissions],
     ...(key.instances ? { instances: [...key.instances] } : {}),
     ...(key.origins ? { origins: [...key.origins] } : {}),
+    ...(key.preset ? { preset: key.preset } : {}),
     createdAt: new Date(key.createdAt).toISOString(),
   };
 }

@@ -29,7 +29,8 @@ export class CreateApiKeyDto {
     description:
       "importer = search:write + persistence:write; collector = events:collect only: a key for shoppers' browsers " +
       '(its secret is public by design) that authenticates `POST /1/events` and nothing else, bound to the instance of ' +
-      'this request, with optional `origins`',
+      "this request, with optional `origins`; analytics = analytics:read only: a key for Algolia's analytics clients, " +
+      'whose secret is sent as it is in `X-Algolia-API-Key` and reads `GET /2/...` and nothing else',
   })
   @IsOptional()
   @IsIn(Object.keys(PRESETS))

@@ -30,6 +30,7 @@ import { dimensionsAheadMigration } from './0030-dimensions-ahead';
 import { dimensionsUntaggedMigration } from './0031-dimensions-untagged';
 import { phraseTagsMigration } from './0032-phrase-tags';
 import { engagementSpansMigration } from './0033-engagement-spans';
+import { keyPresetsMigration } from './0034-key-presets';
 import type { Migration } from './migration';
 import { SIGNED_ROLLUPS, type SignedRollup } from './0012-signed-events';
 import { WEEKLY_KEYS } from './0021-weekly-phrases';
@@ -78,6 +79,7 @@ export const MIGRATIONS: readonly Migration[] = [
   dimensionsUntaggedMigration,
   phraseTagsMigration,
   engagementSpansMigration,
+  keyPresetsMigration,
 ];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */

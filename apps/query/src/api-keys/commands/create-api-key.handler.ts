@@ -1,6 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import {
+  ANALYTICS_PERMISSION,
   ApiKeysRepository,
   COLLECTOR_PERMISSION,
   PRESETS,
@@ -34,12 +35,14 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
       throw new DomainError('forbidden', `Cannot grant permission(s) the caller lacks: ${beyond.join(', ')}`);
     }
     const collector = collectorScope(auth, body);
+    checkAnalyticsKey(body);
     const key: ApiKey = {
       id: randomUUID(),
       customer: auth.customer,
       description: body.description,
       permissions,
       ...(collector ?? keyInstances(auth, body.instances)),
+      ...(body.preset ? { preset: body.preset } : {}),
       secret: randomSecret(32),
       legacy: false,
       revoked: false,
@@ -77,6 +80,16 @@ function collectorScope(auth: AuthContext, body: CreateApiKeyCommand['body']): P
     throw new DomainError('invalid', `Not an origin (scheme://host[:port], no path): ${wrong.join(', ')}`);
   }
   return { instances: [auth.instance], origins: [...new Set(origins)].sort() };
+}
+
+/**
+ * An analytics key (`preset: "analytics"`) holds analytics:read and nothing else: its secret travels as it is, so it
+ * must not carry a permission that writes or that signed requests use. 400 naming the rule.
+ */
+function checkAnalyticsKey(body: CreateApiKeyCommand['body']): void {
+  if (body.preset === 'analytics' && (body.permissions ?? []).some((p) => p !== ANALYTICS_PERMISSION)) {
+    throw new DomainError('invalid', `An analytics key holds ${ANALYTICS_PERMISSION} only: no other permissions with the preset analytics`);
+  }
 }
 
 function isOrigin(text: string): boolean {

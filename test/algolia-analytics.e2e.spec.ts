@@ -1,0 +1,263 @@
+import { analyticsClient } from '@algolia/client-analytics';
+import { randomUUID } from 'node:crypto';
+import { createCollectorKey } from './support/insights';
+import { eventually } from './support/storage';
+import { basicHeader, createKey, http, startApp, type TestApp } from './support/test-app';
+
+const DAY = 86_400_000;
+const hex = (id: string) => id.replace(/-/g, '');
+
+/**
+ * Algolia's Analytics API (`GET /2/...`, docs/algolia.md) read by Algolia's own client, `@algolia/client-analytics`
+ * 5.x, pointed at the service with `hosts`: known searches (filters, user tokens, countries, tags) over HTTP, clicks
+ * and conversions through the Insights protocol; every figure exact, and each equal to the native answer it adapts.
+ */
+describe("Algolia's Analytics API (the real client, e2e over HTTP)", () => {
+  let t: TestApp;
+  let secret: string;
+  const now = Date.now();
+  // An hour back, so the searches and their clicks lie in one UTC day (the day of `at`).
+  const at = now - 60 * 60_000;
+  const day = new Date(at).toISOString().slice(0, 10);
+  const [a, b, c, d] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+  const client = () =>
+    analyticsClient('demo', secret, undefined, {
+      hosts: [{ url: '127.0.0.1', port: Number(new URL(t.url).port), protocol: 'http', accept: 'readWrite' }],
+    });
+
+  beforeAll(async () => {
+    t = await startApp({ COLLECT_PER_MINUTE: '0' });
+    const search = (id: string | undefined, phrase: string, hits: number, ts: number, extra: Record<string, unknown> = {}) => ({
+      ...(id ? { id } : {}),
+      phrase,
+      language: 'en',
+      hits,
+      ts,
+      ...extra,
+    });
+    const events = [
+      search(a, 'shoes', 10, at - 2_000, { filters: ['brand:Acme'], userToken: 'u1', country: 'DE', tags: ['mobile'] }),
+      search(b, 'shoes', 4, at - 1_000, { userToken: 'u2', tags: ['desktop'] }),
+      search(c, 'hat', 0, at, { filters: ['color:red'], sessionId: 's9', country: 'FR' }),
+      search(undefined, 'hat', 0, at, { userToken: 'u1' }),
+      search(d, 'sock', 2, at, { userToken: 'u1' }),
+      search(undefined, 'bot', 0, at, { bot: true }),
+    ];
+    const sent = await http<{ accepted: number }>(`${t.url}/events`, {
+      method: 'POST',
+      headers: { ...basicHeader(), 'content-type': 'application/json' },
+      body: JSON.stringify({ events }),
+    });
+    expect([sent.status, sent.body.accepted]).toEqual([202, events.length]);
+    const collector = (await createCollectorKey(t.url)).body as { secret: string };
+    const insights = await http(`${t.url}/1/events?X-Algolia-Application-Id=demo&X-Algolia-API-Key=${collector.secret}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        events: [
+          {
+            eventType: 'click',
+            eventName: 'c',
+            index: 'products',
+            queryID: hex(a),
+            objectIDs: ['sku-1'],
+            positions: [1],
+            userToken: 'u1',
+            timestamp: at,
+          },
+          {
+            eventType: 'click',
+            eventName: 'c',
+            index: 'products',
+            queryID: hex(a),
+            objectIDs: ['sku-2'],
+            positions: [12],
+            userToken: 'u1',
+            timestamp: at,
+          },
+          {
+            eventType: 'click',
+            eventName: 'c',
+            index: 'products',
+            queryID: hex(d),
+            objectIDs: ['sku-1'],
+            positions: [3],
+            userToken: 'u1',
+            timestamp: at,
+          },
+          {
+            eventType: 'conversion',
+            eventSubtype: 'purchase',
+            eventName: 'p',
+            index: 'products',
+            queryID: hex(a),
+            objectIDs: ['sku-1'],
+            objectData: [{ price: '20.00', quantity: 1 }],
+            currency: 'EUR',
+            userToken: 'u1',
+            timestamp: at,
+          },
+          {
+            eventType: 'conversion',
+            eventSubtype: 'addToCart',
+            eventName: 'p',
+            index: 'products',
+            queryID: hex(d),
+            objectIDs: ['sku-1'],
+            userToken: 'u1',
+            timestamp: at,
+          },
+        ],
+      }),
+    });
+    expect(insights.status).toBe(200);
+    const key = await http<{ secret: string; preset: string; permissions: string[] }>(`${t.url}/secret`, {
+      method: 'POST',
+      headers: { ...basicHeader(), 'content-type': 'application/json' },
+      body: JSON.stringify({ description: 'reports', preset: 'analytics', instances: ['live'] }),
+    });
+    expect([key.status, key.body.preset, key.body.permissions]).toEqual([201, 'analytics', ['analytics:read']]);
+    secret = key.body.secret;
+    // Stored once the intake's batch and the interactions are in: the native totals show every search and click.
+    await eventually(
+      () =>
+        http<{ totals: { searches: number; clicks: number; purchased_searches: number } }>(
+          `${t.url}/search-stats?since=2d&engagement=true`,
+          { headers: basicHeader() },
+        ),
+      (r) => r.body.totals.searches === 5 && r.body.totals.clicks === 3 && r.body.totals.purchased_searches === 1,
+    );
+  });
+  afterAll(() => t.close());
+
+  it('answers the top searches, their count per day and the users, exactly', async () => {
+    const analytics = client();
+    expect(await analytics.getTopSearches({ index: 'live' })).toEqual({
+      searches: [
+        { search: 'hat', count: 2, nbHits: 0 },
+        { search: 'shoes', count: 2, nbHits: 4 },
+        { search: 'sock', count: 1, nbHits: 2 },
+      ],
+    });
+    // Fewest first; ties by phrase either way.
+    expect(await analytics.getTopSearches({ index: 'live', limit: 2, offset: 1, direction: 'asc' })).toEqual({
+      searches: [
+        { search: 'hat', count: 2, nbHits: 0 },
+        { search: 'shoes', count: 2, nbHits: 4 },
+      ],
+    });
+    const count = await analytics.getSearchesCount({ index: 'live' });
+    expect(count.count).toBe(5);
+    expect(count.dates).toHaveLength(8);
+    expect(count.dates.filter((x) => x.count > 0)).toEqual([{ date: day, count: 5 }]);
+    expect((await analytics.getUsersCount({ index: 'live', startDate: day, endDate: day })).count).toBe(3);
+    expect(await analytics.getSearchesCount({ index: 'live', tags: 'mobile OR desktop', startDate: day, endDate: day })).toEqual({
+      count: 2,
+      dates: [{ date: day, count: 2 }],
+    });
+  });
+
+  it('answers the searches without results or clicks, and the rates', async () => {
+    const analytics = client();
+    const window = { index: 'live', startDate: day, endDate: day };
+    expect(await analytics.getSearchesNoResults(window)).toEqual({ searches: [{ search: 'hat', count: 2, withFilterCount: 1 }] });
+    expect(await analytics.getSearchesNoClicks(window)).toEqual({ searches: [{ search: 'shoes', count: 1, nbHits: 4 }] });
+    expect(await analytics.getNoResultsRate(window)).toEqual({
+      rate: 0.4,
+      count: 5,
+      noResultCount: 2,
+      dates: [{ date: day, rate: 0.4, count: 5, noResultCount: 2 }],
+    });
+    expect(await analytics.getClickThroughRate(window)).toEqual({
+      rate: 2 / 3,
+      clickCount: 3,
+      trackedSearchCount: 3,
+      dates: [{ date: day, rate: 2 / 3, clickCount: 3, trackedSearchCount: 3 }],
+    });
+    expect((await analytics.getClickPositions(window)).positions.filter((p) => (p.clickCount ?? 0) > 0)).toEqual([
+      { position: [1, 1], clickCount: 1 },
+      { position: [3, 3], clickCount: 1 },
+      { position: [11, 20], clickCount: 1 },
+    ]);
+    expect(await analytics.getRevenue(window)).toEqual({
+      currencies: { EUR: { currency: 'EUR', revenue: 20 } },
+      dates: [{ date: day, currencies: { EUR: { currency: 'EUR', revenue: 20 } } }],
+    });
+  });
+
+  it('answers filters, countries and clicked objects', async () => {
+    const analytics = client();
+    const window = { index: 'live', startDate: day, endDate: day };
+    expect(await analytics.getTopFilterAttributes(window)).toEqual({
+      attributes: [
+        { attribute: 'brand', count: 1 },
+        { attribute: 'color', count: 1 },
+      ],
+    });
+    expect(await analytics.getTopFiltersNoResults(window)).toEqual({
+      values: [{ count: 1, values: [{ attribute: 'color', operator: ':', value: 'red' }] }],
+    });
+    expect(await analytics.getTopCountries(window)).toEqual({
+      countries: [
+        { country: 'DE', count: 1 },
+        { country: 'FR', count: 1 },
+      ],
+    });
+    expect(await analytics.getTopHits(window)).toEqual({
+      hits: [
+        { hit: 'sku-1', count: 2 },
+        { hit: 'sku-2', count: 1 },
+      ],
+    });
+    expect((await analytics.getStatus({ index: 'live' })).updatedAt).toBe(new Date(at).toISOString());
+  });
+
+  it("answers 400 naming the parameter, 401, 403 and 404 in Algolia's form", async () => {
+    const get = (query: string, headers: Record<string, string> = { 'x-algolia-application-id': 'demo', 'x-algolia-api-key': secret }) =>
+      http<{ message: string; status: number }>(`${t.url}/2/searches/count?${query}`, { headers });
+    for (const [query, word] of [
+      ['index=live&startDate=2026-02-30', 'startDate'],
+      ['index=live&startDate=2026-11-02&endDate=2026-11-01', 'startDate'],
+      ['index=live&startDate=1990-01-01', 'retention'],
+      ['index=live&limit=5', 'limit'],
+      ['', 'index'],
+      ['index=live&tags=a%20AND%20b%20OR%20c', 'tags'],
+    ]) {
+      const res = await get(query);
+      expect([res.status, res.body.status, res.body.message]).toEqual([400, 400, expect.stringContaining(word)]);
+    }
+    const top = (query: string) =>
+      http<{ message: string }>(`${t.url}/2/searches?index=live&${query}`, {
+        headers: { 'x-algolia-application-id': 'demo', 'x-algolia-api-key': secret },
+      });
+    expect((await top('limit=0')).status).toBe(400);
+    expect((await top('limit=1001')).status).toBe(400);
+    expect((await top('orderBy=clicks')).body.message).toContain('orderBy');
+    expect((await get('index=stage')).status).toBe(403);
+    expect((await get('index=nowhere')).status).toBe(404);
+    expect((await get('index=live', { 'x-algolia-application-id': 'other', 'x-algolia-api-key': secret })).status).toBe(401);
+    const hmacKey = await createKey(t.url, ['analytics:read']);
+    const wrong = await get('index=live', { 'x-algolia-application-id': 'demo', 'x-algolia-api-key': hmacKey.secret });
+    expect([wrong.status, wrong.body.status]).toEqual([401, 401]);
+    expect(wrong.body.message).toContain('preset analytics');
+    // The analytics key in the query string, as the client's WithinQueryParameters sends it; nowhere else.
+    expect((await http(`${t.url}/2/status?index=live&x-algolia-application-id=demo&x-algolia-api-key=${secret}`)).status).toBe(200);
+    expect((await http(`${t.url}/search-stats?x-algolia-application-id=demo&x-algolia-api-key=${secret}`)).status).toBe(401);
+    // Basic reads /2 too.
+    expect((await http(`${t.url}/2/searches/count?index=live`, { headers: basicHeader() })).status).toBe(200);
+  });
+
+  it('answers each figure as the native answer for the same window (one counting path)', async () => {
+    const analytics = client();
+    const from = day;
+    const to = new Date(Date.parse(day) + DAY).toISOString().slice(0, 10);
+    const native = await http<{ totals: Record<string, number> }>(`${t.url}/search-stats?from=${from}&to=${to}&engagement=true`, {
+      headers: basicHeader(),
+    });
+    const window = { index: 'live', startDate: day, endDate: day };
+    expect((await analytics.getSearchesCount(window)).count).toBe(native.body.totals.searches);
+    expect((await analytics.getUsersCount(window)).count).toBe(native.body.totals.users);
+    expect((await analytics.getConversionRate(window)).rate).toBe(native.body.totals.conversion_rate);
+    expect((await analytics.getAverageClickPosition(window)).average).toBe(native.body.totals.average_click_position);
+  });
+});
