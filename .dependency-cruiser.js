@@ -56,6 +56,7 @@ const SHARED = {
   'clicked-objects': { users: ['algolia-analytics'], entry: 'clicked-objects\\.(query|dto)\\.ts$' },
   webhooks: { users: ['configuration', 'entities', 'alerts'], entry: 'index\\.ts$' },
   alerts: { users: ['configuration'], entry: 'index\\.ts$' },
+  'algolia-analytics': { users: ['configuration'], entry: 'index\\.ts$' },
 };
 
 const featureRules = [

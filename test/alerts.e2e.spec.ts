@@ -80,6 +80,7 @@ describe('alerts across two query processes, with a clock the test controls', ()
         .body,
     ).toEqual({
       webhookConfig: { url: '' },
+      algoliaIndexes: {},
       alertConfig: { url: `${receiver.url}/alerts?token=s3cret`, minSearches: 3, zeroHitRateJump: 0.1 },
     });
     await seed('live', [
@@ -287,14 +288,16 @@ describe('alerts across two query processes, with a clock the test controls', ()
   it('turns alerts off with null, and keeps them when a PUT leaves alertConfig out', async () => {
     expect((await configure('stage', { webhookConfig: { url: '' } })).body).toEqual({
       webhookConfig: { url: '' },
+      algoliaIndexes: {},
       alertConfig: { url: `${failing.url}/down`, minSearches: 20, zeroHitRateJump: 0.1 },
     });
     expect((await configure('stage', { webhookConfig: { url: '' }, alertConfig: null })).body).toEqual({
       webhookConfig: { url: '' },
+      algoliaIndexes: {},
       alertConfig: null,
     });
     const read = await http(`${a.url}/configuration`, { headers: headers('stage') });
-    expect(read.body).toEqual({ webhookConfig: { url: '' }, alertConfig: null });
+    expect(read.body).toEqual({ webhookConfig: { url: '' }, alertConfig: null, algoliaIndexes: {} });
   });
 
   it.each([
@@ -311,6 +314,7 @@ describe('alerts across two query processes, with a clock the test controls', ()
     expect([(res.body as { message: string | string[] }).message].flat().join('; ')).toMatch(message);
     expect((await http(`${a.url}/configuration`, { headers: headers('stage') })).body).toEqual({
       webhookConfig: { url: '' },
+      algoliaIndexes: {},
       alertConfig: null,
     });
   });

@@ -247,6 +247,31 @@ describe("Algolia's Analytics API (the real client, e2e over HTTP)", () => {
     expect((await http(`${t.url}/2/searches/count?index=live`, { headers: basicHeader() })).status).toBe(200);
   });
 
+  it('reads the index names an instance declares, with their language; a name reads one instance', async () => {
+    const put = (instance: string, algoliaIndexes: unknown) =>
+      http<Record<string, unknown>>(`${t.url}/configuration`, {
+        method: 'PUT',
+        headers: { ...basicHeader(), 'content-type': 'application/json', 'x-service-instance': instance },
+        body: JSON.stringify({ webhookConfig: { url: '' }, algoliaIndexes }),
+      });
+    const declared = await put('live', { shop_en: { language: 'EN' }, shop_en_price_asc: {}, shop_de: { language: 'de' } });
+    expect([declared.status, declared.body.algoliaIndexes]).toEqual([
+      200,
+      { shop_en: { language: 'en' }, shop_en_price_asc: {}, shop_de: { language: 'de' } },
+    ]);
+    const read = await http<{ algoliaIndexes: unknown }>(`${t.url}/configuration`, { headers: basicHeader() });
+    expect(read.body.algoliaIndexes).toEqual(declared.body.algoliaIndexes);
+    expect((await put('stage', { shop_en: {} })).status).toBe(409);
+    const instanceName = await put('live', { stage: {} });
+    expect([instanceName.status, instanceName.body.message]).toEqual([400, expect.stringContaining('algoliaIndexes.stage')]);
+    expect((await put('live', { x: { language: 'not a tag' } })).status).toBe(400);
+    const analytics = client();
+    const window = { startDate: day, endDate: day };
+    expect((await analytics.getSearchesCount({ index: 'shop_en', ...window })).count).toBe(5);
+    expect((await analytics.getSearchesCount({ index: 'shop_en_price_asc', ...window })).count).toBe(5);
+    expect((await analytics.getSearchesCount({ index: 'shop_de', ...window })).count).toBe(0);
+  });
+
   it('answers each figure as the native answer for the same window (one counting path)', async () => {
     const analytics = client();
     const from = day;

@@ -29,7 +29,7 @@ describe('PUT /configuration and notifications (private networks not allowed)', 
     it('stores and returns the URL, signed with HMAC as docs/hmac.md shows', async () => {
       const res = await putConfig('https://hooks.example.com/in?token=abc');
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ webhookConfig: { url: 'https://hooks.example.com/in?token=abc' }, alertConfig: null });
+      expect(res.body).toEqual({ webhookConfig: { url: 'https://hooks.example.com/in?token=abc' }, alertConfig: null, algoliaIndexes: {} });
       expect(await storedUrl()).toBe('https://hooks.example.com/in?token=abc');
     });
 

@@ -3,7 +3,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { COLLECTOR_KEY, CREDENTIAL_ONLY_KEY, PERMISSION_KEY, PUBLIC_KEY } from '@app/auth';
+import { ANALYTICS_KEY, COLLECTOR_KEY, CREDENTIAL_ONLY_KEY, PERMISSION_KEY, PUBLIC_KEY } from '@app/auth';
 
 /**
  * The permission table of docs/api/authentication.md against the routes themselves: every route of every controller
@@ -33,6 +33,9 @@ function declared(controller: object, handler: Handler): string {
   const permission = read(PERMISSION_KEY);
   if (typeof permission !== 'string') {
     throw new Error(`${handler.name} declares neither a permission nor Public nor RequireCredential`);
+  }
+  if (read(ANALYTICS_KEY) === true) {
+    return `\`${permission}\` (or an analytics key)`;
   }
   return read(COLLECTOR_KEY) === true ? `\`${permission}\` (a collector key only)` : `\`${permission}\``;
 }

@@ -188,211 +188,14 @@ export interface paths {
         };
         /**
          * Read the instance's configuration
-         * @description The webhook URL ("" when none is set) and the alert configuration (null when alerts are off).
+         * @description The webhook URL ("" when none is set), the alert configuration (null when alerts are off) and the Algolia index names.
          */
         get: operations["getConfiguration"];
         /**
          * Set the instance's configuration
-         * @description Sets, changes or (with an empty url) disables the webhook delivery URL. The URL must be absolute http(s) and, unless WEBHOOK_ALLOW_PRIVATE_NETWORKS is set, resolve to a public address. `alertConfig` sets the alerts (docs/alerts.md); null turns them off, absent keeps them.
+         * @description Sets, changes or (with an empty url) disables the webhook delivery URL. The URL must be absolute http(s) and, unless WEBHOOK_ALLOW_PRIVATE_NETWORKS is set, resolve to a public address. `alertConfig` sets the alerts (docs/alerts.md); null turns them off, absent keeps them. `algoliaIndexes` names the Algolia indices that Algolia's Analytics API reads as this instance (docs/algolia.md): a name another instance holds is 409, an instance's name 400; absent keeps them.
          */
         put: operations["updateConfiguration"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/entities/{type}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the entities of a type
-         * @description Ordered by id.
-         */
-        get: operations["listEntities"];
-        /**
-         * Create or update several entities
-         * @description One webhook call per action: the created ids in one, the updated ids in another.
-         */
-        put: operations["saveEntities"];
-        post?: never;
-        /**
-         * Delete several entities
-         * @description Unknown ids are ignored.
-         */
-        delete: operations["deleteEntities"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/entities/{type}/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Read one entity */
-        get: operations["getEntity"];
-        /**
-         * Create or update one entity
-         * @description Calls the instance's webhook (action create or update) before answering, unless `autosave=true`. With If-Match (or If-None-Match) it saves only if the entity is still as read, also against saves at other query processes.
-         */
-        put: operations["saveEntity"];
-        post?: never;
-        /**
-         * Delete one entity
-         * @description Calls the instance's webhook (action remove, or delete for pages) before answering.
-         */
-        delete: operations["deleteEntity"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/notifications": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the notifications
-         * @description The instance's notifications (failed webhook calls, rejected events, alerts), newest first; `type` keeps one kind.
-         */
-        get: operations["listNotifications"];
-        put?: never;
-        post?: never;
-        /**
-         * Delete notifications
-         * @description By id, as repeated `ids[]` parameters; unknown ids are ignored. 400 when ids is not an array.
-         */
-        delete: operations["deleteNotifications"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/search-terms": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the search terms of a time range
-         * @description The terms shoppers searched in the window, by count (descending) then phrase. With `hits=false` the terms that found nothing, each with its handled status. With `compare=previous` each term also has its count in the window before (`previous_count`) and the `change`; `sort=rising` puts the largest growth first. As CSV with `format=csv` or `Accept: text/csv`: header `search_phrase,count` (then `previous_count,change` with compare, `handled,handlers` with hits=false, then the engagement fields with engagement=true), CRLF line ends, fields quoted only when needed; without `_start`/`_end` every term up to 100,000. With `engagement=true` each term also has the clicks and conversions of its tracked searches. Four orders by those figures (each implies engagement=true; with hits=true or hits=all): `sort=no_clicks` (the most tracked searches without a click first), `click_through_rate`, `conversion_rate`, `average_click_position`; `order=asc` reverses them (not with `sort=rising`).
-         */
-        get: operations["listSearchTerms"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/search-terms/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One search term's counts, series and spellings
-         * @description Every search of the term in the window (with results or not), the zero-result ones, a series per hour or day (in tz) with every bucket present, the original spellings and the handled status. With `engagement=true` also the clicks and conversions of its tracked searches, its clicks per position and its most clicked objects.
-         */
-        get: operations["getSearchTerm"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/search-terms/{id}/suggestions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Terms that found results and are close to a term: the likely fix of a zero-result term
-         * @description Terms of the window (same window and filters as the list) that found results at least once and whose normalised phrase is within Damerau-Levenshtein distance 2 of the term (optimal string alignment, over code points: `fur`/`für` is 1), or equal to it once spaces and hyphens are removed (distance 0). At most 5, most searched first, then by distance, then by phrase; never the term itself.
-         */
-        get: operations["getSearchTermSuggestions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/search-stats": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Searches, zero-result rate and distinct terms over time
-         * @description Totals of the window (searches, zero-result searches and rate, distinct terms), a series per hour or day (in tz) with every bucket present, the languages searched in the window (most searched first, whatever the `language` filter), and with `compare=previous` the totals of the window before. With `engagement=true` the totals, previous totals and buckets also have the clicks and conversions of the tracked searches, and the totals the unattributed clicks and conversions.
-         */
-        get: operations["getSearchStats"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/search-breakdown": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Break the searches of a time range down by filter, filter set, country or tag
-         * @description One dimension of the window's searches (`by`), most searched first: filter attributes, one attribute's values, whole filter sets, countries or analytics tags, each with its searches, zero-result searches and rate, and users. A search with several filters counts once for each of its attributes and values, and once for its set; a search without the dimension is in no entry. `hits=false` with `by=filter_set` lists the filter sets that found nothing. As CSV with `format=csv` or `Accept: text/csv`: the key columns (`attribute,operator,value`; `filters` as a JSON array), then `searches,zero_hit_searches,zero_hit_rate,users`.
-         */
-        get: operations["getSearchBreakdown"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/clicked-objects": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The objects shoppers clicked after the searches of a time range
-         * @description The objects clicked from the window's tracked searches (searches sent with an id that found results), most clicked first, then by id, each with its clicks, the searches that clicked it, its conversions, the searches that added it to the cart or purchased it, and the value of its purchases. `phrase` restricts to one phrase's searches. As CSV with `format=csv` or `Accept: text/csv`: header `object_id,clicks,clicked_searches,conversions,added_to_cart_searches,purchased_searches,purchase_revenue`, `purchase_revenue` as `CUR:amount` joined by `|`.
-         */
-        get: operations["listClickedObjects"];
-        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -792,6 +595,203 @@ export interface paths {
          * @description Answered as the operation getStatus of Algolia's Analytics API v2 defines it, for its clients (`@algolia/client-analytics` with `hosts` set to the service); what each field counts: docs/algolia.md.
          */
         get: operations["algolia_getStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/entities/{type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the entities of a type
+         * @description Ordered by id.
+         */
+        get: operations["listEntities"];
+        /**
+         * Create or update several entities
+         * @description One webhook call per action: the created ids in one, the updated ids in another.
+         */
+        put: operations["saveEntities"];
+        post?: never;
+        /**
+         * Delete several entities
+         * @description Unknown ids are ignored.
+         */
+        delete: operations["deleteEntities"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/entities/{type}/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one entity */
+        get: operations["getEntity"];
+        /**
+         * Create or update one entity
+         * @description Calls the instance's webhook (action create or update) before answering, unless `autosave=true`. With If-Match (or If-None-Match) it saves only if the entity is still as read, also against saves at other query processes.
+         */
+        put: operations["saveEntity"];
+        post?: never;
+        /**
+         * Delete one entity
+         * @description Calls the instance's webhook (action remove, or delete for pages) before answering.
+         */
+        delete: operations["deleteEntity"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the notifications
+         * @description The instance's notifications (failed webhook calls, rejected events, alerts), newest first; `type` keeps one kind.
+         */
+        get: operations["listNotifications"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete notifications
+         * @description By id, as repeated `ids[]` parameters; unknown ids are ignored. 400 when ids is not an array.
+         */
+        delete: operations["deleteNotifications"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/search-terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the search terms of a time range
+         * @description The terms shoppers searched in the window, by count (descending) then phrase. With `hits=false` the terms that found nothing, each with its handled status. With `compare=previous` each term also has its count in the window before (`previous_count`) and the `change`; `sort=rising` puts the largest growth first. As CSV with `format=csv` or `Accept: text/csv`: header `search_phrase,count` (then `previous_count,change` with compare, `handled,handlers` with hits=false, then the engagement fields with engagement=true), CRLF line ends, fields quoted only when needed; without `_start`/`_end` every term up to 100,000. With `engagement=true` each term also has the clicks and conversions of its tracked searches. Four orders by those figures (each implies engagement=true; with hits=true or hits=all): `sort=no_clicks` (the most tracked searches without a click first), `click_through_rate`, `conversion_rate`, `average_click_position`; `order=asc` reverses them (not with `sort=rising`).
+         */
+        get: operations["listSearchTerms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/search-terms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One search term's counts, series and spellings
+         * @description Every search of the term in the window (with results or not), the zero-result ones, a series per hour or day (in tz) with every bucket present, the original spellings and the handled status. With `engagement=true` also the clicks and conversions of its tracked searches, its clicks per position and its most clicked objects.
+         */
+        get: operations["getSearchTerm"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/search-terms/{id}/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Terms that found results and are close to a term: the likely fix of a zero-result term
+         * @description Terms of the window (same window and filters as the list) that found results at least once and whose normalised phrase is within Damerau-Levenshtein distance 2 of the term (optimal string alignment, over code points: `fur`/`für` is 1), or equal to it once spaces and hyphens are removed (distance 0). At most 5, most searched first, then by distance, then by phrase; never the term itself.
+         */
+        get: operations["getSearchTermSuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/search-stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Searches, zero-result rate and distinct terms over time
+         * @description Totals of the window (searches, zero-result searches and rate, distinct terms), a series per hour or day (in tz) with every bucket present, the languages searched in the window (most searched first, whatever the `language` filter), and with `compare=previous` the totals of the window before. With `engagement=true` the totals, previous totals and buckets also have the clicks and conversions of the tracked searches, and the totals the unattributed clicks and conversions.
+         */
+        get: operations["getSearchStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/search-breakdown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Break the searches of a time range down by filter, filter set, country or tag
+         * @description One dimension of the window's searches (`by`), most searched first: filter attributes, one attribute's values, whole filter sets, countries or analytics tags, each with its searches, zero-result searches and rate, and users. A search with several filters counts once for each of its attributes and values, and once for its set; a search without the dimension is in no entry. `hits=false` with `by=filter_set` lists the filter sets that found nothing. As CSV with `format=csv` or `Accept: text/csv`: the key columns (`attribute,operator,value`; `filters` as a JSON array), then `searches,zero_hit_searches,zero_hit_rate,users`.
+         */
+        get: operations["getSearchBreakdown"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clicked-objects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The objects shoppers clicked after the searches of a time range
+         * @description The objects clicked from the window's tracked searches (searches sent with an id that found results), most clicked first, then by id, each with its clicks, the searches that clicked it, its conversions, the searches that added it to the cart or purchased it, and the value of its purchases. `phrase` restricts to one phrase's searches. As CSV with `format=csv` or `Accept: text/csv`: header `object_id,clicks,clicked_searches,conversions,added_to_cart_searches,purchased_searches,purchase_revenue`, `purchase_revenue` as `CUR:amount` joined by `|`.
+         */
+        get: operations["listClickedObjects"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1304,6 +1304,26 @@ export interface components {
             webhookConfig: components["schemas"]["WebhookConfigDto"];
             /** @description null: alerts are off */
             alertConfig: components["schemas"]["AlertConfigView"] | (never | null);
+            /**
+             * @description The Algolia index names of the instance; {} when none
+             * @example {
+             *       "shop_de": {
+             *         "language": "de"
+             *       },
+             *       "shop_de_price_asc": {
+             *         "language": "de"
+             *       }
+             *     }
+             */
+            algoliaIndexes: {
+                [key: string]: {
+                    /**
+                     * @description Only the searches in this language count
+                     * @example de
+                     */
+                    language?: string;
+                };
+            };
         };
         AlertConfigDto: {
             /**
@@ -1326,6 +1346,38 @@ export interface components {
             webhookConfig: components["schemas"]["WebhookConfigDto"];
             /** @description Alerts (docs/alerts.md): null turns them off (the default); absent keeps what is stored */
             alertConfig?: components["schemas"]["AlertConfigDto"] | (never | null);
+            /**
+             * @description The Algolia index names Algolia's Analytics API (`GET /2/...?index=`) reads as this instance (docs/algolia.md): a shop's per-language indices and sort replicas, each with an optional language; absent keeps what is stored
+             * @example {
+             *       "shop_de": {
+             *         "language": "de"
+             *       },
+             *       "shop_de_price_asc": {
+             *         "language": "de"
+             *       }
+             *     }
+             */
+            algoliaIndexes?: {
+                [key: string]: {
+                    /**
+                     * @description Only the searches in this language count
+                     * @example de
+                     */
+                    language?: string;
+                };
+            };
+        };
+        AlgoliaError: {
+            /**
+             * @description What is wrong, naming the parameter
+             * @example startDate must not be after endDate
+             */
+            message: string;
+            /**
+             * @description The HTTP status, repeated
+             * @example 400
+             */
+            status: number;
         };
         /** @enum {string} */
         EntityType: "landingpage" | "component" | "menu" | "stream" | "filter" | "banner" | "category" | "synonym" | "antonym" | "recommendation" | "productfeed";
@@ -2212,18 +2264,6 @@ export interface components {
             purchase_revenue: {
                 [key: string]: number;
             };
-        };
-        AlgoliaError: {
-            /**
-             * @description What is wrong, naming the parameter
-             * @example startDate must not be after endDate
-             */
-            message: string;
-            /**
-             * @description The HTTP status, repeated
-             * @example 400
-             */
-            status: number;
         };
         CreateAnnotationDto: {
             /**
@@ -3483,232 +3523,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is not application/json, or has no Content-Type */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    listEntities: {
-        parameters: {
-            query?: {
-                /** @description Offset of the first item */
-                _start?: number;
-                /** @description End index, exclusive; at most 1,000 above _start */
-                _end?: number;
-            };
-            header?: {
-                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
-                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
-                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
-                /** @description The instance to act on (any scheme); default: the customer's first instance */
-                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
-            };
-            path: {
-                /** @description One of the webhook entity types */
-                type: components["schemas"]["EntityType"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of entities; X-Total-Count holds the number of entities of the type */
-            200: {
-                headers: {
-                    /** @description Number of items before pagination */
-                    "X-Total-Count": number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EntityView"][];
-                };
-            };
-            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The credential lacks entities:read (JWT: entities.read) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    saveEntities: {
-        parameters: {
-            query?: {
-                /** @description Store a revision only: no state change, no webhook call */
-                autosave?: "true" | "false";
-            };
-            header?: {
-                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
-                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
-                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
-                /** @description The instance to act on (any scheme); default: the customer's first instance */
-                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
-            };
-            path: {
-                /** @description One of the webhook entity types */
-                type: components["schemas"]["EntityType"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["BulkEntitiesDto"];
-            };
-        };
-        responses: {
-            /** @description What the change did */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SaveEntitiesResult"];
-                };
-            };
-            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The credential lacks entities:write (JWT: entities.write) */
-            403: {
+            /** @description An index name in algoliaIndexes is held by another instance */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -3739,1553 +3555,6 @@ export interface operations {
             };
             /** @description The body is not application/json, or has no Content-Type */
             415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    deleteEntities: {
-        parameters: {
-            query: {
-                /** @description Repeated: ids[]=a&ids[]=b (at most 1,000) */
-                "ids[]": string[];
-            };
-            header?: {
-                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
-                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
-                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
-                /** @description The instance to act on (any scheme); default: the customer's first instance */
-                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
-            };
-            path: {
-                /** @description One of the webhook entity types */
-                type: components["schemas"]["EntityType"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The ids that were deleted */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DeleteEntitiesAnswer"];
-                };
-            };
-            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The credential lacks entities:write (JWT: entities.write) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is not application/json, or has no Content-Type */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    getEntity: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
-                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
-                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
-                /** @description The instance to act on (any scheme); default: the customer's first instance */
-                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
-            };
-            path: {
-                /** @description One of the webhook entity types */
-                type: components["schemas"]["EntityType"];
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The entity */
-            200: {
-                headers: {
-                    /** @description The version of its saved state, strong: send it as If-Match to save only if it is unchanged */
-                    ETag: string;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EntityView"];
-                };
-            };
-            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The credential lacks entities:read (JWT: entities.read) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No entity of this type with this id */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    saveEntity: {
-        parameters: {
-            query?: {
-                /** @description Store a revision only: no state change, no webhook call */
-                autosave?: "true" | "false";
-            };
-            header?: {
-                /** @description Save only if the entity exists and its ETag is one of these (strong comparison), or `*` for any existing entity; otherwise 412 and nothing is written (no row, no webhook call). For read-merge-write: send the ETag of the GET */
-                "If-Match"?: string;
-                /** @description With `*`: save only if the entity does not exist (create only); otherwise 412 and nothing is written */
-                "If-None-Match"?: string;
-                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
-                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
-                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
-                /** @description The instance to act on (any scheme); default: the customer's first instance */
-                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
-            };
-            path: {
-                /** @description One of the webhook entity types */
-                type: components["schemas"]["EntityType"];
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["EntityBodyDto"];
-            };
-        };
-        responses: {
-            /** @description Updated (or stored as an autosave revision) */
-            200: {
-                headers: {
-                    /** @description The ETag of the saved state (not sent for an autosave, which changes no state) */
-                    ETag?: string;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EntityView"];
-                };
-            };
-            /** @description Created */
-            201: {
-                headers: {
-                    /** @description The ETag of the saved state */
-                    ETag: string;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EntityView"];
-                };
-            };
-            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The credential lacks entities:write (JWT: entities.write) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description If-Match or If-None-Match does not hold (the entity changed since it was read, or does not exist): nothing was written */
-            412: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is not application/json, or has no Content-Type */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    deleteEntity: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
-                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
-                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
-                /** @description The instance to act on (any scheme); default: the customer's first instance */
-                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
-            };
-            path: {
-                /** @description One of the webhook entity types */
-                type: components["schemas"]["EntityType"];
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkAnswer"];
-                };
-            };
-            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The credential lacks entities:write (JWT: entities.write) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No entity of this type with this id */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is not application/json, or has no Content-Type */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    listNotifications: {
-        parameters: {
-            query?: {
-                /** @description Offset of the first item */
-                _start?: number;
-                /** @description End index, exclusive; at most 1,000 above _start */
-                _end?: number;
-                /** @description Only notifications of this kind */
-                type?: components["schemas"]["NotificationKind"];
-            };
-            header?: {
-                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
-                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
-                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
-                /** @description The instance to act on (any scheme); default: the customer's first instance */
-                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of notifications; X-Total-Count holds their number */
-            200: {
-                headers: {
-                    /** @description Number of items before pagination */
-                    "X-Total-Count": number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotificationView"][];
-                };
-            };
-            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The credential lacks notifications:read (JWT: notifications.read) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    deleteNotifications: {
-        parameters: {
-            query: {
-                /** @description Repeated: ids[]=a&ids[]=b (at most 1,000) */
-                "ids[]": string[];
-            };
-            header?: {
-                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
-                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
-                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
-                /** @description The instance to act on (any scheme); default: the customer's first instance */
-                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OkAnswer"];
-                };
-            };
-            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The credential lacks notifications:write (JWT: notifications.write) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is not application/json, or has no Content-Type */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    listSearchTerms: {
-        parameters: {
-            query?: {
-                /** @description Offset of the first item */
-                _start?: number;
-                /** @description End index, exclusive; at most 1,000 above _start */
-                _end?: number;
-                /** @description Look-back in whole days, up to RETENTION_DAYS, ending with the current hour; default 1d. Not with from/to */
-                since?: string;
-                /** @description Start of the window (inclusive, rounded down to the hour), with to; a date is midnight in tz, a date-time without offset is in tz */
-                from?: string;
-                /** @description End of the window (exclusive, rounded up to the hour), with from; read as from */
-                to?: string;
-                /** @description IANA time zone: where days begin, how from/to without offset are read, the offset of times in the answer. Whole-hour offsets only */
-                tz?: string;
-                /** @description Shop language, e.g. de; all when omitted */
-                language?: string;
-                /** @description Include detected bot traffic */
-                includeBotTraffic?: "true" | "false";
-                /** @description Add the figures of the window of the same length just before */
-                compare?: "previous";
-                /** @description true: add the clicks and conversions of the tracked searches (searches sent with an id that found results) */
-                engagement?: "true" | "false";
-                /** @description csv: the answer as CSV (as with Accept: text/csv); without _start/_end every row, up to 100,000 */
-                format?: "json" | "csv";
-                /** @description Only searches carrying these analytics tags: one tag, or tags joined by " AND " (all of them) or by " OR " (any of them), upper case, not both; each tag percent-decoded once (as Algolia writes its tags parameter) */
-                tags?: string;
-                /** @description true: terms that found results; false: zero-result terms with status; all: every search of a term counts (status null), each term with last_hits */
-                hits?: "true" | "false" | "all";
-                /** @description count: by count, then phrase; rising: by count - previous_count, then phrase (implies compare=previous). By the engagement figures (each implies engagement=true; not with hits=false): no_clicks by tracked_searches - clicked_searches, click_through_rate, conversion_rate, average_click_position; then phrase; a term whose figure is null last in both orders */
-                sort?: "count" | "rising" | "no_clicks" | "click_through_rate" | "conversion_rate" | "average_click_position";
-                /** @description Not with sort=rising: desc (most searched, or the largest figure, first) or asc */
-                order?: "desc" | "asc";
-                /** @description Only with hits=false: each term with with_filters, how many of its zero-result searches had a filter */
-                filters?: "true" | "false";
-                /** @description Only with hits=false: only handled (true) or only unhandled (false) terms; X-Total-Count counts after the filter */
-                handled?: "true" | "false";
-            };
-            header?: {
-                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
-                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
-                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
-                /** @description The instance to act on (any scheme); default: the customer's first instance */
-                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of terms; X-Total-Count holds the number of terms before paging */
-            200: {
-                headers: {
-                    /** @description Number of items before pagination */
-                    "X-Total-Count": number;
-                    /** @description Time (ISO-8601, UTC) of the newest event the answer counts in its window; absent when there is none */
-                    "X-Data-Updated-At"?: string;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SearchTermView"][];
-                    /**
-                     * @example search_phrase,count
-                     *     summer dress,42
-                     *     "shoes, red",7
-                     */
-                    "text/csv": string;
-                };
-            };
-            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The credential lacks search:read (JWT: search.read) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    getSearchTerm: {
-        parameters: {
-            query?: {
-                /** @description Look-back in whole days, up to RETENTION_DAYS, ending with the current hour; default 1d. Not with from/to */
-                since?: string;
-                /** @description Start of the window (inclusive, rounded down to the hour), with to; a date is midnight in tz, a date-time without offset is in tz */
-                from?: string;
-                /** @description End of the window (exclusive, rounded up to the hour), with from; read as from */
-                to?: string;
-                /** @description IANA time zone: where days begin, how from/to without offset are read, the offset of times in the answer. Whole-hour offsets only */
-                tz?: string;
-                /** @description Shop language, e.g. de; all when omitted */
-                language?: string;
-                /** @description Include detected bot traffic */
-                includeBotTraffic?: "true" | "false";
-                /** @description Bucket of the series: hour, or day in tz; default hour for windows up to 48 hours, else day; at most 2,000 buckets */
-                interval?: "hour" | "day";
-                /** @description true: add the clicks and conversions of the tracked searches (searches sent with an id that found results) */
-                engagement?: "true" | "false";
-                /** @description Only searches carrying these analytics tags: one tag, or tags joined by " AND " (all of them) or by " OR " (any of them), upper case, not both; each tag percent-decoded once (as Algolia writes its tags parameter) */
-                tags?: string;
-            };
-            header?: {
-                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
-                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
-                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
-                /** @description The instance to act on (any scheme); default: the customer's first instance */
-                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
-            };
-            path: {
-                /** @description The id of a GET /search-terms entry */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The term over the window */
-            200: {
-                headers: {
-                    /** @description Time (ISO-8601, UTC) of the newest event the answer counts in its window; absent when there is none */
-                    "X-Data-Updated-At"?: string;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SearchTermDetailView"];
-                };
-            };
-            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The credential lacks search:read (JWT: search.read) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No search of the term in the window (under the filters) */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    getSearchTermSuggestions: {
-        parameters: {
-            query?: {
-                /** @description Look-back in whole days, up to RETENTION_DAYS, ending with the current hour; default 1d. Not with from/to */
-                since?: string;
-                /** @description Start of the window (inclusive, rounded down to the hour), with to; a date is midnight in tz, a date-time without offset is in tz */
-                from?: string;
-                /** @description End of the window (exclusive, rounded up to the hour), with from; read as from */
-                to?: string;
-                /** @description IANA time zone: where days begin, how from/to without offset are read, the offset of times in the answer. Whole-hour offsets only */
-                tz?: string;
-                /** @description Shop language, e.g. de; all when omitted */
-                language?: string;
-                /** @description Include detected bot traffic */
-                includeBotTraffic?: "true" | "false";
-            };
-            header?: {
-                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
-                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
-                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
-                /** @description The instance to act on (any scheme); default: the customer's first instance */
-                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
-            };
-            path: {
-                /** @description The id of a GET /search-terms entry */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The suggestions (an empty list when there are none) */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SuggestionsView"];
-                };
-            };
-            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The credential lacks search:read (JWT: search.read) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No search of the term in the window (under the filters) */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    getSearchStats: {
-        parameters: {
-            query?: {
-                /** @description Look-back in whole days, up to RETENTION_DAYS, ending with the current hour; default 1d. Not with from/to */
-                since?: string;
-                /** @description Start of the window (inclusive, rounded down to the hour), with to; a date is midnight in tz, a date-time without offset is in tz */
-                from?: string;
-                /** @description End of the window (exclusive, rounded up to the hour), with from; read as from */
-                to?: string;
-                /** @description IANA time zone: where days begin, how from/to without offset are read, the offset of times in the answer. Whole-hour offsets only */
-                tz?: string;
-                /** @description Shop language, e.g. de; all when omitted */
-                language?: string;
-                /** @description Include detected bot traffic */
-                includeBotTraffic?: "true" | "false";
-                /** @description Bucket of the series: hour, or day in tz; default hour for windows up to 48 hours, else day; at most 2,000 buckets */
-                interval?: "hour" | "day";
-                /** @description Add the figures of the window of the same length just before */
-                compare?: "previous";
-                /** @description true: add the clicks and conversions of the tracked searches (searches sent with an id that found results) */
-                engagement?: "true" | "false";
-                /** @description Only searches carrying these analytics tags: one tag, or tags joined by " AND " (all of them) or by " OR " (any of them), upper case, not both; each tag percent-decoded once (as Algolia writes its tags parameter) */
-                tags?: string;
-            };
-            header?: {
-                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
-                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
-                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
-                /** @description The instance to act on (any scheme); default: the customer's first instance */
-                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Totals and series of the window */
-            200: {
-                headers: {
-                    /** @description Time (ISO-8601, UTC) of the newest event the answer counts in its window; absent when there is none */
-                    "X-Data-Updated-At"?: string;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SearchStatsView"];
-                };
-            };
-            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The credential lacks search:read (JWT: search.read) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    getSearchBreakdown: {
-        parameters: {
-            query: {
-                /** @description Offset of the first item */
-                _start?: number;
-                /** @description End index, exclusive; at most 1,000 above _start */
-                _end?: number;
-                /** @description Look-back in whole days, up to RETENTION_DAYS, ending with the current hour; default 1d. Not with from/to */
-                since?: string;
-                /** @description Start of the window (inclusive, rounded down to the hour), with to; a date is midnight in tz, a date-time without offset is in tz */
-                from?: string;
-                /** @description End of the window (exclusive, rounded up to the hour), with from; read as from */
-                to?: string;
-                /** @description IANA time zone: where days begin, how from/to without offset are read, the offset of times in the answer. Whole-hour offsets only */
-                tz?: string;
-                /** @description Shop language, e.g. de; all when omitted */
-                language?: string;
-                /** @description Include detected bot traffic */
-                includeBotTraffic?: "true" | "false";
-                /** @description Only searches carrying these analytics tags: one tag, or tags joined by " AND " (all of them) or by " OR " (any of them), upper case, not both; each tag percent-decoded once (as Algolia writes its tags parameter) */
-                tags?: string;
-                /** @description csv: the answer as CSV (as with Accept: text/csv); without _start/_end every row, up to 100,000 */
-                format?: "json" | "csv";
-                /** @description The dimension: filter attributes, the values of one attribute (with attribute), whole filter sets, countries or analytics tags */
-                by: "filter_attribute" | "filter_value" | "filter_set" | "country" | "tag";
-                /** @description With by=filter_value (and only there, where it is required): the filter attribute */
-                attribute?: string;
-                /** @description Only this phrase's searches (normalised as the list's phrases) */
-                phrase?: string;
-                /** @description true: only searches with results; false: only those without; all when omitted */
-                hits?: "true" | "false";
-                /** @description The order, then the key ascending */
-                sort?: "searches" | "zero_hit_searches";
-                /** @description desc: most first; asc: least used first */
-                order?: "desc" | "asc";
-            };
-            header?: {
-                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
-                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
-                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
-                /** @description The instance to act on (any scheme); default: the customer's first instance */
-                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of entries; X-Total-Count holds the number of entries before paging */
-            200: {
-                headers: {
-                    /** @description Number of items before pagination */
-                    "X-Total-Count": number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SearchBreakdownEntryView"][];
-                    /**
-                     * @example attribute,searches,zero_hit_searches,zero_hit_rate,users
-                     *     brand,120,9,0.075,80
-                     */
-                    "text/csv": string;
-                };
-            };
-            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The credential lacks search:read (JWT: search.read) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
-            414: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After": number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    listClickedObjects: {
-        parameters: {
-            query?: {
-                /** @description Offset of the first item */
-                _start?: number;
-                /** @description End index, exclusive; at most 1,000 above _start */
-                _end?: number;
-                /** @description Look-back in whole days, up to RETENTION_DAYS, ending with the current hour; default 1d. Not with from/to */
-                since?: string;
-                /** @description Start of the window (inclusive, rounded down to the hour), with to; a date is midnight in tz, a date-time without offset is in tz */
-                from?: string;
-                /** @description End of the window (exclusive, rounded up to the hour), with from; read as from */
-                to?: string;
-                /** @description IANA time zone: where days begin, how from/to without offset are read, the offset of times in the answer. Whole-hour offsets only */
-                tz?: string;
-                /** @description Shop language, e.g. de; all when omitted */
-                language?: string;
-                /** @description Include detected bot traffic */
-                includeBotTraffic?: "true" | "false";
-                /** @description csv: the answer as CSV (as with Accept: text/csv); without _start/_end every row, up to 100,000 */
-                format?: "json" | "csv";
-                /** @description Only this phrase's searches (normalised as the list's phrases) */
-                phrase?: string;
-            };
-            header?: {
-                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
-                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
-                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
-                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
-                /** @description The instance to act on (any scheme); default: the customer's first instance */
-                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of objects; X-Total-Count holds the number of objects before paging */
-            200: {
-                headers: {
-                    /** @description Number of items before pagination */
-                    "X-Total-Count": number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ClickedObjectView"][];
-                    /**
-                     * @example object_id,clicks,clicked_searches,conversions,added_to_cart_searches,purchased_searches,purchase_revenue
-                     *     sku-42,30,24,5,4,2,EUR:59.8
-                     */
-                    "text/csv": string;
-                };
-            };
-            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The credential lacks search:read (JWT: search.read) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
-            414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -7764,6 +6033,1787 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AlgoliaError"];
+                };
+            };
+        };
+    };
+    listEntities: {
+        parameters: {
+            query?: {
+                /** @description Offset of the first item */
+                _start?: number;
+                /** @description End index, exclusive; at most 1,000 above _start */
+                _end?: number;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path: {
+                /** @description One of the webhook entity types */
+                type: components["schemas"]["EntityType"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of entities; X-Total-Count holds the number of entities of the type */
+            200: {
+                headers: {
+                    /** @description Number of items before pagination */
+                    "X-Total-Count": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityView"][];
+                };
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks entities:read (JWT: entities.read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    saveEntities: {
+        parameters: {
+            query?: {
+                /** @description Store a revision only: no state change, no webhook call */
+                autosave?: "true" | "false";
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path: {
+                /** @description One of the webhook entity types */
+                type: components["schemas"]["EntityType"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkEntitiesDto"];
+            };
+        };
+        responses: {
+            /** @description What the change did */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SaveEntitiesResult"];
+                };
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks entities:write (JWT: entities.write) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json, or has no Content-Type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteEntities: {
+        parameters: {
+            query: {
+                /** @description Repeated: ids[]=a&ids[]=b (at most 1,000) */
+                "ids[]": string[];
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path: {
+                /** @description One of the webhook entity types */
+                type: components["schemas"]["EntityType"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ids that were deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteEntitiesAnswer"];
+                };
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks entities:write (JWT: entities.write) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json, or has no Content-Type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getEntity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path: {
+                /** @description One of the webhook entity types */
+                type: components["schemas"]["EntityType"];
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entity */
+            200: {
+                headers: {
+                    /** @description The version of its saved state, strong: send it as If-Match to save only if it is unchanged */
+                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityView"];
+                };
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks entities:read (JWT: entities.read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No entity of this type with this id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    saveEntity: {
+        parameters: {
+            query?: {
+                /** @description Store a revision only: no state change, no webhook call */
+                autosave?: "true" | "false";
+            };
+            header?: {
+                /** @description Save only if the entity exists and its ETag is one of these (strong comparison), or `*` for any existing entity; otherwise 412 and nothing is written (no row, no webhook call). For read-merge-write: send the ETag of the GET */
+                "If-Match"?: string;
+                /** @description With `*`: save only if the entity does not exist (create only); otherwise 412 and nothing is written */
+                "If-None-Match"?: string;
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path: {
+                /** @description One of the webhook entity types */
+                type: components["schemas"]["EntityType"];
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntityBodyDto"];
+            };
+        };
+        responses: {
+            /** @description Updated (or stored as an autosave revision) */
+            200: {
+                headers: {
+                    /** @description The ETag of the saved state (not sent for an autosave, which changes no state) */
+                    ETag?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityView"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The ETag of the saved state */
+                    ETag: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityView"];
+                };
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks entities:write (JWT: entities.write) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description If-Match or If-None-Match does not hold (the entity changed since it was read, or does not exist): nothing was written */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json, or has no Content-Type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteEntity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path: {
+                /** @description One of the webhook entity types */
+                type: components["schemas"]["EntityType"];
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OkAnswer"];
+                };
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks entities:write (JWT: entities.write) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No entity of this type with this id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json, or has no Content-Type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listNotifications: {
+        parameters: {
+            query?: {
+                /** @description Offset of the first item */
+                _start?: number;
+                /** @description End index, exclusive; at most 1,000 above _start */
+                _end?: number;
+                /** @description Only notifications of this kind */
+                type?: components["schemas"]["NotificationKind"];
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of notifications; X-Total-Count holds their number */
+            200: {
+                headers: {
+                    /** @description Number of items before pagination */
+                    "X-Total-Count": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationView"][];
+                };
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks notifications:read (JWT: notifications.read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteNotifications: {
+        parameters: {
+            query: {
+                /** @description Repeated: ids[]=a&ids[]=b (at most 1,000) */
+                "ids[]": string[];
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OkAnswer"];
+                };
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks notifications:write (JWT: notifications.write) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not application/json, or has no Content-Type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSearchTerms: {
+        parameters: {
+            query?: {
+                /** @description Offset of the first item */
+                _start?: number;
+                /** @description End index, exclusive; at most 1,000 above _start */
+                _end?: number;
+                /** @description Look-back in whole days, up to RETENTION_DAYS, ending with the current hour; default 1d. Not with from/to */
+                since?: string;
+                /** @description Start of the window (inclusive, rounded down to the hour), with to; a date is midnight in tz, a date-time without offset is in tz */
+                from?: string;
+                /** @description End of the window (exclusive, rounded up to the hour), with from; read as from */
+                to?: string;
+                /** @description IANA time zone: where days begin, how from/to without offset are read, the offset of times in the answer. Whole-hour offsets only */
+                tz?: string;
+                /** @description Shop language, e.g. de; all when omitted */
+                language?: string;
+                /** @description Include detected bot traffic */
+                includeBotTraffic?: "true" | "false";
+                /** @description Add the figures of the window of the same length just before */
+                compare?: "previous";
+                /** @description true: add the clicks and conversions of the tracked searches (searches sent with an id that found results) */
+                engagement?: "true" | "false";
+                /** @description csv: the answer as CSV (as with Accept: text/csv); without _start/_end every row, up to 100,000 */
+                format?: "json" | "csv";
+                /** @description Only searches carrying these analytics tags: one tag, or tags joined by " AND " (all of them) or by " OR " (any of them), upper case, not both; each tag percent-decoded once (as Algolia writes its tags parameter) */
+                tags?: string;
+                /** @description true: terms that found results; false: zero-result terms with status; all: every search of a term counts (status null), each term with last_hits */
+                hits?: "true" | "false" | "all";
+                /** @description count: by count, then phrase; rising: by count - previous_count, then phrase (implies compare=previous). By the engagement figures (each implies engagement=true; not with hits=false): no_clicks by tracked_searches - clicked_searches, click_through_rate, conversion_rate, average_click_position; then phrase; a term whose figure is null last in both orders */
+                sort?: "count" | "rising" | "no_clicks" | "click_through_rate" | "conversion_rate" | "average_click_position";
+                /** @description Not with sort=rising: desc (most searched, or the largest figure, first) or asc */
+                order?: "desc" | "asc";
+                /** @description Only with hits=false: each term with with_filters, how many of its zero-result searches had a filter */
+                filters?: "true" | "false";
+                /** @description Only with hits=false: only handled (true) or only unhandled (false) terms; X-Total-Count counts after the filter */
+                handled?: "true" | "false";
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of terms; X-Total-Count holds the number of terms before paging */
+            200: {
+                headers: {
+                    /** @description Number of items before pagination */
+                    "X-Total-Count": number;
+                    /** @description Time (ISO-8601, UTC) of the newest event the answer counts in its window; absent when there is none */
+                    "X-Data-Updated-At"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchTermView"][];
+                    /**
+                     * @example search_phrase,count
+                     *     summer dress,42
+                     *     "shoes, red",7
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks search:read (JWT: search.read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSearchTerm: {
+        parameters: {
+            query?: {
+                /** @description Look-back in whole days, up to RETENTION_DAYS, ending with the current hour; default 1d. Not with from/to */
+                since?: string;
+                /** @description Start of the window (inclusive, rounded down to the hour), with to; a date is midnight in tz, a date-time without offset is in tz */
+                from?: string;
+                /** @description End of the window (exclusive, rounded up to the hour), with from; read as from */
+                to?: string;
+                /** @description IANA time zone: where days begin, how from/to without offset are read, the offset of times in the answer. Whole-hour offsets only */
+                tz?: string;
+                /** @description Shop language, e.g. de; all when omitted */
+                language?: string;
+                /** @description Include detected bot traffic */
+                includeBotTraffic?: "true" | "false";
+                /** @description Bucket of the series: hour, or day in tz; default hour for windows up to 48 hours, else day; at most 2,000 buckets */
+                interval?: "hour" | "day";
+                /** @description true: add the clicks and conversions of the tracked searches (searches sent with an id that found results) */
+                engagement?: "true" | "false";
+                /** @description Only searches carrying these analytics tags: one tag, or tags joined by " AND " (all of them) or by " OR " (any of them), upper case, not both; each tag percent-decoded once (as Algolia writes its tags parameter) */
+                tags?: string;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path: {
+                /** @description The id of a GET /search-terms entry */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The term over the window */
+            200: {
+                headers: {
+                    /** @description Time (ISO-8601, UTC) of the newest event the answer counts in its window; absent when there is none */
+                    "X-Data-Updated-At"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchTermDetailView"];
+                };
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks search:read (JWT: search.read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No search of the term in the window (under the filters) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSearchTermSuggestions: {
+        parameters: {
+            query?: {
+                /** @description Look-back in whole days, up to RETENTION_DAYS, ending with the current hour; default 1d. Not with from/to */
+                since?: string;
+                /** @description Start of the window (inclusive, rounded down to the hour), with to; a date is midnight in tz, a date-time without offset is in tz */
+                from?: string;
+                /** @description End of the window (exclusive, rounded up to the hour), with from; read as from */
+                to?: string;
+                /** @description IANA time zone: where days begin, how from/to without offset are read, the offset of times in the answer. Whole-hour offsets only */
+                tz?: string;
+                /** @description Shop language, e.g. de; all when omitted */
+                language?: string;
+                /** @description Include detected bot traffic */
+                includeBotTraffic?: "true" | "false";
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path: {
+                /** @description The id of a GET /search-terms entry */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The suggestions (an empty list when there are none) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuggestionsView"];
+                };
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks search:read (JWT: search.read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No search of the term in the window (under the filters) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSearchStats: {
+        parameters: {
+            query?: {
+                /** @description Look-back in whole days, up to RETENTION_DAYS, ending with the current hour; default 1d. Not with from/to */
+                since?: string;
+                /** @description Start of the window (inclusive, rounded down to the hour), with to; a date is midnight in tz, a date-time without offset is in tz */
+                from?: string;
+                /** @description End of the window (exclusive, rounded up to the hour), with from; read as from */
+                to?: string;
+                /** @description IANA time zone: where days begin, how from/to without offset are read, the offset of times in the answer. Whole-hour offsets only */
+                tz?: string;
+                /** @description Shop language, e.g. de; all when omitted */
+                language?: string;
+                /** @description Include detected bot traffic */
+                includeBotTraffic?: "true" | "false";
+                /** @description Bucket of the series: hour, or day in tz; default hour for windows up to 48 hours, else day; at most 2,000 buckets */
+                interval?: "hour" | "day";
+                /** @description Add the figures of the window of the same length just before */
+                compare?: "previous";
+                /** @description true: add the clicks and conversions of the tracked searches (searches sent with an id that found results) */
+                engagement?: "true" | "false";
+                /** @description Only searches carrying these analytics tags: one tag, or tags joined by " AND " (all of them) or by " OR " (any of them), upper case, not both; each tag percent-decoded once (as Algolia writes its tags parameter) */
+                tags?: string;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Totals and series of the window */
+            200: {
+                headers: {
+                    /** @description Time (ISO-8601, UTC) of the newest event the answer counts in its window; absent when there is none */
+                    "X-Data-Updated-At"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchStatsView"];
+                };
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks search:read (JWT: search.read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSearchBreakdown: {
+        parameters: {
+            query: {
+                /** @description Offset of the first item */
+                _start?: number;
+                /** @description End index, exclusive; at most 1,000 above _start */
+                _end?: number;
+                /** @description Look-back in whole days, up to RETENTION_DAYS, ending with the current hour; default 1d. Not with from/to */
+                since?: string;
+                /** @description Start of the window (inclusive, rounded down to the hour), with to; a date is midnight in tz, a date-time without offset is in tz */
+                from?: string;
+                /** @description End of the window (exclusive, rounded up to the hour), with from; read as from */
+                to?: string;
+                /** @description IANA time zone: where days begin, how from/to without offset are read, the offset of times in the answer. Whole-hour offsets only */
+                tz?: string;
+                /** @description Shop language, e.g. de; all when omitted */
+                language?: string;
+                /** @description Include detected bot traffic */
+                includeBotTraffic?: "true" | "false";
+                /** @description Only searches carrying these analytics tags: one tag, or tags joined by " AND " (all of them) or by " OR " (any of them), upper case, not both; each tag percent-decoded once (as Algolia writes its tags parameter) */
+                tags?: string;
+                /** @description csv: the answer as CSV (as with Accept: text/csv); without _start/_end every row, up to 100,000 */
+                format?: "json" | "csv";
+                /** @description The dimension: filter attributes, the values of one attribute (with attribute), whole filter sets, countries or analytics tags */
+                by: "filter_attribute" | "filter_value" | "filter_set" | "country" | "tag";
+                /** @description With by=filter_value (and only there, where it is required): the filter attribute */
+                attribute?: string;
+                /** @description Only this phrase's searches (normalised as the list's phrases) */
+                phrase?: string;
+                /** @description true: only searches with results; false: only those without; all when omitted */
+                hits?: "true" | "false";
+                /** @description The order, then the key ascending */
+                sort?: "searches" | "zero_hit_searches";
+                /** @description desc: most first; asc: least used first */
+                order?: "desc" | "asc";
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of entries; X-Total-Count holds the number of entries before paging */
+            200: {
+                headers: {
+                    /** @description Number of items before pagination */
+                    "X-Total-Count": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchBreakdownEntryView"][];
+                    /**
+                     * @example attribute,searches,zero_hit_searches,zero_hit_rate,users
+                     *     brand,120,9,0.075,80
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks search:read (JWT: search.read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listClickedObjects: {
+        parameters: {
+            query?: {
+                /** @description Offset of the first item */
+                _start?: number;
+                /** @description End index, exclusive; at most 1,000 above _start */
+                _end?: number;
+                /** @description Look-back in whole days, up to RETENTION_DAYS, ending with the current hour; default 1d. Not with from/to */
+                since?: string;
+                /** @description Start of the window (inclusive, rounded down to the hour), with to; a date is midnight in tz, a date-time without offset is in tz */
+                from?: string;
+                /** @description End of the window (exclusive, rounded up to the hour), with from; read as from */
+                to?: string;
+                /** @description IANA time zone: where days begin, how from/to without offset are read, the offset of times in the answer. Whole-hour offsets only */
+                tz?: string;
+                /** @description Shop language, e.g. de; all when omitted */
+                language?: string;
+                /** @description Include detected bot traffic */
+                includeBotTraffic?: "true" | "false";
+                /** @description csv: the answer as CSV (as with Accept: text/csv); without _start/_end every row, up to 100,000 */
+                format?: "json" | "csv";
+                /** @description Only this phrase's searches (normalised as the list's phrases) */
+                phrase?: string;
+            };
+            header?: {
+                /** @description HMAC: used once; the documented form is 16 random bytes as 32 lowercase hex characters (docs/hmac.md) */
+                "X-Service-Nonce"?: components["parameters"]["X-Service-Nonce"];
+                /** @description HMAC: hex HMAC-SHA256 of nonce + ':' + the body exactly as sent (empty when none), keyed with the API key's secret */
+                "X-Service-Hash"?: components["parameters"]["X-Service-Hash"];
+                /** @description The instance to act on (any scheme); default: the customer's first instance */
+                "X-Service-Instance"?: components["parameters"]["X-Service-Instance"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of objects; X-Total-Count holds the number of objects before paging */
+            200: {
+                headers: {
+                    /** @description Number of items before pagination */
+                    "X-Total-Count": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClickedObjectView"][];
+                    /**
+                     * @example object_id,clicks,clicked_searches,conversions,added_to_cart_searches,purchased_searches,purchase_revenue
+                     *     sku-42,30,24,5,4,2,EUR:59.8
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid input: a parameter, the body or one of its fields, or a malformed URL; the message names the problem */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential lacks search:read (JWT: search.read) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists) */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: the customer's budget per minute, too many failed authentications from this address, too many password checks at once, or too many analytics queries of this customer at once (ANALYTICS_CONCURRENCY, then a short queue) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Storage or the Kafka broker is unavailable, the service is shutting down, or too many request bodies wait for their signature to be verified (then with Retry-After); retry later. Without Retry-After, an answer may also need more memory than storage allows: ask for a shorter window */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

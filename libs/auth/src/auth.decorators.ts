@@ -57,7 +57,6 @@ export const RequireAnalyticsRead = () =>
   applyDecorators(
     SetMetadata(ANALYTICS_KEY, true),
     SetMetadata(PERMISSION_KEY, ANALYTICS_PERMISSION),
-    SetMetadata(CREDENTIAL_ONLY_KEY, true),
     ApiSecurity({ analyticsApplication: [], analyticsKey: [] }),
     ApiAuthentication(),
   );

@@ -31,15 +31,17 @@ export class AuthGuard implements CanActivate {
     if (collectorRoute !== (principal.scheme === 'collector')) {
       throw refused(collectorRoute ? 'collectorMissing' : 'noCredentials');
     }
-    // An analytics key authenticates GET /2/... only.
-    if (principal.scheme === 'analytics' && !this.reflector.getAllAndOverride<boolean>(ANALYTICS_KEY, targets)) {
+    // An analytics key authenticates GET /2/... only; those routes read the instance their `index` names.
+    const analyticsRoute = this.reflector.getAllAndOverride<boolean>(ANALYTICS_KEY, targets) ?? false;
+    if (principal.scheme === 'analytics' && !analyticsRoute) {
       throw refused('analyticsKeyElsewhere');
     }
     const instances = customer.instances.filter((i) => !principal.instances || principal.instances.includes(i));
     // Without X-Service-Instance: the customer's default, or for a route that acts on no instance, the first the
     // credential may use (a JWT may exclude the default).
     // A collector key acts on the one instance it is bound to.
-    const credentialOnly = collectorRoute || (this.reflector.getAllAndOverride<boolean>(CREDENTIAL_ONLY_KEY, targets) ?? false);
+    const credentialOnly =
+      collectorRoute || analyticsRoute || (this.reflector.getAllAndOverride<boolean>(CREDENTIAL_ONLY_KEY, targets) ?? false);
     const instance = requestedInstance(req, customer, principal) ?? (credentialOnly ? instances[0] : customer.instances[0]);
     if (instances.length === 0) {
       throw refused('noInstanceAllowed');

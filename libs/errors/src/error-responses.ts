@@ -27,6 +27,7 @@ export const ERROR_STATUSES = {
   401: 'Missing or invalid credentials, or an unknown customer or instance; the message names the rule that failed',
   403: 'The credential lacks the permission this operation needs',
   404: 'No such resource',
+  409: 'The request conflicts with what is stored (the message names it): nothing was written',
   412: 'A precondition of the request (If-Match, If-None-Match) does not hold: nothing was written; read the resource again',
   413: "The body exceeds the route's limit (10 MB for POST /events and PUT /documents, 1 MB elsewhere)",
   414: 'The query string is longer than 8 KB (8,192 bytes; 64 KB on DELETE, for ids[] lists)',

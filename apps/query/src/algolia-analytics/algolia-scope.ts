@@ -3,6 +3,7 @@ import { CustomersRepository, type AuthContext } from '@app/auth';
 import { AppConfig } from '@app/config';
 import { DomainError } from '@app/errors';
 import type { AnalyticsCriteria } from '../analytics/analytics-scope';
+import { AlgoliaIndexesRepository } from './algolia-indexes.repository';
 import { algoliaRequest, nativeWindow, type AlgoliaParam, type AlgoliaRequest } from './algolia-request';
 
 /** A checked request to `GET /2/...` and the native criteria of its index and window. */
@@ -12,14 +13,16 @@ export interface AlgoliaScope {
 }
 
 /**
- * What an Algolia `index` reads (docs/algolia.md, "Index names"): an instance of the customer. A 404 for a name that is
- * none, a 403 for an instance the credential may not read. Bot traffic is left out, as in the native default.
+ * What an Algolia `index` reads (docs/algolia.md, "Index names"): an instance of the customer by its name, or the
+ * instance that declares the name (`algoliaIndexes`), then only the language it names. A 404 for a name that is
+ * neither, a 403 for an instance the credential may not read. Bot traffic is left out, as in the native default.
  */
 @Injectable()
 export class AlgoliaScopes {
   constructor(
     private readonly customers: CustomersRepository,
     private readonly config: AppConfig,
+    private readonly indexes: AlgoliaIndexesRepository,
   ) {}
 
   /**
@@ -31,18 +34,20 @@ export class AlgoliaScopes {
     if (figures && req.tags) {
       throw new DomainError('invalid', 'tags cannot be used here: click and conversion figures are not kept per tag');
     }
-    const instance = await this.instanceOf(auth, req.index);
-    return { req, criteria: { customer: auth.customer, instance, includeBots: false, window: nativeWindow(req) } };
+    const { instance, language } = await this.indexOf(auth, req.index);
+    return { req, criteria: { customer: auth.customer, instance, language, includeBots: false, window: nativeWindow(req) } };
   }
 
-  private async instanceOf(auth: AuthContext, index: string): Promise<string> {
+  /** The instance an index name reads, and with an index an instance declares, its language. */
+  private async indexOf(auth: AuthContext, index: string): Promise<{ instance: string; language?: string }> {
     const customer = await this.customers.find(auth.customer);
-    if (!customer?.instances.includes(index)) {
-      throw new DomainError('not-found', `Unknown index ${index}: it names no instance of this application`);
+    const found = customer?.instances.includes(index) ? { instance: index } : await this.indexes.find(auth.customer, index);
+    if (!found) {
+      throw new DomainError('not-found', `Unknown index ${index}: no instance has this name or declares it (algoliaIndexes)`);
     }
-    if (!auth.instances.includes(index)) {
+    if (!auth.instances.includes(found.instance)) {
       throw new DomainError('forbidden', `This credential may not read the index ${index}`);
     }
-    return index;
+    return found;
   }
 }

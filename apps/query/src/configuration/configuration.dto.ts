@@ -1,8 +1,20 @@
 import { Type } from 'class-transformer';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { AlertConfigDto, AlertConfigView } from '../alerts';
+import type { AlgoliaIndexes } from '../algolia-analytics';
 import { ApiNullableRefProperty } from '../common/nullable-ref';
+
+/** `algoliaIndexes`: index names, each with an optional language. */
+const ALGOLIA_INDEXES_SCHEMA = {
+  type: 'object',
+  additionalProperties: {
+    type: 'object',
+    properties: { language: { type: 'string', example: 'de', description: 'Only the searches in this language count' } },
+    additionalProperties: false,
+  },
+  example: { shop_de: { language: 'de' }, shop_de_price_asc: { language: 'de' } },
+} as const;
 
 export class WebhookConfigDto {
   /** Absolute http(s) URL, or "" to disable the webhook. */
@@ -27,6 +39,16 @@ export class ConfigurationDto {
   @ValidateNested()
   @Type(() => AlertConfigDto)
   alertConfig?: AlertConfigDto | null;
+
+  @ApiPropertyOptional({
+    ...ALGOLIA_INDEXES_SCHEMA,
+    description:
+      "The Algolia index names Algolia's Analytics API (`GET /2/...?index=`) reads as this instance (docs/algolia.md): a " +
+      "shop's per-language indices and sort replicas, each with an optional language; absent keeps what is stored",
+  })
+  @IsOptional()
+  @IsObject()
+  algoliaIndexes?: AlgoliaIndexes;
 }
 
 /** GET and PUT /configuration answer the stored configuration, the alerts' defaults filled in. */
@@ -36,4 +58,7 @@ export class ConfigurationView {
 
   @ApiNullableRefProperty(AlertConfigView, 'null: alerts are off')
   alertConfig!: AlertConfigView | null;
+
+  @ApiProperty({ ...ALGOLIA_INDEXES_SCHEMA, description: 'The Algolia index names of the instance; {} when none' })
+  algoliaIndexes!: AlgoliaIndexes;
 }

@@ -48,6 +48,7 @@ export const TABLE_CLASSES: Readonly<Record<string, TableClass>> = {
   entities: 'shared',
   notifications: 'shared',
   alert_config: 'shared',
+  algolia_indexes: 'shared',
   alert_log: 'shared',
   annotations: 'shared',
   intake_claims: 'shared',

@@ -31,6 +31,7 @@ import { dimensionsUntaggedMigration } from './0031-dimensions-untagged';
 import { phraseTagsMigration } from './0032-phrase-tags';
 import { engagementSpansMigration } from './0033-engagement-spans';
 import { keyPresetsMigration } from './0034-key-presets';
+import { algoliaIndexesMigration } from './0035-algolia-indexes';
 import type { Migration } from './migration';
 import { SIGNED_ROLLUPS, type SignedRollup } from './0012-signed-events';
 import { WEEKLY_KEYS } from './0021-weekly-phrases';
@@ -80,6 +81,7 @@ export const MIGRATIONS: readonly Migration[] = [
   phraseTagsMigration,
   engagementSpansMigration,
   keyPresetsMigration,
+  algoliaIndexesMigration,
 ];
 
 /** Tables whose TTL follows RETENTION_DAYS at every start-up, with the expression the TTL counts from. */

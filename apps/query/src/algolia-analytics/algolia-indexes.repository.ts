@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { ClickHouseService, VersionClock, chDateTime } from '@app/clickhouse';
+
+/** An Algolia index name an instance declares: with `language`, only that language's searches count. */
+export interface AlgoliaIndex {
+  language?: string;
+}
+
+/** An instance's Algolia index names (`PUT /configuration`, `algoliaIndexes`). */
+export type AlgoliaIndexes = Record<string, AlgoliaIndex>;
+
+/**
+ * The Algolia index names of each instance (docs/algolia.md, "Index names"): append-only versioned rows of
+ * `algolia_indexes`, the instance's whole map as JSON; the latest version holds.
+ */
+@Injectable()
+export class AlgoliaIndexesRepository {
+  constructor(
+    private readonly ch: ClickHouseService,
+    private readonly clock: VersionClock,
+  ) {}
+
+  /** Every instance's names, the instances that declared names the earliest first. */
+  async all(customer: string): Promise<Array<{ instance: string; indexes: AlgoliaIndexes }>> {
+    const rows = await this.ch.query<{ instance: string; indexes: string }>(
+      `SELECT instance, indexes, first FROM (
+         SELECT instance, argMax(indexes, version) AS indexes, min(version) AS first
+         FROM ${this.ch.table('algolia_indexes')} WHERE customer = {customer:String} GROUP BY instance
+       ) ORDER BY first, instance`,
+      { customer },
+    );
+    return rows.map((r) => ({ instance: r.instance, indexes: JSON.parse(r.indexes) as AlgoliaIndexes }));
+  }
+
+  async get(customer: string, instance: string): Promise<AlgoliaIndexes> {
+    return (await this.all(customer)).find((r) => r.instance === instance)?.indexes ?? {};
+  }
+
+  /**
+   * The instance (and language) an index name reads, undefined for a name no instance declares. Should two instances
+   * hold a name (two changes at once), the instance that declared names first keeps it.
+   */
+  async find(customer: string, name: string): Promise<{ instance: string; language?: string } | undefined> {
+    const holder = (await this.all(customer)).find((r) => Object.hasOwn(r.indexes, name));
+    return holder && { instance: holder.instance, ...holder.indexes[name] };
+  }
+
+  async save(customer: string, instance: string, indexes: AlgoliaIndexes, changedBy: string): Promise<void> {
+    const [version] = await this.clock.next();
+    await this.ch.insert('algolia_indexes', [
+      { customer, instance, version, indexes: JSON.stringify(indexes), changed_by: changedBy, changed_at: chDateTime() },
+    ]);
+  }
+}
