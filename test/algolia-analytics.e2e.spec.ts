@@ -1,5 +1,6 @@
 import { analyticsClient } from '@algolia/client-analytics';
 import { randomUUID } from 'node:crypto';
+import { algoliaViolations, checkedRequester } from './support/algolia-contract';
 import { createCollectorKey } from './support/insights';
 import { eventually } from './support/storage';
 import { basicHeader, createKey, http, startApp, type TestApp } from './support/test-app';
@@ -20,9 +21,11 @@ describe("Algolia's Analytics API (the real client, e2e over HTTP)", () => {
   const at = now - 60 * 60_000;
   const day = new Date(at).toISOString().slice(0, 10);
   const [a, b, c, d] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+  // Every answer the client receives is checked against Algolia's own document.
   const client = () =>
     analyticsClient('demo', secret, undefined, {
       hosts: [{ url: '127.0.0.1', port: Number(new URL(t.url).port), protocol: 'http', accept: 'readWrite' }],
+      requester: checkedRequester(),
     });
 
   beforeAll(async () => {
@@ -213,8 +216,15 @@ describe("Algolia's Analytics API (the real client, e2e over HTTP)", () => {
   });
 
   it("answers 400 naming the parameter, 401, 403 and 404 in Algolia's form", async () => {
-    const get = (query: string, headers: Record<string, string> = { 'x-algolia-application-id': 'demo', 'x-algolia-api-key': secret }) =>
-      http<{ message: string; status: number }>(`${t.url}/2/searches/count?${query}`, { headers });
+    // Each answer also as Algolia's document has it (ErrorBase).
+    const get = async (
+      query: string,
+      headers: Record<string, string> = { 'x-algolia-application-id': 'demo', 'x-algolia-api-key': secret },
+    ) => {
+      const res = await http<{ message: string; status: number }>(`${t.url}/2/searches/count?${query}`, { headers });
+      expect(algoliaViolations(`/2/searches/count?${query}`, res.status, JSON.stringify(res.body))).toEqual([]);
+      return res;
+    };
     for (const [query, word] of [
       ['index=live&startDate=2026-02-30', 'startDate'],
       ['index=live&startDate=2026-11-02&endDate=2026-11-01', 'startDate'],
