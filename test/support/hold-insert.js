@@ -21,9 +21,12 @@ MigratorService.prototype.migrate = async function (...args) {
   return applied;
 };
 
-/** The part directories of search_events on disk. */
-function parts(dataPath) {
-  return fs.existsSync(dataPath) ? fs.readdirSync(dataPath).filter((name) => /^\d{6}_\d+_\d+_\d+$/.test(name)).length : 0;
+/**
+ * The parts of search_events on disk that an insert writes: level 0 (`<partition>_<min>_<max>_0`). A merge writes a
+ * part of a higher level, which must not pass for the held insert's raw part.
+ */
+function insertedParts(dataPath) {
+  return fs.existsSync(dataPath) ? fs.readdirSync(dataPath).filter((name) => /^\d{6}_\d+_\d+_0$/.test(name)) : [];
 }
 
 let inserts = 0;
@@ -41,10 +44,10 @@ ClickHouseService.prototype.insert = async function (table, rows, ...rest) {
     `SELECT data_paths[1] AS dir FROM system.tables WHERE database = {db:String} AND name = 'search_events'`,
     { db: this.database },
   );
-  const before = parts(dir);
+  const before = new Set(insertedParts(dir));
   const held = insert.call(this, table, rows, ...rest);
   for (;;) {
-    if (parts(dir) > before) {
+    if (insertedParts(dir).some((name) => !before.has(name))) {
       fs.writeFileSync(marker, 'held\n');
       process.kill(process.pid, 'SIGKILL');
     }
