@@ -17,6 +17,7 @@ import { DIMENSION_VERSIONS } from '../apps/query/src/analytics/dimension-versio
 import { recordFigures, type Figure } from './figures';
 import { peakRssMb, quantile, rssMb, tableRow } from './proc';
 import { AUTHORIZATION, ROOT, run, runWorker, startApp, stopApp } from './query-app';
+import { ALGOLIA_ANSWERS, ALGOLIA_PAIRS, type ScaleAnswer } from './scale-algolia';
 import { SIZES } from './scale-data';
 import type { ScaleWorkerResult } from './scale-worker';
 
@@ -24,14 +25,7 @@ import type { ScaleWorkerResult } from './scale-worker';
  * The answers measured. `rollup`: served from the rollups alone, or from the engagement figures computed ahead per
  * hour (the growth target applies to it).
  */
-interface Answer {
-  key: string;
-  label: string;
-  path: (top: { id: string; search_phrase: string }) => string;
-  days: number;
-  rollup: boolean;
-  csv?: boolean;
-}
+type Answer = ScaleAnswer;
 
 const ANSWERS: Answer[] = [
   { key: 'terms-1d', label: 'search-terms 1d', path: () => '/search-terms?since=1d', days: 1, rollup: true },
@@ -105,6 +99,8 @@ const ANSWERS: Answer[] = [
     rollup: true,
   },
   { key: 'clicked-objects-30d', label: 'clicked-objects 30d', path: () => '/clicked-objects?since=30d', days: 30, rollup: true },
+  // Algolia's Analytics API (issue 48), each route beside the native answer it adapts.
+  ...ALGOLIA_ANSWERS,
 ];
 
 /** Fewest requests of a slow answer (one whose warm-up says --requests would take longer than --budget-s). */
@@ -476,8 +472,22 @@ function report(results: SizeResult[], thisRun: string[]): { markdown: string; f
     figures.push({ name: `${size} ${name}`, value: Math.round(value * 1000) / 1000, unit, target: limit, pass: value <= max, note });
   };
   const big = bySize.get('100M');
-  for (const a of ANSWERS.filter((x) => x.days === 30)) {
+  for (const a of ANSWERS.filter((x) => x.days === 30 && !x.reference)) {
     target(`${a.label} p95`, '100M', big?.answers[a.key]?.p95, 'ms', 1000, big?.answers[a.key]?.failed);
+  }
+  // Each route of Algolia's Analytics API against the native answer it adapts (issue 48: within 1.2x).
+  for (const pair of ALGOLIA_PAIRS) {
+    const route = big?.answers[pair.key]?.p50;
+    const native = big?.answers[pair.native]?.p50;
+    const note = route !== undefined && native !== undefined ? `p50 ${ms(route)} ms, native ${ms(native)} ms` : undefined;
+    target(
+      `${pair.label} p50 / native p50`,
+      '100M',
+      route === undefined || native === undefined ? undefined : route / native,
+      'x',
+      1.2,
+      note,
+    );
   }
   for (const size of Object.keys(SIZES)) {
     const r = bySize.get(size);
@@ -502,7 +512,7 @@ function report(results: SizeResult[], thisRun: string[]): { markdown: string; f
   const csvRatio = big ? (big.answers['no-clicks-csv-30d']?.p95 ?? NaN) / (big.answers['no-clicks-30d']?.p95 ?? NaN) : undefined;
   target('CSV sort=no_clicks 30d p95 / sort=no_clicks 30d p95', '100M', csvRatio, 'x', 2);
   const ten = bySize.get('10M');
-  for (const a of ANSWERS.filter((x) => x.rollup)) {
+  for (const a of ANSWERS.filter((x) => x.rollup && !x.reference)) {
     const g = ten && big ? growth(ten, big, (r) => r.answers[a.key]?.p50 ?? NaN) : undefined;
     target(`${a.label} p50 growth`, '10M -> 100M', g?.ratio, 'x', 4, g && `exponent ${g.exponent.toFixed(2)}`);
   }

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { COLLECTOR_API_KEY, COLLECTOR_APP_ID, collectorParam } from './credentials-gate';
+import { COLLECTOR_API_KEY, COLLECTOR_APP_ID, collectorParam } from './algolia-credentials';
 
 const request = (url: string, headers: Record<string, string> = {}) => ({ url, headers }) as unknown as IncomingMessage;
 

@@ -5,6 +5,7 @@ import { AppConfig } from '@app/config';
 import { NAME_PATTERN } from '@app/contracts';
 import { AuthError, RetryLaterError } from '@app/errors';
 import { refused } from './auth-failures';
+import { COLLECTOR_API_KEY, COLLECTOR_APP_ID, collectorParam } from './algolia-credentials';
 import {
   AnalyticsKeyAuthenticator,
   BasicAuthenticator,
@@ -41,26 +42,6 @@ export interface Admission {
   hmac?: HmacHeaders;
   /** A collector key's request (POST /1/events): the request's Origin when the key grants it CORS. */
   corsOrigin?: string;
-}
-
-/** The credentials of the Insights protocol, as search-insights sends them (query string) or as headers. */
-export const COLLECTOR_APP_ID = 'X-Algolia-Application-Id';
-export const COLLECTOR_API_KEY = 'X-Algolia-API-Key';
-export const COLLECTOR_AGENT = 'X-Algolia-Agent';
-
-/** A parameter of the Insights protocol: from the query string (any case of its name), else the header. */
-export function collectorParam(req: IncomingMessage, name: string): string | undefined {
-  const lower = name.toLowerCase();
-  const query = (req.url ?? '').split('?', 2)[1];
-  if (query) {
-    for (const [key, value] of new URLSearchParams(query)) {
-      if (key.toLowerCase() === lower && value.length > 0) {
-        return value;
-      }
-    }
-  }
-  const header = req.headers[lower];
-  return (Array.isArray(header) ? header[0] : header) || undefined;
 }
 
 /** The window of COLLECT_PER_MINUTE. */
