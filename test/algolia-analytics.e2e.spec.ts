@@ -317,7 +317,7 @@ describe("Algolia's Analytics API: guessing analytics keys", () => {
   });
   afterAll(() => t.close());
 
-  it("counts a failed X-Algolia-API-Key against its address: 429 in Algolia's form beyond the limit, other addresses unaffected", async () => {
+  it("counts a failed X-Algolia-API-Key against its address: 429 in Algolia's form beyond it, other addresses unaffected", async () => {
     const key = await http<{ secret: string }>(`${t.url}/secret`, {
       method: 'POST',
       headers: { ...basicHeader(), 'content-type': 'application/json' },
