@@ -4,7 +4,7 @@ import { algoliaViolations, checkedRequester } from './support/algolia-contract'
 import { createCollectorKey } from './support/insights';
 import { describeKafka, startKafka, type KafkaBroker } from './support/kafka';
 import { eventually } from './support/storage';
-import { basicHeader, createKey, http, startApp, type TestApp } from './support/test-app';
+import { basicHeader, createKey, hmacHeaders, http, jwtHeader, startApp, type TestApp } from './support/test-app';
 
 const DAY = 86_400_000;
 const hex = (id: string) => id.replace(/-/g, '');
@@ -24,6 +24,7 @@ for (const kafka of [false, true]) {
     // Half past the hour before: the searches and their clicks (a few seconds apart) lie in one hour and one UTC day.
     const at = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 30 * 60_000;
     const day = new Date(at).toISOString().slice(0, 10);
+    const nextDay = new Date(Date.parse(day) + DAY).toISOString().slice(0, 10);
     const [a, b, c, d] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     // Every answer the client receives is checked against Algolia's own document.
     const client = () =>
@@ -200,6 +201,91 @@ for (const kafka of [false, true]) {
       });
     });
 
+    it('answers the click, conversion and revenue figures, per search, per object and per day, as the native ones', async () => {
+      const analytics = client();
+      const window = { index: 'live', startDate: day, endDate: day };
+      type Native = Record<string, unknown> & { search_phrase: string; positions: Array<{ position: number; clicks: number }> };
+      const native = await http<Native[]>(`${t.url}/search-terms?from=${day}&to=${nextDay}&hits=all&engagement=true`, {
+        headers: basicHeader(),
+      });
+      const { searches } = await analytics.getTopSearches({ ...window, revenueAnalytics: true });
+      expect(searches.map((x) => x.search)).toEqual(native.body.map((x) => x.search_phrase));
+      const shoes = searches.find((x) => x.search === 'shoes') as unknown as Record<string, unknown>;
+      expect(shoes).toEqual({
+        search: 'shoes',
+        count: 2,
+        nbHits: 4,
+        trackedSearchCount: 2,
+        clickCount: 2,
+        clickThroughRate: 0.5,
+        averageClickPosition: 6.5,
+        clickPositions: [
+          { position: [1, 1], clickCount: 1 },
+          ...Array.from({ length: 9 }, (_, i) => ({ position: [i + 2, i + 2], clickCount: 0 })),
+          { position: [11, 20], clickCount: 1 },
+          { position: [21, -1], clickCount: 0 },
+        ],
+        conversionCount: 1,
+        conversionRate: 0.5,
+        addToCartCount: 0,
+        addToCartRate: 0,
+        purchaseCount: 1,
+        purchaseRate: 0.5,
+        currencies: { EUR: { currency: 'EUR', revenue: 20 } },
+      });
+      // A search never tracked has no rates: null, where the document allows it.
+      expect(searches.find((x) => x.search === 'hat')).toMatchObject({
+        trackedSearchCount: 0,
+        clickThroughRate: null,
+        averageClickPosition: null,
+      });
+      // Ordered by a figure: the highest click-through rate first (sock 1, shoes 0.5, hat none).
+      const byRate = await analytics.getTopSearches({ ...window, clickAnalytics: true, orderBy: 'clickThroughRate' });
+      expect(byRate.searches.map((x) => x.search)).toEqual(['sock', 'shoes', 'hat']);
+      expect(await analytics.getTopHits({ ...window, revenueAnalytics: true })).toEqual({
+        hits: [
+          {
+            hit: 'sku-1',
+            count: 2,
+            trackedHitCount: 2,
+            clickCount: 2,
+            clickThroughRate: null,
+            conversionCount: 2,
+            conversionRate: null,
+            addToCartCount: 1,
+            addToCartRate: null,
+            purchaseCount: 1,
+            purchaseRate: null,
+            currencies: { EUR: { currency: 'EUR', revenue: 20 } },
+          },
+          {
+            hit: 'sku-2',
+            count: 1,
+            trackedHitCount: 1,
+            clickCount: 1,
+            clickThroughRate: null,
+            conversionCount: 0,
+            conversionRate: null,
+            addToCartCount: 0,
+            addToCartRate: null,
+            purchaseCount: 0,
+            purchaseRate: null,
+            currencies: {},
+          },
+        ],
+      });
+      const totals = { trackedSearchCount: 3 };
+      const daily = <T extends object>(figures: T) => ({ ...figures, dates: [{ date: day, ...figures }] });
+      expect(await analytics.getNoClickRate(window)).toEqual(daily({ rate: 1 / 3, count: 3, noClickCount: 1 }));
+      expect(await analytics.getAverageClickPosition(window)).toEqual(daily({ average: 16 / 3, clickCount: 3 }));
+      expect(await analytics.getConversionRate(window)).toEqual(daily({ rate: 2 / 3, ...totals, conversionCount: 2 }));
+      expect(await analytics.getAddToCartRate(window)).toEqual(daily({ rate: 1 / 3, ...totals, addToCartCount: 1 }));
+      expect(await analytics.getPurchaseRate(window)).toEqual(daily({ rate: 1 / 3, ...totals, purchaseCount: 1 }));
+      expect(await analytics.getTopFilterForAttribute({ ...window, attribute: 'brand' })).toEqual({
+        values: [{ attribute: 'brand', operator: ':', value: 'Acme', count: 1 }],
+      });
+    });
+
     it('answers filters, countries and clicked objects', async () => {
       const analytics = client();
       const window = { index: 'live', startDate: day, endDate: day };
@@ -265,6 +351,31 @@ for (const kafka of [false, true]) {
       // The analytics key in the query string, as the client's WithinQueryParameters sends it; nowhere else.
       expect((await http(`${t.url}/2/status?index=live&x-algolia-application-id=demo&x-algolia-api-key=${secret}`)).status).toBe(200);
       expect((await http(`${t.url}/search-stats?x-algolia-application-id=demo&x-algolia-api-key=${secret}`)).status).toBe(401);
+      // An analytics key elsewhere, and no key at all on /2: 401 naming the rule.
+      const elsewhere = await http<{ message: string }>(`${t.url}/search-stats`, {
+        headers: { 'x-algolia-application-id': 'demo', 'x-algolia-api-key': secret },
+      });
+      expect([elsewhere.status, elsewhere.body.message]).toEqual([
+        401,
+        expect.stringContaining('X-Algolia-API-Key authenticates only GET /2/'),
+      ]);
+      const none = await http<{ message: string; status: number }>(`${t.url}/2/searches?index=live`);
+      expect([none.status, none.body.status, none.body.message]).toEqual([401, 401, expect.stringContaining('GET /2/... needs')]);
+      // A collector key's secret is no analytics key; a revoked analytics key is none either.
+      const collector = (await createCollectorKey(t.url)).body as { secret: string };
+      expect((await get('index=live', { 'x-algolia-application-id': 'demo', 'x-algolia-api-key': collector.secret })).status).toBe(401);
+      const spare = await http<{ id: string; secret: string }>(`${t.url}/secret`, {
+        method: 'POST',
+        headers: { ...basicHeader(), 'content-type': 'application/json' },
+        body: JSON.stringify({ description: 'spare', preset: 'analytics' }),
+      });
+      expect((await get('index=live', { 'x-algolia-application-id': 'demo', 'x-algolia-api-key': spare.body.secret })).status).toBe(200);
+      expect((await http(`${t.url}/secret/${spare.body.id}`, { method: 'DELETE', headers: basicHeader() })).status).toBe(200);
+      expect((await get('index=live', { 'x-algolia-application-id': 'demo', 'x-algolia-api-key': spare.body.secret })).status).toBe(401);
+      // The service's own credentials with analytics:read: a JWT and a signed request; without it, 403.
+      expect((await get('index=live', jwtHeader({ permissions: ['analytics.read'] }))).status).toBe(200);
+      expect((await get('index=live', jwtHeader({ permissions: ['search.read'] }))).status).toBe(403);
+      expect((await get('index=live', hmacHeaders(hmacKey.secret))).status).toBe(200);
       // Basic reads /2 too.
       expect((await http(`${t.url}/2/searches/count?index=live`, { headers: basicHeader() })).status).toBe(200);
     });

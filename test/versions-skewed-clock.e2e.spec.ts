@@ -97,7 +97,7 @@ describe('the latest command wins across processes whatever their clocks say', (
     expect(second.status).toBe(200);
     for (const app of [ahead, behind]) {
       const res = await http(`${app.url}/configuration`, { headers: basicHeader() });
-      expect(res.body).toEqual({ webhookConfig: { url: 'https://second.example.com/hook' }, alertConfig: null });
+      expect(res.body).toEqual({ webhookConfig: { url: 'https://second.example.com/hook' }, alertConfig: null, algoliaIndexes: {} });
     }
   });
 

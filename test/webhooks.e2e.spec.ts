@@ -94,7 +94,7 @@ describe('webhook delivery on entity changes (real receiver on loopback)', () =>
   });
 
   it('sends nothing while the webhook is disabled with an empty url', async () => {
-    expect((await configure('')).body).toEqual({ webhookConfig: { url: '' }, alertConfig: null });
+    expect((await configure('')).body).toEqual({ webhookConfig: { url: '' }, alertConfig: null, algoliaIndexes: {} });
     await put('/entities/menu/main', { data: {} });
     expect(receiver.calls).toHaveLength(0);
     expect((await configure(`${receiver.url}/hook?token=s3cret`)).status).toBe(200);

@@ -22,3 +22,13 @@ export function collectorParam(req: IncomingMessage, name: string): string | und
   const header = req.headers[lower];
   return (Array.isArray(header) ? header[0] : header) || undefined;
 }
+
+/**
+ * Whether a request carries the service's own credentials (Authorization, or a header of the HMAC scheme), which win
+ * over an Algolia key beside them.
+ */
+export function hasServiceCredentials(req: IncomingMessage): boolean {
+  return (
+    req.headers.authorization !== undefined || req.headers['x-service-hash'] !== undefined || req.headers['x-service-nonce'] !== undefined
+  );
+}

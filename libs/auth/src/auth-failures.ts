@@ -48,7 +48,12 @@ export const AUTH_FAILURES = {
   analyticsKeyWrong:
     'X-Algolia-API-Key is no active analytics key of this application: only a key made with the preset analytics is sent ' +
     'as it is (an HMAC key signs requests, a collector key is for POST /1/events)',
-  analyticsKeyElsewhere: 'An analytics key (X-Algolia-API-Key) authenticates GET /2/... only',
+  analyticsMissing:
+    "GET /2/... needs X-Algolia-Application-Id and X-Algolia-API-Key (an analytics key), or the service's own credentials " +
+    '(Basic, Bearer, or X-Service-Nonce and X-Service-Hash)',
+  algoliaKeyElsewhere:
+    'X-Algolia-API-Key authenticates only GET /2/... (an analytics key) and POST /1/events (a collector key): here send ' +
+    'Basic, Bearer, or X-Service-Nonce and X-Service-Hash',
 } as const;
 
 export type AuthFailure = keyof typeof AUTH_FAILURES;

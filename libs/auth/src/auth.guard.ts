@@ -34,7 +34,7 @@ export class AuthGuard implements CanActivate {
     // An analytics key authenticates GET /2/... only; those routes read the instance their `index` names.
     const analyticsRoute = this.reflector.getAllAndOverride<boolean>(ANALYTICS_KEY, targets) ?? false;
     if (principal.scheme === 'analytics' && !analyticsRoute) {
-      throw refused('analyticsKeyElsewhere');
+      throw refused('algoliaKeyElsewhere');
     }
     const instances = customer.instances.filter((i) => !principal.instances || principal.instances.includes(i));
     // Without X-Service-Instance: the customer's default, or for a route that acts on no instance, the first the

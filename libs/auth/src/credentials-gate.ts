@@ -5,7 +5,7 @@ import { AppConfig } from '@app/config';
 import { NAME_PATTERN } from '@app/contracts';
 import { AuthError, RetryLaterError } from '@app/errors';
 import { refused } from './auth-failures';
-import { COLLECTOR_API_KEY, COLLECTOR_APP_ID, collectorParam } from './algolia-credentials';
+import { COLLECTOR_API_KEY, COLLECTOR_APP_ID, collectorParam, hasServiceCredentials } from './algolia-credentials';
 import {
   AnalyticsKeyAuthenticator,
   BasicAuthenticator,
@@ -44,8 +44,7 @@ export interface Admission {
   corsOrigin?: string;
 }
 
-/** The window of COLLECT_PER_MINUTE. */
-const MINUTE_MS = 60_000;
+const MINUTE_MS = 60_000; // the window of COLLECT_PER_MINUTE
 
 declare module 'http' {
   interface IncomingMessage {
@@ -110,6 +109,10 @@ export class CredentialsGate {
     } else {
       admission = await this.counted(address, () => {
         if (!req.headers.authorization) {
+          // An Algolia key alone, on a route of neither kind: say which routes it is for.
+          if (!hasServiceCredentials(req) && collectorParam(req, COLLECTOR_API_KEY) !== undefined) {
+            throw refused('algoliaKeyElsewhere');
+          }
           return { customer, hmac: this.hmac.headers(req, customer) };
         }
         if (scheme.toLowerCase() === 'bearer') {
@@ -142,6 +145,7 @@ export class CredentialsGate {
       if (!customer) {
         throw refused('collectorApplication');
       }
+      this.checkFailures(address);
       return { customer, principal: await this.collector.authenticate(apiKey, customer) };
     });
     // A page of an origin the key does not list is the shop's setting, not a guess: not counted as a failure.
@@ -155,24 +159,27 @@ export class CredentialsGate {
   }
 
   /**
-   * `GET /2/...` (Algolia's Analytics API): an analytics key, as Algolia's clients send it (`X-Algolia-Application-Id`
-   * naming the customer, with BASE_DOMAIN the Host's, and the key's secret in `X-Algolia-API-Key`, as headers or in
-   * the query string); without `X-Algolia-API-Key`, Basic, a JWT or a signed request, as on every other route. Only an
-   * analytics key's secret is taken as it is. A failed key counts against the address.
+   * `GET /2/...` (Algolia's Analytics API): an analytics key as Algolia's clients send it (`X-Algolia-Application-Id`
+   * naming the customer, with BASE_DOMAIN the Host's, and `X-Algolia-API-Key`, headers or query string), or the
+   * service's own credentials as on every route. A failed key counts against the address.
    */
   async admitAnalytics(req: IncomingMessage): Promise<Admission> {
     const apiKey = collectorParam(req, COLLECTOR_API_KEY);
-    if (apiKey === undefined) {
+    if (apiKey === undefined && hasServiceCredentials(req)) {
       return this.admit(req);
     }
     const address = clientAddress(req);
     this.checkFailures(address);
     const admission = await this.counted(address, async () => {
+      if (apiKey === undefined) {
+        throw refused('analyticsMissing');
+      }
       const appId = collectorParam(req, COLLECTOR_APP_ID);
       const customer = appId !== undefined && appId === customerOf(req, this.config) ? await this.customers.find(appId) : undefined;
       if (!customer) {
         throw refused('analyticsApplication');
       }
+      this.checkFailures(address); // again once the customer is read, as in admit
       return { customer, principal: await this.analyticsKeys.authenticate(apiKey, customer) };
     });
     req.admission = admission;

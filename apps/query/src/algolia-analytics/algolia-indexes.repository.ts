@@ -9,6 +9,16 @@ export interface AlgoliaIndex {
 /** An instance's Algolia index names (`PUT /configuration`, `algoliaIndexes`). */
 export type AlgoliaIndexes = Record<string, AlgoliaIndex>;
 
+/** A stored map, or none when the row is not one (the table is open to analysts: a row written by hand). */
+function parsed(json: string): AlgoliaIndexes {
+  try {
+    const value: unknown = JSON.parse(json);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as AlgoliaIndexes) : {};
+  } catch {
+    return {};
+  }
+}
+
 /**
  * The Algolia index names of each instance (docs/algolia.md, "Index names"): append-only versioned rows of
  * `algolia_indexes`, the instance's whole map as JSON; the latest version holds.
@@ -29,7 +39,7 @@ export class AlgoliaIndexesRepository {
        ) ORDER BY first, instance`,
       { customer },
     );
-    return rows.map((r) => ({ instance: r.instance, indexes: JSON.parse(r.indexes) as AlgoliaIndexes }));
+    return rows.map((r) => ({ instance: r.instance, indexes: parsed(r.indexes) }));
   }
 
   async get(customer: string, instance: string): Promise<AlgoliaIndexes> {

@@ -49,6 +49,9 @@ describe("Algolia's Analytics API parameters", () => {
     expect(refused({ index: 'live', startDate: '2026-11-31' })).toContain('startDate must be a date');
     expect(refused({ index: 'live', endDate: '29.11.2026' })).toContain('endDate must be a date');
     expect(refused({ index: 'live', startDate: '2026-11-20', endDate: '2026-11-19' })).toContain('startDate must not be after endDate');
+    expect(read({ index: 'live', endDate: '2026-11-30' }).endDate).toBe('2026-11-30');
+    expect(refused({ index: 'live', endDate: '2026-12-01' })).toBe('endDate must not be after 2026-11-30: later days have no searches yet');
+    expect(refused({ index: 'live', endDate: '9999-12-31' })).toContain('endDate must not be after');
     expect(refused({ index: 'live', startDate: '2026-10-01' }, LIST, 30)).toBe(
       'startDate must not be before 2026-10-31: the retention is 30 days (RETENTION_DAYS)',
     );

@@ -148,10 +148,16 @@ export function algoliaRequest(
 
 /**
  * `startDate` and `endDate`, whole UTC days, both inclusive: endDate defaults to today, startDate to endDate minus
- * seven days. A 400 for startDate after endDate, or a first day the retention no longer holds whole.
+ * seven days. A 400 for startDate after endDate, an endDate after tomorrow, or a first day the retention no longer
+ * holds whole.
  */
 function algoliaWindow(start: string | undefined, end: string | undefined, now: number, retentionDays: number) {
-  const endDay = end === undefined ? Math.floor(now / DAY) * DAY : dayOf('endDate', end);
+  const today = Math.floor(now / DAY) * DAY;
+  const endDay = end === undefined ? today : dayOf('endDate', end);
+  // Tomorrow (UTC) is still today for a client east of UTC; later days have no searches yet.
+  if (endDay > today + DAY) {
+    throw invalid(`endDate must not be after ${dateOf(today + DAY)}: later days have no searches yet`);
+  }
   const startDay = start === undefined ? endDay - DEFAULT_DAYS_BEFORE * DAY : dayOf('startDate', start);
   if (startDay > endDay) {
     throw invalid('startDate must not be after endDate');
