@@ -3592,7 +3592,7 @@ export interface operations {
     algolia_getTopSearches: {
         parameters: {
             query: {
-                /** @description An instance (Algolia: the index) */
+                /** @description An instance, or an Algolia index name an instance declares (algoliaIndexes) */
                 index: string;
                 /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
                 startDate?: string;
@@ -3606,7 +3606,7 @@ export interface operations {
                 offset?: number;
                 /** @description The order; all but searchCount need clickAnalytics=true */
                 orderBy?: "searchCount" | "clickThroughRate" | "conversionRate" | "averageClickPosition";
-                /** @description desc: most first (the default here; see docs/algolia.md) */
+                /** @description desc: most first (the default here, where Algolia's document says asc; see docs/algolia.md) */
                 direction?: "asc" | "desc";
                 /** @description Adds the click and conversion figures */
                 clickAnalytics?: boolean;
@@ -3724,7 +3724,7 @@ export interface operations {
     algolia_getSearchesCount: {
         parameters: {
             query: {
-                /** @description An instance (Algolia: the index) */
+                /** @description An instance, or an Algolia index name an instance declares (algoliaIndexes) */
                 index: string;
                 /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
                 startDate?: string;
@@ -3844,7 +3844,7 @@ export interface operations {
     algolia_getSearchesNoResults: {
         parameters: {
             query: {
-                /** @description An instance (Algolia: the index) */
+                /** @description An instance, or an Algolia index name an instance declares (algoliaIndexes) */
                 index: string;
                 /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
                 startDate?: string;
@@ -3968,7 +3968,7 @@ export interface operations {
     algolia_getSearchesNoClicks: {
         parameters: {
             query: {
-                /** @description An instance (Algolia: the index) */
+                /** @description An instance, or an Algolia index name an instance declares (algoliaIndexes) */
                 index: string;
                 /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
                 startDate?: string;
@@ -4092,7 +4092,7 @@ export interface operations {
     algolia_getNoResultsRate: {
         parameters: {
             query: {
-                /** @description An instance (Algolia: the index) */
+                /** @description An instance, or an Algolia index name an instance declares (algoliaIndexes) */
                 index: string;
                 /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
                 startDate?: string;
@@ -4212,7 +4212,7 @@ export interface operations {
     algolia_getNoClickRate: {
         parameters: {
             query: {
-                /** @description An instance (Algolia: the index) */
+                /** @description An instance, or an Algolia index name an instance declares (algoliaIndexes) */
                 index: string;
                 /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
                 startDate?: string;
@@ -4332,7 +4332,7 @@ export interface operations {
     algolia_getUsersCount: {
         parameters: {
             query: {
-                /** @description An instance (Algolia: the index) */
+                /** @description An instance, or an Algolia index name an instance declares (algoliaIndexes) */
                 index: string;
                 /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
                 startDate?: string;
@@ -4452,7 +4452,7 @@ export interface operations {
     algolia_getTopFilterAttributes: {
         parameters: {
             query: {
-                /** @description An instance (Algolia: the index) */
+                /** @description An instance, or an Algolia index name an instance declares (algoliaIndexes) */
                 index: string;
                 /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
                 startDate?: string;
@@ -4578,7 +4578,7 @@ export interface operations {
     algolia_getTopFiltersNoResults: {
         parameters: {
             query: {
-                /** @description An instance (Algolia: the index) */
+                /** @description An instance, or an Algolia index name an instance declares (algoliaIndexes) */
                 index: string;
                 /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
                 startDate?: string;
@@ -4704,7 +4704,7 @@ export interface operations {
     algolia_getTopFilterForAttribute: {
         parameters: {
             query: {
-                /** @description An instance (Algolia: the index) */
+                /** @description An instance, or an Algolia index name an instance declares (algoliaIndexes) */
                 index: string;
                 /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
                 startDate?: string;
@@ -4832,7 +4832,7 @@ export interface operations {
     algolia_getTopCountries: {
         parameters: {
             query: {
-                /** @description An instance (Algolia: the index) */
+                /** @description An instance, or an Algolia index name an instance declares (algoliaIndexes) */
                 index: string;
                 /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
                 startDate?: string;
@@ -4956,7 +4956,7 @@ export interface operations {
     algolia_getTopHits: {
         parameters: {
             query: {
-                /** @description An instance (Algolia: the index) */
+                /** @description An instance, or an Algolia index name an instance declares (algoliaIndexes) */
                 index: string;
                 /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
                 startDate?: string;
@@ -5086,7 +5086,7 @@ export interface operations {
     algolia_getAverageClickPosition: {
         parameters: {
             query: {
-                /** @description An instance (Algolia: the index) */
+                /** @description An instance, or an Algolia index name an instance declares (algoliaIndexes) */
                 index: string;
                 /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
                 startDate?: string;
@@ -5206,7 +5206,7 @@ export interface operations {
     algolia_getClickPositions: {
         parameters: {
             query: {
-                /** @description An instance (Algolia: the index) */
+                /** @description An instance, or an Algolia index name an instance declares (algoliaIndexes) */
                 index: string;
                 /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
                 startDate?: string;
@@ -5326,7 +5326,7 @@ export interface operations {
     algolia_getClickThroughRate: {
         parameters: {
             query: {
-                /** @description An instance (Algolia: the index) */
+                /** @description An instance, or an Algolia index name an instance declares (algoliaIndexes) */
                 index: string;
                 /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
                 startDate?: string;
@@ -5446,7 +5446,7 @@ export interface operations {
     algolia_getConversionRate: {
         parameters: {
             query: {
-                /** @description An instance (Algolia: the index) */
+                /** @description An instance, or an Algolia index name an instance declares (algoliaIndexes) */
                 index: string;
                 /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
                 startDate?: string;
@@ -5566,7 +5566,7 @@ export interface operations {
     algolia_getAddToCartRate: {
         parameters: {
             query: {
-                /** @description An instance (Algolia: the index) */
+                /** @description An instance, or an Algolia index name an instance declares (algoliaIndexes) */
                 index: string;
                 /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
                 startDate?: string;
@@ -5686,7 +5686,7 @@ export interface operations {
     algolia_getPurchaseRate: {
         parameters: {
             query: {
-                /** @description An instance (Algolia: the index) */
+                /** @description An instance, or an Algolia index name an instance declares (algoliaIndexes) */
                 index: string;
                 /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
                 startDate?: string;
@@ -5806,7 +5806,7 @@ export interface operations {
     algolia_getRevenue: {
         parameters: {
             query: {
-                /** @description An instance (Algolia: the index) */
+                /** @description An instance, or an Algolia index name an instance declares (algoliaIndexes) */
                 index: string;
                 /** @description The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days */
                 startDate?: string;
@@ -5926,7 +5926,7 @@ export interface operations {
     algolia_getStatus: {
         parameters: {
             query: {
-                /** @description An instance (Algolia: the index) */
+                /** @description An instance, or an Algolia index name an instance declares (algoliaIndexes) */
                 index: string;
             };
             header?: {

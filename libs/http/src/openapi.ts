@@ -29,7 +29,9 @@ const TAGS: Array<[string, string]> = [
   [
     "Algolia's Analytics API",
     "Algolia's Analytics API v2 for its clients (`@algolia/client-analytics` with `hosts` set to the service): each route adapts a " +
-      'native answer; what each field counts: docs/algolia.md in the repository',
+      'native answer; what each field counts: docs/algolia.md in the repository. Example: `curl ' +
+      '"$BASE/2/searches?index=live" -H \'X-Algolia-Application-Id: demo\' -H "X-Algolia-API-Key: $ANALYTICS_KEY"` ' +
+      'answers 200 with `{ "searches": [{ "search", "count", "nbHits" }] }`',
   ],
   ['Health', 'Probes for load balancers and orchestrators (no credentials)'],
   ['Metrics', 'Prometheus metrics (no credentials)'],

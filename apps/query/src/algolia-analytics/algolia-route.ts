@@ -18,7 +18,7 @@ export class AlgoliaErrorView {
 
 /** The parameters as Algolia's document declares them, with what the service does with each. */
 const PARAMS: Record<AlgoliaParam, { description: string; schema: Record<string, unknown> }> = {
-  index: { description: 'An instance (Algolia: the index)', schema: { type: 'string' } },
+  index: { description: 'An instance, or an Algolia index name an instance declares (algoliaIndexes)', schema: { type: 'string' } },
   startDate: { description: 'The first day (UTC), YYYY-MM-DD; default: endDate minus 7 days', schema: { type: 'string', format: 'date' } },
   endDate: { description: 'The last day (UTC), YYYY-MM-DD, inclusive; default: today', schema: { type: 'string', format: 'date' } },
   limit: { description: 'Entries per page', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 10 } },
@@ -27,7 +27,10 @@ const PARAMS: Record<AlgoliaParam, { description: string; schema: Record<string,
     description: 'The order; all but searchCount need clickAnalytics=true',
     schema: { type: 'string', enum: ['searchCount', 'clickThroughRate', 'conversionRate', 'averageClickPosition'], default: 'searchCount' },
   },
-  direction: { description: 'desc: most first (the default here; see docs/algolia.md)', schema: { type: 'string', enum: ['asc', 'desc'] } },
+  direction: {
+    description: "desc: most first (the default here, where Algolia's document says asc; see docs/algolia.md)",
+    schema: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
+  },
   clickAnalytics: { description: 'Adds the click and conversion figures', schema: { type: 'boolean', default: false } },
   revenueAnalytics: {
     description: 'Adds the add-to-cart, purchase and revenue figures (implies clickAnalytics)',
