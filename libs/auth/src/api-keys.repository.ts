@@ -41,8 +41,9 @@ export function isAnalyticsKey(key: Pick<ApiKey, 'preset'>): boolean {
   return key.preset === 'analytics';
 }
 
-function presetOf(stored: string): PresetName | undefined {
-  return Object.hasOwn(PRESETS, stored) ? (stored as PresetName) : undefined;
+/** A stored preset as the key's field: none for '' (made from permissions only) or a name this release does not know. */
+function presetOf(stored: string): Pick<ApiKey, 'preset'> {
+  return Object.hasOwn(PRESETS, stored) ? { preset: stored as PresetName } : {};
 }
 
 /**
@@ -83,7 +84,7 @@ export class ApiKeysRepository {
         ...key,
         ...(instances.length > 0 ? { instances } : {}),
         ...(isCollectorKey(key) ? { origins } : {}),
-        ...(presetOf(preset) ? { preset: presetOf(preset) } : {}),
+        ...presetOf(preset),
         createdAt: fromChDateTime(created_at),
       }))
       .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));

@@ -4,7 +4,8 @@ import type { IncomingMessage } from 'http';
 import { AuthError } from '@app/errors';
 import { refused } from './auth-failures';
 import { ANALYTICS_KEY, COLLECTOR_KEY, CREDENTIAL_ONLY_KEY, PERMISSION_KEY, PUBLIC_KEY } from './auth.decorators';
-import { CredentialsGate, requestedInstance } from './credentials-gate';
+import { requestedInstance } from './addressed';
+import { CredentialsGate } from './credentials-gate';
 import type { Permission } from './permissions';
 
 /**

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectThrottlerStorage, type ThrottlerStorage } from '@nestjs/throttler';
 import type { IncomingMessage } from 'http';
 import { AppConfig } from '@app/config';
-import { NAME_PATTERN } from '@app/contracts';
 import { AuthError, RetryLaterError } from '@app/errors';
-import { refused } from './auth-failures';
+import { customerOf, requestedInstance } from './addressed';
+import { refused, type AuthFailure } from './auth-failures';
 import { COLLECTOR_API_KEY, COLLECTOR_APP_ID, collectorParam, hasServiceCredentials } from './algolia-credentials';
 import {
   AnalyticsKeyAuthenticator,
@@ -20,17 +20,6 @@ import { COLLECT_BUDGET, tooManyMessage } from './customer-throttler.guard';
 import { clientAddress, clientKey, FailedAuthLimiter } from './failed-auth.limiter';
 import { JwtAuthenticator } from './jwt.authenticator';
 import { ProvisioningService } from './provisioning.service';
-
-/** The customer a request addresses: SERVICE_CUSTOMER, or with BASE_DOMAIN the Host's label left of it. */
-export function customerOf(req: IncomingMessage, config: AppConfig): string | undefined {
-  if (!config.baseDomain) {
-    return config.customer;
-  }
-  const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
-  const suffix = `.${config.baseDomain}`;
-  const label = host.endsWith(suffix) ? host.slice(0, -suffix.length) : '';
-  return NAME_PATTERN.test(label) ? label : undefined;
-}
 
 /**
  * What the gate decided about a request from its headers: the customer, and the credential's principal, or for HMAC
@@ -136,16 +125,11 @@ export class CredentialsGate {
     const address = clientAddress(req);
     this.checkFailures(address);
     const { customer, principal } = await this.counted(address, async () => {
-      const appId = collectorParam(req, COLLECTOR_APP_ID);
       const apiKey = collectorParam(req, COLLECTOR_API_KEY);
-      if (!appId || !apiKey) {
+      if (!collectorParam(req, COLLECTOR_APP_ID) || !apiKey) {
         throw refused('collectorMissing');
       }
-      const customer = appId === customerOf(req, this.config) ? await this.customers.find(appId) : undefined;
-      if (!customer) {
-        throw refused('collectorApplication');
-      }
-      this.checkFailures(address);
+      const customer = await this.applicationCustomer(req, address, 'collectorApplication');
       return { customer, principal: await this.collector.authenticate(apiKey, customer) };
     });
     // A page of an origin the key does not list is the shop's setting, not a guess: not counted as a failure.
@@ -159,9 +143,8 @@ export class CredentialsGate {
   }
 
   /**
-   * `GET /2/...` (Algolia's Analytics API): an analytics key as Algolia's clients send it (`X-Algolia-Application-Id`
-   * naming the customer, with BASE_DOMAIN the Host's, and `X-Algolia-API-Key`, headers or query string), or the
-   * service's own credentials as on every route. A failed key counts against the address.
+   * `GET /2/...` (Algolia's Analytics API): an analytics key as Algolia's clients send it (X-Algolia-Application-Id and
+   * X-Algolia-API-Key, headers or query string), or the service's own credentials. A failed key counts.
    */
   async admitAnalytics(req: IncomingMessage): Promise<Admission> {
     const apiKey = collectorParam(req, COLLECTOR_API_KEY);
@@ -174,12 +157,7 @@ export class CredentialsGate {
       if (apiKey === undefined) {
         throw refused('analyticsMissing');
       }
-      const appId = collectorParam(req, COLLECTOR_APP_ID);
-      const customer = appId !== undefined && appId === customerOf(req, this.config) ? await this.customers.find(appId) : undefined;
-      if (!customer) {
-        throw refused('analyticsApplication');
-      }
-      this.checkFailures(address); // again once the customer is read, as in admit
+      const customer = await this.applicationCustomer(req, address, 'analyticsApplication');
       return { customer, principal: await this.analyticsKeys.authenticate(apiKey, customer) };
     });
     req.admission = admission;
@@ -219,9 +197,8 @@ export class CredentialsGate {
    */
   async preflightAllows(req: IncomingMessage): Promise<boolean> {
     const origin = req.headers.origin;
-    const appId = collectorParam(req, COLLECTOR_APP_ID);
     const apiKey = collectorParam(req, COLLECTOR_API_KEY);
-    const customer = appId && apiKey && appId === customerOf(req, this.config) ? await this.customers.find(appId) : undefined;
+    const customer = apiKey ? await this.applicationOf(req) : undefined;
     if (!customer || !apiKey || origin === undefined) {
       return true;
     }
@@ -244,6 +221,22 @@ export class CredentialsGate {
       admission.principal = await this.counted(clientAddress(req), () => this.hmac.verify(signed, body, admission.customer));
     }
     return { customer: admission.customer, principal: admission.principal };
+  }
+
+  /** The customer `X-Algolia-Application-Id` names (with BASE_DOMAIN it must be the Host's), if any. */
+  private async applicationOf(req: IncomingMessage): Promise<Customer | undefined> {
+    const appId = collectorParam(req, COLLECTOR_APP_ID);
+    return appId !== undefined && appId === customerOf(req, this.config) ? this.customers.find(appId) : undefined;
+  }
+
+  /** applicationOf, or a 401 `rule`; then the address's failures again, as in admit (a burst sees its own). */
+  private async applicationCustomer(req: IncomingMessage, address: string | undefined, rule: AuthFailure): Promise<Customer> {
+    const customer = await this.applicationOf(req);
+    if (!customer) {
+      throw refused(rule);
+    }
+    this.checkFailures(address);
+    return customer;
   }
 
   /** 429 with Retry-After for an address that has used up its failed authentications. */
@@ -278,23 +271,4 @@ export class CredentialsGate {
       throw err;
     }
   }
-}
-
-/**
- * The instance a request asks for (X-Service-Instance) when it names one, checked against the customer's instances
- * and the principal's; 401 when not allowed. Without the header, undefined: the route's default applies.
- */
-export function requestedInstance(req: IncomingMessage, customer: Customer, principal?: Principal): string | undefined {
-  const sent = req.headers['x-service-instance'];
-  const instance = Array.isArray(sent) ? sent[0] : sent;
-  if (instance === undefined) {
-    return undefined;
-  }
-  if (!customer.instances.includes(instance)) {
-    throw refused('unknownInstance');
-  }
-  if (principal?.instances && !principal.instances.includes(instance)) {
-    throw refused('instanceNotAllowed');
-  }
-  return instance;
 }

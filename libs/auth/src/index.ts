@@ -12,6 +12,7 @@ export * from './provisioning.service';
 export * from './initial-credentials';
 export { randomSecret } from './password';
 export * from './credentials-gate';
+export * from './addressed';
 export * from './algolia-credentials';
 export { clientAddress, clientKey } from './failed-auth.limiter';
 export { CREDENTIALS_MAX_AGE_MS, CREDENTIALS_REFRESH_MS } from './refreshing-cache';
