@@ -7,7 +7,7 @@ import type { SearchStatsView } from '../search-stats/search-stats.dto';
 import { clickPositions, currencies, dateOf, type PositionClicks } from './algolia-answers';
 import { AlgoliaNative } from './algolia-native';
 import { ALGOLIA_TAG, AlgoliaRoute } from './algolia-route';
-import { LIST, WINDOW } from './algolia-request';
+import { INDEX_ONLY, LIST, PHRASE_LIST, TOP_HITS, WINDOW } from './algolia-request';
 import { AlgoliaScopes } from './algolia-scope';
 
 type Params = Record<string, unknown>;
@@ -35,32 +35,27 @@ export class AlgoliaFiguresController {
   ) {}
 
   @Get('filters')
-  @AlgoliaRoute('getTopFilterAttributes', 'The most used filter attributes (GET /search-breakdown?by=filter_attribute)', [
-    ...LIST,
-    'search',
-  ])
+  @AlgoliaRoute('getTopFilterAttributes', 'The most used filter attributes (GET /search-breakdown?by=filter_attribute)', PHRASE_LIST)
   async filters(@Auth() auth: AuthContext, @Query() query: Params) {
-    const items = await this.native.breakdown(await this.scopes.of(auth, query, [...LIST, 'search']), { by: 'filter_attribute' });
+    const items = await this.native.breakdown(await this.scopes.of(auth, query, PHRASE_LIST), { by: 'filter_attribute' });
     return { attributes: items.map((e) => ({ attribute: e.attribute as string, count: e.searches })) };
   }
 
   @Get('filters/noResults')
-  @AlgoliaRoute('getTopFiltersNoResults', 'The filter sets of searches without results (GET /search-breakdown?by=filter_set&hits=false)', [
-    ...LIST,
-    'search',
-  ])
+  @AlgoliaRoute(
+    'getTopFiltersNoResults',
+    'The filter sets of searches without results (GET /search-breakdown?by=filter_set&hits=false)',
+    PHRASE_LIST,
+  )
   async filtersNoResults(@Auth() auth: AuthContext, @Query() query: Params) {
-    const items = await this.native.breakdown(await this.scopes.of(auth, query, [...LIST, 'search']), { by: 'filter_set', hits: false });
+    const items = await this.native.breakdown(await this.scopes.of(auth, query, PHRASE_LIST), { by: 'filter_set', hits: false });
     return { values: items.map((e) => ({ count: e.searches, values: e.filters ?? [] })) };
   }
 
   @Get('filters/:attribute')
-  @AlgoliaRoute('getTopFilterForAttribute', "An attribute's most used filter values (GET /search-breakdown?by=filter_value)", [
-    ...LIST,
-    'search',
-  ])
+  @AlgoliaRoute('getTopFilterForAttribute', "An attribute's most used filter values (GET /search-breakdown?by=filter_value)", PHRASE_LIST)
   async filterValues(@Auth() auth: AuthContext, @Param('attribute') attribute: string, @Query() query: Params) {
-    const scope = await this.scopes.of(auth, query, [...LIST, 'search']);
+    const scope = await this.scopes.of(auth, query, PHRASE_LIST);
     if (attribute.trim() === '' || attribute.length > 64) {
       throw new DomainError('invalid', 'attribute must be 1 to 64 characters');
     }
@@ -83,9 +78,9 @@ export class AlgoliaFiguresController {
   }
 
   @Get('hits')
-  @AlgoliaRoute('getTopHits', 'The most clicked objects (GET /clicked-objects)', [...LIST, 'search', 'clickAnalytics', 'revenueAnalytics'])
+  @AlgoliaRoute('getTopHits', 'The most clicked objects (GET /clicked-objects)', TOP_HITS)
   async hits(@Auth() auth: AuthContext, @Query() query: Params) {
-    const scope = await this.scopes.of(auth, query, [...LIST, 'search', 'clickAnalytics', 'revenueAnalytics'], true);
+    const scope = await this.scopes.of(auth, query, TOP_HITS, true);
     const { req } = scope;
     const items = await this.native.clickedObjects(scope);
     return {
@@ -172,9 +167,9 @@ export class AlgoliaFiguresController {
   }
 
   @Get('status')
-  @AlgoliaRoute('getStatus', 'When the newest counted search of the index happened (X-Data-Updated-At of GET /search-stats)', ['index'])
+  @AlgoliaRoute('getStatus', 'When the newest counted search of the index happened (X-Data-Updated-At of GET /search-stats)', INDEX_ONLY)
   async status(@Auth() auth: AuthContext, @Query() query: Params) {
-    const scope = await this.scopes.of(auth, query, ['index']);
+    const scope = await this.scopes.of(auth, query, INDEX_ONLY);
     return { updatedAt: (await this.native.newestSearch(scope)) ?? null };
   }
 }

@@ -1,5 +1,5 @@
 import { DomainError } from '@app/errors';
-import { algoliaRequest, LIST, nativeWindow, WINDOW } from './algolia-request';
+import { algoliaRequest, LIST, nativeWindow, PHRASE_LIST, TOP_SEARCHES, WINDOW } from './algolia-request';
 
 const NOW = Date.parse('2026-11-29T10:30:00Z');
 const read = (query: Record<string, unknown>, allowed = LIST, retentionDays = 400) => algoliaRequest(query, allowed, NOW, retentionDays);
@@ -62,12 +62,15 @@ describe("Algolia's Analytics API parameters", () => {
     expect(refused({ index: ['live', 'stage'] })).toBe('index must be given once');
     expect(refused({ index: 'live', limit: '5' }, WINDOW)).toContain('limit is not a parameter of this route');
     expect(refused({ index: 'live', tags: 'a AND b OR c' })).toContain('tags');
-    const top = [...LIST, 'orderBy', 'direction', 'clickAnalytics', 'revenueAnalytics'] as const;
-    expect(refused({ index: 'live', orderBy: 'clicks' }, top)).toContain('orderBy must be one of');
-    expect(refused({ index: 'live', orderBy: 'clickThroughRate' }, top)).toBe('orderBy=clickThroughRate needs clickAnalytics=true');
-    expect(refused({ index: 'live', direction: 'up' }, top)).toBe('direction must be asc or desc');
-    expect(refused({ index: 'live', clickAnalytics: 'yes' }, top)).toBe('clickAnalytics must be true or false');
-    expect(refused({ index: 'live', clickAnalytics: 'true', tags: 'a' }, top)).toContain('tags cannot be combined with clickAnalytics');
-    expect(refused({ index: 'live', search: '   ' }, [...LIST, 'search'])).toContain('search is empty');
+    expect(refused({ index: 'live', orderBy: 'clicks' }, TOP_SEARCHES)).toContain('orderBy must be one of');
+    expect(refused({ index: 'live', orderBy: 'clickThroughRate' }, TOP_SEARCHES)).toBe(
+      'orderBy=clickThroughRate needs clickAnalytics=true',
+    );
+    expect(refused({ index: 'live', direction: 'up' }, TOP_SEARCHES)).toBe('direction must be asc or desc');
+    expect(refused({ index: 'live', clickAnalytics: 'yes' }, TOP_SEARCHES)).toBe('clickAnalytics must be true or false');
+    expect(refused({ index: 'live', clickAnalytics: 'true', tags: 'a' }, TOP_SEARCHES)).toContain(
+      'tags cannot be combined with clickAnalytics',
+    );
+    expect(refused({ index: 'live', search: '   ' }, PHRASE_LIST)).toContain('search is empty');
   });
 });

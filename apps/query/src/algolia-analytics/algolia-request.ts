@@ -25,6 +25,14 @@ export type OrderBy = (typeof ORDER_BY)[number];
 export const WINDOW: readonly AlgoliaParam[] = ['index', 'startDate', 'endDate', 'tags'];
 /** A window's list. */
 export const LIST: readonly AlgoliaParam[] = [...WINDOW, 'limit', 'offset'];
+/** A list that one phrase's searches may narrow (the filters). */
+export const PHRASE_LIST: readonly AlgoliaParam[] = [...LIST, 'search'];
+/** The top searches: a list in an order, with the click and revenue figures on demand. */
+export const TOP_SEARCHES: readonly AlgoliaParam[] = [...LIST, 'orderBy', 'direction', 'clickAnalytics', 'revenueAnalytics'];
+/** The top hits: a list one phrase's searches may narrow, with the click and revenue figures on demand. */
+export const TOP_HITS: readonly AlgoliaParam[] = [...PHRASE_LIST, 'clickAnalytics', 'revenueAnalytics'];
+/** The status: the index alone. */
+export const INDEX_ONLY: readonly AlgoliaParam[] = ['index'];
 
 /** A request to `GET /2/...`, checked: every parameter the route takes, with its default. */
 export interface AlgoliaRequest {

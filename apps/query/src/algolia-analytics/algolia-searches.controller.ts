@@ -6,7 +6,7 @@ import type { SearchTermView } from '../search-terms/search-terms.dto';
 import { clickFigures, dateOf, revenueFigures, shareOrZero, type PositionClicks } from './algolia-answers';
 import { AlgoliaNative } from './algolia-native';
 import { ALGOLIA_TAG, AlgoliaRoute } from './algolia-route';
-import { LIST, WINDOW } from './algolia-request';
+import { LIST, TOP_SEARCHES, WINDOW } from './algolia-request';
 import { AlgoliaScopes } from './algolia-scope';
 
 /** A native list entry with the engagement figures (engagement=true or an order by them). */
@@ -31,15 +31,9 @@ export class AlgoliaSearchesController {
   ) {}
 
   @Get('searches')
-  @AlgoliaRoute('getTopSearches', 'The most searched phrases (GET /search-terms?hits=all)', [
-    ...LIST,
-    'orderBy',
-    'direction',
-    'clickAnalytics',
-    'revenueAnalytics',
-  ])
+  @AlgoliaRoute('getTopSearches', 'The most searched phrases (GET /search-terms?hits=all)', TOP_SEARCHES)
   async topSearches(@Auth() auth: AuthContext, @Query() query: Params) {
-    const scope = await this.scopes.of(auth, query, [...LIST, 'orderBy', 'direction', 'clickAnalytics', 'revenueAnalytics']);
+    const scope = await this.scopes.of(auth, query, TOP_SEARCHES);
     const { req } = scope;
     const items = (await this.native.terms(scope, {
       zeroHits: false,
