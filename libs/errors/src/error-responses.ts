@@ -43,10 +43,21 @@ export const ERROR_STATUSES = {
 
 export type ErrorStatus = keyof typeof ERROR_STATUSES;
 
-/** Retry-After on 429 (always) and 503 (when a budget is spent): whole seconds to wait. */
-const retryAfter = (required: boolean) => ({
-  'Retry-After': { description: 'Seconds to wait before retrying', required, schema: { type: 'integer', minimum: 1 } },
-});
+/**
+ * The Retry-After header an error answer documents: on 429 (always sent) and on 503 (when a budget is spent), whole
+ * seconds to wait; none on any other status. Also for answers with a body of their own (Algolia's protocols).
+ */
+export function retryAfterHeaders(status: number): Record<string, object> | undefined {
+  return status === 429 || status === 503
+    ? {
+        'Retry-After': {
+          description: 'Seconds to wait before retrying',
+          required: status === 429,
+          schema: { type: 'integer', minimum: 1 },
+        },
+      }
+    : undefined;
+}
 
 /**
  * Documents error answers with the error body, each with its usual meaning or the given description. Every
@@ -57,8 +68,7 @@ export function ApiErrors(...statuses: Array<ErrorStatus | [ErrorStatus, string]
   return applyDecorators(
     ...statuses.map((entry) => {
       const [status, description] = Array.isArray(entry) ? entry : [entry, ERROR_STATUSES[entry]];
-      const headers = status === 429 || status === 503 ? retryAfter(status === 429) : undefined;
-      return ApiResponse({ status, description, type: ErrorView, headers });
+      return ApiResponse({ status, description, type: ErrorView, headers: retryAfterHeaders(status) });
     }),
   );
 }

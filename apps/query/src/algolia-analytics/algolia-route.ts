@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiQuery, ApiResponse, ApiSchema } from '@nestjs/swagger';
 import { RequireAnalyticsRead } from '@app/auth';
+import { retryAfterHeaders } from '@app/errors';
 import type { AlgoliaParam } from './algolia-request';
 
 /** The OpenAPI tag of Algolia's Analytics API routes. */
@@ -40,8 +41,6 @@ const PARAMS: Record<AlgoliaParam, { description: string; schema: Record<string,
   search: { description: "Only this phrase's searches", schema: { type: 'string' } },
 };
 
-const RETRY_AFTER = { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } };
-
 const ERRORS: Array<[number, string]> = [
   [400, 'A parameter out of its form or range, one the route does not take, or a window beyond the retention; the message names it'],
   [401, 'A wrong application id, a missing or unknown key, or a key of another kind than analytics; the message names the rule'],
@@ -73,7 +72,7 @@ export const AlgoliaRoute = (operationId: string, summary: string, params: reado
         status,
         description,
         type: AlgoliaErrorView,
-        ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { ...RETRY_AFTER, required: status === 429 } } } : {}),
+        headers: retryAfterHeaders(status),
       }),
     ),
   );

@@ -25,7 +25,7 @@ import {
   type AuthContext,
 } from '@app/auth';
 import { ID_PATTERN } from '@app/contracts';
-import { ApiErrors, DomainError } from '@app/errors';
+import { ApiErrors, DomainError, retryAfterHeaders } from '@app/errors';
 import { EVENTS_ACCEPTED_HEADER, EVENTS_REJECTED_HEADER, answerPreflight } from '@app/http';
 import { IntakeService, type IntakeView } from '@app/intake';
 import { EventsResponseView } from './events-response.view';
@@ -67,15 +67,13 @@ const InsightsCredentials = () =>
     }),
   );
 
-const RETRY_AFTER = { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } };
-
 /** An answer of POST /1/events: EventsResponse for every status (Retry-After on 429, and on 503 when it applies). */
 const answer = (status: number, description: string) =>
   ApiResponse({
     status,
     type: EventsResponseView,
     description: `${description} (\`{ status, message }\`)`,
-    ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { ...RETRY_AFTER, required: status === 429 } } } : {}),
+    headers: retryAfterHeaders(status),
   });
 
 /**
