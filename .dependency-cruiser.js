@@ -51,7 +51,7 @@ const SHARED = {
   },
   // algolia-analytics: Algolia's Analytics API adapts the native answers, through their queries and views only.
   'search-terms': { users: ['algolia-analytics'], entry: 'search-terms\\.(query|dto)\\.ts$' },
-  'search-stats': { users: ['algolia-analytics'], entry: 'search-stats\\.(query|dto)\\.ts$' },
+  'search-stats': { users: ['algolia-analytics'], entry: '(search-stats|newest-search)\\.(query|dto)\\.ts$' },
   'search-breakdown': { users: ['algolia-analytics'], entry: 'search-breakdown\\.(query|dto)\\.ts$' },
   'clicked-objects': { users: ['algolia-analytics'], entry: 'clicked-objects\\.(query|dto)\\.ts$' },
   webhooks: { users: ['configuration', 'entities', 'alerts'], entry: 'index\\.ts$' },

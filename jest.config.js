@@ -4,14 +4,19 @@ const { compilerOptions } = require('./tsconfig.json');
 
 /**
  * Heavy suites run once per CI run: .ci/run sets HEAVY_SUITES=skip for its second Node version. They test the storage,
- * the counting or the browser, not the Node version: a service killed again and again under traffic, a consumer paused
- * against stalled storage, the property tests against a raw computation, and the dashboard in Chromium.
+ * the counting or the browser, not the Node version: a service killed again and again under traffic, processes that
+ * crash or rebalance mid-batch, a consumer paused against stalled storage, a topic recreated, upgrades over old data,
+ * migrations run at once, the generated data sets, the property tests against a raw computation and the fuzzing of
+ * every parameter, and the dashboard in Chromium.
  */
 const HEAVY_SUITES = [
-  '<rootDir>/test/kill-embedded.e2e.spec.ts',
-  '<rootDir>/test/kill-kafka.e2e.spec.ts',
-  '<rootDir>/test/kill-background.e2e.spec.ts',
-  '<rootDir>/test/kafka-paused-member.e2e.spec.ts',
+  '<rootDir>/test/kill-.*\\.e2e\\.spec\\.ts$',
+  '<rootDir>/test/.*kafka-crash\\.e2e\\.spec\\.ts$',
+  '<rootDir>/test/kafka-(paused-member|rebalance|duplicates-repair|recreated-topic)\\.e2e\\.spec\\.ts$',
+  '<rootDir>/test/upgrade.*\\.e2e\\.spec\\.ts$',
+  '<rootDir>/test/migrations-concurrent\\.spec\\.ts$',
+  '<rootDir>/test/scale-data\\.e2e\\.spec\\.ts$',
+  '<rootDir>/test/fuzz\\.e2e\\.spec\\.ts$',
   '<rootDir>/test/.*\\.property\\.spec\\.ts$',
   '<rootDir>/test/.*dashboard.*\\.e2e\\.spec\\.ts$',
 ];

@@ -25,6 +25,8 @@ export interface ScaleAnswer {
 /** The native answers the routes adapt, over the same window (several routes share one). */
 const NATIVE = {
   'native-terms-all': ['native search-terms hits=all 30d', '/search-terms?hits=all'],
+  'native-terms-engagement': ['native search-terms hits=all engagement 30d', '/search-terms?hits=all&engagement=true'],
+  'native-terms-ctr': ['native search-terms hits=all sort=click_through_rate 30d', '/search-terms?hits=all&sort=click_through_rate'],
   'native-no-results': ['native zero-result terms filters=true 30d', '/search-terms?hits=false&filters=true'],
   'native-no-clicks': ['native sort=no_clicks 30d', '/search-terms?sort=no_clicks'],
   'native-stats': ['native search-stats per day 30d', '/search-stats?interval=day'],
@@ -38,15 +40,19 @@ const NATIVE = {
 
 type NativeKey = keyof typeof NATIVE;
 
-/** Each route, with the native answer it adapts. */
+/** Each route (with its parameters beyond the window), with the native answer it adapts. */
 const ROUTES: Array<[route: string, native: NativeKey]> = [
   ['/2/searches', 'native-terms-all'],
+  ['/2/searches?clickAnalytics=true', 'native-terms-engagement'],
+  ['/2/searches?revenueAnalytics=true', 'native-terms-engagement'],
+  ['/2/searches?clickAnalytics=true&orderBy=clickThroughRate', 'native-terms-ctr'],
   ['/2/searches/count', 'native-stats'],
   ['/2/searches/noResults', 'native-no-results'],
   ['/2/searches/noClicks', 'native-no-clicks'],
   ['/2/searches/noResultRate', 'native-stats'],
   ['/2/searches/noClickRate', 'native-stats-engagement'],
   ['/2/hits', 'native-objects'],
+  ['/2/hits?clickAnalytics=true', 'native-objects'],
   ['/2/users/count', 'native-stats'],
   ['/2/filters', 'native-attributes'],
   ['/2/filters/noResults', 'native-sets'],
@@ -61,14 +67,16 @@ const ROUTES: Array<[route: string, native: NativeKey]> = [
   ['/2/conversions/revenue', 'native-stats-engagement'],
 ];
 
-const routeKey = (route: string) => `algolia${route.slice(2).replace(/\//g, '-')}`;
+const routeKey = (route: string) => `algolia${route.slice(2).replace(/[/?&=]/g, '-')}`;
+/** The route's URL over the window: its own parameters first. */
+const routeUrl = (route: string, window: string) => `${route}${route.includes('?') ? '&' : '?'}${window}`;
 
 /** The answers measured: the routes (keys `algolia-...`) and the native ones (keys `native-...`). */
 export const ALGOLIA_ANSWERS: ScaleAnswer[] = [
   ...ROUTES.map(([route]) => ({
     key: routeKey(route),
     label: `${route} 30d`,
-    path: () => `${route}?${ALGOLIA_WINDOW}`,
+    path: () => routeUrl(route, ALGOLIA_WINDOW),
     days: 30,
     rollup: true,
   })),

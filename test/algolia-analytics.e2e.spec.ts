@@ -311,6 +311,10 @@ for (const kafka of [false, true]) {
         ],
       });
       expect((await analytics.getStatus({ index: 'live' })).updatedAt).toBe(new Date(at).toISOString());
+      // An index without a search in the retention: null, as Algolia's document allows.
+      const quiet = await http(`${t.url}/2/status?index=stage`, { headers: basicHeader() });
+      expect([quiet.status, quiet.body]).toEqual([200, { updatedAt: null }]);
+      expect(algoliaViolations('/2/status?index=stage', quiet.status, JSON.stringify(quiet.body))).toEqual([]);
     });
 
     it("answers 400 naming the parameter, 401, 403 and 404 in Algolia's form", async () => {

@@ -66,6 +66,11 @@ describe('bad input over HTTP', () => {
     },
   );
 
+  it("answers a malformed URL under Algolia's /2 routes in Algolia's form, { message, status }", async () => {
+    const res = await http(`${t.url}/2/filters/%E0%A4%A?index=live`, { headers: basicHeader() });
+    expect([res.status, res.body]).toEqual([400, { status: 400, message: 'Malformed URL: a %-escape is not valid' }]);
+  });
+
   it('answers an entity id over 200 characters 400 naming the rule, not 404 (the router does not cut long ids)', async () => {
     const res = await http<{ message: string }>(`${t.url}/entities/menu/${'a'.repeat(600)}`, {
       method: 'PUT',

@@ -15,5 +15,5 @@ export * from './credentials-gate';
 export * from './addressed';
 export * from './algolia-credentials';
 export { clientAddress, clientKey } from './failed-auth.limiter';
-export { CREDENTIALS_MAX_AGE_MS, CREDENTIALS_REFRESH_MS } from './refreshing-cache';
+export { CREDENTIALS_MAX_AGE_MS, CREDENTIALS_REFRESH_MS, RefreshingCache } from './refreshing-cache';
 export { CollectedRows, MAX_ROWS_PER_EVENT } from './collected-rows';

@@ -37,8 +37,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const { status } = described;
     // POST /1/events answers as Algolia's Insights API does: `{ status, message }` and nothing more (EventsResponse);
     // GET /2/... as its Analytics API does, with the same two fields (ErrorBase).
-    const url = host.switchToHttp().getRequest<{ url?: string }>()?.url ?? '';
-    const body = isAlgoliaUrl(url) ? { status, message: algoliaMessage(described.body) } : described.body;
+    const body = answerBody(host.switchToHttp().getRequest<{ url?: string }>()?.url ?? '', status, described.body);
     if (exception instanceof RetryLaterError) {
       this.adapterHost.httpAdapter.setHeader(res, 'Retry-After', String(exception.retryAfterSeconds));
     } else if (storageUnreachable(exception)) {
@@ -83,6 +82,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
 function algoliaMessage(body: Record<string, unknown>): string {
   const message = Array.isArray(body.message) ? body.message.join('; ') : String(body.message);
   return typeof body.correlationId === 'string' ? `${message} (correlation id ${body.correlationId})` : message;
+}
+
+/**
+ * The body of an error answer to `url`: Algolia's `{ status, message }` on its routes, else the service's `body`
+ * (errorBody). The exception filter, the router's own 400 and the 503 before migrations all answer through it.
+ */
+export function answerBody(url: string, status: number, body: Record<string, unknown>): Record<string, unknown> {
+  return isAlgoliaUrl(url) ? { status, message: algoliaMessage(body) } : body;
 }
 
 /** POST /1/events (and its query string), and Algolia's Analytics API, `/2/...`. */

@@ -14,7 +14,7 @@ import { declaresBody, LARGE_BODY_LIMIT, registerBodyLimits, registerRawBody } f
 import { registerCredentialsGate, registerRouteAccess } from './credentials-gate.hooks';
 import { serveOpenApi } from './openapi';
 import { registerSecurityHeaders } from './security-headers';
-import { errorBody } from './all-exceptions.filter';
+import { answerBody, errorBody } from './all-exceptions.filter';
 
 /** The total of a paginated list (`_start`/`_end`), exposed to browsers across origins. */
 export const TOTAL_COUNT_HEADER = 'X-Total-Count';
@@ -132,7 +132,7 @@ export async function createHttpApp(rootModule: unknown, config: AppConfig, opti
       void reply
         .code(400)
         .header('X-Request-Id', req.id)
-        .send(errorBody(400, error.code === 'FST_ERR_BAD_URL' ? MALFORMED_URL : 'Bad request'));
+        .send(answerBody(req.url, 400, errorBody(400, error.code === 'FST_ERR_BAD_URL' ? MALFORMED_URL : 'Bad request')));
     },
     querystringParser: lazyQuery,
     serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) =>

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ClickHouseService, MIGRATIONS, checkCluster, pendingMigrations } from '@app/clickhouse';
 import type { AppConfig } from '@app/config';
-import { errorBody } from './all-exceptions.filter';
+import { answerBody, errorBody } from './all-exceptions.filter';
 
 /** How often a waiting app looks for the migrations again. */
 const POLL_MS = 2000;
@@ -51,7 +51,7 @@ function answerWhileWaiting(req: IncomingMessage, res: ServerResponse, reason: s
       ? [200, { status: 'ok' }]
       : path === '/health/ready'
         ? [503, { status: 'unavailable', storage: 'up', migrated: false, reason }]
-        : [503, errorBody(503, reason)];
+        : [503, answerBody(path, 503, errorBody(503, reason))];
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...(status === 503 ? { 'retry-after': '5' } : {}) });
   res.end(JSON.stringify(body));
 }

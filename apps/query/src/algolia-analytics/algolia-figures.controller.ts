@@ -112,28 +112,28 @@ export class AlgoliaFiguresController {
   @Get('clicks/averageClickPosition')
   @AlgoliaRoute('getAverageClickPosition', 'The average position clicked, per day (GET /search-stats?engagement=true)', WINDOW)
   async averageClickPosition(@Auth() auth: AuthContext, @Query() query: Params) {
-    const { view } = await this.native.stats(await this.scopes.of(auth, query, WINDOW, true), true);
+    const { view } = await this.native.stats(await this.scopes.of(auth, query, WINDOW, true), 'engagement');
     return daily(view, (e) => ({ average: e.average_click_position, clickCount: e.clicks }));
   }
 
   @Get('clicks/positions')
   @AlgoliaRoute('getClickPositions', 'Clicks per position range (GET /search-stats?engagement=true)', WINDOW)
   async positions(@Auth() auth: AuthContext, @Query() query: Params) {
-    const { view } = await this.native.stats(await this.scopes.of(auth, query, WINDOW, true), true);
+    const { view } = await this.native.stats(await this.scopes.of(auth, query, WINDOW, true), 'positions');
     return { positions: clickPositions((view.totals as unknown as Engaged).positions) };
   }
 
   @Get('clicks/clickThroughRate')
   @AlgoliaRoute('getClickThroughRate', 'The share of tracked searches with a click, per day (GET /search-stats?engagement=true)', WINDOW)
   async clickThroughRate(@Auth() auth: AuthContext, @Query() query: Params) {
-    const { view } = await this.native.stats(await this.scopes.of(auth, query, WINDOW, true), true);
+    const { view } = await this.native.stats(await this.scopes.of(auth, query, WINDOW, true), 'engagement');
     return daily(view, (e) => ({ rate: e.click_through_rate, clickCount: e.clicks, trackedSearchCount: e.tracked_searches }));
   }
 
   @Get('conversions/conversionRate')
   @AlgoliaRoute('getConversionRate', 'The share of tracked searches with a conversion, per day (GET /search-stats?engagement=true)', WINDOW)
   async conversionRate(@Auth() auth: AuthContext, @Query() query: Params) {
-    const { view } = await this.native.stats(await this.scopes.of(auth, query, WINDOW, true), true);
+    const { view } = await this.native.stats(await this.scopes.of(auth, query, WINDOW, true), 'engagement');
     return daily(view, (e) => ({ rate: e.conversion_rate, trackedSearchCount: e.tracked_searches, conversionCount: e.converted_searches }));
   }
 
@@ -144,7 +144,7 @@ export class AlgoliaFiguresController {
     WINDOW,
   )
   async addToCartRate(@Auth() auth: AuthContext, @Query() query: Params) {
-    const { view } = await this.native.stats(await this.scopes.of(auth, query, WINDOW, true), true);
+    const { view } = await this.native.stats(await this.scopes.of(auth, query, WINDOW, true), 'engagement');
     return daily(view, (e) => ({
       rate: e.add_to_cart_rate,
       trackedSearchCount: e.tracked_searches,
@@ -155,14 +155,14 @@ export class AlgoliaFiguresController {
   @Get('conversions/purchaseRate')
   @AlgoliaRoute('getPurchaseRate', 'The share of tracked searches with a purchase, per day (GET /search-stats?engagement=true)', WINDOW)
   async purchaseRate(@Auth() auth: AuthContext, @Query() query: Params) {
-    const { view } = await this.native.stats(await this.scopes.of(auth, query, WINDOW, true), true);
+    const { view } = await this.native.stats(await this.scopes.of(auth, query, WINDOW, true), 'engagement');
     return daily(view, (e) => ({ rate: e.purchase_rate, trackedSearchCount: e.tracked_searches, purchaseCount: e.purchased_searches }));
   }
 
   @Get('conversions/revenue')
   @AlgoliaRoute('getRevenue', 'Purchase revenue per currency, per day (GET /search-stats?engagement=true)', WINDOW)
   async revenue(@Auth() auth: AuthContext, @Query() query: Params) {
-    const { view } = await this.native.stats(await this.scopes.of(auth, query, WINDOW, true), true);
+    const { view } = await this.native.stats(await this.scopes.of(auth, query, WINDOW, true), 'engagement');
     return daily(view, (e) => ({ currencies: currencies(e.purchase_revenue) }));
   }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { RefreshingCache } from '@app/auth';
 import { ClickHouseService, VersionClock, chDateTime } from '@app/clickhouse';
 
 /** An Algolia index name an instance declares: with `language`, only that language's searches count. */
@@ -19,19 +20,30 @@ function parsed(json: string): AlgoliaIndexes {
   }
 }
 
+type Declared = Array<{ instance: string; indexes: AlgoliaIndexes }>;
+
 /**
  * The Algolia index names of each instance (docs/algolia.md, "Index names"): append-only versioned rows of
- * `algolia_indexes`, the instance's whole map as JSON; the latest version holds.
+ * `algolia_indexes`, the instance's whole map as JSON; the latest version holds. Kept in memory per customer and read
+ * again ahead of need, as API keys are (RefreshingCache): a request naming an index reads no storage while traffic is
+ * steady; a change made through another process is seen within CREDENTIALS_MAX_AGE_MS, one made here at once.
  */
 @Injectable()
 export class AlgoliaIndexesRepository {
+  private readonly declared = new RefreshingCache<Declared>((customer) => this.stored(customer));
+
   constructor(
     private readonly ch: ClickHouseService,
     private readonly clock: VersionClock,
   ) {}
 
   /** Every instance's names, the instances that declared names the earliest first. */
-  async all(customer: string): Promise<Array<{ instance: string; indexes: AlgoliaIndexes }>> {
+  async all(customer: string): Promise<Declared> {
+    return (await this.declared.get(customer)) ?? [];
+  }
+
+  /** The same, read from storage now: what a change is checked against. */
+  async stored(customer: string): Promise<Declared> {
     const rows = await this.ch.query<{ instance: string; indexes: string }>(
       `SELECT instance, indexes, first FROM (
          SELECT instance, argMax(indexes, version) AS indexes, min(version) AS first
@@ -60,5 +72,6 @@ export class AlgoliaIndexesRepository {
     await this.ch.insert('algolia_indexes', [
       { customer, instance, version, indexes: JSON.stringify(indexes), changed_by: changedBy, changed_at: chDateTime() },
     ]);
+    this.declared.delete(customer);
   }
 }

@@ -1,15 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { AppConfig } from '@app/config';
 import type { ClickedObjectView } from '../clicked-objects/clicked-objects.dto';
 import { ClickedObjectsQuery } from '../clicked-objects/clicked-objects.query';
 import type { SearchBreakdownEntryView } from '../search-breakdown/search-breakdown.dto';
 import { SearchBreakdownQuery, type SearchBreakdownCriteria } from '../search-breakdown/search-breakdown.query';
 import type { SearchStatsView } from '../search-stats/search-stats.dto';
-import { SearchStatsQuery } from '../search-stats/search-stats.query';
+import { NewestSearchQuery } from '../search-stats/newest-search.query';
+import { SearchStatsQuery, type StatsParts } from '../search-stats/search-stats.query';
 import type { SearchTermView } from '../search-terms/search-terms.dto';
 import { SearchTermsQuery, type SearchTermsCriteria } from '../search-terms/search-terms.query';
 import type { AlgoliaScope } from './algolia-scope';
+
+/** What a daily route shows beside the searches per day. */
+export type StatsShown = 'searches' | 'users' | 'engagement' | 'positions';
+
+const NO_PARTS: StatsParts = { users: false, distinctTerms: false, languages: false, unattributed: false, positions: false };
 
 /** What a native query leaves to the adapter: the list's own options. */
 type TermsOptions = Pick<SearchTermsCriteria, 'zeroHits' | 'allHits' | 'withFilters' | 'engagement' | 'sort' | 'order'>;
@@ -21,14 +26,16 @@ type TermsOptions = Pick<SearchTermsCriteria, 'zeroHits' | 'allHits' | 'withFilt
  */
 @Injectable()
 export class AlgoliaNative {
-  constructor(
-    private readonly queries: QueryBus,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly queries: QueryBus) {}
 
-  /** GET /search-stats per day of the window (with the click and conversion figures when `engagement`). */
-  async stats({ req, criteria }: AlgoliaScope, engagement: boolean): Promise<{ view: SearchStatsView; updatedAt?: string }> {
-    return this.queries.execute(new SearchStatsQuery(criteria, 'day', false, engagement, req.tags));
+  /**
+   * GET /search-stats per day of the window, with only the statements of the figures the route shows (StatsParts):
+   * the searches per day, and the users, the click and conversion figures, or those and the clicks per position.
+   */
+  async stats({ req, criteria }: AlgoliaScope, shows: StatsShown): Promise<{ view: SearchStatsView; updatedAt?: string }> {
+    const engagement = shows === 'engagement' || shows === 'positions';
+    const parts = { ...NO_PARTS, users: shows === 'users', positions: shows === 'positions' };
+    return this.queries.execute(new SearchStatsQuery(criteria, 'day', false, engagement, req.tags, parts));
   }
 
   /** A page of GET /search-terms. */
@@ -67,17 +74,8 @@ export class AlgoliaNative {
     return page.items;
   }
 
-  /**
-   * The time of the newest counted search of the scope's instance (X-Data-Updated-At of GET /search-stats): in the
-   * last day, else in the whole retention; undefined when there is none.
-   */
-  async newestSearch({ criteria }: AlgoliaScope): Promise<string | undefined> {
-    for (const since of ['1d', `${this.config.retentionDays}d`]) {
-      const { updatedAt } = await this.queries.execute(new SearchStatsQuery({ ...criteria, window: { since } }, 'day', false));
-      if (updatedAt !== undefined) {
-        return updatedAt;
-      }
-    }
-    return undefined;
+  /** The time of the newest counted search of the scope's index in the retention; undefined when there is none. */
+  newestSearch({ criteria }: AlgoliaScope): Promise<string | undefined> {
+    return this.queries.execute(new NewestSearchQuery(criteria));
   }
 }

@@ -59,7 +59,9 @@ describe("Algolia's Analytics API parameters", () => {
     expect(refused({ index: 'live', limit: '1001' })).toContain('limit');
     expect(refused({ index: 'live', offset: '-1' })).toContain('offset');
     expect(refused({ index: 'live', index2: 'x' })).toContain('index2 is not a parameter of this route');
-    expect(refused({ index: ['live', 'stage'] })).toBe('index must be given once');
+    expect(refused({ index: ['live', 'stage'] })).toBe(
+      'index must be given once, as index=value (not repeated, not index[]= or index[key]=)',
+    );
     expect(refused({ index: 'live', limit: '5' }, WINDOW)).toContain('limit is not a parameter of this route');
     expect(refused({ index: 'live', tags: 'a AND b OR c' })).toContain('tags');
     expect(refused({ index: 'live', orderBy: 'clicks' }, TOP_SEARCHES)).toContain('orderBy must be one of');
@@ -72,5 +74,7 @@ describe("Algolia's Analytics API parameters", () => {
       'tags cannot be combined with clickAnalytics',
     );
     expect(refused({ index: 'live', search: '   ' }, PHRASE_LIST)).toContain('search is empty');
+    expect(refused({ index: 'live', search: 'é'.repeat(501) }, PHRASE_LIST)).toBe('search is longer than 500 characters');
+    expect(read({ index: 'live', search: 'é'.repeat(500) }, PHRASE_LIST).search).toHaveLength(500);
   });
 });

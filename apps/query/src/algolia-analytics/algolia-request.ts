@@ -1,4 +1,4 @@
-import { normalisePhrase } from '@app/contracts';
+import { MAX_PHRASE_LENGTH, normalisePhrase } from '@app/contracts';
 import { DomainError } from '@app/errors';
 import { parseTags, type TagsFilter } from '../analytics/tags-param';
 import { sinceWindow } from '../analytics/window';
@@ -109,7 +109,7 @@ export function algoliaRequest(
       throw invalid(`${name} is not a parameter of this route; it takes ${allowed.join(', ')}`);
     }
     if (typeof value !== 'string') {
-      throw invalid(`${name} must be given once`);
+      throw invalid(`${name} must be given once, as ${name}=value (not repeated, not ${name}[]= or ${name}[key]=)`);
     }
     sent.set(name as AlgoliaParam, value);
   }
@@ -136,6 +136,9 @@ export function algoliaRequest(
     throw invalid('tags cannot be combined with clickAnalytics or revenueAnalytics: click and conversion figures are not kept per tag');
   }
   const search = sent.get('search');
+  if (search !== undefined && [...search].length > MAX_PHRASE_LENGTH) {
+    throw invalid(`search is longer than ${MAX_PHRASE_LENGTH} characters`);
+  }
   const phrase = search === undefined ? undefined : normalisePhrase(search);
   if (phrase === '') {
     throw invalid('search is empty once normalised (lower case, spaces collapsed)');

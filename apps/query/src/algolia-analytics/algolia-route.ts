@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiQuery, ApiResponse, ApiSchema } from '@nestjs/swagger';
 import { RequireAnalyticsRead } from '@app/auth';
+import { MAX_PHRASE_LENGTH } from '@app/contracts';
 import { retryAfterHeaders } from '@app/errors';
 import type { AlgoliaParam } from './algolia-request';
 
@@ -38,7 +39,7 @@ const PARAMS: Record<AlgoliaParam, { description: string; schema: Record<string,
     schema: { type: 'boolean', default: false },
   },
   tags: { description: "Only the searches with these tags: one, or joined by ' AND ' or ' OR '", schema: { type: 'string' } },
-  search: { description: "Only this phrase's searches", schema: { type: 'string' } },
+  search: { description: "Only this phrase's searches", schema: { type: 'string', maxLength: MAX_PHRASE_LENGTH } },
 };
 
 const ERRORS: Array<[number, string]> = [

@@ -57,7 +57,7 @@ export class AlgoliaSearchesController {
   @Get('searches/count')
   @AlgoliaRoute('getSearchesCount', 'Searches per day (GET /search-stats)', WINDOW)
   async searchesCount(@Auth() auth: AuthContext, @Query() query: Params) {
-    const { view } = await this.native.stats(await this.scopes.of(auth, query, WINDOW), false);
+    const { view } = await this.native.stats(await this.scopes.of(auth, query, WINDOW), 'searches');
     return { count: view.totals.searches, dates: view.series.map((b) => ({ date: dateOf(b.start), count: b.searches })) };
   }
 
@@ -97,7 +97,7 @@ export class AlgoliaSearchesController {
   @Get('searches/noResultRate')
   @AlgoliaRoute('getNoResultsRate', 'The share of searches without results, per day (GET /search-stats)', WINDOW)
   async noResultRate(@Auth() auth: AuthContext, @Query() query: Params) {
-    const { view } = await this.native.stats(await this.scopes.of(auth, query, WINDOW), false);
+    const { view } = await this.native.stats(await this.scopes.of(auth, query, WINDOW), 'searches');
     const rate = (b: { searches: number; zero_hit_searches: number; zero_hit_rate: number }) => ({
       rate: b.zero_hit_rate,
       count: b.searches,
@@ -109,7 +109,7 @@ export class AlgoliaSearchesController {
   @Get('searches/noClickRate')
   @AlgoliaRoute('getNoClickRate', 'The share of tracked searches without a click, per day (GET /search-stats?engagement=true)', WINDOW)
   async noClickRate(@Auth() auth: AuthContext, @Query() query: Params) {
-    const { view } = await this.native.stats(await this.scopes.of(auth, query, WINDOW, true), true);
+    const { view } = await this.native.stats(await this.scopes.of(auth, query, WINDOW, true), 'engagement');
     const rate = (e: EngagementFields) => {
       const noClickCount = e.tracked_searches - e.clicked_searches;
       return { rate: shareOrZero(noClickCount, e.tracked_searches), count: e.tracked_searches, noClickCount };
@@ -121,7 +121,7 @@ export class AlgoliaSearchesController {
   @Get('users/count')
   @AlgoliaRoute('getUsersCount', 'Users per day: user tokens, else sessions (GET /search-stats)', WINDOW)
   async usersCount(@Auth() auth: AuthContext, @Query() query: Params) {
-    const { view } = await this.native.stats(await this.scopes.of(auth, query, WINDOW), false);
+    const { view } = await this.native.stats(await this.scopes.of(auth, query, WINDOW), 'users');
     return { count: view.totals.users, dates: view.series.map((b) => ({ date: dateOf(b.start), count: b.users })) };
   }
 }

@@ -51,7 +51,7 @@ export class UpdateConfigurationHandler implements ICommandHandler<UpdateConfigu
     if (problem) {
       throw new DomainError('invalid', problem);
     }
-    const held = (await this.indexes.all(customer)).filter((r) => r.instance !== instance);
+    const held = (await this.indexes.stored(customer)).filter((r) => r.instance !== instance);
     const taken = Object.keys(sent).find((name) => held.some((r) => Object.hasOwn(r.indexes, name)));
     if (taken !== undefined) {
       throw new DomainError('conflict', `algoliaIndexes.${taken} is held by another instance: an index name reads one instance`);

@@ -51,7 +51,7 @@ export class SearchStatsHandler implements IQueryHandler<SearchStatsQuery> {
     private readonly config: AppConfig,
   ) {}
 
-  execute({ criteria: c, interval: asked, compare, engagement, tags }: SearchStatsQuery): Promise<SearchStats> {
+  execute({ criteria: c, interval: asked, compare, engagement, tags, parts: p }: SearchStatsQuery): Promise<SearchStats> {
     const now = Date.now();
     const window = resolveWindow(c.window, now, this.config.retentionDays);
     const previous = compare ? comparedWindow(window, now, this.config.retentionDays) : undefined;
@@ -59,18 +59,19 @@ export class SearchStatsHandler implements IQueryHandler<SearchStatsQuery> {
     const bounds = bucketBounds(window, interval);
     const f = filterOf(c);
     const range = { from: previous?.from ?? window.from, to: window.to };
-    const key = ['stats', f, window, interval, compare, ...(engagement ? ['engagement'] : []), ...(tags ? [tags] : [])] as const;
+    const key = ['stats', f, window, interval, compare, p, ...(engagement ? ['engagement'] : []), ...(tags ? [tags] : [])] as const;
     return this.cache.get(f, key, async () => {
       // Side by side on a server; one after the other in the slot's lane of the embedded engine.
+      const starts = bounds.slice(0, -1);
       const [hours, distinct, languages, users, previousUsers, searches, unattributed, positions] = await Promise.all([
         this.repository.hours(f, range, tags),
-        this.repository.distinctTerms(f, window, previous, tags),
-        this.repository.languages(f, window, tags),
-        this.repository.users(f, window, bounds.slice(0, -1), tags),
-        previous ? this.repository.users(f, previous, [], tags) : undefined,
+        p.distinctTerms ? this.repository.distinctTerms(f, window, previous, tags) : { current: 0, previous: 0 },
+        p.languages ? this.repository.languages(f, window, tags) : [],
+        p.users ? this.repository.users(f, window, starts, tags) : { total: 0, buckets: starts.map(() => 0) },
+        previous && p.users ? this.repository.users(f, previous, [], tags) : undefined,
         engagement ? this.repository.engagement.hours(f, range) : undefined,
-        engagement ? this.repository.engagement.unattributed(f, range) : undefined,
-        engagement ? this.repository.engagement.positions(f, window) : undefined,
+        engagement ? (p.unattributed ? this.repository.engagement.unattributed(f, range) : []) : undefined,
+        engagement && p.positions ? this.repository.engagement.positions(f, window) : undefined,
       ]);
       const e = searches && unattributed ? { searches, unattributed } : undefined;
       const current = within(hours, window);

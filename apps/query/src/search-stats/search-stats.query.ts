@@ -11,6 +11,24 @@ export interface SearchStats {
   updatedAt?: string;
 }
 
+/**
+ * The statements of GET /search-stats beyond the searches per bucket (and the engagement hours with `engagement`).
+ * A caller that shows only some figures (Algolia's routes, docs/algolia.md) leaves the others out; a figure left out
+ * reads 0 (users, distinct terms, unattributed interactions) or empty (languages, positions), so it must not show it.
+ */
+export interface StatsParts {
+  users: boolean;
+  distinctTerms: boolean;
+  languages: boolean;
+  /** With engagement: the clicks and conversions without a known search. */
+  unattributed: boolean;
+  /** With engagement: the clicks per position over the window. */
+  positions: boolean;
+}
+
+/** Every part: the native answer. */
+export const ALL_STATS_PARTS: StatsParts = { users: true, distinctTerms: true, languages: true, unattributed: true, positions: true };
+
 /** Totals and series over the window. */
 export class SearchStatsQuery extends Query<SearchStats> {
   /** The query of a GET /search-stats request with this validated query string. */
@@ -32,6 +50,7 @@ export class SearchStatsQuery extends Query<SearchStats> {
     readonly engagement = false,
     /** Only the searches carrying these tags. */
     readonly tags?: TagsFilter,
+    readonly parts: StatsParts = ALL_STATS_PARTS,
   ) {
     super();
   }
