@@ -1,5 +1,6 @@
 import { analyticsConfig, computingCache, statsQueryOf, fixedClock } from '../../../../test/support/analytics-fakes';
 import { SearchStatsHandler } from './search-stats.handler';
+import { SearchStatsQuery } from './search-stats.query';
 import type { LanguageSearches, SearchStatsRepository, TotalsHour } from './search-stats.repository';
 
 const at = (iso: string) => Date.parse(iso);
@@ -134,5 +135,23 @@ describe('SearchStatsHandler: repository rows to the answer', () => {
     expect(view.series.every((b) => b.searches === 0 && b.zero_hit_rate === 0)).toBe(true);
     expect(view.languages).toStrictEqual([]);
     expect(updatedAt).toBeUndefined();
+  });
+
+  it('runs only the statements of the parts asked for (a route showing the searches per day reads only the hours)', async () => {
+    const { repository, get } = stats([hour('2026-04-01T10:00:00Z', 4, 1)], { current: 5, previous: 0 }, [], 6);
+    const base = statsQueryOf({ since: '1d', compare: 'previous' });
+    const none = { users: false, distinctTerms: false, languages: false, unattributed: false, positions: false };
+    const lean = new SearchStatsQuery(base.criteria, base.interval, base.compare, false, undefined, none);
+    const { view } = await new SearchStatsHandler(repository as never, computingCache(), analyticsConfig()).execute(lean);
+    expect([repository.hours, repository.distinctTerms, repository.languages, repository.users].map((f) => f.mock.calls.length)).toEqual([
+      1, 0, 0, 0,
+    ]);
+    // What was not read is 0 (the caller does not show it); what was read is as in the full answer.
+    expect(view.totals).toStrictEqual({ searches: 4, zero_hit_searches: 1, zero_hit_rate: 0.25, distinct_terms: 0, users: 0 });
+    expect(view.languages).toStrictEqual([]);
+    await get({ since: '1d', compare: 'previous' });
+    expect([repository.hours, repository.distinctTerms, repository.languages, repository.users].map((f) => f.mock.calls.length)).toEqual([
+      2, 1, 1, 2,
+    ]);
   });
 });
