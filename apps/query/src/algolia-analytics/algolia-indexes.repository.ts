@@ -20,7 +20,7 @@ function parsed(json: string): AlgoliaIndexes {
   }
 }
 
-type Declared = Array<{ instance: string; indexes: AlgoliaIndexes }>;
+type Declared = ReadonlyArray<Readonly<{ instance: string; indexes: Readonly<AlgoliaIndexes> }>>;
 
 /**
  * The Algolia index names of each instance (docs/algolia.md, "Index names"): append-only versioned rows of
@@ -51,7 +51,8 @@ export class AlgoliaIndexesRepository {
        ) ORDER BY first, instance`,
       { customer },
     );
-    return rows.map((r) => ({ instance: r.instance, indexes: parsed(r.indexes) }));
+    // Frozen: the cache hands the same values to every request.
+    return Object.freeze(rows.map((r) => Object.freeze({ instance: r.instance, indexes: Object.freeze(parsed(r.indexes)) })));
   }
 
   async get(customer: string, instance: string): Promise<AlgoliaIndexes> {

@@ -76,5 +76,7 @@ describe("Algolia's Analytics API parameters", () => {
     expect(refused({ index: 'live', search: '   ' }, PHRASE_LIST)).toContain('search is empty');
     expect(refused({ index: 'live', search: 'é'.repeat(501) }, PHRASE_LIST)).toBe('search is longer than 500 characters');
     expect(read({ index: 'live', search: 'é'.repeat(500) }, PHRASE_LIST).search).toHaveLength(500);
+    // Characters, not UTF-16 units: 500 emoji are 1,000 units.
+    expect([...(read({ index: 'live', search: '😀'.repeat(500) }, PHRASE_LIST).search ?? '')]).toHaveLength(500);
   });
 });

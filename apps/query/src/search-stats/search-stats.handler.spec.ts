@@ -154,4 +154,22 @@ describe('SearchStatsHandler: repository rows to the answer', () => {
       2, 1, 1, 2,
     ]);
   });
+
+  it('keeps an answer of some parts apart from the whole answer in the cache', async () => {
+    const { repository } = stats([hour('2026-04-01T10:00:00Z', 4, 1)], { current: 5, previous: 0 }, [], 6);
+    const answers = new Map<string, Promise<object>>();
+    const keyed = {
+      get: (_scope: unknown, key: unknown, compute: () => Promise<object>) => {
+        const id = JSON.stringify(key);
+        answers.set(id, answers.get(id) ?? compute());
+        return answers.get(id);
+      },
+    };
+    const handler = new SearchStatsHandler(repository as never, keyed as never, analyticsConfig());
+    const base = statsQueryOf({ since: '1d' });
+    const none = { users: false, distinctTerms: false, languages: false, unattributed: false, positions: false };
+    await handler.execute(new SearchStatsQuery(base.criteria, base.interval, base.compare, false, undefined, none));
+    const { view } = await handler.execute(base);
+    expect([view.totals.users, view.totals.distinct_terms]).toEqual([6, 5]);
+  });
 });

@@ -14,7 +14,8 @@ export interface SearchStats {
 /**
  * The statements of GET /search-stats beyond the searches per bucket (and the engagement hours with `engagement`).
  * A caller that shows only some figures (Algolia's routes, docs/algolia.md) leaves the others out; a figure left out
- * reads 0 (users, distinct terms, unattributed interactions) or empty (languages, positions), so it must not show it.
+ * reads 0 (users, distinct terms, unattributed interactions, the clicks of each position) or empty (languages), so it
+ * must not show it. The parts are part of the answer's cache key.
  */
 export interface StatsParts {
   users: boolean;
@@ -27,7 +28,13 @@ export interface StatsParts {
 }
 
 /** Every part: the native answer. */
-export const ALL_STATS_PARTS: StatsParts = { users: true, distinctTerms: true, languages: true, unattributed: true, positions: true };
+export const ALL_STATS_PARTS: Readonly<StatsParts> = Object.freeze({
+  users: true,
+  distinctTerms: true,
+  languages: true,
+  unattributed: true,
+  positions: true,
+});
 
 /** Totals and series over the window. */
 export class SearchStatsQuery extends Query<SearchStats> {
@@ -50,7 +57,7 @@ export class SearchStatsQuery extends Query<SearchStats> {
     readonly engagement = false,
     /** Only the searches carrying these tags. */
     readonly tags?: TagsFilter,
-    readonly parts: StatsParts = ALL_STATS_PARTS,
+    readonly parts: Readonly<StatsParts> = ALL_STATS_PARTS,
   ) {
     super();
   }
